@@ -1,0 +1,93 @@
+"""The `snowrules` command: run, validate, test, replay, simulate.
+
+Exit codes (a contract scripts rely on): 0 success; 1 the input has problems (each printed as
+`path:line:col: error: message`), a scenario failed or a replay differs; 2 a usage error.
+No Python traceback reaches the user.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .diagnostics import SnowrulesError
+
+USAGE_ERROR, PROBLEMS = 2, 1
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # argparse's own usage errors: exit 2, no traceback
+        self.print_usage(sys.stderr)
+        self.exit(USAGE_ERROR, f"snowrules: error: {message}\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="snowrules", description="Run tabletop games from rules written as data.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    run = commands.add_parser("run", help="play one game and tell it")
+    run.add_argument("ruleset", help="a bundled ruleset's name (snow_time) or a ruleset folder")
+    run.add_argument("--players", type=int, help="number of players (default: the ruleset's minimum)")
+    run.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    run.add_argument("--agents", default="random",
+                     help="one agent for everybody, or one per player, comma-separated: random, first, human")
+    run.add_argument("--variant", help="a variant of the ruleset, by name")
+    run.add_argument("--log", type=Path, help="write the game's JSON Lines log to this file")
+    run.add_argument("--json", action="store_true", help="print only the result, as one JSON object")
+    run.add_argument("--rules", action="store_true", help="show the rule (file:line) behind each event")
+
+    validate = commands.add_parser("validate", help="check rulesets, report every problem")
+    validate.add_argument("paths", nargs="+", help="ruleset folders or names, or files inside a ruleset")
+
+    test = commands.add_parser("test", help="run a ruleset's scenarios")
+    test.add_argument("ruleset")
+    test.add_argument("-v", "--verbose", action="store_true", help="tell each scenario's game")
+
+    replay = commands.add_parser("replay", help="re-run a game log and check it")
+    replay.add_argument("log", type=Path)
+
+    simulate = commands.add_parser("simulate", help="play many games and sum them up")
+    simulate.add_argument("ruleset")
+    simulate.add_argument("--games", type=int, required=True)
+    simulate.add_argument("--players", type=int)
+    simulate.add_argument("--seed", type=int, default=0)
+    simulate.add_argument("--agents", default="random")
+    simulate.add_argument("--variant")
+    simulate.add_argument("--workers", type=int, default=1)
+    simulate.add_argument("--json", action="store_true")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    from . import commands
+    handler = getattr(commands, f"command_{args.command}")
+    try:
+        return handler(args)
+    except commands.UsageError as error:
+        print(f"snowrules {args.command}: error: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    except SnowrulesError as error:
+        for diagnostic in error.diagnostics:
+            print(diagnostic, file=sys.stderr)
+        return PROBLEMS
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as error:  # noqa: BLE001 - the last guard: never a traceback for a user
+        print(f"snowrules: internal error: {type(error).__name__}: {error}\n"
+              "This is a bug in snowrules, not in your input; please report it with the command you ran.",
+              file=sys.stderr)
+        return 70
+
+
+def entry() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry()
+_ = json

@@ -1,0 +1,238 @@
+"""What each `snowrules` sub-command does (the argument parsing lives in cli.py)."""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+from .agents import AGENTS, make_agent, play
+from .compiler import check, compile_ruleset
+from .diagnostics import Diagnostic, Position, SnowrulesError
+from .engine import Game
+from .logfile import LogWriter, header, replay, result_event
+from .narrate import Narrator
+from .ruleset import bundled_names, find_ruleset, load_ruleset
+from .scenarios import load_scenario, run_scenario, scenario_files
+
+
+class UsageError(Exception):
+    """A wrong command-line argument (exit 2)."""
+
+
+def _ruleset(ref: str, variant: str | None):
+    if find_ruleset(ref) is None:
+        raise UsageError(f"no ruleset {ref!r}: give a bundled ruleset ({', '.join(bundled_names())}) "
+                         "or a folder holding a ruleset.yaml")
+    return load_ruleset(ref, variant)
+
+
+def _players(ruleset, requested: int | None) -> int:
+    players = ruleset.min_players if requested is None else requested
+    if not ruleset.min_players <= players <= ruleset.max_players:
+        variant = f" (variant {ruleset.variant})" if ruleset.variant else ""
+        raise UsageError(f"--players {players}: {ruleset.title}{variant} is for {ruleset.min_players} "
+                         f"to {ruleset.max_players} players")
+    return players
+
+
+def _agents(spec: str, players: int, seed: int) -> tuple[list, list[str]]:
+    names = [n.strip() for n in spec.split(",")]
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise UsageError(f"--agents gives {len(names)} agents for {players} players")
+    for name in names:
+        if name not in AGENTS:
+            raise UsageError(f"--agents: unknown agent {name!r}; agents: {', '.join(AGENTS)}")
+    return [make_agent(name, seed * 1000 + i) for i, name in enumerate(names)], names
+
+
+def command_run(args) -> int:
+    ruleset = _ruleset(args.ruleset, args.variant)
+    players = _players(ruleset, args.players)
+    agents, agent_names = _agents(args.agents, players, args.seed)
+    game = Game(compile_ruleset(ruleset, players))
+    sinks = []
+    narrator = None
+    if not args.json:
+        narrator = Narrator(args.rules, print)
+        print(f"{ruleset.title} - {players} players"
+              + (f", variant {ruleset.variant}" if ruleset.variant else "")
+              + f", seed {args.seed}, seats: {', '.join(game.layout.seat_names)}")
+        sinks.append(narrator.feed)
+
+    def run_with(extra_sink=None):
+        all_sinks = sinks + ([extra_sink] if extra_sink else [])
+        if not all_sinks:
+            sink = None
+        elif len(all_sinks) == 1:
+            sink = all_sinks[0]
+        else:
+            def sink(event):
+                for s in all_sinks:
+                    s(event)
+        return play(game, agents, args.seed, sink)
+
+    if args.log is not None:
+        with LogWriter(args.log) as log:
+            log.write(header(game, args.seed, agent_names, str(ruleset.folder)))
+            st = run_with(log.write)
+            log.write(result_event(game, st))
+    else:
+        st = run_with()
+    outcome = game.outcome(st)
+    seat_names = game.layout.seat_names
+    player_names = [" & ".join(seat_names[s] for s in game.program.seats_of(p)) for p in range(players)]
+    result = {"ruleset": ruleset.name, "variant": ruleset.variant, "seed": args.seed, "players": players,
+              "agents": agent_names, "player_names": player_names, "scores": outcome.scores,
+              "seat_scores": dict(zip(seat_names, outcome.seat_scores)), "winners": outcome.winners,
+              "winner_names": [player_names[w] for w in outcome.winners], "turns": outcome.turns}
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    narrator._flush()
+    _print_result(ruleset.title, result)
+    if args.log is not None:
+        print(f"log written to {args.log}")
+    return 0
+
+
+def _print_result(title: str, result: dict) -> None:
+    from rich.console import Console
+    from rich.table import Table
+    table = Table(title=f"{title}: result after {result['turns']} turns")
+    table.add_column("player")
+    table.add_column("agent")
+    table.add_column("score", justify="right")
+    table.add_column("")
+    for i, name in enumerate(result["player_names"]):
+        table.add_row(name, result["agents"][i], str(result["scores"][i]),
+                      "winner" if i in result["winners"] else "")
+    Console().print(table)
+
+
+def _enclosing_ruleset(path: Path) -> Path | None:
+    path = path.resolve()
+    for folder in [path] + list(path.parents):
+        if (folder / "ruleset.yaml").is_file():
+            return folder
+    return None
+
+
+def command_validate(args) -> int:
+    problems: list[Diagnostic] = []
+    checked = []
+    for ref in args.paths:
+        folder = find_ruleset(ref)
+        if folder is None and Path(ref).exists():
+            folder = _enclosing_ruleset(Path(ref))
+        if folder is None:
+            problems.append(Diagnostic(Position(ref), "not a ruleset, nor a file inside one",
+                                       f"bundled rulesets: {', '.join(bundled_names())}"))
+            continue
+        problems.extend(validate_folder(folder))
+        checked.append(folder)
+    for diagnostic in problems:
+        print(diagnostic)
+    if problems:
+        print(f"{len(problems)} problem(s) found", file=sys.stderr)
+        return 1
+    for folder in checked:
+        print(f"{folder}: valid")
+    return 0
+
+
+def validate_folder(folder: Path) -> list[Diagnostic]:
+    """Every problem of a ruleset, its variants and its scenario files."""
+    try:
+        ruleset = load_ruleset(str(folder))
+    except SnowrulesError as error:
+        return list(error.diagnostics)
+    found = check(ruleset)
+    for variant in ruleset.variants:
+        try:
+            found += [d for d in check(load_ruleset(str(folder), variant)) if d not in found]
+        except SnowrulesError as error:
+            found += error.diagnostics
+    for path in scenario_files(ruleset):
+        try:
+            load_scenario(path)
+        except SnowrulesError as error:
+            found += error.diagnostics
+    return found
+
+
+def command_test(args) -> int:
+    ruleset = _ruleset(args.ruleset, None)
+    files = scenario_files(ruleset)
+    if not files:
+        print(f"{ruleset.name}: no scenarios in {ruleset.folder / 'scenarios'}")
+        return 1
+    passed = failed = 0
+    for path in files:
+        try:
+            result = run_scenario(path, args.ruleset)
+        except SnowrulesError as error:
+            failed += 1
+            print(f"FAIL {path.name}")
+            for diagnostic in error.diagnostics:
+                print(f"    {diagnostic}")
+            continue
+        if args.verbose:
+            from .narrate import narrate
+            for line in narrate(result.events):
+                print("    " + line)
+        if result.passed:
+            passed += 1
+            print(f"pass {path.name}: {result.name}")
+        else:
+            failed += 1
+            print(f"FAIL {path.name}: {result.name}")
+            for failure in result.failures:
+                print(f"    {failure}")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def command_replay(args) -> int:
+    report = replay(args.log)
+    if report.identical:
+        print(f"{args.log}: identical ({report.events} events replayed)")
+        return 0
+    where = f"{args.log}:{report.line}:1: " if report.line else f"{args.log}: "
+    print(f"{where}error: {report.message} after {report.events} identical events")
+    print(f"  log:    {json.dumps(report.expected)}")
+    print(f"  replay: {json.dumps(report.got)}")
+    return 1
+
+
+def command_simulate(args) -> int:
+    ruleset = _ruleset(args.ruleset, args.variant)
+    players = _players(ruleset, args.players)
+    _agents(args.agents, players, 0)
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    if args.workers < 1:
+        raise UsageError("--workers must be at least 1")
+    from .simulate import simulate
+    summary = simulate(args.ruleset, args.variant, players, args.agents, args.games, args.seed,
+                       args.workers, progress=not args.json)
+    summary.update({"ruleset": ruleset.name, "variant": args.variant})
+    if args.json:
+        print(json.dumps(summary))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+    table = Table(title=f"{ruleset.title}: {args.games} games, {summary['games_per_s']} games/s")
+    table.add_column("player")
+    table.add_column("win rate", justify="right")
+    table.add_column("mean score", justify="right")
+    for i in range(players):
+        table.add_row(str(i + 1), f"{summary['win_rates'][i]:.3f}", f"{summary['score_means'][i]:.2f}")
+    Console().print(table)
+    print(f"mean turns: {summary['mean_turns']:.2f}")
+    return 0
+
+
+_ = time

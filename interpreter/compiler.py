@@ -1,0 +1,284 @@
+"""Checked ruleset to program, once per seat count.
+
+Compiling resolves every name, checks kinds and collects every problem as a diagnostic; a ruleset
+with any problem gives no program. `check` runs the same pass for every allowed player count, so
+`snowrules validate` sees what any game of the ruleset would run into.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from . import syntax as s
+from . import types as t
+from .diagnostics import Diagnostic, Diagnostics, Position, RulesetError
+from .expressions import ExpressionCompiler
+from .layout import BOX, CounterFamily, Layout, ZoneFamily, instantiate_components, seat_names
+from .program import ROUTINE, TURNS, Block, Program, Routine
+from .ruleset import Ruleset, load_ruleset
+from .scope import RoutineSlots, Scope, Symbols, Variable
+from .statements import StatementCompiler, SuspendAnalysis, TriggerRuntime
+from .vm import TurnsStep
+
+BUILTIN_NAMES = {"players", "components", "box", "turn", "player_count", "me", "this"}
+
+
+def compile_ruleset(ruleset: Ruleset, players: int) -> Program:
+    """The program for a game of `players` players; raises RulesetError listing every problem."""
+    diagnostics = Diagnostics()
+    if not ruleset.min_players <= players <= ruleset.max_players:
+        raise RulesetError.at(ruleset.manifest_position,
+                              f"{ruleset.title} is for {ruleset.min_players} to {ruleset.max_players} "
+                              f"players, not {players}")
+    program = _Compiler(ruleset, players, diagnostics).compile()
+    diagnostics.raise_if_any()
+    return program
+
+
+def check(ruleset: Ruleset) -> list[Diagnostic]:
+    """Every problem of the ruleset, for every player count it allows (each reported once)."""
+    found: dict[str, Diagnostic] = {}
+    for players in sorted({ruleset.min_players, ruleset.max_players}):
+        diagnostics = Diagnostics()
+        _Compiler(ruleset, players, diagnostics).compile()
+        for d in diagnostics.items:
+            found.setdefault(str(d), d)
+    return sorted(found.values(), key=lambda d: (d.position.path, d.position.line, d.position.col))
+
+
+@lru_cache(maxsize=64)
+def load_program(ruleset_name: str, variant: str | None, players: int) -> Program:
+    """Load, check and compile a ruleset (cached: a simulation compiles once)."""
+    return compile_ruleset(load_ruleset(ruleset_name, variant), players)
+
+
+class _Compiler:
+    def __init__(self, ruleset: Ruleset, players: int, diagnostics: Diagnostics):
+        self.ruleset = ruleset
+        self.players = players
+        self.diag = diagnostics
+        seats = players * ruleset.seats_per_player
+        self.layout = Layout(seats, seat_names(ruleset, seats))
+        self.symbols = Symbols(self.layout)
+        self.exprs = ExpressionCompiler(self.symbols, diagnostics)
+        self.blocks: list[Block] = []
+        self.declarations = [d for rules in ruleset.rules for d in rules.declarations]
+        self.seen: dict[str, Position] = {name: Position("<built-in>") for name in BUILTIN_NAMES}
+
+    # ---- declarations ---------------------------------------------------------------------
+    def _declare(self, name: str, position: Position) -> bool:
+        """Record a top-level name; a variant's rules file may replace the base's definition."""
+        if name in self.seen:
+            first = self.seen[name]
+            if position.path in self.ruleset.override_files and first.path not in self.ruleset.override_files:
+                self.seen[name] = position
+                return True
+            where = "a built-in name" if first.path == "<built-in>" else f"first defined at {first}"
+            self.diag.error(position, f"{name!r} is already defined", where)
+            return False
+        self.seen[name] = position
+        return True
+
+    def _of(self, kind) -> list:
+        return [d for d in self.declarations if isinstance(d, kind)]
+
+    def compile(self) -> Program:
+        layout, ruleset = self.layout, self.ruleset
+        instantiate_components(ruleset, layout)
+        self._field_kinds()
+        for name, (value, position) in ruleset.constants.items():
+            if self._declare(name, position):
+                self.symbols.constants[name] = (value, position)
+        for name, (rows, position) in ruleset.tables.items():
+            if self._declare(name, position):
+                self.symbols.tables[name] = (rows, position)
+                for row in rows:
+                    self.symbols.record_fields.update(row)
+        for decl in self._of(s.ConstantDecl):
+            if self._declare(decl.name, decl.pos):
+                self.symbols.constants[decl.name] = (self.exprs.constant_value(decl.value), decl.pos)
+        layout.add_zone(ZoneFamily(BOX, False, None, "secret"))
+        for decl in self._of(s.ZoneDecl):
+            if self._declare(decl.name, decl.pos):
+                layout.add_zone(ZoneFamily(decl.name, decl.per_player, self._indexes(decl), decl.visibility))
+        layout.add_counter(CounterFamily("turn", False, [], 0, None))
+        for decl in self._of(s.CounterDecl):
+            if self._declare(decl.name, decl.pos):
+                self._counter(decl)
+        variables_initial = []
+        for decl in self._of(s.VariableDecl):
+            if self._declare(decl.name, decl.pos):
+                fn, kind = self.exprs.compile(decl.value, Scope(RoutineSlots()))
+                value = self.exprs.constant_value(decl.value)
+                self.symbols.variables[decl.name] = Variable(len(variables_initial), kind, decl.pos)
+                variables_initial.append(value)
+        for decl in self._of(s.FunctionDecl):
+            if self._declare(decl.name, decl.pos) or decl.pos.path in ruleset.override_files:
+                self.symbols.functions[decl.name] = decl
+        for decl in self._of(s.ProcedureDecl):
+            if self._declare(decl.name, decl.pos) or decl.pos.path in ruleset.override_files:
+                self.symbols.procedures[decl.name] = decl
+        self._name_clashes()
+
+        triggers = self._of(s.TriggerDecl)
+        watched = {id(trigger): self._watched(trigger) for trigger in triggers}
+        analysis = SuspendAnalysis(self.symbols, triggers, lambda trig: watched[id(trig)][0])
+        runtime_triggers: dict[str, list[TriggerRuntime]] = {}
+        effects: dict[int, Routine] = {}
+        statements = StatementCompiler(self.exprs, self.blocks, analysis, runtime_triggers, effects)
+        for trigger in triggers:
+            self._trigger(trigger, watched[id(trigger)], statements, analysis, runtime_triggers)
+        main = self._main(statements)
+        for index, definition in enumerate(ruleset.components):
+            for field, body in definition.effects.items():
+                routine = self._routine(body, statements, analysis, {"me": t.PLAYER, "this": t.COMPONENT})
+                if field == "effect":
+                    effects[index] = routine
+            for expression in definition.expressions.values():
+                self.exprs.compile(expression, self._routine_scope({"me": t.PLAYER, "this": t.COMPONENT})[0])
+
+        counters_initial = [low or 0 for low in layout.counter_lower]
+        return Program(
+            title=ruleset.title, ruleset=ruleset.name, version=ruleset.version, variant=ruleset.variant,
+            players=self.players, seats_per_player=ruleset.seats_per_player, layout=layout,
+            blocks=self.blocks, main=main, variables_initial=variables_initial,
+            counters_initial=counters_initial, effects=effects,
+            turn_counter=layout.counter_index("turn"))
+
+    def _indexes(self, decl: s.ZoneDecl) -> list[int] | None:
+        if decl.index is None:
+            return None
+        if not isinstance(decl.index, s.Range):
+            self.diag.error(decl.index.pos, "a zone's index must be a range, such as [1..7]")
+            return None
+        low = self.exprs.constant_value(decl.index.start)
+        high = self.exprs.constant_value(decl.index.end)
+        if not isinstance(low, int) or not isinstance(high, int) or low > high or decl.index.descending:
+            self.diag.error(decl.index.pos, "a zone's index must go up from a number to a larger one")
+            return None
+        return list(range(low, high + 1))
+
+    def _counter(self, decl: s.CounterDecl) -> None:
+        bounds = []
+        for bound in (decl.lower, decl.upper):
+            value = None if bound is None else self.exprs.constant_value(bound)
+            if bound is not None and not isinstance(value, int):
+                self.diag.error(bound.pos, "a counter's bound must be a whole number")
+                value = None
+            bounds.append(value)
+        if len(set(decl.keys)) != len(decl.keys):
+            self.diag.error(decl.pos, f"counter {decl.name!r} repeats a key")
+        self.layout.add_counter(CounterFamily(decl.name, decl.per_player, list(decl.keys), *bounds))
+
+    def _field_kinds(self) -> None:
+        kinds: dict[str, set[str]] = {}
+        for definition in self.ruleset.components:
+            for name, value in definition.fields.items():
+                kind = {bool: t.BOOL, int: t.INT, str: t.STR}.get(type(value), t.ANY)
+                kinds.setdefault(name, set()).add(kind)
+        self.symbols.field_kinds = {name: (k.pop() if len(k) == 1 else t.ANY) for name, k in kinds.items()}
+
+    def _name_clashes(self) -> None:
+        for family in list(self.layout.zone_families.values()) + list(self.layout.counter_families.values()):
+            if family.per_player and family.name in self.layout.fields:
+                definition = next(c for c in self.ruleset.components if family.name in c.fields)
+                self.diag.error(definition.position, f"the field {family.name!r} has the name of a "
+                                "per-player zone or counter; rename one of them")
+
+    # ---- routines -------------------------------------------------------------------------
+    def _routine_scope(self, names: dict[str, str]) -> tuple[Scope, dict[str, int]]:
+        scope = Scope(RoutineSlots())
+        return scope, {name: scope.define(name, kind) for name, kind in names.items()}
+
+    def _routine(self, body: s.Block, statements: StatementCompiler, analysis: SuspendAnalysis,
+                 names: dict[str, str]) -> Routine:
+        scope, slots = self._routine_scope(names)
+        block = statements.new_block(ROUTINE, body.pos)
+        statements.fill(block, body, scope)
+        return Routine(block.id, scope.slots.size, slots)
+
+    def _main(self, statements: StatementCompiler) -> Routine:
+        scope = Scope(RoutineSlots())
+        main = statements.new_block(ROUTINE, Position(self.ruleset.name))
+        setups, turns, finals = self._of(s.SetupDecl), self._of(s.TurnDecl), self._of(s.FinalDecl)
+        for kind, found in (("setup", setups), ("each turn / rounds", turns), ("at game end", finals)):
+            for extra in found[1:]:
+                self.diag.error(extra.pos, f"a second `{kind}` section", f"the first is at {found[0].pos}")
+        if not turns:
+            position = self.ruleset.rules[0].pos if self.ruleset.rules else self.ruleset.manifest_position
+            self.diag.error(position, "the rules have no `each turn:` or `rounds N:` section")
+        if setups:
+            from .vm import PushBlock
+            main.add_step(PushBlock(statements.stepped_body(setups[0].body, scope.child()), "setup"),
+                          setups[0].pos)
+        if turns:
+            turn = turns[0]
+            block = statements.new_block(TURNS, turn.pos)
+            if turn.rounds is not None:
+                block.limit = self.exprs.expect(turn.rounds, scope, t.INT, "the number of rounds")
+            statements.fill(block, turn.body, scope.child())
+            main.add_step(TurnsStep(block.id), turn.pos)
+        if finals:
+            from .vm import PushBlock
+            main.add_step(PushBlock(statements.stepped_body(finals[0].body, scope.child()), "game end"),
+                          finals[0].pos)
+        position = (finals or turns or [None])[0]
+        where = position.pos if position is not None else Position(self.ruleset.name)
+
+        def no_end(st, env):
+            from .diagnostics import RuntimeRulesError
+            raise RuntimeRulesError.at(where, "the rules finished without `end game`",
+                                       "end the `at game end:` section with `end game winners ...`")
+        main.add_native(no_end, where)
+        return Routine(main.id, scope.slots.size)
+
+    # ---- triggers -------------------------------------------------------------------------
+    def _watched(self, trigger: s.TriggerDecl) -> tuple[set[str], str | None]:
+        """The counters a `when` condition reads, and the name it uses for the player concerned."""
+        families: set[str] = set()
+        player_names: set[str] = set()
+        counters = self.layout.counter_families
+
+        def visit(node):
+            if isinstance(node, s.Attribute) and node.name in counters and isinstance(node.obj, s.Name):
+                if node.obj.name not in self.seen:
+                    families.add(node.name)
+                    player_names.add(node.obj.name)
+            elif isinstance(node, s.Name) and node.name in counters:
+                families.add(node.name)
+            for value in vars(node).values():
+                if isinstance(value, s.Node):
+                    visit(value)
+                elif isinstance(value, tuple):
+                    for item in value:
+                        if isinstance(item, s.Node):
+                            visit(item)
+        visit(trigger.cond)
+        if not families:
+            self.diag.error(trigger.pos, "a `when` rule must watch a counter, as in `when p.score >= 30:`")
+        if len(player_names) > 1:
+            self.diag.error(trigger.pos, "a `when` rule may name only one player: "
+                            + ", ".join(sorted(player_names)))
+        return families, (min(player_names) if player_names else None)
+
+    def _trigger(self, trigger: s.TriggerDecl, watched, statements: StatementCompiler,
+                 analysis: SuspendAnalysis, runtime: dict[str, list[TriggerRuntime]]) -> None:
+        families, player = watched
+        scope, slots = self._routine_scope({player: t.PLAYER} if player else {})
+        cond = self.exprs.expect(trigger.cond, scope, t.BOOL, "a `when` condition")
+        native, routine = None, None
+        if analysis.statement(trigger.body):
+            block = statements.new_block(ROUTINE, trigger.body.pos)
+            statements.fill(block, trigger.body, scope.child())
+            routine = Routine(block.id, 0, slots)
+        else:
+            native = statements.native_body(trigger.body, scope.child())
+        size = scope.slots.size
+        if routine is not None:
+            routine.env_size = size
+        for name in families:
+            family = self.layout.counter_families[name]
+            if player is not None and not family.per_player:
+                continue
+            runtime.setdefault(name, []).append(TriggerRuntime(
+                cond, native, routine, slots.get(player), size, family.per_player and player is not None,
+                family.base, family.width))

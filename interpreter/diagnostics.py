@@ -1,0 +1,98 @@
+"""Positions and the errors a designer sees.
+
+Every mistake in a ruleset, a component list, a scenario, a log or on the command line becomes a
+`Diagnostic` that knows its `path:line:col`. Checks collect diagnostics instead of stopping at
+the first, so `snowrules validate` can report them all at once.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where something was written: a file and a 1-based line and column."""
+
+    path: str
+    line: int = 0
+    col: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.col}"
+
+
+NOWHERE = Position("<unknown>", 0, 0)
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One problem found in an input, with its position and, where it helps, a hint."""
+
+    position: Position
+    message: str
+    hint: str = ""
+    severity: str = "error"
+
+    def __str__(self) -> str:
+        text = f"{self.position}: {self.severity}: {self.message}"
+        return f"{text} (hint: {self.hint})" if self.hint else text
+
+
+class SnowrulesError(Exception):
+    """Base of every error snowrules reports to a user; carries one or more diagnostics."""
+
+    kind = "error"
+
+    def __init__(self, diagnostics: list[Diagnostic] | Diagnostic):
+        self.diagnostics = diagnostics if isinstance(diagnostics, list) else [diagnostics]
+        super().__init__("\n".join(str(d) for d in self.diagnostics))
+
+    @classmethod
+    def at(cls, position: Position, message: str, hint: str = "") -> SnowrulesError:
+        return cls(Diagnostic(position, message, hint))
+
+
+class RulesSyntaxError(SnowrulesError):
+    """The rules text does not follow the grammar."""
+
+
+class RulesetError(SnowrulesError):
+    """A ruleset folder is broken: a missing file, a schema violation, an unknown name, a type."""
+
+
+class ScenarioError(SnowrulesError):
+    """A scenario file is malformed or names something the ruleset does not have."""
+
+
+class LogError(SnowrulesError):
+    """A game log cannot be read or replayed."""
+
+
+class RuntimeRulesError(SnowrulesError):
+    """The rules did something impossible while a game ran (a value of the wrong kind, a move of
+    a component to a zone that does not exist, too many steps)."""
+
+
+class IllegalChoiceError(SnowrulesError):
+    """An agent, a scenario or a log answered a decision with an option that is not legal."""
+
+
+class Diagnostics:
+    """A collector: checks add to it, and `raise_if_any` turns what it holds into an error."""
+
+    def __init__(self) -> None:
+        self.items: list[Diagnostic] = []
+
+    def error(self, position: Position, message: str, hint: str = "") -> None:
+        self.items.append(Diagnostic(position, message, hint))
+
+    def extend(self, diagnostics: list[Diagnostic]) -> None:
+        self.items.extend(diagnostics)
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def raise_if_any(self, error_type: type[SnowrulesError] = RulesetError) -> None:
+        if self.items:
+            ordered = sorted(self.items, key=lambda d: (d.position.path, d.position.line, d.position.col))
+            raise error_type(ordered)

@@ -1,0 +1,155 @@
+"""A game in progress: start a state, show decisions, take answers, tell the result.
+
+`Game` wraps a compiled program. Its states are plain data (see state.py); a `Game` holds no
+per-game data, so one `Game` serves any number of states (simulations, searches, replays).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .diagnostics import IllegalChoiceError, Position
+from .program import Program
+from .rng import seed_state
+from .state import Sink, State
+from .vm import run
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the rules wait for: the seats that decide, each seat's legal options, and whether
+    they decide at once without seeing each other's answers."""
+
+    seats: list[int]
+    options: list[list[Any]]
+    simultaneous: bool
+    rule: str
+    choice: str
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: the winning players (shared victory when several) and every score."""
+
+    winners: list[int]
+    scores: list[int]
+    seat_scores: list[int]
+    turns: int
+    rule: str
+
+
+class Game:
+    def __init__(self, program: Program):
+        self.program = program
+        layout = program.layout
+        self.layout = layout
+        score = layout.counter_families.get("score")
+        self._score_base = score.base if score is not None and score.per_player and not score.keys else None
+
+    # ---- running --------------------------------------------------------------------------
+    def start(self, seed: int, sink: Sink | None = None, forced: list | None = None) -> State:
+        """A new game, advanced to its first decision."""
+        program = self.program
+        st = State()
+        count = len(self.layout.component_names)
+        st.zones = [[] for _ in self.layout.zones]
+        st.zones[0] = list(range(count))  # everything starts in the box
+        st.where = [0] * count
+        st.counters = list(program.counters_initial)
+        st.vars = [v if not isinstance(v, list) else list(v) for v in program.variables_initial]
+        st.frames = [[program.main.block, 0, 0, None, 0]]
+        st.envs = [[None] * program.main.env_size]
+        st.rng = seed_state(seed)
+        st.forced = list(forced or [])
+        st.sink = sink
+        run(program, st)
+        return st
+
+    def decision(self, st: State) -> Decision | None:
+        pending = st.pending
+        if pending is None:
+            return None
+        return Decision(pending["players"], pending["options"], pending["simultaneous"], pending["rule"],
+                        pending["choice"])
+
+    def answer(self, st: State, choices: list[int]) -> None:
+        """Answer the pending decision with one option index per deciding seat, then continue."""
+        pending = st.pending
+        if pending is None:
+            raise IllegalChoiceError.at(Position("<answer>"), "the game is not waiting for a decision")
+        seats, options = pending["players"], pending["options"]
+        if len(choices) != len(seats):
+            raise IllegalChoiceError.at(Position(pending["rule"]), f"{len(seats)} answer(s) expected, "
+                                        f"{len(choices)} given")
+        values = []
+        for seat, index, legal in zip(seats, choices, options):
+            if not isinstance(index, int) or not 0 <= index < len(legal):
+                raise IllegalChoiceError.at(Position(pending["rule"]),
+                                            f"option {index!r} is not legal for {self.layout.seat_names[seat]}: "
+                                            f"choose 0..{len(legal) - 1}")
+            values.append(legal[index])
+            if st.sink is not None:
+                st.sink({"e": "choice", "seat": self.layout.seat_names[seat], "index": index,
+                         "option": self.label(legal[index]), "rule": pending["rule"]})
+        st.answer = values if pending["simultaneous"] else values[0]
+        run(self.program, st)
+
+    def answer_values(self, st: State, values: list[Any]) -> None:
+        """Answer with option values (as a scenario states them) instead of indexes."""
+        pending = st.pending
+        indexes = []
+        for value, legal in zip(values, pending["options"]):
+            if value not in legal:
+                raise IllegalChoiceError.at(Position(pending["rule"]), f"{self.label(value)} is not a legal "
+                                            f"option: {', '.join(self.label(o) for o in legal)}")
+            indexes.append(legal.index(value))
+        self.answer(st, indexes)
+
+    # ---- reading a state ------------------------------------------------------------------
+    def outcome(self, st: State) -> Outcome | None:
+        if st.result is None:
+            return None
+        program = self.program
+        seat_scores = self.seat_scores(st)
+        scores = [max(seat_scores[s] for s in program.seats_of(p)) for p in range(program.players)]
+        winners = sorted({program.controller(s) for s in st.result["winners"]})
+        return Outcome(winners, scores, seat_scores, st.counters[program.turn_counter], st.result["rule"])
+
+    def seat_scores(self, st: State) -> list[int]:
+        if self._score_base is None:
+            return [0] * self.layout.seats
+        base = self._score_base
+        return st.counters[base:base + self.layout.seats]
+
+    def label(self, value: Any) -> str:
+        """An option or value as a player reads it."""
+        if value is None:
+            return "nothing"
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if isinstance(value, int):
+            return self.layout.component_names[value] if 0 <= value < len(self.layout.component_names) \
+                else str(value)
+        if isinstance(value, list):
+            return "[" + ", ".join(self.label(v) for v in value) + "]" if value else "none of them"
+        return str(value)
+
+    def option_label(self, seat: int, value: Any, decision: Decision) -> str:
+        return self.label(value)
+
+    def view(self, st: State, player: int) -> dict:
+        """What `player` may see: public zones, their own hidden zones, sizes of the rest."""
+        layout = self.layout
+        seats = set(self.program.seats_of(player))
+        names = layout.component_names
+        zones = {}
+        for index, zone in enumerate(layout.zones):
+            content = st.zones[index]
+            label = zone.label(layout.seat_names)
+            if zone.visibility == "public" or (zone.visibility == "hidden" and zone.owner in seats):
+                zones[label] = [names[c] for c in content]
+            else:
+                zones[label] = {"count": len(content)}
+        counters = {label: st.counters[i] for i, label in enumerate(layout.counter_labels)}
+        return {"player": player, "seats": [layout.seat_names[s] for s in sorted(seats)],
+                "zones": zones, "counters": counters}

@@ -1,0 +1,594 @@
+"""Expressions to closures `fn(state, env) -> value`, with their kinds checked on the way.
+
+Each syntax node is compiled once into a small Python closure; during play no tree is walked.
+User functions (`define f(x) = ...`) are inlined at each call with their arguments' kinds, so a
+function's body is checked against the values it is really given.
+"""
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+from . import syntax as s
+from . import types as t
+from .diagnostics import Diagnostics, Position, RuntimeRulesError
+from .scope import Scope, Symbols, suggest
+
+Fn = Callable[[Any, list], Any]
+BUILTIN_VALUES = ("players", "components", "box", "turn", "player_count")
+STDLIB = {
+    "size": "the number of items in a list or zone",
+    "empty": "whether a list or zone holds nothing",
+    "first": "the first item of a list (a zone's bottom), or none",
+    "last": "the last item of a list (a zone's top), or none",
+    "min": "the smallest of a list, or of its arguments",
+    "max": "the largest of a list, or of its arguments",
+    "sum": "the total of a list of numbers",
+    "flatten": "one list from a list of lists or zones",
+    "sorted": "a list in increasing order",
+    "unique": "a list without repeats, in first-seen order",
+    "abs": "a number without its sign",
+    "left_of": "the next player in seat order (to the left)",
+    "right_of": "the previous player in seat order (to the right)",
+    "players_from": "every player in seat order, starting with the given one",
+    "seat_name": "a player's colour or seat name, as text",
+    "name_of": "a component's name, as text",
+    "zone_of": "the zone a component is in",
+}
+
+
+def const(value: Any) -> Fn:
+    return lambda st, env: value
+
+
+def _fail(position: Position, message: str):
+    raise RuntimeRulesError.at(position, message)
+
+
+class ExpressionCompiler:
+    def __init__(self, symbols: Symbols, diagnostics: Diagnostics):
+        self.sym = symbols
+        self.layout = symbols.layout
+        self.diag = diagnostics
+        self.inlining: list[str] = []
+
+    # ---- entry points ---------------------------------------------------------------------
+    def compile(self, node: s.Node, scope: Scope) -> tuple[Fn, str]:
+        method = getattr(self, "_" + type(node).__name__.lower())
+        return method(node, scope)
+
+    def expect(self, node: s.Node, scope: Scope, wanted: str, what: str) -> Fn:
+        fn, kind = self.compile(node, scope)
+        if kind == t.ZONE and t.is_list(wanted):
+            return self.as_list(fn, kind)
+        if not t.compatible(kind, wanted):
+            self.diag.error(node.pos, f"{what} must be {t.describe(wanted)}, not {t.describe(kind)}")
+        return fn
+
+    def sequence(self, node: s.Node, scope: Scope, what: str) -> tuple[Fn, str]:
+        """A list value: zones become their contents."""
+        fn, kind = self.compile(node, scope)
+        if not t.iterable(kind):
+            self.diag.error(node.pos, f"{what} must be a list or a zone, not {t.describe(kind)}")
+            return const([]), t.list_of(t.ANY)
+        return self.as_list(fn, kind), (t.list_of(t.COMPONENT) if kind == t.ZONE else kind)
+
+    def as_list(self, fn: Fn, kind: str) -> Fn:
+        if kind != t.ZONE:
+            return fn
+        return lambda st, env: st.zones[fn(st, env)]
+
+    def zone(self, node: s.Node, scope: Scope, what: str) -> Fn:
+        fn, kind = self.compile(node, scope)
+        if kind == "zones":
+            self.diag.error(node.pos, f"{what}: this zone has several instances; say which one",
+                            "add [index] or .name, as in tree[3] or p.hand")
+        elif kind not in (t.ZONE, t.ANY):
+            self.diag.error(node.pos, f"{what} must be a zone, not {t.describe(kind)}")
+        return fn
+
+    def constant_value(self, node: s.Node) -> Any:
+        """Evaluate an expression made of literals and constants only, while compiling."""
+        scope = Scope(_NoSlots())
+        fn, _ = self.compile(node, scope)
+        try:
+            return fn(None, [])
+        except Exception:  # noqa: BLE001 - any failure means it was not constant
+            self.diag.error(node.pos, "this must be a constant: numbers, texts and constants only")
+            return None
+
+    # ---- literals and names ---------------------------------------------------------------
+    def _literal(self, node: s.Literal, scope: Scope):
+        value = node.value
+        kind = {bool: t.BOOL, int: t.INT, str: t.STR, type(None): t.NONE}[type(value)]
+        return const(value), kind
+
+    def _name(self, node: s.Name, scope: Scope):
+        name = node.name
+        local = scope.lookup(name)
+        if local is not None:
+            slot, kind = local
+            return (lambda st, env: env[slot]), kind
+        layout = self.layout
+        if name == "players":
+            seats = list(range(layout.seats))
+            return (lambda st, env: seats), t.list_of(t.PLAYER)
+        if name == "player_count":
+            return const(layout.seats), t.INT
+        if name == "components":
+            everything = list(range(len(layout.component_names)))
+            return (lambda st, env: everything), t.list_of(t.COMPONENT)
+        if name in self.sym.variables:
+            variable = self.sym.variables[name]
+            index = variable.index
+            return (lambda st, env: st.vars[index]), variable.kind
+        if name in self.sym.constants:
+            value = self.sym.constants[name][0]
+            kind = {bool: t.BOOL, int: t.INT, str: t.STR}.get(type(value), t.ANY)
+            return const(value), kind
+        if name in self.sym.tables:
+            rows = self.sym.tables[name][0]
+            return const(rows), t.list_of(t.RECORD)
+        if name in layout.zone_families:
+            family = layout.zone_families[name]
+            if family.per_player or family.indexes:
+                return const(name), "zones"
+            return const(family.base), t.ZONE
+        if name in layout.counter_families:
+            family = layout.counter_families[name]
+            if family.per_player or family.keys:
+                return const(name), "counters"
+            index = family.base
+            return (lambda st, env: st.counters[index]), t.INT
+        if name in self.sym.functions or name in self.sym.procedures:
+            self.diag.error(node.pos, f"{name!r} is a definition; call it with ( )")
+        else:
+            self.diag.error(node.pos, f"unknown name {name!r}",
+                            suggest(name, scope.visible() + self.sym.all_names() + list(BUILTIN_VALUES)))
+        return const(None), t.ANY
+
+    # ---- attribute and index --------------------------------------------------------------
+    def _attribute(self, node: s.Attribute, scope: Scope):
+        obj, kind = self.compile(node.obj, scope)
+        name = node.name
+        layout = self.layout
+        zone_family = layout.zone_families.get(name)
+        counter_family = layout.counter_families.get(name)
+        wants_player = (zone_family and zone_family.per_player) or (counter_family and counter_family.per_player)
+        if kind == t.PLAYER or (kind == t.ANY and wants_player):
+            if zone_family is not None and zone_family.per_player:
+                if zone_family.indexes:
+                    return (lambda st, env: ("zones", name, obj(st, env))), "zones"
+                base = zone_family.base
+                return (lambda st, env: base + obj(st, env)), t.ZONE
+            if counter_family is not None and counter_family.per_player:
+                if counter_family.keys:
+                    return (lambda st, env: ("counters", name, obj(st, env))), "counters"
+                base = counter_family.base
+                return (lambda st, env: st.counters[base + obj(st, env)]), t.INT
+            if name == "name":
+                names = layout.seat_names
+                return (lambda st, env: names[obj(st, env)]), t.STR
+            if kind == t.PLAYER:
+                candidates = [z.name for z in layout.zone_families.values() if z.per_player]
+                candidates += [c.name for c in layout.counter_families.values() if c.per_player]
+                self.diag.error(node.pos, f"a player has no zone or counter {name!r}",
+                                suggest(name, candidates) or "declare it with `per player`")
+                return const(None), t.ANY
+        if kind in (t.COMPONENT, t.ANY) and (name in layout.fields or name in ("name", "zone")):
+            if name == "name":
+                names = layout.component_names
+                return (lambda st, env: names[obj(st, env)]), t.STR
+            if name == "zone":
+                return (lambda st, env: st.where[obj(st, env)]), t.ZONE
+            values = layout.fields[name]
+            field_kind = t.PLAYER if name == "owner" else self.sym.field_kinds.get(name, t.ANY)
+            if kind == t.ANY and name in self.sym.record_fields:
+                def either(st, env, obj=obj, values=values, name=name):
+                    value = obj(st, env)
+                    return value.get(name) if isinstance(value, dict) else values[value]
+                return either, t.ANY
+            return (lambda st, env: values[obj(st, env)]), field_kind
+        if kind in (t.RECORD, t.ANY) and name in self.sym.record_fields:
+            return (lambda st, env: obj(st, env).get(name)), t.ANY
+        if kind == t.COMPONENT:
+            self.diag.error(node.pos, f"no component has a field {name!r}",
+                            suggest(name, list(layout.fields)) or f"fields: {', '.join(sorted(layout.fields))}")
+        elif kind == t.RECORD:
+            self.diag.error(node.pos, f"no table row has a field {name!r}",
+                            suggest(name, sorted(self.sym.record_fields)))
+        else:
+            self.diag.error(node.pos, f"{t.describe(kind)} has no {name!r}")
+        return const(None), t.ANY
+
+    def _index(self, node: s.Index, scope: Scope):
+        obj, kind = self.compile(node.obj, scope)
+        if kind == "zones":
+            return self._zone_index(node, obj, scope)
+        if kind == "counters":
+            return self._counter_value(node, obj, scope)
+        self.diag.error(node.pos, f"{t.describe(kind)} cannot be indexed with [ ]",
+                        "use first(...), last(...) or a filter for lists")
+        return const(None), t.ANY
+
+    def _family_name(self, node: s.Node) -> str | None:
+        """The declared zone or counter a `zones`/`counters` expression stands for."""
+        while isinstance(node, (s.Attribute, s.Index)):
+            if isinstance(node, s.Attribute):
+                return node.name
+            node = node.obj
+        return node.name if isinstance(node, s.Name) else None
+
+    def _zone_index(self, node: s.Index, obj: Fn, scope: Scope):
+        family = self.layout.zone_families[self._family_name(node.obj)]
+        if not family.indexes:
+            self.diag.error(node.pos, f"zone {family.name!r} has no index")
+            return const(None), t.ANY
+        index = self.expect(node.index, scope, t.INT, "a zone index")
+        first, width, base, name = family.indexes[0], family.width, family.base, family.name
+        position = node.pos
+        if isinstance(node.index, s.Literal) and node.index.value not in family.indexes:
+            self.diag.error(node.index.pos, f"{name}[{node.index.value}] does not exist",
+                            f"{name} goes from {family.indexes[0]} to {family.indexes[-1]}")
+
+        def offset(st, env):
+            i = index(st, env) - first
+            if not 0 <= i < width:
+                _fail(position, f"{name}[{i + first}] does not exist: the index must be "
+                      f"{first}..{first + width - 1}")
+            return i
+
+        if family.per_player:
+            return (lambda st, env: base + obj(st, env)[2] * width + offset(st, env)), t.ZONE
+        return (lambda st, env: base + offset(st, env)), t.ZONE
+
+    def counter_key(self, node: s.Node, family, scope: Scope) -> Fn:
+        keys = {k: i for i, k in enumerate(family.keys)}
+        if isinstance(node, s.Literal) and isinstance(node.value, str):
+            if node.value not in keys:
+                self.diag.error(node.pos, f"counter {family.name!r} has no key {node.value!r}",
+                                f"its keys: {', '.join(family.keys)}")
+                return const(0)
+            return const(keys[node.value])
+        key = self.expect(node, scope, t.STR, "a counter key")
+        position, name = node.pos, family.name
+
+        def lookup(st, env):
+            value = key(st, env)
+            if value not in keys:
+                _fail(position, f"counter {name!r} has no key {value!r}")
+            return keys[value]
+        return lookup
+
+    def counter_ref(self, node: s.Node, scope: Scope, what: str):
+        """A counter as a target (`add 2 to p.score`): a closure giving its index, and its family."""
+        layout = self.layout
+        if isinstance(node, s.Name) and node.name in layout.counter_families:
+            family = layout.counter_families[node.name]
+            if not family.per_player and not family.keys:
+                return const(family.base), family
+        if isinstance(node, s.Attribute) and node.name in layout.counter_families:
+            family = layout.counter_families[node.name]
+            if family.per_player and not family.keys:
+                player = self.expect(node.obj, scope, t.PLAYER, "the counter's player")
+                base = family.base
+                return (lambda st, env: base + player(st, env)), family
+        if isinstance(node, s.Index):
+            name = self._family_name(node.obj)
+            family = layout.counter_families.get(name)
+            if family is not None and family.keys:
+                key = self.counter_key(node.index, family, scope)
+                base, width = family.base, family.width
+                if family.per_player and isinstance(node.obj, s.Attribute):
+                    player = self.expect(node.obj.obj, scope, t.PLAYER, "the counter's player")
+                    return (lambda st, env: base + player(st, env) * width + key(st, env)), family
+                if not family.per_player and isinstance(node.obj, s.Name):
+                    return (lambda st, env: base + key(st, env)), family
+        self.diag.error(node.pos, f"{what} must be a counter, such as score or p.score",
+                        suggest(self._family_name(node) or "", list(layout.counter_families)))
+        return None, None
+
+    def _counter_value(self, node: s.Index, obj: Fn, scope: Scope):
+        ref, family = self.counter_ref(node, scope, "this")
+        if ref is None:
+            return const(0), t.INT
+        return (lambda st, env: st.counters[ref(st, env)]), t.INT
+
+    # ---- calls ----------------------------------------------------------------------------
+    def _call(self, node: s.Call, scope: Scope):
+        if node.name in self.sym.functions:
+            return self._inline_function(node, scope)
+        if node.name in self.sym.procedures:
+            self.diag.error(node.pos, f"{node.name!r} is a procedure (a list of steps), not a value",
+                            "call it on a line of its own")
+            return const(None), t.ANY
+        method = getattr(self, "_std_" + node.name, None)
+        if method is None:
+            self.diag.error(node.pos, f"unknown function {node.name!r}",
+                            suggest(node.name, list(STDLIB) + list(self.sym.functions)))
+            return const(None), t.ANY
+        return method(node, scope)
+
+    def bind_arguments(self, node, params: tuple[str, ...], args: tuple[s.Node, ...], scope: Scope,
+                       what: str) -> tuple[Scope, list[tuple[int, Fn]]]:
+        """Evaluate a call's arguments into fresh slots of the caller's routine; the callee's body
+        then sees its parameters as those slots."""
+        if len(args) != len(params):
+            self.diag.error(node.pos, f"{what} {node.name!r} takes {len(params)} argument(s), "
+                            f"given {len(args)}")
+        inner = Scope(scope.slots)  # the callee sees only its parameters and the globals
+        bindings = []
+        for param, arg in zip(params, args):
+            fn, kind = self.compile(arg, scope)
+            bindings.append((inner.define(param, kind), fn))
+        return inner, bindings
+
+    def _inline_function(self, node: s.Call, scope: Scope):
+        decl = self.sym.functions[node.name]
+        if node.name in self.inlining:
+            self.diag.error(node.pos, f"function {node.name!r} calls itself; recursion is not allowed")
+            return const(None), t.ANY
+        inner, bindings = self.bind_arguments(node, decl.params, node.args, scope, "function")
+        self.inlining.append(node.name)
+        body, kind = self.compile(decl.expr, inner)
+        self.inlining.pop()
+        if len(bindings) == 1:
+            (slot, arg), = bindings
+
+            def call1(st, env):
+                env[slot] = arg(st, env)
+                return body(st, env)
+            return call1, kind
+
+        def call(st, env):
+            for slot, arg in bindings:
+                env[slot] = arg(st, env)
+            return body(st, env)
+        return call, kind
+
+    def _arity(self, node: s.Call, low: int, high: int) -> bool:
+        if not low <= len(node.args) <= high:
+            wanted = str(low) if low == high else f"{low} to {high}"
+            self.diag.error(node.pos, f"{node.name}() takes {wanted} argument(s), given {len(node.args)}")
+            return False
+        return True
+
+    def _one_list(self, node: s.Call, scope: Scope):
+        if not self._arity(node, 1, 1):
+            return const([]), t.list_of(t.ANY)
+        return self.sequence(node.args[0], scope, f"the argument of {node.name}()")
+
+    def _std_size(self, node, scope):
+        fn, _ = self._one_list(node, scope)
+        return (lambda st, env: len(fn(st, env))), t.INT
+
+    def _std_empty(self, node, scope):
+        fn, _ = self._one_list(node, scope)
+        return (lambda st, env: not fn(st, env)), t.BOOL
+
+    def _std_first(self, node, scope):
+        fn, kind = self._one_list(node, scope)
+
+        def first(st, env):
+            items = fn(st, env)
+            return items[0] if items else None
+        return first, t.element(kind)
+
+    def _std_last(self, node, scope):
+        fn, kind = self._one_list(node, scope)
+
+        def last(st, env):
+            items = fn(st, env)
+            return items[-1] if items else None
+        return last, t.element(kind)
+
+    def _extreme(self, node, scope, pick):
+        if len(node.args) == 1:
+            fn, kind = self._one_list(node, scope)
+
+            def of_list(st, env):
+                items = fn(st, env)
+                return pick(items) if items else None
+            return of_list, t.element(kind)
+        if not self._arity(node, 1, 99):
+            return const(None), t.ANY
+        fns = [self.expect(a, scope, t.INT, f"an argument of {node.name}()") for a in node.args]
+        return (lambda st, env: pick([f(st, env) for f in fns])), t.INT
+
+    def _std_min(self, node, scope):
+        return self._extreme(node, scope, min)
+
+    def _std_max(self, node, scope):
+        return self._extreme(node, scope, max)
+
+    def _std_sum(self, node, scope):
+        fn, _ = self._one_list(node, scope)
+        return (lambda st, env: sum(fn(st, env))), t.INT
+
+    def _std_sorted(self, node, scope):
+        fn, kind = self._one_list(node, scope)
+        return (lambda st, env: sorted(fn(st, env))), kind
+
+    def _std_unique(self, node, scope):
+        fn, kind = self._one_list(node, scope)
+        return (lambda st, env: list(dict.fromkeys(fn(st, env)))), kind
+
+    def _std_abs(self, node, scope):
+        if not self._arity(node, 1, 1):
+            return const(0), t.INT
+        fn = self.expect(node.args[0], scope, t.INT, "the argument of abs()")
+        return (lambda st, env: abs(fn(st, env))), t.INT
+
+    def _std_flatten(self, node, scope):
+        if not self._arity(node, 1, 1):
+            return const([]), t.list_of(t.ANY)
+        fn, kind = self.compile(node.args[0], scope)
+        inner = t.element(kind)
+        if inner == t.ZONE:
+            return (lambda st, env: [c for z in fn(st, env) for c in st.zones[z]]), t.list_of(t.COMPONENT)
+        if not t.is_list(kind) or not (t.is_list(inner) or inner == t.ANY):
+            self.diag.error(node.pos, "flatten() takes a list of lists or of zones")
+        return (lambda st, env: [x for part in fn(st, env) for x in part]), t.list_of(t.element(inner))
+
+    def _player_arg(self, node, scope):
+        if not self._arity(node, 1, 1):
+            return const(0)
+        return self.expect(node.args[0], scope, t.PLAYER, f"the argument of {node.name}()")
+
+    def _std_left_of(self, node, scope):
+        fn, n = self._player_arg(node, scope), self.layout.seats
+        return (lambda st, env: (fn(st, env) + 1) % n), t.PLAYER
+
+    def _std_right_of(self, node, scope):
+        fn, n = self._player_arg(node, scope), self.layout.seats
+        return (lambda st, env: (fn(st, env) - 1) % n), t.PLAYER
+
+    def _std_players_from(self, node, scope):
+        fn, n = self._player_arg(node, scope), self.layout.seats
+        return (lambda st, env: [(fn(st, env) + i) % n for i in range(n)]), t.list_of(t.PLAYER)
+
+    def _std_seat_name(self, node, scope):
+        fn, names = self._player_arg(node, scope), self.layout.seat_names
+        return (lambda st, env: names[fn(st, env)]), t.STR
+
+    def _std_name_of(self, node, scope):
+        if not self._arity(node, 1, 1):
+            return const(""), t.STR
+        fn, names = self.expect(node.args[0], scope, t.COMPONENT, "the argument of name_of()"), \
+            self.layout.component_names
+        return (lambda st, env: names[fn(st, env)]), t.STR
+
+    def _std_zone_of(self, node, scope):
+        if not self._arity(node, 1, 1):
+            return const(0), t.ZONE
+        fn = self.expect(node.args[0], scope, t.COMPONENT, "the argument of zone_of()")
+        return (lambda st, env: st.where[fn(st, env)]), t.ZONE
+
+    # ---- lists ----------------------------------------------------------------------------
+    def _listexpr(self, node: s.ListExpr, scope: Scope):
+        parts = [self.compile(item, scope) for item in node.items]
+        kind = t.NONE
+        for _, k in parts:
+            kind = t.unify(kind, k)
+        fns = [fn for fn, _ in parts]
+        if all(isinstance(item, s.Literal) for item in node.items):
+            values = [item.value for item in node.items]
+            return (lambda st, env: list(values)), t.list_of(t.ANY if kind == t.NONE else kind)
+        return (lambda st, env: [f(st, env) for f in fns]), t.list_of(t.ANY if kind == t.NONE else kind)
+
+    def _filter(self, node: s.Filter, scope: Scope):
+        source, kind = self.sequence(node.source, scope, "the list to filter")
+        inner = scope.child()
+        slot = inner.define(node.var, t.element(kind))
+        cond = self.expect(node.cond, inner, t.BOOL, "the `where` condition")
+
+        def keep(st, env):
+            out = []
+            for item in source(st, env):
+                env[slot] = item
+                if cond(st, env):
+                    out.append(item)
+            return out
+        return keep, (t.list_of(t.COMPONENT) if kind == t.ZONE else kind)
+
+    def _map(self, node: s.Map, scope: Scope):
+        source, kind = self.sequence(node.source, scope, "the list to go through")
+        inner = scope.child()
+        slot = inner.define(node.var, t.element(kind))
+        expr, expr_kind = self.compile(node.expr, inner)
+        cond = self.expect(node.cond, inner, t.BOOL, "the `where` condition") if node.cond else None
+
+        def each(st, env):
+            out = []
+            for item in source(st, env):
+                env[slot] = item
+                if cond is None or cond(st, env):
+                    out.append(expr(st, env))
+            return out
+        return each, t.list_of(expr_kind)
+
+    def _range(self, node: s.Range, scope: Scope):
+        start = self.expect(node.start, scope, t.INT, "a range's start")
+        end = self.expect(node.end, scope, t.INT, "a range's end")
+        if isinstance(node.start, s.Literal) and isinstance(node.end, s.Literal):
+            a, b = node.start.value, node.end.value
+            values = list(range(a, b - 1, -1)) if node.descending else list(range(a, b + 1))
+            return (lambda st, env: values), t.list_of(t.INT)
+        if node.descending:
+            return (lambda st, env: list(range(start(st, env), end(st, env) - 1, -1))), t.list_of(t.INT)
+        return (lambda st, env: list(range(start(st, env), end(st, env) + 1))), t.list_of(t.INT)
+
+    # ---- operators ------------------------------------------------------------------------
+    def _unary(self, node: s.Unary, scope: Scope):
+        if node.op == "not":
+            fn = self.expect(node.operand, scope, t.BOOL, "the operand of `not`")
+            return (lambda st, env: not fn(st, env)), t.BOOL
+        fn = self.expect(node.operand, scope, t.INT, "the operand of `-`")
+        return (lambda st, env: -fn(st, env)), t.INT
+
+    def _ternary(self, node: s.Ternary, scope: Scope):
+        cond = self.expect(node.cond, scope, t.BOOL, "the condition")
+        a, ka = self.compile(node.then, scope)
+        b, kb = self.compile(node.otherwise, scope)
+        return (lambda st, env: a(st, env) if cond(st, env) else b(st, env)), t.unify(ka, kb)
+
+    def _binary(self, node: s.Binary, scope: Scope):
+        op = node.op
+        if op in ("and", "or"):
+            a = self.expect(node.left, scope, t.BOOL, f"the left side of `{op}`")
+            b = self.expect(node.right, scope, t.BOOL, f"the right side of `{op}`")
+            if op == "and":
+                return (lambda st, env: a(st, env) and b(st, env)), t.BOOL
+            return (lambda st, env: a(st, env) or b(st, env)), t.BOOL
+        if op in ("in", "notin"):
+            a, _ = self.compile(node.left, scope)
+            b, _ = self.sequence(node.right, scope, f"the right side of `{'in' if op == 'in' else 'not in'}`")
+            if op == "in":
+                return (lambda st, env: a(st, env) in b(st, env)), t.BOOL
+            return (lambda st, env: a(st, env) not in b(st, env)), t.BOOL
+        if op in ("==", "!="):
+            a, ka = self.compile(node.left, scope)
+            b, kb = self.compile(node.right, scope)
+            if t.ANY not in (ka, kb) and t.NONE not in (ka, kb) and not (
+                    t.compatible(ka, kb) or t.compatible(kb, ka)):
+                self.diag.error(node.pos, f"comparing {t.describe(ka)} with {t.describe(kb)} is always "
+                                f"{'false' if op == '==' else 'true'}")
+            if op == "==":
+                return (lambda st, env: a(st, env) == b(st, env)), t.BOOL
+            return (lambda st, env: a(st, env) != b(st, env)), t.BOOL
+        a = self.expect(node.left, scope, t.INT, f"the left side of `{op}`")
+        b = self.expect(node.right, scope, t.INT, f"the right side of `{op}`")
+        position = node.pos
+        table: dict[str, tuple[Callable, str]] = {
+            "+": (lambda st, env: a(st, env) + b(st, env), t.INT),
+            "-": (lambda st, env: a(st, env) - b(st, env), t.INT),
+            "*": (lambda st, env: a(st, env) * b(st, env), t.INT),
+            "<": (lambda st, env: a(st, env) < b(st, env), t.BOOL),
+            "<=": (lambda st, env: a(st, env) <= b(st, env), t.BOOL),
+            ">": (lambda st, env: a(st, env) > b(st, env), t.BOOL),
+            ">=": (lambda st, env: a(st, env) >= b(st, env), t.BOOL),
+        }
+        if op in table:
+            return table[op]
+
+        def divide(st, env):
+            x, y = a(st, env), b(st, env)
+            if y == 0:
+                _fail(position, "division by zero")
+            return x // y if op == "/" else x % y
+        return divide, t.INT
+
+
+class _NoSlots:
+    """Slots for constant expressions, which may not use any."""
+
+    size = 0
+
+    def new(self) -> int:
+        return 0
+
+
+def combinations(items: list, sizes: range) -> list[list]:
+    """Every choice of `sizes` items, largest first, each in the items' order."""
+    return [list(c) for n in sizes for c in itertools.combinations(items, n)]

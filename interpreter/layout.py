@@ -1,0 +1,119 @@
+"""Where everything lives in a game of a given size: seats, components, zones and counters.
+
+A ruleset is compiled once per seat count, so that every zone and counter instance has a fixed
+integer index and every component a fixed id. The state then holds only flat lists of integers.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .ruleset import Ruleset
+
+BOX = "box"  # the implicit shared zone where every component starts
+
+
+@dataclass
+class ZoneFamily:
+    """A declared zone: one instance, one per index, one per player, or one per player and index."""
+
+    name: str
+    per_player: bool
+    indexes: list[int] | None
+    visibility: str
+    base: int = 0
+
+    @property
+    def width(self) -> int:
+        return len(self.indexes) if self.indexes else 1
+
+
+@dataclass
+class ZoneInstance:
+    family: str
+    owner: int | None
+    index: int | None
+    visibility: str
+
+    def label(self, seat_names: list[str]) -> str:
+        text = self.family if self.owner is None else f"{seat_names[self.owner]}.{self.family}"
+        return text if self.index is None else f"{text}[{self.index}]"
+
+
+@dataclass
+class CounterFamily:
+    name: str
+    per_player: bool
+    keys: list[str]
+    lower: int | None
+    upper: int | None
+    base: int = 0
+
+    @property
+    def width(self) -> int:
+        return len(self.keys) if self.keys else 1
+
+
+@dataclass
+class Layout:
+    seats: int
+    seat_names: list[str]
+    component_names: list[str] = field(default_factory=list)
+    component_defs: list[int] = field(default_factory=list)  # cid -> index in ruleset.components
+    fields: dict[str, list[Any]] = field(default_factory=dict)
+    zone_families: dict[str, ZoneFamily] = field(default_factory=dict)
+    zones: list[ZoneInstance] = field(default_factory=list)
+    counter_families: dict[str, CounterFamily] = field(default_factory=dict)
+    counter_labels: list[str] = field(default_factory=list)
+    counter_lower: list[int | None] = field(default_factory=list)
+    counter_upper: list[int | None] = field(default_factory=list)
+
+    def add_zone(self, family: ZoneFamily) -> None:
+        family.base = len(self.zones)
+        self.zone_families[family.name] = family
+        owners = range(self.seats) if family.per_player else [None]
+        for owner in owners:
+            for index in family.indexes or [None]:
+                self.zones.append(ZoneInstance(family.name, owner, index, family.visibility))
+
+    def zone_index(self, name: str, owner: int | None = None, index: int | None = None) -> int:
+        family = self.zone_families[name]
+        offset = 0 if not family.indexes else family.indexes.index(index)
+        return family.base + (owner or 0) * family.width + offset
+
+    def add_counter(self, family: CounterFamily) -> None:
+        family.base = len(self.counter_labels)
+        self.counter_families[family.name] = family
+        owners = range(self.seats) if family.per_player else [None]
+        for owner in owners:
+            for key in family.keys or [None]:
+                label = family.name if owner is None else f"{self.seat_names[owner]}.{family.name}"
+                self.counter_labels.append(label if key is None else f"{label}[{key}]")
+                self.counter_lower.append(family.lower)
+                self.counter_upper.append(family.upper)
+
+    def counter_index(self, name: str, owner: int | None = None, key: str | None = None) -> int:
+        family = self.counter_families[name]
+        offset = family.keys.index(key) if key is not None else 0
+        return family.base + (owner or 0) * family.width + offset
+
+
+def seat_names(ruleset: Ruleset, seats: int) -> list[str]:
+    names = list(ruleset.seat_names)
+    return [names[i] if i < len(names) else f"seat {i + 1}" for i in range(seats)]
+
+
+def instantiate_components(ruleset: Ruleset, layout: Layout) -> None:
+    """Give every copy of every component an id, and build one list per field (fast lookup)."""
+    field_names = sorted({k for c in ruleset.components for k in c.fields})
+    layout.fields = {name: [] for name in field_names + ["owner"]}
+    for def_index, definition in enumerate(ruleset.components):
+        owners = range(layout.seats) if definition.per_seat else [None]
+        for owner in owners:
+            for _copy in range(definition.count):
+                prefix = "" if owner is None else f"{layout.seat_names[owner]} "
+                layout.component_names.append(prefix + definition.name)
+                layout.component_defs.append(def_index)
+                for name in field_names:
+                    layout.fields[name].append(definition.fields.get(name))
+                layout.fields["owner"].append(owner)

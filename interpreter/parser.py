@@ -1,0 +1,426 @@
+"""Text to syntax tree: the Lark LALR parser, its indentation handling and friendly errors.
+
+One grammar (grammar.lark, shipped as package data) with three start rules, so that a card's
+`effect:` or `condition:` text in YAML is parsed by the same language as the rules file. A
+snippet's positions are shifted by the line and column where it sits inside its YAML file.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.indenter import Indenter
+
+from . import syntax as s
+from .diagnostics import Diagnostic, Position, RulesSyntaxError
+
+MAX_SOURCE_BYTES = 2_000_000  # untrusted rulesets: refuse absurdly large files
+
+
+class _RulesIndenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    grammar = resources.files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
+    return Lark(
+        grammar,
+        parser="lalr",
+        postlex=_RulesIndenter(),
+        start=["ruleset", "effect", "expression"],
+        propagate_positions=True,
+        maybe_placeholders=True,
+    )
+
+
+# Names of grammar terminals as a designer would say them.
+_TOKEN_WORDS = {
+    "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block",
+    "NAME": "a name", "INT": "a number", "STRING": "a quoted text", "COLON": "':'",
+    "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COMMA": "','", "DOT": "'.'",
+    "EQUAL": "'='", "COMPARE": "a comparison", "$END": "end of text",
+}
+
+
+def _describe_expected(expected: set[str]) -> str:
+    words = []
+    for name in sorted(expected):
+        if name in _TOKEN_WORDS:
+            words.append(_TOKEN_WORDS[name])
+        elif name.isupper() and not name.startswith("_"):
+            pattern = _parser().get_terminal(name).pattern
+            words.append(f"'{pattern.value}'" if pattern.type == "str" else name.lower())
+    words = sorted(set(words))
+    if len(words) > 8:
+        words = words[:8] + ["..."]
+    return ", ".join(words)
+
+
+class _Shift:
+    """Maps a line and column inside parsed text to its place in the file it came from."""
+
+    def __init__(self, path: str, line_offset: int = 0, col_offset: int = 0):
+        self.path, self.line_offset, self.col_offset = path, line_offset, col_offset
+
+    def __call__(self, line: int, col: int) -> Position:
+        return Position(self.path, line + self.line_offset, col + (self.col_offset if line == 1 else 0))
+
+
+@v_args(meta=True)
+class _ToSyntax(Transformer):
+    """Lark tree to `syntax` dataclasses; one method per `-> alias` of the grammar."""
+
+    def __init__(self, shift: _Shift):
+        super().__init__()
+        self.shift = shift
+
+    def _pos(self, meta) -> Position:
+        if getattr(meta, "empty", True):
+            return self.shift(0, 0)
+        return self.shift(meta.line, meta.column)
+
+    def _tok(self, token: Token) -> Position:
+        return self.shift(token.line, token.column)
+
+    # files and blocks
+    def ruleset(self, meta, items):
+        return s.RulesFile(self._pos(meta), tuple(i for i in items if i is not None))
+
+    def effect(self, meta, items):
+        return s.Block(self._pos(meta), tuple(i for i in items if i is not None))
+
+    def expression(self, meta, items):
+        return next(i for i in items if i is not None)
+
+    def block(self, meta, items):
+        return s.Block(self._pos(meta), tuple(items))
+
+    # declarations
+    def game_decl(self, meta, items):
+        return s.GameDecl(self._pos(meta), items[0][1:-1])
+
+    def zone_decl(self, meta, items):
+        name, index, scope, *options = items
+        names = set(options)
+        visibility = next((v for v in ("hidden", "secret") if v in names), "public")
+        return s.ZoneDecl(self._pos(meta), str(name), index, scope, visibility, "grid" in names)
+
+    def zone_index(self, meta, items):
+        return items[0]
+
+    def per_player(self, meta, items):
+        return True
+
+    def shared(self, meta, items):
+        return False
+
+    def public(self, meta, items):
+        return "public"
+
+    def hidden(self, meta, items):
+        return "hidden"
+
+    def secret(self, meta, items):
+        return "secret"
+
+    def grid(self, meta, items):
+        return "grid"
+
+    def counter_decl(self, meta, items):
+        name, keys, scope, *bounds = items
+        lower = next((b[1] for b in bounds if b[0] == "from"), None)
+        upper = next((b[1] for b in bounds if b[0] == "to"), None)
+        return s.CounterDecl(self._pos(meta), str(name), tuple(keys or ()), scope, lower, upper)
+
+    def counter_keys(self, meta, items):
+        return [str(i) for i in items]
+
+    def lower_bound(self, meta, items):
+        return ("from", items[0])
+
+    def upper_bound(self, meta, items):
+        return ("to", items[0])
+
+    def variable_decl(self, meta, items):
+        return s.VariableDecl(self._pos(meta), str(items[0]), items[1])
+
+    def constant_decl(self, meta, items):
+        return s.ConstantDecl(self._pos(meta), str(items[0]), items[1])
+
+    def procedure_decl(self, meta, items):
+        return s.ProcedureDecl(self._pos(meta), str(items[0]), tuple(items[1] or ()), items[2])
+
+    def function_decl(self, meta, items):
+        return s.FunctionDecl(self._pos(meta), str(items[0]), tuple(items[1] or ()), items[2])
+
+    def params(self, meta, items):
+        return [str(i) for i in items]
+
+    def setup_decl(self, meta, items):
+        return s.SetupDecl(self._pos(meta), items[0])
+
+    def each_turn(self, meta, items):
+        return s.TurnDecl(self._pos(meta), None, items[0])
+
+    def fixed_rounds(self, meta, items):
+        return s.TurnDecl(self._pos(meta), items[0], items[1])
+
+    def final_decl(self, meta, items):
+        return s.FinalDecl(self._pos(meta), items[0])
+
+    def trigger_decl(self, meta, items):
+        return s.TriggerDecl(self._pos(meta), items[0], items[1])
+
+    # statements
+    def let_stmt(self, meta, items):
+        return s.Let(self._pos(meta), str(items[0]), items[1])
+
+    def assign_stmt(self, meta, items):
+        return s.Assign(self._pos(meta), str(items[0]), items[1])
+
+    def move_items(self, meta, items):
+        return s.Move(self._pos(meta), "items", items[0], None, items[1], items[2] is not None)
+
+    def move_all(self, meta, items):
+        return s.Move(self._pos(meta), "all", None, items[0], items[1], items[2] is not None)
+
+    def move_top(self, meta, items):
+        return s.Move(self._pos(meta), "top", items[0], items[1], items[2], items[3] is not None)
+
+    def at_bottom(self, meta, items):
+        return True
+
+    def add_stmt(self, meta, items):
+        return s.Add(self._pos(meta), items[0], items[1])
+
+    def subtract_stmt(self, meta, items):
+        return s.Add(self._pos(meta), items[0], items[1], negate=True)
+
+    def set_stmt(self, meta, items):
+        return s.SetCounter(self._pos(meta), items[0], items[1])
+
+    def reset_stmt(self, meta, items):
+        return s.Reset(self._pos(meta), str(items[0]))
+
+    def call_stmt(self, meta, items):
+        return s.CallStatement(self._pos(meta), str(items[0]), tuple(items[1] or ()))
+
+    def end_stmt(self, meta, items):
+        return s.EndGame(self._pos(meta), items[0])
+
+    def roll_stmt(self, meta, items):
+        return s.Roll(self._pos(meta), items[0], items[1], str(items[2]))
+
+    def shuffle_stmt(self, meta, items):
+        return s.Shuffle(self._pos(meta), items[0])
+
+    def announce_stmt(self, meta, items):
+        return s.Announce(self._pos(meta), tuple(items))
+
+    def resolve_stmt(self, meta, items):
+        return s.Resolve(self._pos(meta), items[0], items[1])
+
+    def pass_stmt(self, meta, items):
+        return s.Pass(self._pos(meta))
+
+    def if_stmt(self, meta, items):
+        cond, body, *rest = items
+        branches = [(cond, body)]
+        otherwise = None
+        for item in rest:
+            if isinstance(item, tuple):
+                branches.append(item)
+            elif item is not None:
+                otherwise = item
+        return s.If(self._pos(meta), tuple(branches), otherwise)
+
+    def elif_clause(self, meta, items):
+        return (items[0], items[1])
+
+    def else_clause(self, meta, items):
+        return items[0]
+
+    def for_stmt(self, meta, items):
+        return s.ForEach(self._pos(meta), str(items[0]), items[1], items[2])
+
+    def while_stmt(self, meta, items):
+        return s.While(self._pos(meta), items[0], items[1])
+
+    def repeat_stmt(self, meta, items):
+        return s.Repeat(self._pos(meta), items[0], items[1])
+
+    def phase_stmt(self, meta, items):
+        return s.Phase(self._pos(meta), str(items[0]), items[1])
+
+    def choose_simple(self, meta, items):
+        return self._choose(meta, items[0], items[1], None)
+
+    def choose_block(self, meta, items):
+        return self._choose(meta, items[0], items[1], items[2])
+
+    def _choose(self, meta, chooser, choice, body):
+        simultaneous, chooser_var, who = chooser
+        optional, count_mode, count, var, source = choice
+        return s.Choose(self._pos(meta), simultaneous, chooser_var, who, optional, count_mode, count,
+                        var, source, body)
+
+    def single_chooser(self, meta, items):
+        return (False, None, items[0])
+
+    def simultaneous_chooser(self, meta, items):
+        return (True, str(items[0]), items[1])
+
+    def choice(self, meta, items):
+        verb, count, var, source = items
+        mode, amount = count if count else (None, None)
+        return (verb, mode, amount, str(var), source)
+
+    def must_choose(self, meta, items):
+        return False
+
+    def may_choose(self, meta, items):
+        return True
+
+    def up_to(self, meta, items):
+        return ("up_to", items[0])
+
+    def exactly(self, meta, items):
+        return ("exactly", items[0])
+
+    # expressions
+    def ternary(self, meta, items):
+        return s.Ternary(self._pos(meta), items[1], items[0], items[2])
+
+    def _binary(op):  # noqa: N805 - a factory used only inside this class body
+        def method(self, meta, items):
+            return s.Binary(self._pos(meta), op, items[0], items[1])
+        return method
+
+    or_op = _binary("or")
+    and_op = _binary("and")
+    member = _binary("in")
+    not_member = _binary("notin")
+    add_op = _binary("+")
+    sub_op = _binary("-")
+    mul_op = _binary("*")
+    div_op = _binary("/")
+    mod_op = _binary("%")
+
+    def compare(self, meta, items):
+        return s.Binary(self._pos(meta), str(items[1]), items[0], items[2])
+
+    def not_op(self, meta, items):
+        return s.Unary(self._pos(meta), "not", items[0])
+
+    def neg_op(self, meta, items):
+        return s.Unary(self._pos(meta), "neg", items[0])
+
+    def range_up(self, meta, items):
+        return s.Range(self._pos(meta), items[0], items[1], False)
+
+    def range_down(self, meta, items):
+        return s.Range(self._pos(meta), items[0], items[1], True)
+
+    def attribute(self, meta, items):
+        return s.Attribute(self._pos(meta), items[0], str(items[1]))
+
+    def index(self, meta, items):
+        return s.Index(self._pos(meta), items[0], items[1])
+
+    def call(self, meta, items):
+        return s.Call(self._pos(meta), str(items[0]), tuple(items[1] or ()))
+
+    def args(self, meta, items):
+        return list(items)
+
+    def integer(self, meta, items):
+        return s.Literal(self._tok(items[0]), int(items[0]))
+
+    def string(self, meta, items):
+        return s.Literal(self._tok(items[0]), str(items[0])[1:-1])
+
+    def name(self, meta, items):
+        return s.Name(self._tok(items[0]), str(items[0]))
+
+    def none(self, meta, items):
+        return s.Literal(self._pos(meta), None)
+
+    def true(self, meta, items):
+        return s.Literal(self._pos(meta), True)
+
+    def false(self, meta, items):
+        return s.Literal(self._pos(meta), False)
+
+    def list_expr(self, meta, items):
+        return s.ListExpr(self._pos(meta), tuple(items[0] or ()))
+
+    def filter_expr(self, meta, items):
+        return s.Filter(self._pos(meta), str(items[0]), items[1], items[2])
+
+    def map_expr(self, meta, items):
+        return s.Map(self._pos(meta), items[0], str(items[1]), items[2], items[3])
+
+
+def _syntax_error(error: UnexpectedInput, text: str, shift: _Shift) -> RulesSyntaxError:
+    line, col = getattr(error, "line", 0) or 0, getattr(error, "column", 0) or 0
+    if isinstance(error, UnexpectedCharacters):
+        char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else "?"
+        message = f"unexpected character {char!r}"
+    elif isinstance(error, UnexpectedEOF):
+        line = text.count("\n") + 1
+        message = "the text ends too early"
+    elif isinstance(error, UnexpectedToken):
+        token = error.token
+        if token.type == "$END":
+            line = text.count("\n") + 1
+            message = "the text ends too early"
+        elif token.type in ("_INDENT", "_DEDENT"):
+            message = "unexpected indentation"
+        elif token.type == "_NL":
+            message = "the line ends too early"
+        else:
+            message = f"unexpected {token.value!r}"
+    else:  # pragma: no cover - lark's other errors are subclasses of the above
+        message = str(error).splitlines()[0]
+    expected = getattr(error, "expected", None) or getattr(error, "allowed", None) or set()
+    hint = f"expected {_describe_expected(set(expected))}" if expected else ""
+    return RulesSyntaxError(Diagnostic(shift(max(line, 1), max(col, 1)), message, hint))
+
+
+def _parse(text: str, start: str, shift: _Shift):
+    if len(text.encode("utf-8")) > MAX_SOURCE_BYTES:
+        raise RulesSyntaxError(Diagnostic(shift(1, 1), f"the text is larger than {MAX_SOURCE_BYTES} bytes"))
+    if not text.endswith("\n"):
+        text += "\n"
+    try:
+        tree = _parser().parse(text, start=start)
+        return _ToSyntax(shift).transform(tree)
+    except UnexpectedInput as error:
+        raise _syntax_error(error, text, shift) from None
+    except VisitError as error:  # pragma: no cover - a bug in the transformer, not in the input
+        raise error.orig_exc from None
+    except RecursionError:
+        raise RulesSyntaxError(Diagnostic(shift(1, 1), "the text nests too deeply")) from None
+
+
+def parse_rules(text: str, path: str) -> s.RulesFile:
+    """Parse a whole rules file."""
+    return _parse(text, "ruleset", _Shift(path))
+
+
+def parse_effect(text: str, path: str, line: int, col: int) -> s.Block:
+    """Parse a card's effect text found at `line`, `col` (1-based) of a YAML file."""
+    return _parse(text, "effect", _Shift(path, line - 1, col - 1))
+
+
+def parse_expression(text: str, path: str, line: int, col: int):
+    """Parse one expression (a card's condition or value) found at `line`, `col` of a YAML file."""
+    return _parse(text.strip(), "expression", _Shift(path, line - 1, col - 1))

@@ -1,0 +1,82 @@
+"""The compiled program: blocks of closures that the VM steps through, and the game's layout.
+
+A block's statements come in two forms. A *native* statement is one Python closure that runs to
+completion (most of the rules: arithmetic, moves, loops without decisions). A *step* is a
+statement that may suspend for a decision, or push a block: it is run by the VM from the frame
+stack, so the state between decisions is plain data.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .diagnostics import Position
+from .layout import Layout
+
+Native = Callable[[Any, list], None]
+
+# What happens when the VM reaches the end of a block.
+SEQUENCE, LOOP, WHILE, ROUTINE, TURNS = "sequence", "loop", "while", "routine", "turns"
+
+
+@dataclass
+class Block:
+    id: int
+    kind: str
+    natives: list[Native | None] = field(default_factory=list)
+    steps: list[Any] = field(default_factory=list)
+    slots: tuple[int, ...] = ()          # loop variables bound from each item
+    cond: Callable | None = None         # while: test before each pass
+    limit: Callable | None = None        # turns: how many (None: until the game ends)
+    position: Position | None = None
+    positions: list[Position] = field(default_factory=list)
+
+    def add_native(self, native: Native, position: Position) -> None:
+        self.natives.append(native)
+        self.steps.append(None)
+        self.positions.append(position)
+
+    def add_step(self, step: Any, position: Position) -> None:
+        self.natives.append(None)
+        self.steps.append(step)
+        self.positions.append(position)
+
+
+@dataclass
+class Routine:
+    """A body that runs with its own local slots: the game itself, a trigger, a card's effect."""
+
+    block: int
+    env_size: int
+    slots: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class Program:
+    title: str
+    ruleset: str
+    version: str
+    variant: str | None
+    players: int
+    seats_per_player: int
+    layout: Layout
+    blocks: list[Block]
+    main: Routine
+    variables_initial: list[Any]
+    counters_initial: list[int]
+    effects: dict[tuple[int, str], Routine]   # (component def index, field) -> routine
+    turn_counter: int
+    max_steps: int = 5_000_000
+
+    @property
+    def seats(self) -> int:
+        return self.layout.seats
+
+    def controller(self, seat: int) -> int:
+        """The player who plays a seat (two colours each in some variants)."""
+        return seat // self.seats_per_player
+
+    def seats_of(self, player: int) -> list[int]:
+        k = self.seats_per_player
+        return list(range(player * k, player * k + k))

@@ -1,0 +1,30 @@
+"""The game's random generator: SplitMix64, whose whole state is one integer.
+
+A state that is plain data must carry its generator; Python's Mersenne Twister carries 625 words
+and costs a copy of them at every clone. SplitMix64 carries one 64-bit integer, gives the same
+numbers on every machine, and passes BigCrush, which is plenty for dice and shuffles.
+"""
+from __future__ import annotations
+
+MASK = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+
+
+def seed_state(seed: int) -> int:
+    """The generator state for a user's seed (any integer)."""
+    return (seed * GOLDEN) & MASK
+
+
+def next_u64(state: int) -> tuple[int, int]:
+    """One step: (new state, 64 random bits)."""
+    state = (state + GOLDEN) & MASK
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return state, z ^ (z >> 31)
+
+
+def below(state: int, n: int) -> tuple[int, int]:
+    """(new state, a uniform integer in 0..n-1). Multiply-shift: the bias is under n / 2**64."""
+    state, bits = next_u64(state)
+    return state, (bits * n) >> 64

@@ -1,0 +1,283 @@
+"""A ruleset folder, read: manifest, variant overlay, parsed rules, validated components.
+
+Reading collects every problem of every file (a broken file does not hide the next one's), then
+raises one `RulesetError` that lists them all, each at `path:line:col`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import syntax as s
+from .diagnostics import Diagnostic, Diagnostics, Position, RulesetError, RulesSyntaxError
+from .parser import parse_effect, parse_expression, parse_rules
+from .yaml_files import YamlDocument, key_position, load_schema, load_yaml, plain, read_text, schema_errors
+
+PACKAGE_ROOT = Path(__file__).resolve().parent
+PROJECT_ROOT = PACKAGE_ROOT.parent
+BUNDLED_RULESETS = PROJECT_ROOT / "rulesets"
+GENERIC_SCHEMAS = PROJECT_ROOT / "schemas"
+RESERVED_FIELDS = {"name", "count", "owner", "id"}
+
+
+@dataclass
+class ComponentDef:
+    """One entry of a component list; `count` copies (times the seats, when per seat)."""
+
+    name: str
+    fields: dict[str, Any]
+    count: int
+    per_seat: bool
+    position: Position
+    effects: dict[str, s.Block] = field(default_factory=dict)
+    expressions: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Ruleset:
+    name: str
+    title: str
+    version: str
+    folder: Path
+    variant: str | None
+    min_players: int
+    max_players: int
+    seats_per_player: int
+    seat_names: list[str]
+    rules: list[s.RulesFile]
+    components: list[ComponentDef]
+    constants: dict[str, tuple[Any, Position]]
+    tables: dict[str, tuple[list[dict], Position]]
+    variants: dict[str, str]
+    manifest_position: Position
+    override_files: set[str] = field(default_factory=set)
+
+    def shown(self, path: Path) -> str:
+        return display_path(path)
+
+
+def display_path(path: Path) -> str:
+    """A path as users see it in messages: relative to the working folder when it is inside."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def find_ruleset(name_or_path: str) -> Path | None:
+    """A bundled ruleset's folder by name, or the folder at a path; None when neither exists."""
+    candidate = Path(name_or_path)
+    if (candidate / "ruleset.yaml").is_file():
+        return candidate
+    if candidate.is_file() and candidate.name == "ruleset.yaml":
+        return candidate.parent
+    bundled = BUNDLED_RULESETS / name_or_path
+    if "/" not in name_or_path and (bundled / "ruleset.yaml").is_file():
+        return bundled
+    return None
+
+
+def bundled_names() -> list[str]:
+    return sorted(p.parent.name for p in BUNDLED_RULESETS.glob("*/ruleset.yaml"))
+
+
+def load_ruleset(name_or_path: str, variant: str | None = None) -> Ruleset:
+    folder = find_ruleset(name_or_path)
+    if folder is None:
+        names = ", ".join(bundled_names())
+        raise RulesetError.at(Position(name_or_path, 0, 0), "no ruleset here: neither a bundled ruleset "
+                              "nor a folder with a ruleset.yaml", f"bundled rulesets: {names}")
+    return _Reader(folder).read(variant)
+
+
+class _Reader:
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.problems = Diagnostics()
+        self._schemas: dict[str, dict] = {}
+
+    def shown(self, path: Path) -> str:
+        return display_path(path)
+
+    def _validated(self, path: Path, schema_name: str) -> YamlDocument | None:
+        document, problems = load_yaml(path, self.shown(path))
+        self.problems.extend(problems)
+        if document is None:
+            return None
+        if not isinstance(document.tree, dict):
+            self.problems.error(document.position(), "expected a mapping of fields at the top of the file")
+            return None
+        found = schema_errors(document, load_schema(GENERIC_SCHEMAS / schema_name))
+        self.problems.extend(found)
+        return None if found else document
+
+    def read(self, variant: str | None) -> Ruleset:
+        manifest = self._validated(self.folder / "ruleset.yaml", "manifest.schema.json")
+        self.problems.raise_if_any()
+        m = plain(manifest.tree)
+        rules_files = list(m["rules"])
+        component_files = list(m.get("components", []))
+        players = m["players"]
+        seats_per_player = m.get("seats_per_player", 1)
+        seat_names = list(m.get("seat_names", []))
+        override_constants: dict[str, tuple[Any, Position]] = {}
+        override_files: set[str] = set()
+        variants = m.get("variants", {})
+        if variant is not None:
+            if variant not in variants:
+                known = ", ".join(sorted(variants)) or "none"
+                raise RulesetError.at(manifest.position(["variants"]), f"unknown variant {variant!r}",
+                                      f"this ruleset's variants: {known}")
+            overlay = self._validated(self.folder / variants[variant], "variant.schema.json")
+            self.problems.raise_if_any()
+            v = plain(overlay.tree)
+            players = v.get("players", players)
+            seats_per_player = v.get("seats_per_player", seats_per_player)
+            seat_names = v.get("seat_names", seat_names)
+            rules_files += v.get("rules", [])
+            override_files = set(v.get("rules", []))
+            for old, new in v.get("components", {}).items():
+                if old not in component_files:
+                    self.problems.error(overlay.position(["components", old]),
+                                        f"the base ruleset has no component file {old!r}")
+                    continue
+                index = component_files.index(old)
+                if new is None:
+                    component_files.pop(index)
+                else:
+                    component_files[index] = new
+            for key, value in v.get("constants", {}).items():
+                override_constants[key] = (value, overlay.position(["constants", key]))
+        if players["min"] > players["max"]:
+            self.problems.error(manifest.position(["players"]), "players: min is larger than max")
+        rules = [r for r in (self._rules(f, f in override_files) for f in rules_files) if r is not None]
+        components: list[ComponentDef] = []
+        constants: dict[str, tuple[Any, Position]] = {}
+        tables: dict[str, tuple[list[dict], Position]] = {}
+        for file in component_files:
+            self._components(file, components, constants, tables)
+        constants.update(override_constants)
+        self.problems.raise_if_any()
+        return Ruleset(
+            name=m["name"], title=m["title"], version=m["version"], folder=self.folder, variant=variant,
+            min_players=players["min"], max_players=players["max"], seats_per_player=seats_per_player,
+            seat_names=seat_names, rules=rules, components=components, constants=constants,
+            tables=tables, variants=dict(variants), manifest_position=manifest.position(),
+            override_files={self.shown(self.folder / f) for f in override_files},
+        )
+
+    def _rules(self, file: str, _override: bool) -> s.RulesFile | None:
+        path = self.folder / file
+        text, problem = read_text(path, self.shown(path))
+        if problem:
+            self.problems.extend([problem])
+            return None
+        try:
+            return parse_rules(text, self.shown(path))
+        except RulesSyntaxError as error:
+            self.problems.extend(error.diagnostics)
+            return None
+
+    def _schema(self, name: str, at: Position) -> dict | None:
+        if name in self._schemas:
+            return self._schemas[name]
+        for folder in (self.folder / "schemas", GENERIC_SCHEMAS):
+            path = folder / name
+            if path.is_file():
+                try:
+                    self._schemas[name] = load_schema(path)
+                except ValueError as error:
+                    self.problems.error(Position(self.shown(path), 1, 1), f"schema is not valid JSON: {error}")
+                    return None
+                return self._schemas[name]
+        self.problems.error(at, f"unknown schema {name!r}",
+                            "put it in the ruleset's schemas/ folder or use a generic one from schemas/")
+        return None
+
+    def _components(self, file: str, components: list[ComponentDef], constants: dict, tables: dict) -> None:
+        document = self._validated(self.folder / file, "component_list.schema.json")
+        if document is None:
+            return
+        tree = document.tree
+        schema = self._schema(str(tree["schema"]), document.position(["schema"]))
+        for key in tree.get("constants", {}) or {}:
+            value = plain(tree["constants"][key])
+            where = key_position(document.path, tree, ["constants"], key)
+            if key in constants:
+                self.problems.error(where, f"constant {key!r} is defined twice",
+                                    f"first at {constants[key][1]}")
+            constants[key] = (value, where)
+        for key in tree.get("tables", {}) or {}:
+            where = key_position(document.path, tree, ["tables"], key)
+            if key in tables:
+                self.problems.error(where, f"table {key!r} is defined twice", f"first at {tables[key][1]}")
+            tables[key] = (plain(tree["tables"][key]), where)
+        per_seat = bool(tree.get("per_seat", False))
+        for i, entry in enumerate(tree.get("components", []) or []):
+            if schema is not None:
+                found = schema_errors(document, schema, entry, ["components", i])
+                if found:
+                    self.problems.extend(found)
+                    continue
+            fields = plain(entry)
+            for reserved in ("owner", "id"):
+                if reserved in fields:
+                    self.problems.error(key_position(document.path, tree, ["components", i], reserved),
+                                        f"{reserved!r} is set by snowrules and cannot be a card field")
+            component = ComponentDef(
+                name=str(fields.pop("name")), fields=fields, count=int(fields.pop("count", 1)),
+                per_seat=per_seat, position=document.position(["components", i]))
+            language = (schema or {}).get("properties", {})
+            for key, value in fields.items():
+                kind = language.get(key, {}).get("x-language")
+                if kind is None and key in ("effect", "condition"):
+                    kind = "effect" if key == "effect" else "expression"
+                if kind is None:
+                    continue
+                self._snippet(document, ["components", i, key], str(value), kind, component, key)
+            components.append(component)
+
+    def _snippet(self, document: YamlDocument, where: list, text: str, kind: str,
+                 component: ComponentDef, key: str) -> None:
+        """Parse DSL text found inside YAML, with positions in the YAML file."""
+        line, col = _snippet_origin(document, where, text)
+        try:
+            if kind == "effect":
+                component.effects[key] = parse_effect(text, document.path, line, col)
+            else:
+                component.expressions[key] = parse_expression(text, document.path, line, col)
+        except RulesSyntaxError as error:
+            self.problems.extend(error.diagnostics)
+
+
+def _snippet_origin(document: YamlDocument, where: list, text: str) -> tuple[int, int]:
+    """Line and column where a snippet's first character sits in its YAML file.
+
+    For a block scalar (`effect: |`) the text starts on the next line, indented; for a plain or
+    quoted scalar it starts where the value does (one further for a quote)."""
+    position = document.position(where)
+    line, col = position.line, position.col
+    raw = _raw_lines(document.path)
+    if line - 1 < len(raw):
+        rest = raw[line - 1][col - 1:]
+        if rest[:1] in ("|", ">"):
+            first = text.splitlines()[0] if text.strip() else ""
+            for number in range(line, min(len(raw), line + 50)):
+                found = raw[number].find(first) if first else -1
+                if found >= 0:
+                    return number + 1, found + 1
+        elif rest[:1] in ("'", '"'):
+            return line, col + 1
+    return line, col
+
+
+def _raw_lines(shown_path: str) -> list[str]:
+    try:
+        return Path(shown_path).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return []
+
+
+def diagnostic_list(error: RulesetError) -> list[Diagnostic]:
+    return error.diagnostics

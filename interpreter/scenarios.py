@@ -1,0 +1,241 @@
+"""Scenarios: rulebook examples as executable tests with exact expected values.
+
+A scenario starts a game (its setup runs), imposes a situation at the first decision (counter
+values, zone contents), answers decisions with the options it names, runs to a stopping point
+(`end of turn N`, `game end`, `next decision`) and compares counters, zones, winners and the
+pending decision with what the rulebook says.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .compiler import compile_ruleset
+from .diagnostics import Diagnostic, Position, ScenarioError, SnowrulesError
+from .engine import Game
+from .ruleset import GENERIC_SCHEMAS, Ruleset, load_ruleset
+from .state import State
+from .vm import run
+from .yaml_files import YamlDocument, load_schema, load_yaml, plain, schema_errors
+
+
+@dataclass
+class ScenarioResult:
+    name: str
+    path: str
+    passed: bool
+    failures: list[str] = field(default_factory=list)
+    events: list[dict] = field(default_factory=list)
+
+
+def scenario_files(ruleset: Ruleset) -> list[Path]:
+    return sorted((ruleset.folder / "scenarios").glob("*.yaml"))
+
+
+def load_scenario(path: Path) -> YamlDocument:
+    document, problems = load_yaml(path, str(path))
+    if document is None:
+        raise ScenarioError(problems)
+    found = schema_errors(document, load_schema(GENERIC_SCHEMAS / "scenario.schema.json"))
+    if found:
+        raise ScenarioError(found)
+    return document
+
+
+class _Names:
+    """Maps the labels a scenario writes (seat, zone, counter, component names) to indexes."""
+
+    def __init__(self, game: Game, document: YamlDocument):
+        layout = game.layout
+        self.game, self.document = game, document
+        self.seats = {name: i for i, name in enumerate(layout.seat_names)}
+        self.zones = {zone.label(layout.seat_names): i for i, zone in enumerate(layout.zones)}
+        self.counters = {label: i for i, label in enumerate(layout.counter_labels)}
+        self.components: dict[str, list[int]] = {}
+        for cid, name in enumerate(layout.component_names):
+            self.components.setdefault(name, []).append(cid)
+
+    def error(self, where: list, message: str, hint: str = "") -> ScenarioError:
+        return ScenarioError(Diagnostic(self.document.position(where), message, hint))
+
+    def lookup(self, table: dict, name: str, where: list, what: str) -> int:
+        if name not in table:
+            import difflib
+            close = difflib.get_close_matches(name, list(table), n=3)
+            raise self.error(where, f"unknown {what} {name!r}",
+                             f"did you mean {' or '.join(close)}?" if close else "")
+        return table[name]
+
+
+def _impose(st: State, names: _Names, situation: dict, base: list) -> None:
+    """Set counters, and make each listed zone hold exactly the named components. A component
+    is taken from wherever it is; one pushed out of a listed zone goes back to a zone outside the
+    situation that holds a copy of it (a supply), or to the box."""
+    for label, value in (situation.get("counters") or {}).items():
+        st.counters[names.lookup(names.counters, label, base + ["counters", label], "counter")] = value
+    zones = situation.get("zones") or {}
+    targets = {label: names.lookup(names.zones, label, base + ["zones", label], "zone") for label in zones}
+    listed = set(targets.values())
+    picked: dict[int, int] = {}  # component -> target zone
+    for label, content in zones.items():
+        z = targets[label]
+        if not isinstance(content, list):
+            raise names.error(base + ["zones", label], "a situation lists the components of a zone by name")
+        for name in content:
+            copies = names.components.get(name)
+            if copies is None:
+                import difflib
+                close = difflib.get_close_matches(name, list(names.components), n=3)
+                raise names.error(base + ["zones", label], f"unknown component {name!r}",
+                                  f"did you mean {' or '.join(close)}?" if close else "")
+            free = [c for c in copies if c not in picked]
+            free.sort(key=lambda c: (st.where[c] != z, st.where[c] in listed, c))
+            if not free:
+                raise names.error(base + ["zones", label], f"there are not that many {name!r}")
+            picked[free[0]] = z
+    for z in listed:
+        for c in [c for c in st.zones[z] if picked.get(c) != z]:
+            _place(st, c, _home_for(st, names, c, listed, picked))
+    for c, z in picked.items():
+        if st.where[c] != z:
+            _place(st, c, z)
+
+
+def _place(st: State, component: int, zone: int) -> None:
+    st.zones[st.where[component]].remove(component)
+    st.zones[zone].append(component)
+    st.where[component] = zone
+
+
+def _home_for(st: State, names: _Names, component: int, listed: set[int], picked: dict) -> int:
+    name = names.game.layout.component_names[component]
+    for other in names.components[name]:
+        if other != component and other not in picked and st.where[other] not in listed:
+            return st.where[other]
+    return 0  # the box
+
+
+def _answer(game: Game, st: State, names: _Names, choice: dict, where: list) -> None:
+    pending = st.pending
+    labels = {}
+    for seat_name, option in choice.items():
+        seat = names.lookup(names.seats, seat_name, where + [seat_name], "seat")
+        labels[seat] = option
+    missing = [game.layout.seat_names[s] for s in pending["players"] if s not in labels]
+    extra = [game.layout.seat_names[s] for s in labels if s not in pending["players"]]
+    if missing or extra:
+        deciders = ", ".join(game.layout.seat_names[s] for s in pending["players"])
+        raise names.error(where, f"this decision ({pending['rule']}) is for {deciders}",
+                          f"missing: {', '.join(missing) or '-'}; not deciding: {', '.join(extra) or '-'}")
+    indexes = []
+    for seat, options in zip(pending["players"], pending["options"]):
+        wanted = labels[seat]
+        shown = [game.label(o) for o in options]
+        if wanted not in shown:
+            raise names.error(where + [game.layout.seat_names[seat]],
+                              f"{wanted!r} is not a legal option for {game.layout.seat_names[seat]} here "
+                              f"({pending['rule']})", "legal: " + "; ".join(shown))
+        indexes.append(shown.index(wanted))
+    game.answer(st, indexes)
+
+
+def run_scenario(path: Path, ruleset_ref: str) -> ScenarioResult:
+    document = load_scenario(path)
+    data = plain(document.tree)
+    variant = data.get("variant")
+    ruleset = load_ruleset(ruleset_ref, variant)
+    players_field = data["players"]
+    if isinstance(players_field, list):
+        seats_wanted = len(players_field)
+        if seats_wanted % ruleset.seats_per_player:
+            raise ScenarioError(Diagnostic(document.position(["players"]),
+                                           f"{seats_wanted} seats do not split into players of "
+                                           f"{ruleset.seats_per_player} seats"))
+        ruleset = dataclasses.replace(ruleset, seat_names=list(players_field))
+        players = seats_wanted // ruleset.seats_per_player
+    else:
+        players = players_field
+    try:
+        game = Game(compile_ruleset(ruleset, players))
+    except SnowrulesError as error:
+        raise ScenarioError([Diagnostic(document.position(["players"]), "this scenario cannot run")]
+                            + error.diagnostics) from None
+    names = _Names(game, document)
+    events: list[dict] = []
+    st = game.start(int(data.get("seed", 0)), events.append, data.get("dice"))
+    if data.get("situation"):
+        if st.result is not None:
+            raise names.error(["situation"], "the game ended before its first decision")
+        _impose(st, names, data["situation"], ["situation"])
+    until = data.get("until", "next decision")
+    match = re.fullmatch(r"end of turn (\d+)", until)
+    if match:
+        st.pause_after_turn = int(match.group(1))
+    for number, choice in enumerate(data.get("choices") or []):
+        if st.result is not None or st.paused:
+            raise names.error(["choices", number], "the game has stopped before this choice")
+        _answer(game, st, names, choice, ["choices", number])
+    while st.result is None and not st.paused:
+        if until == "next decision":
+            break
+        pending = st.pending
+        deciders = ", ".join(game.layout.seat_names[s] for s in pending["players"])
+        options = "; ".join(game.label(o) for o in pending["options"][0])
+        raise names.error(["choices"], f"the game waits for a choice the scenario does not give: "
+                          f"{deciders} at {pending['rule']}", f"options: {options}")
+    if st.paused and until == "game end":
+        run(game.program, st)
+    failures = _compare(game, st, names, data["expect"])
+    return ScenarioResult(data["name"], str(path), not failures, failures, events)
+
+
+def _compare(game: Game, st: State, names: _Names, expect: dict) -> list[str]:
+    failures = []
+    layout = game.layout
+    for label, wanted in (expect.get("counters") or {}).items():
+        got = st.counters[names.lookup(names.counters, label, ["expect", "counters", label], "counter")]
+        if got != wanted:
+            failures.append(f"{names.document.position(['expect', 'counters', label])}: {label} is {got}, "
+                            f"expected {wanted}")
+    for label, wanted in (expect.get("zones") or {}).items():
+        z = names.lookup(names.zones, label, ["expect", "zones", label], "zone")
+        content = sorted(layout.component_names[c] for c in st.zones[z])
+        if isinstance(wanted, int):
+            ok, shown = len(content) == wanted, f"{len(content)} component(s)"
+        else:
+            ok, shown = content == sorted(wanted), "[" + ", ".join(content) + "]"
+        if not ok:
+            failures.append(f"{names.document.position(['expect', 'zones', label])}: {label} holds {shown}, "
+                            f"expected {wanted}")
+    if "winners" in expect:
+        wanted = expect["winners"]
+        outcome = game.outcome(st)
+        got = None if outcome is None else [layout.seat_names[s] for s in st.result["winners"]]
+        if (wanted is None) != (got is None) or (got is not None and sorted(got) != sorted(wanted)):
+            failures.append(f"{names.document.position(['expect', 'winners'])}: winners are "
+                            f"{got if got is not None else 'none (the game goes on)'}, expected {wanted}")
+    if "decision" in expect:
+        wanted = expect["decision"]
+        pending = st.pending
+        got = None if pending is None else {
+            "seats": [layout.seat_names[s] for s in pending["players"]],
+            "options": [game.label(o) for o in pending["options"][0]]}
+        if wanted is None or got is None:
+            ok = wanted == got
+        else:
+            ok = all(got[k] == v for k, v in wanted.items())
+        if not ok:
+            failures.append(f"{names.document.position(['expect', 'decision'])}: the pending decision is "
+                            f"{got}, expected {wanted}")
+    return failures
+
+
+def run_all(ruleset_ref: str) -> list[ScenarioResult]:
+    ruleset = load_ruleset(ruleset_ref)
+    return [run_scenario(path, ruleset_ref) for path in scenario_files(ruleset)]
+
+
+__all__ = ["ScenarioResult", "run_all", "run_scenario", "scenario_files"]
+_ = Position

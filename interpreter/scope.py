@@ -1,0 +1,95 @@
+"""Names while compiling: what the whole ruleset declares, and each routine's local slots."""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import syntax as s
+from .diagnostics import Diagnostics, Position
+from .layout import Layout
+
+
+@dataclass
+class Variable:
+    index: int
+    kind: str
+    position: Position
+
+
+@dataclass
+class Symbols:
+    """Everything declared at the top level of the rules and in the component files."""
+
+    layout: Layout
+    constants: dict[str, tuple[Any, Position]] = field(default_factory=dict)
+    tables: dict[str, tuple[list[dict], Position]] = field(default_factory=dict)
+    variables: dict[str, Variable] = field(default_factory=dict)
+    functions: dict[str, s.FunctionDecl] = field(default_factory=dict)
+    procedures: dict[str, s.ProcedureDecl] = field(default_factory=dict)
+    field_kinds: dict[str, str] = field(default_factory=dict)
+    record_fields: set[str] = field(default_factory=set)
+
+    def all_names(self) -> list[str]:
+        return (list(self.constants) + list(self.tables) + list(self.variables) + list(self.functions)
+                + list(self.procedures) + list(self.layout.zone_families) + list(self.layout.counter_families))
+
+
+class RoutineSlots:
+    """Counts the local slots of one routine (its environment's size)."""
+
+    def __init__(self) -> None:
+        self.size = 0
+
+    def new(self) -> int:
+        self.size += 1
+        return self.size - 1
+
+
+class Scope:
+    """Local names visible at one point of a routine, each bound to a slot and a kind."""
+
+    def __init__(self, slots: RoutineSlots, parent: Scope | None = None):
+        self.slots = slots
+        self.parent = parent
+        self.names: dict[str, tuple[int, str]] = {}
+
+    def child(self) -> Scope:
+        return Scope(self.slots, self)
+
+    def lookup(self, name: str) -> tuple[int, str] | None:
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.names:
+                return scope.names[name]
+            scope = scope.parent
+        return None
+
+    def define(self, name: str, kind: str) -> int:
+        slot = self.slots.new()
+        self.names[name] = (slot, kind)
+        return slot
+
+    def retype(self, name: str, kind: str) -> None:
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.names:
+                scope.names[name] = (scope.names[name][0], kind)
+                return
+            scope = scope.parent
+
+    def visible(self) -> list[str]:
+        names: list[str] = []
+        scope: Scope | None = self
+        while scope is not None:
+            names.extend(scope.names)
+            scope = scope.parent
+        return names
+
+
+def suggest(name: str, candidates: list[str]) -> str:
+    close = difflib.get_close_matches(name, candidates, n=3, cutoff=0.6)
+    return f"did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+
+
+__all__ = ["Diagnostics", "RoutineSlots", "Scope", "Symbols", "Variable", "suggest"]

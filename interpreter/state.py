@@ -1,0 +1,100 @@
+"""The game state: plain lists and integers, so it can be cloned cheaply and written to JSON.
+
+Where the rules will continue is data too: a stack of frames, each `[block id, next statement,
+env index, loop items, loop position]`, and a stack of environments (local variable slots of
+each running routine). No Python generator or closure is ever stored here; the compiled program
+that the ids refer to lives beside the state, shared by every copy.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+Sink = Callable[[dict], None]
+
+
+class State:
+    __slots__ = ("zones", "where", "counters", "vars", "frames", "envs", "rng", "pending", "answer",
+                 "result", "forced", "steps", "pause_after_turn", "paused", "sink")
+
+    def __init__(self) -> None:
+        self.zones: list[list[int]] = []      # zone instance -> component ids, bottom first
+        self.where: list[int] = []            # component id -> zone instance (derived, kept for speed)
+        self.counters: list[int] = []
+        self.vars: list[Any] = []             # global variables
+        self.frames: list[list] = []
+        self.envs: list[list] = []
+        self.rng: int = 0
+        self.pending: dict | None = None      # the decision the rules wait for
+        self.answer: Any = None               # its answer, until the rules take it
+        self.result: dict | None = None       # set when the game has ended
+        self.forced: list = []                # chance outcomes a scenario imposes, in order
+        self.steps: int = 0                   # statements run, against runaway rules
+        self.pause_after_turn: int | None = None  # stop when this turn ends (scenarios look there)
+        self.paused: bool = False             # stopped at the end of a turn, not at a decision
+        self.sink: Sink | None = None         # where events go; not part of the state
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    def clone(self) -> State:
+        other = State.__new__(State)
+        other.zones = [z[:] for z in self.zones]
+        other.where = self.where[:]
+        other.counters = self.counters[:]
+        other.vars = _copy(self.vars)
+        other.frames = [[f[0], f[1], f[2], f[3], f[4]] for f in self.frames]
+        other.envs = [_copy(e) for e in self.envs]
+        other.rng = self.rng
+        other.pending = _copy(self.pending)
+        other.answer = _copy(self.answer)
+        other.result = _copy(self.result)
+        other.forced = _copy(self.forced)
+        other.steps = self.steps
+        other.pause_after_turn = self.pause_after_turn
+        other.paused = self.paused
+        other.sink = None
+        return other
+
+    def to_json(self) -> dict:
+        return {
+            "zones": self.zones, "counters": self.counters, "vars": self.vars, "frames": self.frames,
+            "envs": self.envs, "rng": self.rng, "pending": self.pending, "answer": self.answer,
+            "result": self.result, "forced": self.forced, "steps": self.steps,
+            "pause_after_turn": self.pause_after_turn, "paused": self.paused,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> State:
+        state = cls()
+        state.zones = [list(z) for z in data["zones"]]
+        state.counters = list(data["counters"])
+        state.vars = _copy(data["vars"])
+        state.frames = [list(f) for f in data["frames"]]
+        state.envs = [_copy(e) for e in data["envs"]]
+        state.rng = int(data["rng"])
+        state.pending = _copy(data["pending"])
+        state.answer = _copy(data["answer"])
+        state.result = _copy(data["result"])
+        state.forced = _copy(data["forced"])
+        state.steps = int(data["steps"])
+        state.pause_after_turn = data["pause_after_turn"]
+        state.paused = bool(data["paused"])
+        state.where = [0] * sum(len(z) for z in state.zones)
+        for index, zone in enumerate(state.zones):
+            for component in zone:
+                state.where[component] = index
+        return state
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.to_json() == other.to_json() and self.where == other.where
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of plain data (lists, dicts, scalars), much faster than copy.deepcopy."""
+    if isinstance(value, list):
+        return [_copy(v) if isinstance(v, (list, dict)) else v for v in value]
+    if isinstance(value, dict):
+        return {k: _copy(v) if isinstance(v, (list, dict)) else v for k, v in value.items()}
+    return value

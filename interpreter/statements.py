@@ -1,0 +1,609 @@
+"""Statements to closures and blocks.
+
+A statement that can never wait for a decision compiles to one native closure `fn(state, env)`,
+loops and branches included. A statement that may wait (a choice, a card's effect, a call or a
+counter change whose trigger may choose) compiles to a step object that the VM runs from the frame
+stack. `may_suspend` decides which, from the syntax alone, before anything is compiled.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from . import syntax as s
+from . import types as t
+from .diagnostics import Diagnostics, Position, RuntimeRulesError
+from .expressions import ExpressionCompiler, const
+from .layout import Layout
+from .program import LOOP, SEQUENCE, WHILE, Block
+from .rng import below
+from .scope import Scope, Symbols, suggest
+from .vm import ChooseStep, ForStep, GameEnded, IfStep, PushBlock, RepeatStep, ResolveStep, TriggeredAdd, WhileStep
+
+MAX_WHILE = 1_000_000
+Native = Callable[[Any, list], None]
+
+
+@dataclass
+class TriggerRuntime:
+    """A compiled `when` rule watching one counter family."""
+
+    cond: Callable
+    native: Native | None
+    routine: Any
+    player_slot: int | None
+    env_size: int
+    per_player: bool
+    base: int
+    width: int
+
+
+def runner(fns: list[Native]) -> Native:
+    """One closure that runs several native statements in order."""
+    if len(fns) == 1:
+        return fns[0]
+    if len(fns) == 2:
+        a, b = fns
+
+        def run2(st, env):
+            a(st, env)
+            b(st, env)
+        return run2
+    fns = tuple(fns)
+
+    def run_all(st, env):
+        for fn in fns:
+            fn(st, env)
+    return run_all
+
+
+def family_of(node: s.Node) -> str | None:
+    """The zone or counter name a target expression names (`p.scored[k]` -> scored)."""
+    while isinstance(node, s.Index):
+        node = node.obj
+    if isinstance(node, s.Attribute):
+        return node.name
+    return node.name if isinstance(node, s.Name) else None
+
+
+class SuspendAnalysis:
+    """Which statements may wait for a decision, from the syntax alone."""
+
+    def __init__(self, symbols: Symbols, triggers: list[s.TriggerDecl], watched: Callable):
+        self.sym = symbols
+        self.triggers = triggers
+        self.watched = watched
+        self._procedures: dict[str, bool] = {}
+        self._families: dict[str, bool] = {}
+
+    def statement(self, node: s.Node) -> bool:
+        if isinstance(node, (s.Choose, s.Resolve)):
+            return True
+        if isinstance(node, s.Block):
+            return any(self.statement(x) for x in node.statements)
+        if isinstance(node, s.CallStatement):
+            return self.procedure(node.name)
+        if isinstance(node, (s.Add, s.SetCounter)):
+            return self.counter(family_of(node.target))
+        if isinstance(node, s.If):
+            return any(self.statement(b) for _, b in node.branches) or (
+                node.otherwise is not None and self.statement(node.otherwise))
+        if isinstance(node, (s.ForEach, s.While, s.Repeat, s.Phase)):
+            return self.statement(node.body)
+        return False
+
+    def procedure(self, name: str) -> bool:
+        decl = self.sym.procedures.get(name)
+        if decl is None:
+            return False
+        if name not in self._procedures:
+            self._procedures[name] = False  # a recursive call is reported by the compiler
+            self._procedures[name] = self.statement(decl.body)
+        return self._procedures[name]
+
+    def counter(self, family: str | None) -> bool:
+        if family is None:
+            return False
+        if family not in self._families:
+            self._families[family] = False
+            self._families[family] = any(
+                self.statement(trigger.body) for trigger in self.triggers if family in self.watched(trigger))
+        return self._families[family]
+
+
+class StatementCompiler:
+    def __init__(self, exprs: ExpressionCompiler, blocks: list[Block], analysis: SuspendAnalysis,
+                 triggers: dict[str, list[TriggerRuntime]], effects: dict[int, Any]):
+        self.x = exprs
+        self.sym: Symbols = exprs.sym
+        self.layout: Layout = exprs.layout
+        self.diag: Diagnostics = exprs.diag
+        self.blocks = blocks
+        self.analysis = analysis
+        self.triggers = triggers
+        self.effects = effects
+        self.calling: list[str] = []
+
+    # ---- blocks ---------------------------------------------------------------------------
+    def new_block(self, kind: str, position: Position, slots: tuple[int, ...] = ()) -> Block:
+        block = Block(len(self.blocks), kind, slots=slots, position=position)
+        self.blocks.append(block)
+        return block
+
+    def native_body(self, node: s.Block, scope: Scope) -> Native:
+        fns = [self.native(statement, scope) for statement in node.statements]
+        return runner(fns)
+
+    def stepped_body(self, node: s.Block, scope: Scope, kind: str = SEQUENCE,
+                     slots: tuple[int, ...] = ()) -> int:
+        block = self.new_block(kind, node.pos, slots)
+        self.fill(block, node, scope)
+        return block.id
+
+    def fill(self, block: Block, node: s.Block, scope: Scope) -> None:
+        for statement in node.statements:
+            if self.analysis.statement(statement):
+                block.add_step(self.step(statement, scope), statement.pos)
+            else:
+                block.add_native(self.native(statement, scope), statement.pos)
+
+    # ---- statements that may wait ---------------------------------------------------------
+    def step(self, node: s.Node, scope: Scope):
+        if isinstance(node, s.Choose):
+            return self._choose(node, scope)
+        if isinstance(node, s.Resolve):
+            card = self.x.expect(node.card, scope, t.COMPONENT, "the card to resolve")
+            player = self.x.expect(node.player, scope, t.PLAYER, "the player who resolves it")
+            return ResolveStep(card, player, self.effects, self.layout.component_defs, node.pos)
+        if isinstance(node, s.If):
+            branches = [(self.x.expect(c, scope, t.BOOL, "the condition"), self.stepped_body(b, scope.child()))
+                        for c, b in node.branches]
+            otherwise = self.stepped_body(node.otherwise, scope.child()) if node.otherwise else None
+            return IfStep(branches, otherwise)
+        if isinstance(node, s.ForEach):
+            source, kind = self.x.sequence(node.source, scope, "the list to go through")
+            inner = scope.child()
+            slot = inner.define(node.var, t.element(kind))
+            return ForStep(source, self.stepped_body(node.body, inner, LOOP, (slot,)), slot)
+        if isinstance(node, s.While):
+            cond = self.x.expect(node.cond, scope, t.BOOL, "the condition")
+            block = self.new_block(WHILE, node.body.pos)
+            block.cond = cond
+            self.fill(block, node.body, scope.child())
+            return WhileStep(cond, block.id)
+        if isinstance(node, s.Repeat):
+            count = self.x.expect(node.count, scope, t.INT, "the number of times")
+            inner = scope.child()
+            slot = inner.slots.new()
+            return RepeatStep(count, self.stepped_body(node.body, inner, LOOP, (slot,)))
+        if isinstance(node, s.Phase):
+            return PushBlock(self.stepped_body(node.body, scope.child()), node.name)
+        if isinstance(node, s.CallStatement):
+            return self._call(node, scope, stepped=True)
+        if isinstance(node, (s.Add, s.SetCounter)):
+            return TriggeredAdd(self._counter_change(node, scope, stepped=True))
+        raise AssertionError(f"not a step: {node}")  # pragma: no cover
+
+    def _choose(self, node: s.Choose, scope: Scope) -> ChooseStep:
+        inner = scope.child()
+        player_slot = None
+        if node.simultaneous:
+            who = self.x.expect(node.who, scope, t.list_of(t.PLAYER), "the players who choose")
+            player_slot = inner.define(node.chooser_var, t.PLAYER)
+            if node.body is None:
+                self.diag.error(node.pos, "a secret choice by several players needs a block of steps "
+                                "(what each player does with their choice)")
+        else:
+            who = self.x.expect(node.who, scope, t.PLAYER, "the player who chooses")
+        source, kind = self.x.sequence(node.source, inner, "the options")
+        count = None
+        if node.count is not None:
+            count = self.x.expect(node.count, inner, t.INT, "the number of items")
+        chosen = t.element(kind) if node.count_mode is None else (kind if t.is_list(kind) else t.list_of(
+            t.COMPONENT))
+        if kind == t.list_of(t.COMPONENT) and node.count_mode is not None:
+            chosen = kind
+        target = inner if node.simultaneous or node.body is not None else scope
+        slot = target.define(node.var, chosen)
+        block = None
+        if node.body is not None:
+            body_scope = inner if node.simultaneous else target.child()
+            kind_of_block = LOOP if node.simultaneous else SEQUENCE
+            slots = (player_slot, slot) if node.simultaneous else ()
+            block = self.stepped_body(node.body, body_scope, kind_of_block, slots)
+        return ChooseStep(simultaneous=node.simultaneous, who=who, player_slot=player_slot, source=source,
+                          slot=slot, optional=node.optional, count_mode=node.count_mode, count=count,
+                          block=block, position=node.pos, variable=node.var)
+
+    # ---- statements that run straight through ---------------------------------------------
+    def native(self, node: s.Node, scope: Scope) -> Native:
+        method = getattr(self, "_" + type(node).__name__.lower())
+        return method(node, scope)
+
+    def _pass(self, node, scope):
+        return lambda st, env: None
+
+    def _let(self, node: s.Let, scope: Scope):
+        fn, kind = self.x.compile(node.value, scope)
+        if node.name in scope.names:
+            self.diag.error(node.pos, f"{node.name!r} is already defined in this block",
+                            "use `name = value` to change it")
+        slot = scope.define(node.name, kind)
+
+        def let(st, env):
+            env[slot] = fn(st, env)
+        return let
+
+    def _assign(self, node: s.Assign, scope: Scope):
+        fn, kind = self.x.compile(node.value, scope)
+        local = scope.lookup(node.name)
+        if local is not None:
+            slot = local[0]
+            if t.ANY in local[1]:
+                scope.retype(node.name, kind)
+
+            def assign_local(st, env):
+                env[slot] = fn(st, env)
+            return assign_local
+        variable = self.sym.variables.get(node.name)
+        if variable is None:
+            self.diag.error(node.pos, f"unknown variable {node.name!r}",
+                            suggest(node.name, scope.visible() + list(self.sym.variables))
+                            or "declare it with `let` or `variable`")
+            return lambda st, env: None
+        if t.ANY in variable.kind:
+            variable.kind = kind
+        index = variable.index
+
+        def assign_global(st, env):
+            st.vars[index] = fn(st, env)
+        return assign_global
+
+    def _rule(self, node: s.Node) -> str:
+        return str(node.pos)
+
+    def _move(self, node: s.Move, scope: Scope):
+        target = self.x.zone(node.target, scope, "the destination")
+        layout, rule, bottom = self.layout, self._rule(node), node.bottom
+
+        def emit(st, moved, source, dest):
+            st.sink({"e": "move", "what": [layout.component_names[c] for c in moved],
+                     "from": layout.zones[source].label(layout.seat_names),
+                     "to": layout.zones[dest].label(layout.seat_names), "rule": rule})
+
+        if node.mode == "all":
+            source = self.x.zone(node.source, scope, "the zone to empty")
+
+            def move_all(st, env):
+                a, b = source(st, env), target(st, env)
+                moved = st.zones[a]
+                if not moved or a == b:
+                    return
+                st.zones[a] = []
+                where = st.where
+                for c in moved:
+                    where[c] = b
+                if bottom:
+                    st.zones[b][:0] = moved
+                else:
+                    st.zones[b].extend(moved)
+                if st.sink is not None:
+                    emit(st, moved, a, b)
+            return move_all
+        if node.mode == "top":
+            count = self.x.expect(node.what, scope, t.INT, "the number of items to move")
+            source = self.x.zone(node.source, scope, "the zone to take from")
+
+            def move_top(st, env):
+                n, a, b = count(st, env), source(st, env), target(st, env)
+                from_zone, to_zone, where = st.zones[a], st.zones[b], st.where
+                moved = []
+                for _ in range(min(n, len(from_zone))):
+                    c = from_zone.pop()
+                    where[c] = b
+                    moved.append(c)
+                    if bottom:
+                        to_zone.insert(0, c)
+                    else:
+                        to_zone.append(c)
+                if moved and st.sink is not None:
+                    emit(st, moved, a, b)
+            return move_top
+        what, kind = self.x.compile(node.what, scope)
+        position = node.pos
+        if kind == t.ZONE:
+            self.diag.error(node.what.pos, "to move a zone's contents write `move all from ZONE to ...`")
+        elif kind not in (t.COMPONENT, t.ANY) and not t.compatible(kind, t.list_of(t.COMPONENT)):
+            self.diag.error(node.what.pos, f"only components move; this is {t.describe(kind)}")
+        many = t.is_list(kind)
+
+        def move_items(st, env):
+            value, b = what(st, env), target(st, env)
+            items = value if many or isinstance(value, list) else [value]
+            zones, where = st.zones, st.where
+            for c in items:
+                if c is None:
+                    raise RuntimeRulesError.at(position, "nothing to move: the value is none")
+                a = where[c]
+                zones[a].remove(c)
+                if bottom:
+                    zones[b].insert(0, c)
+                else:
+                    zones[b].append(c)
+                where[c] = b
+                if st.sink is not None:
+                    emit(st, [c], a, b)
+        return move_items
+
+    def _add(self, node: s.Add, scope: Scope):
+        return self._counter_change(node, scope, stepped=False)
+
+    def _setcounter(self, node: s.SetCounter, scope: Scope):
+        return self._counter_change(node, scope, stepped=False)
+
+    def _counter_change(self, node, scope: Scope, stepped: bool):
+        """`add`, `subtract` and `set` on a counter: clamp to its bounds, log, fire triggers."""
+        ref, family = self.x.counter_ref(node.target, scope, "the counter")
+        if isinstance(node, s.SetCounter):
+            value = self.x.expect(node.value, scope, t.INT, "the new value")
+            setting, amount, negate = True, value, False
+        else:
+            amount = self.x.expect(node.amount, scope, t.INT, "the amount")
+            setting, negate = False, node.negate
+        if ref is None:
+            return lambda st, env: None
+        low, high = family.lower, family.upper
+        triggers = self.triggers.setdefault(family.name, [])
+        labels, rule = self.layout.counter_labels, self._rule(node)
+
+        def change(st, env):
+            i = ref(st, env)
+            counters = st.counters
+            old = counters[i]
+            n = amount(st, env)
+            new = n if setting else (old - n if negate else old + n)
+            if low is not None and new < low:
+                new = low
+            if high is not None and new > high:
+                new = high
+            if new == old:
+                return None
+            if not triggers:
+                counters[i] = new
+                if st.sink is not None:
+                    st.sink({"e": "count", "counter": labels[i], "by": new - old, "now": new, "rule": rule})
+                return None
+            return _fire(st, triggers, i, old, new, labels, rule)
+        if stepped:
+            return change
+        return change
+
+    def _reset(self, node: s.Reset, scope: Scope):
+        family = self.layout.counter_families.get(node.name)
+        if family is None:
+            self.diag.error(node.pos, f"unknown counter {node.name!r}",
+                            suggest(node.name, list(self.layout.counter_families)))
+            return lambda st, env: None
+        size = family.width * (self.layout.seats if family.per_player else 1)
+        start, value = family.base, family.lower or 0
+
+        def reset(st, env):
+            st.counters[start:start + size] = [value] * size
+        return reset
+
+    def _callstatement(self, node: s.CallStatement, scope: Scope):
+        return self._call(node, scope, stepped=False)
+
+    def _call(self, node: s.CallStatement, scope: Scope, stepped: bool):
+        decl = self.sym.procedures.get(node.name)
+        if decl is None:
+            if node.name in self.sym.functions:
+                self.diag.error(node.pos, f"{node.name!r} gives a value; use it in an expression")
+            else:
+                self.diag.error(node.pos, f"unknown procedure {node.name!r}",
+                                suggest(node.name, list(self.sym.procedures)))
+            return (lambda st, env: None) if not stepped else IfStep([], None)
+        if node.name in self.calling:
+            self.diag.error(node.pos, f"procedure {node.name!r} calls itself; recursion is not allowed")
+            return (lambda st, env: None) if not stepped else IfStep([], None)
+        inner, bindings = self.x.bind_arguments(node, decl.params, node.args, scope, "procedure")
+        self.calling.append(node.name)
+        try:
+            if stepped:
+                return _CallStep(bindings, self.stepped_body(decl.body, inner))
+            body = self.native_body(decl.body, inner)
+        finally:
+            self.calling.pop()
+
+        def call(st, env):
+            for slot, arg in bindings:
+                env[slot] = arg(st, env)
+            body(st, env)
+        return call
+
+    def _endgame(self, node: s.EndGame, scope: Scope):
+        position = node.pos
+        if node.winners is None:
+            def end_without_winner(st, env):
+                raise GameEnded([], position)
+            return end_without_winner
+        fn, kind = self.x.compile(node.winners, scope)
+        if kind not in (t.PLAYER, t.ANY) and not t.compatible(kind, t.list_of(t.PLAYER)):
+            self.diag.error(node.winners.pos, f"the winners must be players, not {t.describe(kind)}")
+
+        def end_game(st, env):
+            value = fn(st, env)
+            raise GameEnded(sorted(value) if isinstance(value, list) else [value], position)
+        return end_game
+
+    def _roll(self, node: s.Roll, scope: Scope):
+        count = self.x.expect(node.count, scope, t.INT, "the number of dice")
+        sides = self.x.expect(node.sides, scope, t.INT, "the number of sides")
+        slot = scope.define(node.name, t.list_of(t.INT))
+        position, rule = node.pos, self._rule(node)
+
+        def roll(st, env):
+            n, k = count(st, env), sides(st, env)
+            values = []
+            for _ in range(n):
+                if st.forced:
+                    value = st.forced.pop(0)
+                    if not isinstance(value, int) or not 1 <= value <= k:
+                        raise RuntimeRulesError.at(position, f"a forced die shows {value!r}, "
+                                                   f"but the dice have {k} sides")
+                else:
+                    st.rng, value = below(st.rng, k)
+                    value += 1
+                values.append(value)
+            env[slot] = values
+            if st.sink is not None and n > 0:
+                st.sink({"e": "roll", "dice": values, "sides": k, "rule": rule})
+        return roll
+
+    def _shuffle(self, node: s.Shuffle, scope: Scope):
+        zone = self.x.zone(node.zone, scope, "the zone to shuffle")
+        layout, rule = self.layout, self._rule(node)
+
+        def shuffle(st, env):
+            z = zone(st, env)
+            items = st.zones[z]
+            for i in range(len(items) - 1, 0, -1):
+                st.rng, j = below(st.rng, i + 1)
+                items[i], items[j] = items[j], items[i]
+            if st.sink is not None:
+                st.sink({"e": "shuffle", "zone": layout.zones[z].label(layout.seat_names), "rule": rule})
+        return shuffle
+
+    def _announce(self, node: s.Announce, scope: Scope):
+        parts = [self._text(part, scope) for part in node.parts]
+
+        def announce(st, env):
+            if st.sink is not None:
+                st.sink({"e": "say", "text": " ".join(p(st, env) for p in parts), "rule": str(node.pos)})
+        return announce
+
+    def _text(self, node: s.Node, scope: Scope):
+        fn, kind = self.x.compile(node, scope)
+        layout = self.layout
+
+        def one(value, kind):
+            if value is None:
+                return "none"
+            if kind == t.PLAYER:
+                return layout.seat_names[value]
+            if kind == t.COMPONENT:
+                return layout.component_names[value]
+            if kind == t.ZONE:
+                return layout.zones[value].label(layout.seat_names)
+            if isinstance(value, list):
+                return ", ".join(one(v, t.element(kind)) for v in value)
+            return str(value)
+        return lambda st, env: one(fn(st, env), kind)
+
+    def _if(self, node: s.If, scope: Scope):
+        branches = [(self.x.expect(c, scope, t.BOOL, "the condition"), self.native_body(b, scope.child()))
+                    for c, b in node.branches]
+        otherwise = self.native_body(node.otherwise, scope.child()) if node.otherwise else None
+        if len(branches) == 1:
+            (cond, body), = branches
+            if otherwise is None:
+                def if_only(st, env):
+                    if cond(st, env):
+                        body(st, env)
+                return if_only
+
+        def if_else(st, env):
+            for cond, body in branches:
+                if cond(st, env):
+                    body(st, env)
+                    return
+            if otherwise is not None:
+                otherwise(st, env)
+        return if_else
+
+    def _foreach(self, node: s.ForEach, scope: Scope):
+        source, kind = self.x.sequence(node.source, scope, "the list to go through")
+        inner = scope.child()
+        slot = inner.define(node.var, t.element(kind))
+        body = self.native_body(node.body, inner)
+
+        def for_each(st, env):
+            for item in list(source(st, env)):
+                env[slot] = item
+                body(st, env)
+        return for_each
+
+    def _while(self, node: s.While, scope: Scope):
+        cond = self.x.expect(node.cond, scope, t.BOOL, "the condition")
+        body = self.native_body(node.body, scope.child())
+        position = node.pos
+
+        def while_loop(st, env):
+            n = 0
+            while cond(st, env):
+                body(st, env)
+                n += 1
+                if n > MAX_WHILE:
+                    raise RuntimeRulesError.at(position, f"this loop ran more than {MAX_WHILE} times")
+        return while_loop
+
+    def _repeat(self, node: s.Repeat, scope: Scope):
+        count = self.x.expect(node.count, scope, t.INT, "the number of times")
+        body = self.native_body(node.body, scope.child())
+
+        def repeat(st, env):
+            for _ in range(count(st, env)):
+                body(st, env)
+        return repeat
+
+    def _phase(self, node: s.Phase, scope: Scope):
+        body = self.native_body(node.body, scope.child())
+        name = node.name
+
+        def phase(st, env):
+            if st.sink is not None:
+                st.sink({"e": "phase", "phase": name})
+            body(st, env)
+        return phase
+
+
+class _CallStep:
+    """A procedure call whose body may wait: bind the arguments, then run the body as a block."""
+
+    def __init__(self, bindings, block: int):
+        self.bindings, self.block = bindings, block
+
+    def run(self, st, frame, env, program) -> bool:
+        for slot, arg in self.bindings:
+            env[slot] = arg(st, env)
+        st.frames.append([self.block, 0, frame[2], None, 0])
+        return False
+
+
+def _fire(st, triggers: list[TriggerRuntime], i: int, old: int, new: int, labels, rule):
+    """Change counter `i` and run the triggers whose condition became true. Native trigger bodies
+    run at once; the others are returned for the VM to push."""
+    counters = st.counters
+    envs, before = [], []
+    for trigger in triggers:
+        local = [None] * trigger.env_size
+        if trigger.per_player:
+            local[trigger.player_slot] = (i - trigger.base) // trigger.width
+        envs.append(local)
+        before.append(trigger.cond(st, local))
+    counters[i] = new
+    if st.sink is not None:
+        st.sink({"e": "count", "counter": labels[i], "by": new - old, "now": new, "rule": rule})
+    pushed = []
+    for trigger, local, was in zip(triggers, envs, before):
+        if not was and trigger.cond(st, local):
+            if trigger.native is not None:
+                trigger.native(st, local)
+            else:
+                pushed.append((trigger.routine, trigger.player_slot, local[trigger.player_slot]
+                               if trigger.per_player else None))
+    return pushed
+
+
+__all__ = ["StatementCompiler", "SuspendAnalysis", "TriggerRuntime", "const"]

@@ -1,0 +1,307 @@
+"""The syntax tree of the rules language: small frozen dataclasses that keep their position.
+
+The parser builds these; the checker reads them; the compiler turns them into closures. Nothing
+here runs a game.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .diagnostics import Position
+
+
+@dataclass(frozen=True)
+class Node:
+    pos: Position = field(compare=False, repr=False)
+
+
+# ---- expressions -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Literal(Node):
+    value: object
+
+
+@dataclass(frozen=True)
+class Name(Node):
+    name: str
+
+
+@dataclass(frozen=True)
+class Attribute(Node):
+    obj: Node
+    name: str
+
+
+@dataclass(frozen=True)
+class Index(Node):
+    obj: Node
+    index: Node
+
+
+@dataclass(frozen=True)
+class Call(Node):
+    name: str
+    args: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class ListExpr(Node):
+    items: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Filter(Node):
+    """`[each VAR in SOURCE where COND]`"""
+
+    var: str
+    source: Node
+    cond: Node
+
+
+@dataclass(frozen=True)
+class Map(Node):
+    """`[EXPR for each VAR in SOURCE where COND]` (the `where` part is optional)."""
+
+    expr: Node
+    var: str
+    source: Node
+    cond: Node | None
+
+
+@dataclass(frozen=True)
+class Unary(Node):
+    op: str  # "neg" or "not"
+    operand: Node
+
+
+@dataclass(frozen=True)
+class Binary(Node):
+    op: str  # + - * / % and or == != < <= > >= in notin
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True)
+class Range(Node):
+    start: Node
+    end: Node
+    descending: bool
+
+
+@dataclass(frozen=True)
+class Ternary(Node):
+    cond: Node
+    then: Node
+    otherwise: Node
+
+
+# ---- statements --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Block(Node):
+    statements: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Let(Node):
+    name: str
+    value: Node
+
+
+@dataclass(frozen=True)
+class Assign(Node):
+    name: str
+    value: Node
+
+
+@dataclass(frozen=True)
+class Move(Node):
+    """`move WHAT to TARGET`, `move all from SOURCE to TARGET`, `move N from SOURCE to TARGET`."""
+
+    mode: str  # "items", "all" or "top"
+    what: Node | None
+    source: Node | None
+    target: Node
+    bottom: bool
+
+
+@dataclass(frozen=True)
+class Add(Node):
+    amount: Node
+    target: Node
+    negate: bool = False
+
+
+@dataclass(frozen=True)
+class SetCounter(Node):
+    target: Node
+    value: Node
+
+
+@dataclass(frozen=True)
+class Reset(Node):
+    name: str
+
+
+@dataclass(frozen=True)
+class CallStatement(Node):
+    name: str
+    args: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class EndGame(Node):
+    winners: Node | None
+
+
+@dataclass(frozen=True)
+class Roll(Node):
+    count: Node
+    sides: Node
+    name: str
+
+
+@dataclass(frozen=True)
+class Shuffle(Node):
+    zone: Node
+
+
+@dataclass(frozen=True)
+class Announce(Node):
+    parts: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Resolve(Node):
+    card: Node
+    player: Node
+
+
+@dataclass(frozen=True)
+class Pass(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class If(Node):
+    branches: tuple[tuple[Node, Block], ...]
+    otherwise: Block | None
+
+
+@dataclass(frozen=True)
+class ForEach(Node):
+    var: str
+    source: Node
+    body: Block
+
+
+@dataclass(frozen=True)
+class While(Node):
+    cond: Node
+    body: Block
+
+
+@dataclass(frozen=True)
+class Repeat(Node):
+    count: Node
+    body: Block
+
+
+@dataclass(frozen=True)
+class Phase(Node):
+    name: str
+    body: Block
+
+
+@dataclass(frozen=True)
+class Choose(Node):
+    """A decision. `simultaneous` asks every player of `who` at once (`chooser_var` names each);
+    otherwise `who` is one player. `count_mode` is None (one item), "up_to" or "exactly"."""
+
+    simultaneous: bool
+    chooser_var: str | None
+    who: Node
+    optional: bool
+    count_mode: str | None
+    count: Node | None
+    var: str
+    source: Node
+    body: Block | None
+
+
+# ---- declarations ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class GameDecl(Node):
+    title: str
+
+
+@dataclass(frozen=True)
+class ZoneDecl(Node):
+    name: str
+    index: Node | None  # a range such as `1..7`
+    per_player: bool
+    visibility: str  # public, hidden, secret
+    grid: bool
+
+
+@dataclass(frozen=True)
+class CounterDecl(Node):
+    name: str
+    keys: tuple[str, ...]
+    per_player: bool
+    lower: Node | None
+    upper: Node | None
+
+
+@dataclass(frozen=True)
+class VariableDecl(Node):
+    name: str
+    value: Node
+
+
+@dataclass(frozen=True)
+class ConstantDecl(Node):
+    name: str
+    value: Node
+
+
+@dataclass(frozen=True)
+class ProcedureDecl(Node):
+    name: str
+    params: tuple[str, ...]
+    body: Block
+
+
+@dataclass(frozen=True)
+class FunctionDecl(Node):
+    name: str
+    params: tuple[str, ...]
+    expr: Node
+
+
+@dataclass(frozen=True)
+class SetupDecl(Node):
+    body: Block
+
+
+@dataclass(frozen=True)
+class TurnDecl(Node):
+    """`each turn:` (repeat until the game ends) or `rounds N:` (N rounds, then game end)."""
+
+    rounds: Node | None
+    body: Block
+
+
+@dataclass(frozen=True)
+class FinalDecl(Node):
+    body: Block
+
+
+@dataclass(frozen=True)
+class TriggerDecl(Node):
+    cond: Node
+    body: Block
+
+
+@dataclass(frozen=True)
+class RulesFile(Node):
+    declarations: tuple[Node, ...]

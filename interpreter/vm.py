@@ -1,0 +1,295 @@
+"""The VM: runs compiled blocks from the frame stack until a decision or the end of the game.
+
+A frame is `[block id, next statement, env index, loop items, loop position]`. Native statements
+run straight through; steps (statements that may wait for a decision) push frames or suspend.
+Everything the VM keeps between calls is in the state, so a state can be cloned, written to
+JSON and resumed anywhere.
+"""
+from __future__ import annotations
+
+from .diagnostics import Position, RuntimeRulesError, SnowrulesError
+from .expressions import combinations
+from .program import LOOP, ROUTINE, SEQUENCE, TURNS, WHILE, Program
+from .state import State
+
+
+class GameEnded(Exception):
+    """Raised by `end game`: unwinds every native loop at once."""
+
+    def __init__(self, winners: list[int] | None, position: Position):
+        super().__init__("game ended")
+        self.winners = winners
+        self.position = position
+
+
+def run(program: Program, st: State) -> None:
+    """Advance `st` until it waits for a decision (`st.pending`) or the game is over."""
+    blocks = program.blocks
+    frames = st.frames
+    envs = st.envs
+    limit = program.max_steps
+    block = pc = None
+    try:
+        while frames:
+            frame = frames[-1]
+            block = blocks[frame[0]]
+            pc = frame[1]
+            if pc < len(block.natives):
+                frame[1] = pc + 1
+                native = block.natives[pc]
+                if native is not None:
+                    native(st, envs[frame[2]])
+                elif block.steps[pc].run(st, frame, envs[frame[2]], program):
+                    return
+                st.steps += 1
+                if st.steps > limit:
+                    raise RuntimeRulesError.at(block.positions[pc], f"the game did not end within {limit} steps")
+            elif _end_of_block(program, st, block, frame):
+                return
+    except GameEnded as end:
+        st.result = {"winners": end.winners, "rule": str(end.position)}
+        frames.clear()
+        envs.clear()
+        st.pending = None
+        if st.sink is not None:
+            st.sink({"e": "end", "winners": [program.layout.seat_names[w] for w in end.winners],
+                     "rule": str(end.position)})
+    except SnowrulesError:
+        raise
+    except RecursionError:
+        raise RuntimeRulesError.at(_where(block, pc), "the rules nest too deeply") from None
+    except (TypeError, ValueError, IndexError, KeyError, AttributeError) as error:
+        raise RuntimeRulesError.at(_where(block, pc), f"this rule failed while the game ran: {error}",
+                                   "a value is not of the kind the rule expects (none, perhaps)") from None
+
+
+def _where(block, pc) -> Position:
+    if block is None or pc is None:
+        return Position("<rules>", 0, 0)
+    return block.positions[min(pc, len(block.positions) - 1)] if block.positions else block.position
+
+
+def _end_of_block(program: Program, st: State, block, frame: list) -> bool:
+    """Leave or repeat a finished block. True when the state should pause here (a scenario asked
+    to look at the end of this turn)."""
+    kind = block.kind
+    if kind is SEQUENCE:
+        st.frames.pop()
+    elif kind is LOOP:
+        index = frame[4] + 1
+        items = frame[3]
+        if index < len(items):
+            frame[4] = index
+            frame[1] = 0
+            _bind(st.envs[frame[2]], block.slots, items[index])
+        else:
+            st.frames.pop()
+    elif kind is WHILE:
+        if block.cond(st, st.envs[frame[2]]):
+            frame[1] = 0
+        else:
+            st.frames.pop()
+    elif kind is ROUTINE:
+        st.frames.pop()
+        st.envs.pop()
+    elif kind is TURNS:
+        if st.pause_after_turn == frame[4]:
+            st.pause_after_turn = None
+            st.paused = True
+            return True
+        st.paused = False
+        turn = frame[4] + 1
+        limit = block.limit(st, st.envs[frame[2]]) if block.limit is not None else None
+        if limit is not None and turn > limit:
+            st.frames.pop()
+            return False
+        frame[4] = turn
+        frame[1] = 0
+        st.counters[program.turn_counter] = turn
+        if st.sink is not None:
+            st.sink({"e": "turn", "turn": turn})
+    return False
+
+
+def _bind(env: list, slots: tuple, item) -> None:
+    if len(slots) == 1:
+        env[slots[0]] = item
+    else:
+        for slot, value in zip(slots, item):
+            env[slot] = value
+
+
+# ---- steps: statements that push blocks or wait for a decision ------------------------------
+class PushBlock:
+    """Run a block (a phase, a procedure's body, a branch) in the current environment."""
+
+    def __init__(self, block: int, phase: str | None = None):
+        self.block, self.phase = block, phase
+
+    def run(self, st, frame, env, program) -> bool:
+        if self.phase is not None and st.sink is not None:
+            st.sink({"e": "phase", "phase": self.phase})
+        st.frames.append([self.block, 0, frame[2], None, 0])
+        return False
+
+
+class IfStep:
+    def __init__(self, branches: list[tuple], otherwise: int | None):
+        self.branches, self.otherwise = branches, otherwise
+
+    def run(self, st, frame, env, program) -> bool:
+        for cond, block in self.branches:
+            if cond(st, env):
+                st.frames.append([block, 0, frame[2], None, 0])
+                return False
+        if self.otherwise is not None:
+            st.frames.append([self.otherwise, 0, frame[2], None, 0])
+        return False
+
+
+class ForStep:
+    def __init__(self, source, block: int, slot: int):
+        self.source, self.block, self.slot = source, block, slot
+
+    def run(self, st, frame, env, program) -> bool:
+        items = list(self.source(st, env))
+        if items:
+            env[self.slot] = items[0]
+            st.frames.append([self.block, 0, frame[2], items, 0])
+        return False
+
+
+class WhileStep:
+    def __init__(self, cond, block: int):
+        self.cond, self.block = cond, block
+
+    def run(self, st, frame, env, program) -> bool:
+        if self.cond(st, env):
+            st.frames.append([self.block, 0, frame[2], None, 0])
+        return False
+
+
+class RepeatStep:
+    def __init__(self, count, block: int):
+        self.count, self.block = count, block
+
+    def run(self, st, frame, env, program) -> bool:
+        n = self.count(st, env)
+        if n > 0:
+            st.frames.append([self.block, 0, frame[2], list(range(n)), 0])
+        return False
+
+
+class TurnsStep:
+    """`each turn:` / `rounds N:` - the game's main loop; keeps the built-in `turn` counter."""
+
+    def __init__(self, block: int):
+        self.block = block
+
+    def run(self, st, frame, env, program) -> bool:
+        limit = program.blocks[self.block].limit
+        if limit is not None and limit(st, env) < 1:
+            return False
+        st.counters[program.turn_counter] = 1
+        if st.sink is not None:
+            st.sink({"e": "turn", "turn": 1})
+        st.frames.append([self.block, 0, frame[2], None, 1])
+        return False
+
+
+class ResolveStep:
+    """`resolve CARD for PLAYER`: run the card's effect with `this` and `me` bound."""
+
+    def __init__(self, card, player, routines: dict, defs: list[int], position: Position):
+        self.card, self.player, self.routines, self.defs = card, player, routines, defs
+        self.position = position
+
+    def run(self, st, frame, env, program) -> bool:
+        card = self.card(st, env)
+        if card is None:
+            return False
+        routine = self.routines.get(self.defs[card])
+        if routine is None:
+            return False
+        local = [None] * routine.env_size
+        local[routine.slots["this"]] = card
+        local[routine.slots["me"]] = self.player(st, env)
+        st.envs.append(local)
+        st.frames.append([routine.block, 0, len(st.envs) - 1, None, 0])
+        return False
+
+
+class TriggeredAdd:
+    """A counter change whose triggers include some that wait for decisions."""
+
+    def __init__(self, change):
+        self.change = change
+
+    def run(self, st, frame, env, program) -> bool:
+        for routine, player_slot, player in reversed(self.change(st, env) or ()):
+            local = [None] * routine.env_size
+            if player_slot is not None:
+                local[player_slot] = player
+            st.envs.append(local)
+            st.frames.append([routine.block, 0, len(st.envs) - 1, None, 0])
+        return False
+
+
+class ChooseStep:
+    """A decision. Suspends with `st.pending`; re-runs when the answer is in `st.answer`."""
+
+    def __init__(self, *, simultaneous: bool, who, player_slot: int | None, source, slot: int,
+                 optional: bool, count_mode: str | None, count, block: int | None, position: Position,
+                 variable: str):
+        self.simultaneous, self.who, self.player_slot = simultaneous, who, player_slot
+        self.source, self.slot, self.optional = source, slot, optional
+        self.count_mode, self.count, self.block = count_mode, count, block
+        self.rule = str(position)
+        self.variable = variable
+
+    def options(self, st, env) -> list:
+        items = list(self.source(st, env))
+        if self.count_mode is None:
+            return items + [None] if self.optional else items
+        n = self.count(st, env)
+        if self.count_mode == "exactly":
+            return combinations(items, range(n, n + 1)) if n <= len(items) else []
+        return combinations(items, range(min(n, len(items)), -1, -1))
+
+    def run(self, st, frame, env, program) -> bool:
+        if st.pending is not None:  # the engine has put the answer in st.answer
+            return self._resume(st, frame, env)
+        if self.simultaneous:
+            players, options = [], []
+            for p in self.who(st, env):
+                env[self.player_slot] = p
+                found = self.options(st, env)
+                if found:
+                    players.append(p)
+                    options.append(found)
+            if not players:
+                return False
+        else:
+            player = self.who(st, env)
+            found = self.options(st, env)
+            if not found:
+                env[self.slot] = None if self.count_mode is None else []
+                return False
+            players, options = [player], [found]
+        st.pending = {"players": players, "options": options, "simultaneous": self.simultaneous,
+                      "rule": self.rule, "choice": self.variable}
+        frame[1] -= 1
+        return True
+
+    def _resume(self, st, frame, env) -> bool:
+        answer, pending = st.answer, st.pending
+        st.answer = st.pending = None
+        if self.simultaneous:
+            items = [[p, a] for p, a in zip(pending["players"], answer)]
+            st.frames.append([self.block, 0, frame[2], items, 0])
+            _bind(env, (self.player_slot, self.slot), items[0])
+        else:
+            env[self.slot] = answer
+            if self.block is not None:
+                st.frames.append([self.block, 0, frame[2], None, 0])
+        return False

@@ -1,0 +1,140 @@
+"""YAML files with positions, and JSON Schema validation that reports every error at its line.
+
+ruamel.yaml's round-trip loader keeps the line and column of every mapping key, value and list
+item (`.lc`), and builds only plain maps, lists and scalars: no tag can construct a Python object.
+jsonschema's `iter_errors` yields every violation with the path to the failing node, which
+`position_of` maps back to the file.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+from .diagnostics import Diagnostic, Position
+
+MAX_FILE_BYTES = 2_000_000
+
+
+class YamlDocument:
+    """A loaded YAML file: its round-trip tree (with positions) and its path as shown to users."""
+
+    def __init__(self, path: str, tree: Any):
+        self.path = path
+        self.tree = tree
+
+    def position(self, where: Iterable[str | int] = ()) -> Position:
+        return position_of(self.path, self.tree, list(where))
+
+
+def read_text(path: Path, shown: str) -> tuple[str | None, Diagnostic | None]:
+    """Read a text file, or say why it cannot be read."""
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            return None, Diagnostic(Position(shown, 1, 1), f"file is larger than {MAX_FILE_BYTES} bytes")
+        return path.read_text(encoding="utf-8"), None
+    except FileNotFoundError:
+        return None, Diagnostic(Position(shown, 0, 0), "file not found")
+    except IsADirectoryError:
+        return None, Diagnostic(Position(shown, 0, 0), "is a folder, not a file")
+    except UnicodeDecodeError as error:
+        return None, Diagnostic(Position(shown, 1, 1), f"not UTF-8 text ({error.reason})")
+    except OSError as error:
+        return None, Diagnostic(Position(shown, 0, 0), f"cannot read: {error.strerror}")
+
+
+def load_yaml(path: Path, shown: str) -> tuple[YamlDocument | None, list[Diagnostic]]:
+    """Load one YAML file. Returns the document, or None and the reasons it could not be read."""
+    text, problem = read_text(path, shown)
+    if problem:
+        return None, [problem]
+    yaml = YAML(typ="rt", pure=True)
+    try:
+        tree = yaml.load(text)
+    except MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        message = (error.problem or error.context or "malformed YAML").strip()
+        return None, [Diagnostic(Position(shown, line, col), f"YAML syntax: {message}")]
+    except YAMLError as error:
+        return None, [Diagnostic(Position(shown, 1, 1), f"YAML syntax: {error}")]
+    except RecursionError:
+        return None, [Diagnostic(Position(shown, 1, 1), "YAML nests too deeply")]
+    return YamlDocument(shown, tree), []
+
+
+def position_of(path: str, tree: Any, where: list[str | int]) -> Position:
+    """The position of the node reached by `where` (keys and indexes) from `tree`.
+
+    For a missing key the position of the nearest existing parent is given."""
+    node, line, col = tree, 1, 1
+    if hasattr(tree, "lc"):
+        line, col = tree.lc.line + 1, tree.lc.col + 1
+    for step in where:
+        try:
+            if isinstance(node, CommentedMap) and step in node:
+                line, col = node.lc.value(step)
+                line, col = line + 1, col + 1
+                node = node[step]
+            elif isinstance(node, CommentedSeq) and isinstance(step, int) and step < len(node):
+                line, col = node.lc.item(step)
+                line, col = line + 1, col + 1
+                node = node[step]
+            else:
+                break
+        except (KeyError, IndexError, TypeError):
+            break
+    return Position(path, line, col)
+
+
+def key_position(path: str, tree: Any, where: list[str | int], key: str) -> Position:
+    """The position of `key` itself inside the map reached by `where`."""
+    node = tree
+    for step in where:
+        node = node[step]
+    if isinstance(node, CommentedMap) and key in node:
+        line, col = node.lc.key(key)
+        return Position(path, line + 1, col + 1)
+    return position_of(path, tree, where)
+
+
+def plain(node: Any) -> Any:
+    """A round-trip tree as plain dicts, lists and scalars (what the engine keeps)."""
+    if isinstance(node, dict):
+        return {str(k): plain(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [plain(v) for v in node]
+    if isinstance(node, bool) or node is None:
+        return node
+    if isinstance(node, int):
+        return int(node)
+    if isinstance(node, float):
+        return float(node)
+    return str(node)
+
+
+def load_schema(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def schema_errors(document: YamlDocument, schema: dict, node: Any = None,
+                  base: list[str | int] | None = None) -> list[Diagnostic]:
+    """Every violation of `schema` by `node` (by default the whole document), each at its line."""
+    base = base or []
+    node = document.tree if node is None else node
+    validator = Draft202012Validator(schema)
+    found = []
+    for error in validator.iter_errors(plain(node)):
+        where = base + list(error.absolute_path)
+        field = ".".join(str(p) for p in where) or "the file"
+        message = error.message
+        if error.validator == "additionalProperties":
+            message = f"unknown field: {message}"
+        found.append(Diagnostic(document.position(where), f"{field}: {message}"))
+    return found
