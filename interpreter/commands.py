@@ -12,7 +12,7 @@ from .diagnostics import Diagnostic, Position, SnowrulesError
 from .engine import Game
 from .logfile import LogWriter, header, replay, result_event
 from .narrate import Narrator
-from .ruleset import bundled_names, find_ruleset, load_ruleset
+from .ruleset import bundled_names, find_ruleset, load_ruleset, read_ruleset
 from .scenarios import load_scenario, run_scenario, scenario_files
 
 
@@ -146,15 +146,16 @@ def command_validate(args) -> int:
 def validate_folder(folder: Path) -> list[Diagnostic]:
     """Every problem of a ruleset, its variants and its scenario files."""
     try:
-        ruleset = load_ruleset(str(folder))
+        ruleset, found = read_ruleset(str(folder))
     except SnowrulesError as error:
         return list(error.diagnostics)
-    found = check(ruleset)
+    found += [d for d in check(ruleset) if d not in found]
     for variant in ruleset.variants:
         try:
-            found += [d for d in check(load_ruleset(str(folder), variant)) if d not in found]
+            variant_ruleset, problems = read_ruleset(str(folder), variant)
+            found += [d for d in problems + check(variant_ruleset) if d not in found]
         except SnowrulesError as error:
-            found += error.diagnostics
+            found += [d for d in error.diagnostics if d not in found]
     for path in scenario_files(ruleset):
         try:
             load_scenario(path)

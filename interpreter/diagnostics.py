@@ -14,8 +14,8 @@ class Position:
     """Where something was written: a file and a 1-based line and column."""
 
     path: str
-    line: int = 0
-    col: int = 0
+    line: int = 1
+    col: int = 1
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}:{self.col}"

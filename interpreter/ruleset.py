@@ -83,12 +83,27 @@ def bundled_names() -> list[str]:
 
 
 def load_ruleset(name_or_path: str, variant: str | None = None) -> Ruleset:
+    """Read a ruleset; raise a RulesetError listing every problem of its files."""
+    ruleset, problems = read_ruleset(name_or_path, variant)
+    if problems:
+        raise RulesetError(problems)
+    return ruleset
+
+
+def read_ruleset(name_or_path: str, variant: str | None = None) -> tuple[Ruleset, list[Diagnostic]]:
+    """Read a ruleset as far as it can be read: the parts without problems, and the problems.
+
+    A component that breaks its schema, or a rules file that does not parse, is left out, so that
+    `validate` can still check everything else and report all problems at once. A broken
+    manifest or variant file stops the reading (RulesetError)."""
     folder = find_ruleset(name_or_path)
     if folder is None:
         names = ", ".join(bundled_names())
-        raise RulesetError.at(Position(name_or_path, 0, 0), "no ruleset here: neither a bundled ruleset "
+        raise RulesetError.at(Position(name_or_path), "no ruleset here: neither a bundled ruleset "
                               "nor a folder with a ruleset.yaml", f"bundled rulesets: {names}")
-    return _Reader(folder).read(variant)
+    reader = _Reader(folder)
+    ruleset = reader.read(variant)
+    return ruleset, sorted(reader.problems.items, key=lambda d: (d.position.path, d.position.line, d.position.col))
 
 
 class _Reader:
@@ -151,6 +166,7 @@ class _Reader:
                 override_constants[key] = (value, overlay.position(["constants", key]))
         if players["min"] > players["max"]:
             self.problems.error(manifest.position(["players"]), "players: min is larger than max")
+        self.manifest = manifest
         rules = [r for r in (self._rules(f, f in override_files) for f in rules_files) if r is not None]
         components: list[ComponentDef] = []
         constants: dict[str, tuple[Any, Position]] = {}
@@ -158,7 +174,6 @@ class _Reader:
         for file in component_files:
             self._components(file, components, constants, tables)
         constants.update(override_constants)
-        self.problems.raise_if_any()
         return Ruleset(
             name=m["name"], title=m["title"], version=m["version"], folder=self.folder, variant=variant,
             min_players=players["min"], max_players=players["max"], seats_per_player=seats_per_player,
@@ -167,7 +182,19 @@ class _Reader:
             override_files={self.shown(self.folder / f) for f in override_files},
         )
 
+    def _missing(self, file: str, section: str) -> bool:
+        """Report a file the manifest lists but that is not there, at the manifest's line."""
+        if (self.folder / file).is_file():
+            return False
+        entries = plain(self.manifest.tree).get(section, [])
+        where = [section, entries.index(file)] if file in entries else [section]
+        self.problems.error(self.manifest.position(where), f"file not found: {file}",
+                            f"looked in {self.shown(self.folder)}")
+        return True
+
     def _rules(self, file: str, _override: bool) -> s.RulesFile | None:
+        if self._missing(file, "rules"):
+            return None
         path = self.folder / file
         text, problem = read_text(path, self.shown(path))
         if problem:
@@ -196,6 +223,8 @@ class _Reader:
         return None
 
     def _components(self, file: str, components: list[ComponentDef], constants: dict, tables: dict) -> None:
+        if self._missing(file, "components"):
+            return
         document = self._validated(self.folder / file, "component_list.schema.json")
         if document is None:
             return

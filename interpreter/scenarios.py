@@ -15,7 +15,7 @@ from pathlib import Path
 from .compiler import compile_ruleset
 from .diagnostics import Diagnostic, Position, ScenarioError, SnowrulesError
 from .engine import Game
-from .ruleset import GENERIC_SCHEMAS, Ruleset, load_ruleset
+from .ruleset import GENERIC_SCHEMAS, Ruleset, display_path, load_ruleset
 from .state import State
 from .vm import run
 from .yaml_files import YamlDocument, load_schema, load_yaml, plain, schema_errors
@@ -35,7 +35,7 @@ def scenario_files(ruleset: Ruleset) -> list[Path]:
 
 
 def load_scenario(path: Path) -> YamlDocument:
-    document, problems = load_yaml(path, str(path))
+    document, problems = load_yaml(path, display_path(path))
     if document is None:
         raise ScenarioError(problems)
     found = schema_errors(document, load_schema(GENERIC_SCHEMAS / "scenario.schema.json"))
@@ -53,6 +53,7 @@ class _Names:
         self.seats = {name: i for i, name in enumerate(layout.seat_names)}
         self.zones = {zone.label(layout.seat_names): i for i, zone in enumerate(layout.zones)}
         self.counters = {label: i for i, label in enumerate(layout.counter_labels)}
+        self.events: list[dict] = []
         self.components: dict[str, list[int]] = {}
         for cid, name in enumerate(layout.component_names):
             self.components.setdefault(name, []).append(cid)
@@ -163,7 +164,7 @@ def run_scenario(path: Path, ruleset_ref: str) -> ScenarioResult:
         raise ScenarioError([Diagnostic(document.position(["players"]), "this scenario cannot run")]
                             + error.diagnostics) from None
     names = _Names(game, document)
-    events: list[dict] = []
+    events: list[dict] = names.events
     st = game.start(int(data.get("seed", 0)), events.append, data.get("dice"))
     if data.get("situation"):
         if st.result is not None:
@@ -188,7 +189,7 @@ def run_scenario(path: Path, ruleset_ref: str) -> ScenarioResult:
     if st.paused and until == "game end":
         run(game.program, st)
     failures = _compare(game, st, names, data["expect"])
-    return ScenarioResult(data["name"], str(path), not failures, failures, events)
+    return ScenarioResult(data["name"], display_path(path), not failures, failures, events)
 
 
 def _compare(game: Game, st: State, names: _Names, expect: dict) -> list[str]:
@@ -216,6 +217,11 @@ def _compare(game: Game, st: State, names: _Names, expect: dict) -> list[str]:
         if (wanted is None) != (got is None) or (got is not None and sorted(got) != sorted(wanted)):
             failures.append(f"{names.document.position(['expect', 'winners'])}: winners are "
                             f"{got if got is not None else 'none (the game goes on)'}, expected {wanted}")
+    if "rolls" in expect:
+        got = [e["dice"] for e in names.events if e["e"] == "roll"]
+        if got != expect["rolls"]:
+            failures.append(f"{names.document.position(['expect', 'rolls'])}: the dice rolled were {got}, "
+                            f"expected {expect['rolls']}")
     if "decision" in expect:
         wanted = expect["decision"]
         pending = st.pending

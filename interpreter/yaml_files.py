@@ -40,13 +40,13 @@ def read_text(path: Path, shown: str) -> tuple[str | None, Diagnostic | None]:
             return None, Diagnostic(Position(shown, 1, 1), f"file is larger than {MAX_FILE_BYTES} bytes")
         return path.read_text(encoding="utf-8"), None
     except FileNotFoundError:
-        return None, Diagnostic(Position(shown, 0, 0), "file not found")
+        return None, Diagnostic(Position(shown), "file not found")
     except IsADirectoryError:
-        return None, Diagnostic(Position(shown, 0, 0), "is a folder, not a file")
+        return None, Diagnostic(Position(shown), "is a folder, not a file")
     except UnicodeDecodeError as error:
         return None, Diagnostic(Position(shown, 1, 1), f"not UTF-8 text ({error.reason})")
     except OSError as error:
-        return None, Diagnostic(Position(shown, 0, 0), f"cannot read: {error.strerror}")
+        return None, Diagnostic(Position(shown), f"cannot read: {error.strerror}")
 
 
 def load_yaml(path: Path, shown: str) -> tuple[YamlDocument | None, list[Diagnostic]]:
