@@ -27,7 +27,7 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     run = commands.add_parser("run", help="play one game and tell it")
-    run.add_argument("ruleset", help="a bundled ruleset's name (snow_time) or a ruleset folder")
+    run.add_argument("ruleset", help="a bundled ruleset's name or a ruleset folder")
     run.add_argument("--players", type=int, help="number of players (default: the ruleset's minimum)")
     run.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     run.add_argument("--agents", default="random",

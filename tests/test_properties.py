@@ -1,0 +1,103 @@
+"""Properties every ruleset must have, checked on seeded random games of every player count and
+variant, with no ruleset-specific test code: conservation of components, counters within their
+bounds, determinism, clone and JSON round trip, resuming from a copy, replay identity, and views
+that hide what they must."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import check_invariants, config_id, configurations, game_for, play_checked, replay_choices
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st_
+from snowrules.logfile import LogWriter, header, replay, result_event
+from snowrules.state import State
+
+CONFIGS = configurations()
+SEEDS = st_.integers(min_value=0, max_value=2**40)
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+@SETTINGS
+@given(seed=SEEDS)
+def test_invariants_hold_at_every_decision(config, seed):
+    game = game_for(config)
+    st, _ = play_checked(game, seed)
+    outcome = game.outcome(st)
+    assert outcome.winners, "every game ends with at least one winner"
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+@SETTINGS
+@given(seed=SEEDS)
+def test_same_seed_same_log(config, seed):
+    game = game_for(config)
+    first, second = [], []
+    play_checked(game, seed, check_every=10**9, sink=first.append)
+    play_checked(game, seed, check_every=10**9, sink=second.append)
+    assert first == second
+    assert any(e["e"] == "end" for e in first)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+@SETTINGS
+@given(seed=SEEDS, cut=st_.floats(min_value=0, max_value=1))
+def test_resume_from_json_copy_gives_the_same_game(config, seed, cut):
+    """Write the state to JSON at some decision, read it back, feed it the same answers: the game
+    ends exactly as the original did."""
+    game = game_for(config)
+    original, choices = play_checked(game, seed, check_every=10**9)
+    k = int(cut * len(choices))
+    st = game.start(seed)
+    replay_choices(game, st, choices[:k])
+    copy = State.from_json(json.loads(json.dumps(st.to_json())))
+    clone = st.clone()
+    for resumed in (copy, clone, st):
+        replay_choices(game, resumed, choices[k:])
+        assert resumed == original
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_replay_identity(config, tmp_path):
+    game = game_for(config)
+    for seed in range(5):
+        path = tmp_path / f"game{seed}.jsonl"
+        with LogWriter(path) as log:
+            name, variant, players = config
+            log.write(header(game, seed, ["random"] * players, name))
+            st, _ = play_checked(game, seed, check_every=10**9, sink=log.write)
+            log.write(result_event(game, st))
+        report = replay(path)
+        assert report.identical, (report.message, report.line, report.expected, report.got)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_many_games_run_clean(config):
+    """Hundreds of seeded games per configuration, invariants checked every few decisions."""
+    game = game_for(config)
+    for seed in range(300):
+        st, _ = play_checked(game, seed, check_every=7)
+        assert st.result is not None
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_views_hide_other_players_hidden_and_secret_zones(config):
+    game = game_for(config)
+    layout = game.layout
+    st = game.start(3)
+    for _ in range(15):
+        if st.result is not None:
+            break
+        check_invariants(game, st)
+        for player in range(game.program.players):
+            view = game.view(st, player)
+            own = set(game.program.seats_of(player))
+            for zone in layout.zones:
+                shown = view["zones"][zone.label(layout.seat_names)]
+                if zone.visibility == "secret" or (zone.visibility == "hidden" and zone.owner not in own):
+                    assert shown == {"count": len(st.zones[layout.zones.index(zone)])}
+                else:
+                    assert isinstance(shown, list)
+        pending = st.pending
+        game.answer(st, [0] * len(pending["players"]))
