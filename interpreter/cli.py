@@ -60,7 +60,10 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as done:  # a usage error (2) or --help (0): return the code, as for any other outcome
+        return done.code if isinstance(done.code, int) else USAGE_ERROR
     from . import commands
     handler = getattr(commands, f"command_{args.command}")
     try:

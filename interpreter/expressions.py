@@ -35,11 +35,30 @@ STDLIB = {
     "seat_name": "a player's colour or seat name, as text",
     "name_of": "a component's name, as text",
     "zone_of": "the zone a component is in",
+    "find": "the first row (or component) of a list whose field has a value, or none",
 }
 
 
 def const(value: Any) -> Fn:
-    return lambda st, env: value
+    """A closure giving a value known while compiling; consumers may read `.constant` instead."""
+    fn = lambda st, env: value  # noqa: E731 - an attribute is set on it
+    fn.constant = (value,)
+    return fn
+
+
+def local(slot: int) -> Fn:
+    """A closure reading a local slot; consumers may read `.slot` and index `env` themselves."""
+    fn = lambda st, env: env[slot]  # noqa: E731
+    fn.slot = slot
+    return fn
+
+
+def slot_of(fn: Fn) -> int | None:
+    return getattr(fn, "slot", None)
+
+
+def constant_in(fn: Fn) -> tuple | None:
+    return getattr(fn, "constant", None)
 
 
 def _fail(position: Position, message: str):
@@ -98,6 +117,32 @@ class ExpressionCompiler:
             self.diag.error(node.pos, "this must be a constant: numbers, texts and constants only")
             return None
 
+    # ---- specialisation helpers: fewer closure calls on the hot paths ----------------------
+    def local_slot(self, node: s.Node, scope: Scope) -> int | None:
+        """The slot of a local variable, when `node` reads one (then env[slot] is read directly)."""
+        if isinstance(node, s.Name):
+            found = scope.lookup(node.name)
+            if found is not None:
+                return found[0]
+            aliased = scope.alias(node.name)
+            if aliased is not None:
+                return slot_of(aliased[0])
+        return None
+
+    def constant_of(self, node: s.Node, scope: Scope | None = None) -> tuple[bool, Any]:
+        """(True, value) when `node` is a literal, a named constant or a constant parameter."""
+        if isinstance(node, s.Literal):
+            return True, node.value
+        if isinstance(node, s.Name):
+            if scope is not None and scope.lookup(node.name) is None:
+                aliased = scope.alias(node.name)
+                if aliased is not None and constant_in(aliased[0]) is not None:
+                    return True, constant_in(aliased[0])[0]
+            if node.name in self.sym.constants and (scope is None or (
+                    scope.lookup(node.name) is None and scope.alias(node.name) is None)):
+                return True, self.sym.constants[node.name][0]
+        return False, None
+
     # ---- literals and names ---------------------------------------------------------------
     def _literal(self, node: s.Literal, scope: Scope):
         value = node.value
@@ -106,10 +151,12 @@ class ExpressionCompiler:
 
     def _name(self, node: s.Name, scope: Scope):
         name = node.name
-        local = scope.lookup(name)
-        if local is not None:
-            slot, kind = local
-            return (lambda st, env: env[slot]), kind
+        found = scope.lookup(name)
+        if found is not None:
+            return local(found[0]), found[1]
+        aliased = scope.alias(name)
+        if aliased is not None:
+            return aliased
         layout = self.layout
         if name == "players":
             seats = list(range(layout.seats))
@@ -157,15 +204,20 @@ class ExpressionCompiler:
         counter_family = layout.counter_families.get(name)
         wants_player = (zone_family and zone_family.per_player) or (counter_family and counter_family.per_player)
         if kind == t.PLAYER or (kind == t.ANY and wants_player):
+            slot = slot_of(obj)
             if zone_family is not None and zone_family.per_player:
                 if zone_family.indexes:
                     return (lambda st, env: ("zones", name, obj(st, env))), "zones"
                 base = zone_family.base
+                if slot is not None:
+                    return (lambda st, env: base + env[slot]), t.ZONE
                 return (lambda st, env: base + obj(st, env)), t.ZONE
             if counter_family is not None and counter_family.per_player:
                 if counter_family.keys:
                     return (lambda st, env: ("counters", name, obj(st, env))), "counters"
                 base = counter_family.base
+                if slot is not None:
+                    return (lambda st, env: st.counters[base + env[slot]]), t.INT
                 return (lambda st, env: st.counters[base + obj(st, env)]), t.INT
             if name == "name":
                 names = layout.seat_names
@@ -184,6 +236,9 @@ class ExpressionCompiler:
                 return (lambda st, env: st.where[obj(st, env)]), t.ZONE
             values = layout.fields[name]
             field_kind = t.PLAYER if name == "owner" else self.sym.field_kinds.get(name, t.ANY)
+            slot = slot_of(obj)
+            if kind == t.COMPONENT and slot is not None:
+                return (lambda st, env: values[env[slot]]), field_kind
             if kind == t.ANY and name in self.sym.record_fields:
                 def either(st, env, obj=obj, values=values, name=name):
                     value = obj(st, env)
@@ -241,17 +296,29 @@ class ExpressionCompiler:
 
         if family.per_player:
             return (lambda st, env: base + obj(st, env)[2] * width + offset(st, env)), t.ZONE
+        fixed = constant_in(index)
+        if fixed is not None and isinstance(fixed[0], int) and 0 <= fixed[0] - first < width:
+            return const(base + fixed[0] - first), t.ZONE
+        slot = slot_of(index)
+        if slot is not None:
+            def local_index(st, env):
+                i = env[slot] - first
+                if 0 <= i < width:
+                    return base + i
+                return base + offset(st, env)  # reports the error
+            return local_index, t.ZONE
         return (lambda st, env: base + offset(st, env)), t.ZONE
 
     def counter_key(self, node: s.Node, family, scope: Scope) -> Fn:
         keys = {k: i for i, k in enumerate(family.keys)}
-        if isinstance(node, s.Literal) and isinstance(node.value, str):
-            if node.value not in keys:
-                self.diag.error(node.pos, f"counter {family.name!r} has no key {node.value!r}",
+        key = self.expect(node, scope, t.STR, "a counter key")
+        fixed = constant_in(key)
+        if fixed is not None:
+            if fixed[0] not in keys:
+                self.diag.error(node.pos, f"counter {family.name!r} has no key {fixed[0]!r}",
                                 f"its keys: {', '.join(family.keys)}")
                 return const(0)
-            return const(keys[node.value])
-        key = self.expect(node, scope, t.STR, "a counter key")
+            return const(keys[fixed[0]])
         position, name = node.pos, family.name
 
         def lookup(st, env):
@@ -273,6 +340,9 @@ class ExpressionCompiler:
             if family.per_player and not family.keys:
                 player = self.expect(node.obj, scope, t.PLAYER, "the counter's player")
                 base = family.base
+                slot = slot_of(player)
+                if slot is not None:
+                    return (lambda st, env: base + env[slot]), family
                 return (lambda st, env: base + player(st, env)), family
         if isinstance(node, s.Index):
             name = self._family_name(node.obj)
@@ -282,6 +352,10 @@ class ExpressionCompiler:
                 base, width = family.base, family.width
                 if family.per_player and isinstance(node.obj, s.Attribute):
                     player = self.expect(node.obj.obj, scope, t.PLAYER, "the counter's player")
+                    fixed, slot = constant_in(key), slot_of(player)
+                    if fixed is not None and slot is not None:
+                        offset = base + fixed[0]
+                        return (lambda st, env: offset + env[slot] * width), family
                     return (lambda st, env: base + player(st, env) * width + key(st, env)), family
                 if not family.per_player and isinstance(node.obj, s.Name):
                     return (lambda st, env: base + key(st, env)), family
@@ -311,9 +385,12 @@ class ExpressionCompiler:
         return method(node, scope)
 
     def bind_arguments(self, node, params: tuple[str, ...], args: tuple[s.Node, ...], scope: Scope,
-                       what: str) -> tuple[Scope, list[tuple[int, Fn]]]:
-        """Evaluate a call's arguments into fresh slots of the caller's routine; the callee's body
-        then sees its parameters as those slots."""
+                       what: str, assigned: set[str] = frozenset()) -> tuple[Scope, list[tuple[int, Fn]]]:
+        """Bind a call's arguments for the callee's body, which is compiled at the call (inlined).
+
+        An argument that is a constant or a local variable is read in place (no copy); any other
+        is evaluated into a fresh slot of the caller's routine. Parameters in `assigned` (those
+        the body changes) always get their own slot."""
         if len(args) != len(params):
             self.diag.error(node.pos, f"{what} {node.name!r} takes {len(params)} argument(s), "
                             f"given {len(args)}")
@@ -321,7 +398,10 @@ class ExpressionCompiler:
         bindings = []
         for param, arg in zip(params, args):
             fn, kind = self.compile(arg, scope)
-            bindings.append((inner.define(param, kind), fn))
+            if param not in assigned and (constant_in(fn) is not None or slot_of(fn) is not None):
+                inner.aliases[param] = (fn, kind)
+            else:
+                bindings.append((inner.define(param, kind), fn))
         return inner, bindings
 
     def _inline_function(self, node: s.Call, scope: Scope):
@@ -333,6 +413,8 @@ class ExpressionCompiler:
         self.inlining.append(node.name)
         body, kind = self.compile(decl.expr, inner)
         self.inlining.pop()
+        if not bindings:
+            return body, kind
         if len(bindings) == 1:
             (slot, arg), = bindings
 
@@ -359,11 +441,28 @@ class ExpressionCompiler:
             return const([]), t.list_of(t.ANY)
         return self.sequence(node.args[0], scope, f"the argument of {node.name}()")
 
+    def _zone_arg(self, node: s.Call, scope: Scope):
+        """The argument's zone closure when it is a zone, else None (then it is read as a list)."""
+        if len(node.args) == 1:
+            fn, kind = self.compile(node.args[0], scope)
+            if kind == t.ZONE:
+                return fn
+        return None
+
     def _std_size(self, node, scope):
+        zone = self._zone_arg(node, scope)
+        if zone is not None:
+            slot = slot_of(zone)
+            if slot is not None:
+                return (lambda st, env: len(st.zones[env[slot]])), t.INT
+            return (lambda st, env: len(st.zones[zone(st, env)])), t.INT
         fn, _ = self._one_list(node, scope)
         return (lambda st, env: len(fn(st, env))), t.INT
 
     def _std_empty(self, node, scope):
+        zone = self._zone_arg(node, scope)
+        if zone is not None:
+            return (lambda st, env: not st.zones[zone(st, env)]), t.BOOL
         fn, _ = self._one_list(node, scope)
         return (lambda st, env: not fn(st, env)), t.BOOL
 
@@ -465,6 +564,45 @@ class ExpressionCompiler:
         fn = self.expect(node.args[0], scope, t.COMPONENT, "the argument of zone_of()")
         return (lambda st, env: st.where[fn(st, env)]), t.ZONE
 
+    def _std_find(self, node, scope):
+        """`find(table, "field", value)`: a table is indexed once, while compiling."""
+        if not self._arity(node, 3, 3):
+            return const(None), t.ANY
+        source, kind = self.sequence(node.args[0], scope, "the first argument of find()")
+        field = node.args[1]
+        if not (isinstance(field, s.Literal) and isinstance(field.value, str)):
+            self.diag.error(field.pos, "find() needs the field's name as a quoted text")
+            return const(None), t.ANY
+        name = field.value
+        value, _ = self.compile(node.args[2], scope)
+        element = t.element(kind)
+        table = node.args[0]
+        if isinstance(table, s.Name) and table.name in self.sym.tables and scope.lookup(table.name) is None:
+            rows = self.sym.tables[table.name][0]
+            if not any(name in row for row in rows):
+                self.diag.error(field.pos, f"no row of {table.name!r} has a field {name!r}",
+                                suggest(name, sorted({k for row in rows for k in row})))
+            index: dict = {}
+            for row in rows:
+                index.setdefault(row.get(name), row)
+            return (lambda st, env: index.get(value(st, env))), t.RECORD
+        if element == t.COMPONENT:
+            if name not in self.layout.fields:
+                self.diag.error(field.pos, f"no component has a field {name!r}",
+                                suggest(name, list(self.layout.fields)))
+                return const(None), t.ANY
+            values = self.layout.fields[name]
+
+            def find_component(st, env):
+                wanted = value(st, env)
+                return next((c for c in source(st, env) if values[c] == wanted), None)
+            return find_component, t.COMPONENT
+
+        def find_row(st, env):
+            wanted = value(st, env)
+            return next((r for r in source(st, env) if r.get(name) == wanted), None)
+        return find_row, element
+
     # ---- lists ----------------------------------------------------------------------------
     def _listexpr(self, node: s.ListExpr, scope: Scope):
         parts = [self.compile(item, scope) for item in node.items]
@@ -554,12 +692,25 @@ class ExpressionCompiler:
                     t.compatible(ka, kb) or t.compatible(kb, ka)):
                 self.diag.error(node.pos, f"comparing {t.describe(ka)} with {t.describe(kb)} is always "
                                 f"{'false' if op == '==' else 'true'}")
+            fixed = constant_in(b)
+            if fixed is not None:
+                slot = slot_of(a)
+                if slot is not None:
+                    return _LOCAL_WITH_CONSTANT[op](slot, fixed[0]), t.BOOL
+                return _WITH_CONSTANT[op](a, fixed[0]), t.BOOL
             if op == "==":
                 return (lambda st, env: a(st, env) == b(st, env)), t.BOOL
             return (lambda st, env: a(st, env) != b(st, env)), t.BOOL
         a = self.expect(node.left, scope, t.INT, f"the left side of `{op}`")
         b = self.expect(node.right, scope, t.INT, f"the right side of `{op}`")
         position = node.pos
+        fixed = constant_in(b)
+        if fixed is not None and isinstance(fixed[0], int) and op in _WITH_CONSTANT:
+            kind = t.INT if op in ("+", "-", "*") else t.BOOL
+            slot = slot_of(a)
+            if slot is not None:
+                return _LOCAL_WITH_CONSTANT[op](slot, fixed[0]), kind
+            return _WITH_CONSTANT[op](a, fixed[0]), kind
         table: dict[str, tuple[Callable, str]] = {
             "+": (lambda st, env: a(st, env) + b(st, env), t.INT),
             "-": (lambda st, env: a(st, env) - b(st, env), t.INT),
@@ -578,6 +729,32 @@ class ExpressionCompiler:
                 _fail(position, "division by zero")
             return x // y if op == "/" else x % y
         return divide, t.INT
+
+
+_WITH_CONSTANT: dict[str, Callable] = {
+    "==": lambda a, k: lambda st, env: a(st, env) == k,
+    "!=": lambda a, k: lambda st, env: a(st, env) != k,
+    "<": lambda a, k: lambda st, env: a(st, env) < k,
+    "<=": lambda a, k: lambda st, env: a(st, env) <= k,
+    ">": lambda a, k: lambda st, env: a(st, env) > k,
+    ">=": lambda a, k: lambda st, env: a(st, env) >= k,
+    "+": lambda a, k: lambda st, env: a(st, env) + k,
+    "-": lambda a, k: lambda st, env: a(st, env) - k,
+    "*": lambda a, k: lambda st, env: a(st, env) * k,
+}
+
+
+_LOCAL_WITH_CONSTANT: dict[str, Callable] = {
+    "==": lambda s, k: lambda st, env: env[s] == k,
+    "!=": lambda s, k: lambda st, env: env[s] != k,
+    "<": lambda s, k: lambda st, env: env[s] < k,
+    "<=": lambda s, k: lambda st, env: env[s] <= k,
+    ">": lambda s, k: lambda st, env: env[s] > k,
+    ">=": lambda s, k: lambda st, env: env[s] >= k,
+    "+": lambda s, k: lambda st, env: env[s] + k,
+    "-": lambda s, k: lambda st, env: env[s] - k,
+    "*": lambda s, k: lambda st, env: env[s] * k,
+}
 
 
 class _NoSlots:

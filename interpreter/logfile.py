@@ -162,18 +162,25 @@ def replay(path: Path) -> ReplayReport:
         note = ""
     produced: list[dict] = []
     agent = LoggedChoices(logged)
+    illegal = None
     try:
         st = play(game, [agent] * game.program.players, int(head["seed"]), sink=produced.append)
     except _Divergence as divergence:
         st = None
         problem = divergence
+    except LogError as error:  # a logged choice index not legal here: maybe the game had already diverged
+        st, problem, illegal = None, None, error
     else:
         problem = None
     for index, (number, expected) in enumerate(logged.events):
         got = produced[index] if index < len(produced) else None
         if got != expected:
+            if illegal is not None and index >= len(produced):
+                raise illegal  # the replay agreed with the log up to the illegal choice itself
             return ReplayReport(False, index, "the replay differs from the log" + (f" ({note})" if note else ""),
                                 number, expected, got)
+    if illegal is not None:
+        raise illegal
     if len(produced) > len(logged.events):
         return ReplayReport(False, len(logged.events), "the replay goes on after the log ends",
                             logged.events[-1][0] + 1 if logged.events else 2, None, produced[len(logged.events)])

@@ -65,13 +65,18 @@ def _describe_expected(expected: set[str]) -> str:
 
 
 class _Shift:
-    """Maps a line and column inside parsed text to its place in the file it came from."""
+    """Maps a line and column inside parsed text to its place in the file it came from.
 
-    def __init__(self, path: str, line_offset: int = 0, col_offset: int = 0):
+    A snippet in a YAML block scalar (`effect: |`) has every line indented by the same amount in
+    the file, so its column offset applies to every line; a plain or quoted scalar is one line."""
+
+    def __init__(self, path: str, line_offset: int = 0, col_offset: int = 0, every_line: bool = False):
         self.path, self.line_offset, self.col_offset = path, line_offset, col_offset
+        self.every_line = every_line
 
     def __call__(self, line: int, col: int) -> Position:
-        return Position(self.path, line + self.line_offset, col + (self.col_offset if line == 1 else 0))
+        shifted = line == 1 or self.every_line
+        return Position(self.path, line + self.line_offset, col + (self.col_offset if shifted else 0))
 
 
 @v_args(meta=True)
@@ -416,11 +421,12 @@ def parse_rules(text: str, path: str) -> s.RulesFile:
     return _parse(text, "ruleset", _Shift(path))
 
 
-def parse_effect(text: str, path: str, line: int, col: int) -> s.Block:
-    """Parse a card's effect text found at `line`, `col` (1-based) of a YAML file."""
-    return _parse(text, "effect", _Shift(path, line - 1, col - 1))
+def parse_effect(text: str, path: str, line: int, col: int, block: bool = False) -> s.Block:
+    """Parse a card's effect text found at `line`, `col` (1-based) of a YAML file; `block` when it
+    is a block scalar, whose every line is indented by `col - 1` in the file."""
+    return _parse(text, "effect", _Shift(path, line - 1, col - 1, block))
 
 
-def parse_expression(text: str, path: str, line: int, col: int):
+def parse_expression(text: str, path: str, line: int, col: int, block: bool = False):
     """Parse one expression (a card's condition or value) found at `line`, `col` of a YAML file."""
-    return _parse(text.strip(), "expression", _Shift(path, line - 1, col - 1))
+    return _parse(text.strip(), "expression", _Shift(path, line - 1, col - 1, block))

@@ -270,21 +270,23 @@ class _Reader:
     def _snippet(self, document: YamlDocument, where: list, text: str, kind: str,
                  component: ComponentDef, key: str) -> None:
         """Parse DSL text found inside YAML, with positions in the YAML file."""
-        line, col = _snippet_origin(document, where, text)
+        line, col, block = _snippet_origin(document, where, text)
         try:
             if kind == "effect":
-                component.effects[key] = parse_effect(text, document.path, line, col)
+                component.effects[key] = parse_effect(text, document.path, line, col, block)
             else:
-                component.expressions[key] = parse_expression(text, document.path, line, col)
+                component.expressions[key] = parse_expression(text, document.path, line, col, block)
         except RulesSyntaxError as error:
             self.problems.extend(error.diagnostics)
 
 
-def _snippet_origin(document: YamlDocument, where: list, text: str) -> tuple[int, int]:
-    """Line and column where a snippet's first character sits in its YAML file.
+def _snippet_origin(document: YamlDocument, where: list, text: str) -> tuple[int, int, bool]:
+    """Line and column where a snippet's first character sits in its YAML file, and whether it is
+    a block scalar.
 
-    For a block scalar (`effect: |`) the text starts on the next line, indented; for a plain or
-    quoted scalar it starts where the value does (one further for a quote)."""
+    For a block scalar (`effect: |`) the text starts on the next line, indented (every line by the
+    same amount); for a plain or quoted scalar it starts where the value does (one further for a
+    quote)."""
     position = document.position(where)
     line, col = position.line, position.col
     raw = _raw_lines(document.path)
@@ -295,10 +297,10 @@ def _snippet_origin(document: YamlDocument, where: list, text: str) -> tuple[int
             for number in range(line, min(len(raw), line + 50)):
                 found = raw[number].find(first) if first else -1
                 if found >= 0:
-                    return number + 1, found + 1
+                    return number + 1, found + 1, True
         elif rest[:1] in ("'", '"'):
-            return line, col + 1
-    return line, col
+            return line, col + 1, False
+    return line, col, False
 
 
 def _raw_lines(shown_path: str) -> list[str]:

@@ -18,7 +18,7 @@ from .engine import Game
 from .ruleset import GENERIC_SCHEMAS, Ruleset, display_path, load_ruleset
 from .state import State
 from .vm import run
-from .yaml_files import YamlDocument, load_schema, load_yaml, plain, schema_errors
+from .yaml_files import YamlDocument, key_position, load_schema, load_yaml, plain, schema_errors
 
 
 @dataclass
@@ -58,15 +58,20 @@ class _Names:
         for cid, name in enumerate(layout.component_names):
             self.components.setdefault(name, []).append(cid)
 
-    def error(self, where: list, message: str, hint: str = "") -> ScenarioError:
-        return ScenarioError(Diagnostic(self.document.position(where), message, hint))
+    def error(self, where: list, message: str, hint: str = "", at_key: bool = False) -> ScenarioError:
+        """An error at the node `where` leads to, or (`at_key`) at the key that names it."""
+        if at_key:
+            position = key_position(self.document.path, self.document.tree, where[:-1], where[-1])
+        else:
+            position = self.document.position(where)
+        return ScenarioError(Diagnostic(position, message, hint))
 
     def lookup(self, table: dict, name: str, where: list, what: str) -> int:
         if name not in table:
             import difflib
             close = difflib.get_close_matches(name, list(table), n=3)
             raise self.error(where, f"unknown {what} {name!r}",
-                             f"did you mean {' or '.join(close)}?" if close else "")
+                             f"did you mean {' or '.join(close)}?" if close else "", at_key=where[-1:] == [name])
         return table[name]
 
 

@@ -53,6 +53,7 @@ class Scope:
         self.slots = slots
         self.parent = parent
         self.names: dict[str, tuple[int, str]] = {}
+        self.aliases: dict[str, tuple[object, str]] = {}  # a parameter that reads its argument
 
     def child(self) -> Scope:
         return Scope(self.slots, self)
@@ -62,6 +63,16 @@ class Scope:
         while scope is not None:
             if name in scope.names:
                 return scope.names[name]
+            scope = scope.parent
+        return None
+
+    def alias(self, name: str) -> tuple[object, str] | None:
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.names:
+                return None
+            if name in scope.aliases:
+                return scope.aliases[name]
             scope = scope.parent
         return None
 
@@ -83,6 +94,7 @@ class Scope:
         scope: Scope | None = self
         while scope is not None:
             names.extend(scope.names)
+            names.extend(scope.aliases)
             scope = scope.parent
         return names
 

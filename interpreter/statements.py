@@ -14,7 +14,7 @@ from typing import Any
 from . import syntax as s
 from . import types as t
 from .diagnostics import Diagnostics, Position, RuntimeRulesError
-from .expressions import ExpressionCompiler, const
+from .expressions import ExpressionCompiler
 from .layout import Layout
 from .program import LOOP, SEQUENCE, WHILE, Block
 from .rng import below
@@ -56,6 +56,25 @@ def runner(fns: list[Native]) -> Native:
         for fn in fns:
             fn(st, env)
     return run_all
+
+
+def assigned_names(node: s.Node) -> set[str]:
+    """Names a block assigns with `name = value` (its parameters among them need own slots)."""
+    found: set[str] = set()
+
+    def visit(item):
+        if isinstance(item, s.Assign):
+            found.add(item.name)
+        for value in vars(item).values():
+            for child in (value if isinstance(value, tuple) else (value,)):
+                if isinstance(child, tuple):
+                    for grandchild in child:
+                        if isinstance(grandchild, s.Node):
+                            visit(grandchild)
+                elif isinstance(child, s.Node):
+                    visit(child)
+    visit(node)
+    return found
 
 
 def family_of(node: s.Node) -> str | None:
@@ -206,15 +225,18 @@ class StatementCompiler:
             chosen = kind
         target = inner if node.simultaneous or node.body is not None else scope
         slot = target.define(node.var, chosen)
-        block = None
+        block = native_body = None
         if node.body is not None:
             body_scope = inner if node.simultaneous else target.child()
-            kind_of_block = LOOP if node.simultaneous else SEQUENCE
-            slots = (player_slot, slot) if node.simultaneous else ()
-            block = self.stepped_body(node.body, body_scope, kind_of_block, slots)
+            if self.analysis.statement(node.body):
+                kind_of_block = LOOP if node.simultaneous else SEQUENCE
+                slots = (player_slot, slot) if node.simultaneous else ()
+                block = self.stepped_body(node.body, body_scope, kind_of_block, slots)
+            else:  # what follows the answer cannot wait: run it straight away
+                native_body = self.native_body(node.body, body_scope)
         return ChooseStep(simultaneous=node.simultaneous, who=who, player_slot=player_slot, source=source,
                           slot=slot, optional=node.optional, count_mode=node.count_mode, count=count,
-                          block=block, position=node.pos, variable=node.var)
+                          block=block, native_body=native_body, position=node.pos, variable=node.var)
 
     # ---- statements that run straight through ---------------------------------------------
     def native(self, node: s.Node, scope: Scope) -> Native:
@@ -240,8 +262,8 @@ class StatementCompiler:
         local = scope.lookup(node.name)
         if local is not None:
             slot = local[0]
-            if t.ANY in local[1]:
-                scope.retype(node.name, kind)
+            if local[1] == t.NONE or t.ANY in local[1]:
+                scope.retype(node.name, kind if t.ANY in local[1] else t.unify(local[1], kind))
 
             def assign_local(st, env):
                 env[slot] = fn(st, env)
@@ -252,8 +274,8 @@ class StatementCompiler:
                             suggest(node.name, scope.visible() + list(self.sym.variables))
                             or "declare it with `let` or `variable`")
             return lambda st, env: None
-        if t.ANY in variable.kind:
-            variable.kind = kind
+        if variable.kind == t.NONE or t.ANY in variable.kind:
+            variable.kind = kind if t.ANY in variable.kind else t.unify(variable.kind, kind)
         index = variable.index
 
         def assign_global(st, env):
@@ -407,7 +429,8 @@ class StatementCompiler:
         if node.name in self.calling:
             self.diag.error(node.pos, f"procedure {node.name!r} calls itself; recursion is not allowed")
             return (lambda st, env: None) if not stepped else IfStep([], None)
-        inner, bindings = self.x.bind_arguments(node, decl.params, node.args, scope, "procedure")
+        inner, bindings = self.x.bind_arguments(node, decl.params, node.args, scope, "procedure",
+                                                assigned_names(decl.body))
         self.calling.append(node.name)
         try:
             if stepped:
@@ -583,27 +606,28 @@ class _CallStep:
 
 def _fire(st, triggers: list[TriggerRuntime], i: int, old: int, new: int, labels, rule):
     """Change counter `i` and run the triggers whose condition became true. Native trigger bodies
-    run at once; the others are returned for the VM to push."""
+    run at once; the others are returned for the VM to push. A condition is evaluated on the new
+    value first; only when it holds is it evaluated on the old one (did it *become* true?)."""
     counters = st.counters
-    envs, before = [], []
+    counters[i] = new
+    if st.sink is not None:
+        st.sink({"e": "count", "counter": labels[i], "by": new - old, "now": new, "rule": rule})
+    pushed = None
     for trigger in triggers:
         local = [None] * trigger.env_size
         if trigger.per_player:
             local[trigger.player_slot] = (i - trigger.base) // trigger.width
-        envs.append(local)
-        before.append(trigger.cond(st, local))
-    counters[i] = new
-    if st.sink is not None:
-        st.sink({"e": "count", "counter": labels[i], "by": new - old, "now": new, "rule": rule})
-    pushed = []
-    for trigger, local, was in zip(triggers, envs, before):
-        if not was and trigger.cond(st, local):
-            if trigger.native is not None:
-                trigger.native(st, local)
-            else:
-                pushed.append((trigger.routine, trigger.player_slot, local[trigger.player_slot]
-                               if trigger.per_player else None))
+        if not trigger.cond(st, local):
+            continue
+        counters[i] = old
+        was = trigger.cond(st, local)
+        counters[i] = new
+        if was:
+            continue
+        if trigger.native is not None:
+            trigger.native(st, local)
+        else:
+            pushed = pushed or []
+            pushed.append((trigger.routine, trigger.player_slot, local[trigger.player_slot]
+                           if trigger.per_player else None))
     return pushed
-
-
-__all__ = ["StatementCompiler", "SuspendAnalysis", "TriggerRuntime", "const"]

@@ -239,18 +239,19 @@ class ChooseStep:
     """A decision. Suspends with `st.pending`; re-runs when the answer is in `st.answer`."""
 
     def __init__(self, *, simultaneous: bool, who, player_slot: int | None, source, slot: int,
-                 optional: bool, count_mode: str | None, count, block: int | None, position: Position,
-                 variable: str):
+                 optional: bool, count_mode: str | None, count, block: int | None, native_body,
+                 position: Position, variable: str):
         self.simultaneous, self.who, self.player_slot = simultaneous, who, player_slot
         self.source, self.slot, self.optional = source, slot, optional
         self.count_mode, self.count, self.block = count_mode, count, block
+        self.native_body = native_body
         self.rule = str(position)
         self.variable = variable
 
     def options(self, st, env) -> list:
-        items = list(self.source(st, env))
+        items = self.source(st, env)
         if self.count_mode is None:
-            return items + [None] if self.optional else items
+            return items + [None] if self.optional else items[:]
         n = self.count(st, env)
         if self.count_mode == "exactly":
             return combinations(items, range(n, n + 1)) if n <= len(items) else []
@@ -288,12 +289,22 @@ class ChooseStep:
     def _resume(self, st, frame, env) -> bool:
         answer, pending = st.answer, st.pending
         st.answer = st.pending = None
+        body = self.native_body
         if self.simultaneous:
+            if body is not None:
+                player_slot, slot = self.player_slot, self.slot
+                for p, a in zip(pending["players"], answer):
+                    env[player_slot] = p
+                    env[slot] = a
+                    body(st, env)
+                return False
             items = [[p, a] for p, a in zip(pending["players"], answer)]
             st.frames.append([self.block, 0, frame[2], items, 0])
             _bind(env, (self.player_slot, self.slot), items[0])
         else:
             env[self.slot] = answer
-            if self.block is not None:
+            if body is not None:
+                body(st, env)
+            elif self.block is not None:
                 st.frames.append([self.block, 0, frame[2], None, 0])
         return False

@@ -61,6 +61,13 @@ def load_yaml(path: Path, shown: str) -> tuple[YamlDocument | None, list[Diagnos
         mark = error.problem_mark or error.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         message = (error.problem or error.context or "malformed YAML").strip()
+        context, start = error.context or "", error.context_mark
+        if (start is not None and context.startswith(("while parsing a flow", "while scanning a quoted"))
+                and start.line + 1 != line):
+            # an unclosed '[', '{' or quote: the mistake is where it opens, not where YAML gives up
+            what = context.removeprefix("while parsing ").removeprefix("while scanning ")
+            message = f"{what} starts here and is not closed properly: {message} at line {line}, column {col}"
+            line, col = start.line + 1, start.column + 1
         return None, [Diagnostic(Position(shown, line, col), f"YAML syntax: {message}")]
     except YAMLError as error:
         return None, [Diagnostic(Position(shown, 1, 1), f"YAML syntax: {error}")]

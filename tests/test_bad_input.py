@@ -1,0 +1,371 @@
+"""Every kind of mistake gets a clear message at `path:line:col` and a non-zero exit, never a traceback.
+
+Each test copies the bundled Snow Time ruleset into a temporary folder, plants one mistake by editing
+its text, runs the CLI in-process (`snowrules.cli.main`, which returns the exit code) and checks the
+exact position of the line it broke. The expected line and column are computed from the edited text,
+so the tests keep working when the bundled files gain or lose lines.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from snowrules.cli import main
+
+SNOW_TIME = Path(__file__).resolve().parent.parent / "rulesets" / "snow_time"
+GAME = "game"  # the copy's folder name; the CLI shows paths relative to the working folder
+
+
+# --- helpers ----------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def game(tmp_path, monkeypatch) -> Path:
+    """A private copy of rulesets/snow_time, with the working folder set to its parent."""
+    folder = tmp_path / GAME
+    shutil.copytree(SNOW_TIME, folder)
+    monkeypatch.chdir(tmp_path)
+    return folder
+
+
+def cli(capsys, *args: str) -> tuple[int, str, str]:
+    """Run `snowrules ARGS` in-process: (exit code, stdout, stderr)."""
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    """Every file under `folder`, by relative path, with its bytes."""
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def fails(capsys, workdir: Path, *args: str, codes: tuple[int, ...] = (1,)) -> str:
+    """Run a command that must fail: its exit code is in `codes`, no traceback is shown, and no file
+    under `workdir` is changed, created or removed. Returns stdout and stderr together."""
+    before = snapshot(workdir)
+    code, out, err = cli(capsys, *args)
+    output = out + err
+    assert code in codes, f"exit code {code}, expected {codes}; output:\n{output}"
+    assert "Traceback" not in output
+    assert "internal error" not in output
+    assert snapshot(workdir) == before, "a failed command changed, created or removed a file"
+    return output
+
+
+def edit(path: Path, old: str, new: str) -> tuple[int, str]:
+    """Replace the single occurrence of `old` in `path` by `new`; return the 1-based number of the
+    line where the replacement starts, and that line's new text."""
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, f"{old!r} occurs {text.count(old)} times in {path}, expected once"
+    start = text.index(old)
+    text = text[:start] + new + text[start + len(old):]
+    path.write_text(text, encoding="utf-8")
+    number = text.count("\n", 0, start) + 1
+    return number, text.splitlines()[number - 1]
+
+
+def find_line(path: Path, pattern: str) -> tuple[int, str]:
+    """The first line of `path` matching the regular expression `pattern`: (1-based number, text)."""
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if re.search(pattern, line):
+            return number, line
+    pytest.fail(f"no line of {path} matches {pattern!r}")
+
+
+def edit_line(path: Path, number: int, new_text: str) -> None:
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[number - 1] = new_text + "\n"
+    path.write_text("".join(lines), encoding="utf-8")
+
+
+def at(rel: str, line: int, col: int | None = None) -> str:
+    """The `path:line:col: error:` prefix (or `path:line:` when the column is not checked)."""
+    return f"{GAME}/{rel}:{line}:{col}: error:" if col is not None else f"{GAME}/{rel}:{line}:"
+
+
+def validate_diagnostics(capsys, folder: Path) -> set[str]:
+    """The diagnostics `validate` prints for `folder` (none for the pristine copy of a valid ruleset)."""
+    _, out, _ = cli(capsys, "validate", folder.name)
+    return set(diagnostic_lines(out, f"{folder.name}/"))
+
+
+def diagnostic_lines(output: str, prefix: str) -> list[str]:
+    """The output's lines that start (after any indentation) with `prefix`."""
+    return [line.strip() for line in output.splitlines() if line.strip().startswith(prefix)]
+
+
+# --- rules.sr -----------------------------------------------------------------------------------
+
+
+def test_syntax_error_missing_colon_after_phase(game, capsys):
+    rules = game / "rules.sr"
+    number, line = find_line(rules, r"^\s*phase \w+:\s*$")
+    broken = line.rstrip().removesuffix(":")
+    edit_line(rules, number, broken)
+    output = fails(capsys, game, "validate", GAME)
+    # the line ends where the ':' should have been
+    found = diagnostic_lines(output, at("rules.sr", number, len(broken) + 1))
+    assert found, output
+    assert "ends too early" in found[0]
+    assert "expected ':'" in found[0]
+
+
+def test_unknown_zone_name_suggests_the_close_one(game, capsys):
+    rules = game / "rules.sr"
+    number, line = edit(rules, "move all from box to supply", "move all from box to suply")
+    output = fails(capsys, game, "validate", GAME)
+    found = diagnostic_lines(output, at("rules.sr", number, line.index("suply") + 1))
+    assert found, output
+    assert "unknown name 'suply'" in found[0]
+    assert "did you mean 'supply'" in found[0]
+
+
+def test_type_error_number_compared_with_text(game, capsys):
+    rules = game / "rules.sr"
+    baseline = validate_diagnostics(capsys, game)
+    number, line = edit(rules, "if points > 0:", 'if points > "x":')
+    output = fails(capsys, game, "validate", GAME)
+    found = diagnostic_lines(output, at("rules.sr", number, line.index('"x"') + 1))
+    assert found, output
+    assert "must be a number, not a text" in found[0]
+    new = set(diagnostic_lines(output, f"{GAME}/")) - baseline
+    assert new == {found[0]}, f"one mistake, one diagnostic:\n{output}"
+
+
+# --- components/*.yaml -------------------------------------------------------------------------
+
+
+def test_misspelled_card_field(game, capsys):
+    cards = game / "components" / "cards.yaml"
+    number, line = edit(cards, '{name: "3", kind: character, number: 3}', '{name: "3", kind: character, nubmer: 3}')
+    output = fails(capsys, game, "validate", GAME)
+    found = diagnostic_lines(output, at("components/cards.yaml", number, line.index("{") + 1))
+    assert any("unknown field" in d and "'nubmer' was unexpected" in d for d in found), output
+
+
+def test_missing_required_card_field(game, capsys):
+    cards = game / "components" / "cards.yaml"
+    number, line = edit(cards, '{name: "4", kind: character, number: 4}', '{name: "4", kind: character}')
+    output = fails(capsys, game, "validate", GAME)
+    found = diagnostic_lines(output, at("components/cards.yaml", number, line.index("{") + 1))
+    assert found, output
+    assert "'number' is a required property" in found[0]
+
+
+def test_wrong_value_type_in_yaml(game, capsys):
+    cards = game / "components" / "cards.yaml"
+    number, line = edit(cards, '{name: "5", kind: character, number: 5}',
+                        '{name: "5", kind: character, number: "seven"}')
+    output = fails(capsys, game, "validate", GAME)
+    found = diagnostic_lines(output, at("components/cards.yaml", number, line.index('"seven"') + 1))
+    assert found, output
+    assert "'seven' is not of type 'integer'" in found[0]
+
+
+def test_malformed_yaml_unclosed_bracket(game, capsys):
+    cards = game / "components" / "cards.yaml"
+    number, line = edit(cards, '{name: "5", kind: character, number: 5}', '{name: "5", kind: character, number: 5')
+    output = fails(capsys, game, "validate", GAME)
+    # reported where the '{' opens, not on the next line where the YAML parser gives up
+    found = diagnostic_lines(output, at("components/cards.yaml", number, line.index("{") + 1))
+    assert found, output
+    assert "YAML syntax" in found[0]
+    assert "not closed" in found[0]
+
+
+def test_malformed_yaml_unclosed_list_in_manifest(game, capsys):
+    manifest = game / "ruleset.yaml"
+    number, line = find_line(manifest, r"^rules: \[.*\]\s*$")
+    edit_line(manifest, number, line.rstrip().removesuffix("]"))
+    output = fails(capsys, game, "validate", GAME)
+    found = diagnostic_lines(output, at("ruleset.yaml", number, line.index("[") + 1))
+    assert found, output
+    assert "not closed" in found[0]
+
+
+# --- DSL snippets inside YAML ------------------------------------------------------------------
+
+
+def test_effect_syntax_error_on_a_later_line_of_the_block(game, capsys):
+    """A snippet's third line: the position is that line of cards.yaml, and its column counts the
+    block's indentation."""
+    cards = game / "components" / "cards.yaml"
+    number, line = find_line(cards, r"^\s+else:\s*$")
+    broken = line.rstrip().removesuffix(":")
+    edit_line(cards, number, broken)
+    output = fails(capsys, game, "validate", GAME)
+    found = diagnostic_lines(output, at("components/cards.yaml", number, len(broken) + 1))
+    assert found, output
+    assert "ends too early" in found[0]
+
+
+def test_effect_syntax_error_on_the_first_line_of_the_block(game, capsys):
+    cards = game / "components" / "cards.yaml"
+    number, line = find_line(cards, r"^\s+effect: \|")
+    first = number + 1
+    text = cards.read_text(encoding="utf-8").splitlines()[first - 1]
+    edit_line(cards, first, text + ")")
+    output = fails(capsys, game, "validate", GAME)
+    found = diagnostic_lines(output, at("components/cards.yaml", first, len(text) + 1))
+    assert found, output
+    assert "unexpected ')'" in found[0]
+
+
+def test_unknown_name_inside_an_effect(game, capsys):
+    cards = game / "components" / "cards.yaml"
+    number, line = edit(cards, "move all from me.discard to me.hand", "move all from me.discard to hnd")
+    output = fails(capsys, game, "validate", GAME)
+    found = diagnostic_lines(output, at("components/cards.yaml", number, line.index("hnd") + 1))
+    assert found, output
+    assert "unknown name 'hnd'" in found[0]
+    assert "did you mean 'hand'" in found[0]
+
+
+# --- manifest and variants ---------------------------------------------------------------------
+
+
+def test_manifest_lists_a_missing_component_file(game, capsys):
+    manifest = game / "ruleset.yaml"
+    number, line = edit(manifest, "- components/fruit.yaml", "- components/fruits.yaml")
+    output = fails(capsys, game, "validate", GAME)
+    found = diagnostic_lines(output, at("ruleset.yaml", number, line.index("components/") + 1))
+    assert found, output
+    assert "file not found: components/fruits.yaml" in found[0]
+
+
+def test_unknown_variant(game, capsys):
+    output = fails(capsys, game, "run", GAME, "--variant", "nope", codes=(1, 2))
+    assert "unknown variant 'nope'" in output
+    assert "two_colours" in output  # the variants there are
+    number, _ = find_line(game / "ruleset.yaml", r"^variants:")
+    assert at("ruleset.yaml", number + 1) in output  # the manifest's list of variants
+
+
+# --- several problems at once ------------------------------------------------------------------
+
+
+def test_validate_reports_every_problem_not_only_the_first(game, capsys):
+    baseline = validate_diagnostics(capsys, game)
+    rules_line, rules_text = edit(game / "rules.sr", "if points > 0:", 'if points > "x":')
+    cards_line, cards_text = edit(game / "components" / "cards.yaml", '{name: "5", kind: character, number: 5}',
+                                  '{name: "5", kind: character, number: "seven"}')
+    manifest_line, manifest_text = edit(game / "ruleset.yaml", "- components/fruit.yaml", "- components/fruits.yaml")
+    scenario_line, scenario_text = edit(game / "scenarios" / "doubles.yaml", "players: 2", "players: two")
+    output = fails(capsys, game, "validate", GAME)
+    expected = [
+        at("rules.sr", rules_line, rules_text.index('"x"') + 1),
+        at("components/cards.yaml", cards_line, cards_text.index('"seven"') + 1),
+        at("ruleset.yaml", manifest_line, manifest_text.index("components/") + 1),
+        at("scenarios/doubles.yaml", scenario_line, scenario_text.index("two") + 1),
+    ]
+    for prefix in expected:
+        assert diagnostic_lines(output, prefix), f"{prefix} missing from:\n{output}"
+    found = set(diagnostic_lines(output, f"{GAME}/"))
+    assert len(found - baseline) == 4, f"four mistakes, four diagnostics:\n{output}"
+    assert f"{len(found)} problem(s) found" in output
+
+
+# --- scenarios ---------------------------------------------------------------------------------
+
+
+def test_scenario_with_a_wrong_seat_name(game, capsys):
+    scenario = game / "scenarios" / "healer_options.yaml"
+    number, line = edit(scenario, "- {Marie: Marie Healer,", "- {Maria: Marie Healer,")
+    output = fails(capsys, game, "test", GAME)
+    found = diagnostic_lines(output, at("scenarios/healer_options.yaml", number, line.index("Maria") + 1))
+    assert found, output
+    assert "unknown seat 'Maria'" in found[0]
+    assert "did you mean Marie" in found[0]
+    assert "FAIL healer_options.yaml" in output
+    scenarios = len(list((game / "scenarios").glob("*.yaml")))
+    assert f"{scenarios - 1} passed, 1 failed" in output
+
+
+def test_scenario_with_a_wrong_zone_name(game, capsys):
+    scenario = game / "scenarios" / "healer_options.yaml"
+    number, line = edit(scenario, "Marie.discard:", "Marie.discrad:")
+    output = fails(capsys, game, "test", GAME)
+    found = diagnostic_lines(output, at("scenarios/healer_options.yaml", number, line.index("Marie.discrad") + 1))
+    assert found, output
+    assert "unknown zone 'Marie.discrad'" in found[0]
+    assert "did you mean Marie.discard" in found[0]
+
+
+# --- nothing already written is lost -----------------------------------------------------------
+
+PRECIOUS = b'{"e":"header","note":"a log written earlier, which a failed run must not touch"}\n'
+
+
+@pytest.mark.parametrize("arguments, code", [
+    (["--players", "9"], 2),
+    (["--players", "x"], 2),
+    (["--agents", "robot"], 2),
+    (["--players", "3", "--agents", "random,first"], 2),
+    (["--variant", "nope"], 1),
+], ids=["players-9", "players-x", "unknown-agent", "agents-count", "unknown-variant"])
+def test_failed_run_keeps_an_existing_log(game, capsys, tmp_path, arguments, code):
+    log = tmp_path / "existing.jsonl"
+    log.write_bytes(PRECIOUS)
+    fails(capsys, tmp_path, "run", GAME, "--log", log, *arguments, codes=(code,))
+    assert log.read_bytes() == PRECIOUS
+    assert not list(tmp_path.glob("*.partial"))
+
+
+def test_run_of_a_broken_ruleset_keeps_an_existing_log(game, capsys, tmp_path):
+    log = tmp_path / "existing.jsonl"
+    log.write_bytes(PRECIOUS)
+    number, line = edit(game / "rules.sr", "move all from box to supply", "move all from box to suply")
+    output = fails(capsys, tmp_path, "run", GAME, "--players", "3", "--log", log)
+    assert at("rules.sr", number, line.index("suply") + 1) in output
+    assert log.read_bytes() == PRECIOUS
+    assert not list(tmp_path.glob("*.partial"))
+
+
+def test_failed_replay_keeps_its_log(game, capsys, tmp_path):
+    log = tmp_path / "broken.jsonl"
+    log.write_bytes(PRECIOUS + b"not json\n")
+    output = fails(capsys, tmp_path, "replay", log)
+    assert f"{log}:1:1: error: the first line must be a snowrules-log/1 header" in output
+
+
+# --- the real console script -------------------------------------------------------------------
+
+
+def _console_script() -> list[str]:
+    beside = Path(sys.executable).parent / "snowrules"
+    if beside.is_file():
+        return [str(beside)]
+    found = shutil.which("snowrules")
+    assert found, "the snowrules console script is not installed"
+    return [found]
+
+
+def test_console_script_never_shows_a_traceback(game, tmp_path):
+    number, line = edit(game / "rules.sr", "if points > 0:", 'if points > "x":')
+    type_error = at("rules.sr", number, line.index('"x"') + 1)
+    not_json = tmp_path / "not_json.jsonl"
+    not_json.write_text("{oops\n", encoding="utf-8")
+    environment = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    cases = [
+        (["validate", GAME], 1, type_error),
+        (["run", GAME, "--players", "x"], 2, "invalid int value: 'x'"),
+        (["run", GAME, "--players", "9"], 2, "--players 9"),
+        (["frob"], 2, "invalid choice: 'frob'"),
+        (["replay", str(not_json)], 1, f"{not_json}:1:"),
+        (["test", GAME], 1, type_error),
+        (["run", GAME, "--players", "3"], 1, type_error),
+    ]
+    for arguments, code, expected in cases:
+        before = snapshot(tmp_path)
+        done = subprocess.run(_console_script() + arguments, cwd=tmp_path, capture_output=True, text=True,
+                              env=environment, timeout=120)
+        assert done.returncode == code, (arguments, done.returncode, done.stdout, done.stderr)
+        assert "Traceback" not in done.stderr and "Traceback" not in done.stdout, (arguments, done.stderr)
+        assert expected in done.stdout + done.stderr, (arguments, done.stdout, done.stderr)
+        assert snapshot(tmp_path) == before, arguments
