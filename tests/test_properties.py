@@ -101,3 +101,24 @@ def test_views_hide_other_players_hidden_and_secret_zones(config):
                     assert isinstance(shown, list)
         pending = st.pending
         game.answer(st, [0] * len(pending["players"]))
+
+
+def test_every_log_line_follows_the_log_schema(tmp_path):
+    from jsonschema import Draft202012Validator
+
+    from snowrules.ruleset import GENERIC_SCHEMAS
+    validator = Draft202012Validator(json.loads((GENERIC_SCHEMAS / "log_event.schema.json").read_text()))
+    kinds = set()
+    for config in CONFIGS:
+        game = game_for(config)
+        path = tmp_path / "game.jsonl"
+        with LogWriter(path) as log:
+            log.write(header(game, 11, ["random"] * config[2], config[0]))
+            st, _ = play_checked(game, 11, check_every=10**9, sink=log.write)
+            log.write(result_event(game, st))
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            event = json.loads(line)
+            kinds.add(event["e"])
+            errors = [e.message for e in validator.iter_errors(event)]
+            assert not errors, (number, event, errors)
+    assert {"header", "turn", "phase", "roll", "move", "count", "choice", "end", "result"} <= kinds
