@@ -149,11 +149,14 @@ def validate_folder(folder: Path) -> list[Diagnostic]:
         ruleset, found = read_ruleset(str(folder))
     except SnowrulesError as error:
         return list(error.diagnostics)
-    found += [d for d in check(ruleset) if d not in found]
+    # Names used by the rules cannot be checked while a rules file does not parse: the check
+    # would report every use of what that file declares. Syntax first, then the rest.
+    checked = check if ruleset.rules_parsed else (lambda _ruleset: [])
+    found += [d for d in checked(ruleset) if d not in found]
     for variant in ruleset.variants:
         try:
             variant_ruleset, problems = read_ruleset(str(folder), variant)
-            found += [d for d in problems + check(variant_ruleset) if d not in found]
+            found += [d for d in problems + checked(variant_ruleset) if d not in found]
         except SnowrulesError as error:
             found += [d for d in error.diagnostics if d not in found]
     for path in scenario_files(ruleset):

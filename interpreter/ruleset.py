@@ -52,6 +52,7 @@ class Ruleset:
     variants: dict[str, str]
     manifest_position: Position
     override_files: set[str] = field(default_factory=set)
+    rules_parsed: bool = True  # False when a rules file could not be parsed (its names are unknown)
 
     def shown(self, path: Path) -> str:
         return display_path(path)
@@ -180,6 +181,7 @@ class _Reader:
             seat_names=seat_names, rules=rules, components=components, constants=constants,
             tables=tables, variants=dict(variants), manifest_position=manifest.position(),
             override_files={self.shown(self.folder / f) for f in override_files},
+            rules_parsed=len(rules) == len(rules_files),
         )
 
     def _missing(self, file: str, section: str) -> bool:

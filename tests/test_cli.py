@@ -282,3 +282,23 @@ def test_two_colours_variant(capsys):
         assert result["scores"][player] == max(result["seat_scores"][s] for s in name.split(" & "))
     for winner in result["winners"]:
         assert result["scores"][winner] == last_space()
+
+
+def test_human_agent_shows_the_view_and_reasks_on_bad_input():
+    from snowrules.agents import HumanAgent
+    from snowrules.compiler import load_program
+    from snowrules.engine import Game
+
+    game = Game(load_program("snow_time", None, 2))
+    st = game.start(5)
+    answers = iter(["", "zero", "0", "11", "3"])
+    shown: list[str] = []
+    agent = HumanAgent(read=lambda prompt: next(answers), write=shown.append)
+    seat = st.pending["players"][0]
+    index = agent.choose(game, st, seat, st.pending["options"][0])
+    assert index == 2
+    text = "\n".join(shown)
+    assert "red.hand: red 1, red 2" in text          # the player's own hand is shown
+    assert "blue.hand" not in text                    # the other player's hand is not
+    assert text.count("please type a number from 1 to 10") == 4
+    assert "  3) red 3" in text

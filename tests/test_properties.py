@@ -105,7 +105,6 @@ def test_views_hide_other_players_hidden_and_secret_zones(config):
 
 def test_every_log_line_follows_the_log_schema(tmp_path):
     from jsonschema import Draft202012Validator
-
     from snowrules.ruleset import GENERIC_SCHEMAS
     validator = Draft202012Validator(json.loads((GENERIC_SCHEMAS / "log_event.schema.json").read_text()))
     kinds = set()
