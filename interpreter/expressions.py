@@ -13,6 +13,7 @@ from typing import Any
 from . import syntax as s
 from . import types as t
 from .diagnostics import Diagnostics, Position, RuntimeRulesError
+from .fuse import fused, simple
 from .scope import Scope, Symbols, suggest
 
 Fn = Callable[[Any, list], Any]
@@ -87,16 +88,23 @@ class ExpressionCompiler:
 
     def sequence(self, node: s.Node, scope: Scope, what: str) -> tuple[Fn, str]:
         """A list value: zones become their contents."""
+        fn, kind, _ = self.sequence_of(node, scope, what)
+        return fn, kind
+
+    def sequence_of(self, node: s.Node, scope: Scope, what: str) -> tuple[Fn, str, bool]:
+        """A list value, its kind, and whether it is a zone's own list (which moves change)."""
         fn, kind = self.compile(node, scope)
         if not t.iterable(kind):
             self.diag.error(node.pos, f"{what} must be a list or a zone, not {t.describe(kind)}")
-            return const([]), t.list_of(t.ANY)
-        return self.as_list(fn, kind), (t.list_of(t.COMPONENT) if kind == t.ZONE else kind)
+            return const([]), t.list_of(t.ANY), False
+        if kind == t.ZONE:
+            return self.as_list(fn, kind), t.list_of(t.COMPONENT), True
+        return fn, kind, kind == t.ANY
 
     def as_list(self, fn: Fn, kind: str) -> Fn:
         if kind != t.ZONE:
             return fn
-        return lambda st, env: st.zones[fn(st, env)]
+        return fused("st.zones[{p0}]", [fn])
 
     def zone(self, node: s.Node, scope: Scope, what: str) -> Fn:
         fn, kind = self.compile(node, scope)
@@ -168,8 +176,7 @@ class ExpressionCompiler:
             return (lambda st, env: everything), t.list_of(t.COMPONENT)
         if name in self.sym.variables:
             variable = self.sym.variables[name]
-            index = variable.index
-            return (lambda st, env: st.vars[index]), variable.kind
+            return fused("st.vars[{i0}]", ints=[variable.index]), variable.kind
         if name in self.sym.constants:
             value = self.sym.constants[name][0]
             kind = {bool: t.BOOL, int: t.INT, str: t.STR}.get(type(value), t.ANY)
@@ -186,8 +193,7 @@ class ExpressionCompiler:
             family = layout.counter_families[name]
             if family.per_player or family.keys:
                 return const(name), "counters"
-            index = family.base
-            return (lambda st, env: st.counters[index]), t.INT
+            return fused("st.counters[{i0}]", ints=[family.base]), t.INT
         if name in self.sym.functions or name in self.sym.procedures:
             self.diag.error(node.pos, f"{name!r} is a definition; call it with ( )")
         else:
@@ -204,24 +210,16 @@ class ExpressionCompiler:
         counter_family = layout.counter_families.get(name)
         wants_player = (zone_family and zone_family.per_player) or (counter_family and counter_family.per_player)
         if kind == t.PLAYER or (kind == t.ANY and wants_player):
-            slot = slot_of(obj)
             if zone_family is not None and zone_family.per_player:
                 if zone_family.indexes:
                     return (lambda st, env: ("zones", name, obj(st, env))), "zones"
-                base = zone_family.base
-                if slot is not None:
-                    return (lambda st, env: base + env[slot]), t.ZONE
-                return (lambda st, env: base + obj(st, env)), t.ZONE
+                return fused("{i0} + {p0}", [obj], ints=[zone_family.base]), t.ZONE
             if counter_family is not None and counter_family.per_player:
                 if counter_family.keys:
                     return (lambda st, env: ("counters", name, obj(st, env))), "counters"
-                base = counter_family.base
-                if slot is not None:
-                    return (lambda st, env: st.counters[base + env[slot]]), t.INT
-                return (lambda st, env: st.counters[base + obj(st, env)]), t.INT
+                return fused("st.counters[{i0} + {p0}]", [obj], ints=[counter_family.base]), t.INT
             if name == "name":
-                names = layout.seat_names
-                return (lambda st, env: names[obj(st, env)]), t.STR
+                return fused("{v0}[{p0}]", [obj], [layout.seat_names]), t.STR
             if kind == t.PLAYER:
                 candidates = [z.name for z in layout.zone_families.values() if z.per_player]
                 candidates += [c.name for c in layout.counter_families.values() if c.per_player]
@@ -236,9 +234,8 @@ class ExpressionCompiler:
                 return (lambda st, env: st.where[obj(st, env)]), t.ZONE
             values = layout.fields[name]
             field_kind = t.PLAYER if name == "owner" else self.sym.field_kinds.get(name, t.ANY)
-            slot = slot_of(obj)
-            if kind == t.COMPONENT and slot is not None:
-                return (lambda st, env: values[env[slot]]), field_kind
+            if kind == t.COMPONENT:
+                return fused("{v0}[{p0}]", [obj], [values]), field_kind
             if kind == t.ANY and name in self.sym.record_fields:
                 def either(st, env, obj=obj, values=values, name=name):
                     value = obj(st, env)
@@ -246,7 +243,7 @@ class ExpressionCompiler:
                 return either, t.ANY
             return (lambda st, env: values[obj(st, env)]), field_kind
         if kind in (t.RECORD, t.ANY) and name in self.sym.record_fields:
-            return (lambda st, env: obj(st, env).get(name)), t.ANY
+            return fused("{p0}.get({v0})", [obj], [name]), t.ANY
         if kind == t.COMPONENT:
             self.diag.error(node.pos, f"no component has a field {name!r}",
                             suggest(name, list(layout.fields)) or f"fields: {', '.join(sorted(layout.fields))}")
@@ -299,15 +296,13 @@ class ExpressionCompiler:
         fixed = constant_in(index)
         if fixed is not None and isinstance(fixed[0], int) and 0 <= fixed[0] - first < width:
             return const(base + fixed[0] - first), t.ZONE
-        slot = slot_of(index)
-        if slot is not None:
-            def local_index(st, env):
-                i = env[slot] - first
-                if 0 <= i < width:
-                    return base + i
-                return base + offset(st, env)  # reports the error
-            return local_index, t.ZONE
-        return (lambda st, env: base + offset(st, env)), t.ZONE
+        def checked(st, env):
+            return base + offset(st, env)
+
+        if simple(index):
+            return fused("{i0} + {p0} if {i1} <= {p0} <= {i2} else {p1}", [index, checked],
+                         ints=[base - first, first, first + width - 1]), t.ZONE
+        return checked, t.ZONE
 
     def counter_key(self, node: s.Node, family, scope: Scope) -> Fn:
         keys = {k: i for i, k in enumerate(family.keys)}
@@ -339,11 +334,7 @@ class ExpressionCompiler:
             family = layout.counter_families[node.name]
             if family.per_player and not family.keys:
                 player = self.expect(node.obj, scope, t.PLAYER, "the counter's player")
-                base = family.base
-                slot = slot_of(player)
-                if slot is not None:
-                    return (lambda st, env: base + env[slot]), family
-                return (lambda st, env: base + player(st, env)), family
+                return fused("{i0} + {p0}", [player], ints=[family.base]), family
         if isinstance(node, s.Index):
             name = self._family_name(node.obj)
             family = layout.counter_families.get(name)
@@ -352,11 +343,10 @@ class ExpressionCompiler:
                 base, width = family.base, family.width
                 if family.per_player and isinstance(node.obj, s.Attribute):
                     player = self.expect(node.obj.obj, scope, t.PLAYER, "the counter's player")
-                    fixed, slot = constant_in(key), slot_of(player)
-                    if fixed is not None and slot is not None:
-                        offset = base + fixed[0]
-                        return (lambda st, env: offset + env[slot] * width), family
-                    return (lambda st, env: base + player(st, env) * width + key(st, env)), family
+                    fixed = constant_in(key)
+                    if fixed is not None:
+                        return fused("{i0} + {p0} * {i1}", [player], ints=[base + fixed[0], width]), family
+                    return fused("{i0} + {p0} * {i1} + {p1}", [player, key], ints=[base, width]), family
                 if not family.per_player and isinstance(node.obj, s.Name):
                     return (lambda st, env: base + key(st, env)), family
         self.diag.error(node.pos, f"{what} must be a counter, such as score or p.score",
@@ -367,7 +357,7 @@ class ExpressionCompiler:
         ref, family = self.counter_ref(node, scope, "this")
         if ref is None:
             return const(0), t.INT
-        return (lambda st, env: st.counters[ref(st, env)]), t.INT
+        return fused("st.counters[{p0}]", [ref]), t.INT
 
     # ---- calls ----------------------------------------------------------------------------
     def _call(self, node: s.Call, scope: Scope):
@@ -452,19 +442,16 @@ class ExpressionCompiler:
     def _std_size(self, node, scope):
         zone = self._zone_arg(node, scope)
         if zone is not None:
-            slot = slot_of(zone)
-            if slot is not None:
-                return (lambda st, env: len(st.zones[env[slot]])), t.INT
-            return (lambda st, env: len(st.zones[zone(st, env)])), t.INT
+            return fused("len(st.zones[{p0}])", [zone]), t.INT
         fn, _ = self._one_list(node, scope)
-        return (lambda st, env: len(fn(st, env))), t.INT
+        return fused("len({p0})", [fn]), t.INT
 
     def _std_empty(self, node, scope):
         zone = self._zone_arg(node, scope)
         if zone is not None:
-            return (lambda st, env: not st.zones[zone(st, env)]), t.BOOL
+            return fused("not st.zones[{p0}]", [zone]), t.BOOL
         fn, _ = self._one_list(node, scope)
-        return (lambda st, env: not fn(st, env)), t.BOOL
+        return fused("not {p0}", [fn]), t.BOOL
 
     def _std_first(self, node, scope):
         fn, kind = self._one_list(node, scope)
@@ -661,30 +648,26 @@ class ExpressionCompiler:
     def _unary(self, node: s.Unary, scope: Scope):
         if node.op == "not":
             fn = self.expect(node.operand, scope, t.BOOL, "the operand of `not`")
-            return (lambda st, env: not fn(st, env)), t.BOOL
+            return fused("not {p0}", [fn]), t.BOOL
         fn = self.expect(node.operand, scope, t.INT, "the operand of `-`")
-        return (lambda st, env: -fn(st, env)), t.INT
+        return fused("-{p0}", [fn]), t.INT
 
     def _ternary(self, node: s.Ternary, scope: Scope):
         cond = self.expect(node.cond, scope, t.BOOL, "the condition")
         a, ka = self.compile(node.then, scope)
         b, kb = self.compile(node.otherwise, scope)
-        return (lambda st, env: a(st, env) if cond(st, env) else b(st, env)), t.unify(ka, kb)
+        return fused("{p1} if {p0} else {p2}", [cond, a, b]), t.unify(ka, kb)
 
     def _binary(self, node: s.Binary, scope: Scope):
         op = node.op
         if op in ("and", "or"):
             a = self.expect(node.left, scope, t.BOOL, f"the left side of `{op}`")
             b = self.expect(node.right, scope, t.BOOL, f"the right side of `{op}`")
-            if op == "and":
-                return (lambda st, env: a(st, env) and b(st, env)), t.BOOL
-            return (lambda st, env: a(st, env) or b(st, env)), t.BOOL
+            return fused("{p0} " + op + " {p1}", [a, b]), t.BOOL
         if op in ("in", "notin"):
             a, _ = self.compile(node.left, scope)
             b, _ = self.sequence(node.right, scope, f"the right side of `{'in' if op == 'in' else 'not in'}`")
-            if op == "in":
-                return (lambda st, env: a(st, env) in b(st, env)), t.BOOL
-            return (lambda st, env: a(st, env) not in b(st, env)), t.BOOL
+            return fused("{p0} " + ("in" if op == "in" else "not in") + " {p1}", [a, b]), t.BOOL
         if op in ("==", "!="):
             a, ka = self.compile(node.left, scope)
             b, kb = self.compile(node.right, scope)
@@ -692,36 +675,12 @@ class ExpressionCompiler:
                     t.compatible(ka, kb) or t.compatible(kb, ka)):
                 self.diag.error(node.pos, f"comparing {t.describe(ka)} with {t.describe(kb)} is always "
                                 f"{'false' if op == '==' else 'true'}")
-            fixed = constant_in(b)
-            if fixed is not None:
-                slot = slot_of(a)
-                if slot is not None:
-                    return _LOCAL_WITH_CONSTANT[op](slot, fixed[0]), t.BOOL
-                return _WITH_CONSTANT[op](a, fixed[0]), t.BOOL
-            if op == "==":
-                return (lambda st, env: a(st, env) == b(st, env)), t.BOOL
-            return (lambda st, env: a(st, env) != b(st, env)), t.BOOL
+            return fused("{p0} " + op + " {p1}", [a, b]), t.BOOL
         a = self.expect(node.left, scope, t.INT, f"the left side of `{op}`")
         b = self.expect(node.right, scope, t.INT, f"the right side of `{op}`")
         position = node.pos
-        fixed = constant_in(b)
-        if fixed is not None and isinstance(fixed[0], int) and op in _WITH_CONSTANT:
-            kind = t.INT if op in ("+", "-", "*") else t.BOOL
-            slot = slot_of(a)
-            if slot is not None:
-                return _LOCAL_WITH_CONSTANT[op](slot, fixed[0]), kind
-            return _WITH_CONSTANT[op](a, fixed[0]), kind
-        table: dict[str, tuple[Callable, str]] = {
-            "+": (lambda st, env: a(st, env) + b(st, env), t.INT),
-            "-": (lambda st, env: a(st, env) - b(st, env), t.INT),
-            "*": (lambda st, env: a(st, env) * b(st, env), t.INT),
-            "<": (lambda st, env: a(st, env) < b(st, env), t.BOOL),
-            "<=": (lambda st, env: a(st, env) <= b(st, env), t.BOOL),
-            ">": (lambda st, env: a(st, env) > b(st, env), t.BOOL),
-            ">=": (lambda st, env: a(st, env) >= b(st, env), t.BOOL),
-        }
-        if op in table:
-            return table[op]
+        if op in _OPERATORS:
+            return fused("{p0} " + op + " {p1}", [a, b]), _OPERATORS[op]
 
         def divide(st, env):
             x, y = a(st, env), b(st, env)
@@ -731,30 +690,8 @@ class ExpressionCompiler:
         return divide, t.INT
 
 
-_WITH_CONSTANT: dict[str, Callable] = {
-    "==": lambda a, k: lambda st, env: a(st, env) == k,
-    "!=": lambda a, k: lambda st, env: a(st, env) != k,
-    "<": lambda a, k: lambda st, env: a(st, env) < k,
-    "<=": lambda a, k: lambda st, env: a(st, env) <= k,
-    ">": lambda a, k: lambda st, env: a(st, env) > k,
-    ">=": lambda a, k: lambda st, env: a(st, env) >= k,
-    "+": lambda a, k: lambda st, env: a(st, env) + k,
-    "-": lambda a, k: lambda st, env: a(st, env) - k,
-    "*": lambda a, k: lambda st, env: a(st, env) * k,
-}
-
-
-_LOCAL_WITH_CONSTANT: dict[str, Callable] = {
-    "==": lambda s, k: lambda st, env: env[s] == k,
-    "!=": lambda s, k: lambda st, env: env[s] != k,
-    "<": lambda s, k: lambda st, env: env[s] < k,
-    "<=": lambda s, k: lambda st, env: env[s] <= k,
-    ">": lambda s, k: lambda st, env: env[s] > k,
-    ">=": lambda s, k: lambda st, env: env[s] >= k,
-    "+": lambda s, k: lambda st, env: env[s] + k,
-    "-": lambda s, k: lambda st, env: env[s] - k,
-    "*": lambda s, k: lambda st, env: env[s] * k,
-}
+# Operators written as themselves in fused code (a fixed set: never text from a ruleset).
+_OPERATORS = {"+": t.INT, "-": t.INT, "*": t.INT, "<": t.BOOL, "<=": t.BOOL, ">": t.BOOL, ">=": t.BOOL}
 
 
 class _NoSlots:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from . import fuse
 from . import syntax as s
 from . import types as t
 from .diagnostics import Diagnostics, Position, RuntimeRulesError
@@ -151,8 +152,18 @@ class StatementCompiler:
         return block
 
     def native_body(self, node: s.Block, scope: Scope) -> Native:
-        fns = [self.native(statement, scope) for statement in node.statements]
-        return runner(fns)
+        """One generated function for a block of statements that never wait."""
+        lines, namespace, nesting = self.body_code(node, scope)
+        return fuse.statement(lines, namespace, nesting)
+
+    def body_code(self, node: s.Block, scope: Scope) -> tuple[list[str], dict, int]:
+        lines, namespace, nesting = [], {}, 0
+        for statement in node.statements:
+            more, ns, depth = fuse.block_code(self.native(statement, scope))
+            lines += more
+            namespace.update(ns)
+            nesting = max(nesting, depth)
+        return lines, namespace, nesting
 
     def stepped_body(self, node: s.Block, scope: Scope, kind: str = SEQUENCE,
                      slots: tuple[int, ...] = ()) -> int:
@@ -243,19 +254,14 @@ class StatementCompiler:
         method = getattr(self, "_" + type(node).__name__.lower())
         return method(node, scope)
 
-    def _pass(self, node, scope):
-        return lambda st, env: None
-
     def _let(self, node: s.Let, scope: Scope):
         fn, kind = self.x.compile(node.value, scope)
         if node.name in scope.names:
             self.diag.error(node.pos, f"{node.name!r} is already defined in this block",
                             "use `name = value` to change it")
         slot = scope.define(node.name, kind)
-
-        def let(st, env):
-            env[slot] = fn(st, env)
-        return let
+        src, ns = fuse.expression(fn)
+        return fuse.statement([f"env[{slot}] = {src}"], ns, 0)
 
     def _assign(self, node: s.Assign, scope: Scope):
         fn, kind = self.x.compile(node.value, scope)
@@ -265,9 +271,8 @@ class StatementCompiler:
             if local[1] == t.NONE or t.ANY in local[1]:
                 scope.retype(node.name, kind if t.ANY in local[1] else t.unify(local[1], kind))
 
-            def assign_local(st, env):
-                env[slot] = fn(st, env)
-            return assign_local
+            src, ns = fuse.expression(fn)
+            return fuse.statement([f"env[{int(slot)}] = {src}"], ns, 0)
         variable = self.sym.variables.get(node.name)
         if variable is None:
             self.diag.error(node.pos, f"unknown variable {node.name!r}",
@@ -276,11 +281,8 @@ class StatementCompiler:
             return lambda st, env: None
         if variable.kind == t.NONE or t.ANY in variable.kind:
             variable.kind = kind if t.ANY in variable.kind else t.unify(variable.kind, kind)
-        index = variable.index
-
-        def assign_global(st, env):
-            st.vars[index] = fn(st, env)
-        return assign_global
+        src, ns = fuse.expression(fn)
+        return fuse.statement([f"st.vars[{int(variable.index)}] = {src}"], ns, 0)
 
     def _rule(self, node: s.Node) -> str:
         return str(node.pos)
@@ -435,15 +437,15 @@ class StatementCompiler:
         try:
             if stepped:
                 return _CallStep(bindings, self.stepped_body(decl.body, inner))
-            body = self.native_body(decl.body, inner)
+            lines, namespace, nesting = [], {}, 0
+            for slot, arg in bindings:
+                src, ns = fuse.expression(arg)
+                lines.append(f"env[{int(slot)}] = {src}")
+                namespace.update(ns)
+            body, body_ns, nesting = self.body_code(decl.body, inner)
         finally:
             self.calling.pop()
-
-        def call(st, env):
-            for slot, arg in bindings:
-                env[slot] = arg(st, env)
-            body(st, env)
-        return call
+        return fuse.statement(lines + body, {**namespace, **body_ns}, nesting)
 
     def _endgame(self, node: s.EndGame, scope: Scope):
         position = node.pos
@@ -525,37 +527,34 @@ class StatementCompiler:
         return lambda st, env: one(fn(st, env), kind)
 
     def _if(self, node: s.If, scope: Scope):
-        branches = [(self.x.expect(c, scope, t.BOOL, "the condition"), self.native_body(b, scope.child()))
-                    for c, b in node.branches]
-        otherwise = self.native_body(node.otherwise, scope.child()) if node.otherwise else None
-        if len(branches) == 1:
-            (cond, body), = branches
-            if otherwise is None:
-                def if_only(st, env):
-                    if cond(st, env):
-                        body(st, env)
-                return if_only
-
-        def if_else(st, env):
-            for cond, body in branches:
-                if cond(st, env):
-                    body(st, env)
-                    return
-            if otherwise is not None:
-                otherwise(st, env)
-        return if_else
+        lines, namespace, nesting = [], {}, 0
+        for number, (cond, body) in enumerate(node.branches):
+            src, ns = fuse.expression(self.x.expect(cond, scope, t.BOOL, "the condition"))
+            inner, inner_ns, depth = self.body_code(body, scope.child())
+            lines += [f"{'if' if number == 0 else 'elif'} {src}:"] + fuse.indent(inner)
+            namespace.update(ns)
+            namespace.update(inner_ns)
+            nesting = max(nesting, depth + 1)
+        if node.otherwise is not None:
+            inner, inner_ns, depth = self.body_code(node.otherwise, scope.child())
+            lines += ["else:"] + fuse.indent(inner)
+            namespace.update(inner_ns)
+            nesting = max(nesting, depth + 1)
+        return fuse.statement(lines, namespace, nesting)
 
     def _foreach(self, node: s.ForEach, scope: Scope):
-        source, kind = self.x.sequence(node.source, scope, "the list to go through")
+        source, kind, is_zone = self.x.sequence_of(node.source, scope, "the list to go through")
         inner = scope.child()
         slot = inner.define(node.var, t.element(kind))
-        body = self.native_body(node.body, inner)
-
-        def for_each(st, env):
-            for item in list(source(st, env)):
-                env[slot] = item
-                body(st, env)
-        return for_each
+        src, ns = fuse.expression(source)
+        # A zone changes while the loop moves its components: go through a copy. Other lists are
+        # never changed in place, so they are gone through as they are.
+        if is_zone:
+            src = f"list({src})"
+        body, body_ns, depth = self.body_code(node.body, inner)
+        item = fuse.fresh()
+        lines = [f"for {item} in {src}:", f"    env[{int(slot)}] = {item}"] + fuse.indent(body)
+        return fuse.statement(lines, {**ns, **body_ns}, depth + 1)
 
     def _while(self, node: s.While, scope: Scope):
         cond = self.x.expect(node.cond, scope, t.BOOL, "the condition")
@@ -572,23 +571,19 @@ class StatementCompiler:
         return while_loop
 
     def _repeat(self, node: s.Repeat, scope: Scope):
-        count = self.x.expect(node.count, scope, t.INT, "the number of times")
-        body = self.native_body(node.body, scope.child())
-
-        def repeat(st, env):
-            for _ in range(count(st, env)):
-                body(st, env)
-        return repeat
+        src, ns = fuse.expression(self.x.expect(node.count, scope, t.INT, "the number of times"))
+        body, body_ns, depth = self.body_code(node.body, scope.child())
+        lines = [f"for {fuse.fresh()} in range({src}):"] + fuse.indent(body)
+        return fuse.statement(lines, {**ns, **body_ns}, depth + 1)
 
     def _phase(self, node: s.Phase, scope: Scope):
-        body = self.native_body(node.body, scope.child())
-        name = node.name
+        body, body_ns, depth = self.body_code(node.body, scope.child())
+        event = fuse.fresh("_v")
+        lines = ["if st.sink is not None:", f"    st.sink(dict({event}))"] + body
+        return fuse.statement(lines, {**body_ns, event: {"e": "phase", "phase": node.name}}, depth + 1)
 
-        def phase(st, env):
-            if st.sink is not None:
-                st.sink({"e": "phase", "phase": name})
-            body(st, env)
-        return phase
+    def _pass(self, node, scope):
+        return fuse.statement(["pass"], {}, 0)
 
 
 class _CallStep:

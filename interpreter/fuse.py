@@ -1,0 +1,105 @@
+"""Fusing expression closures into one Python function per expression.
+
+Each expression node is first a closure; composing closures costs one Python call per node. Here
+a node also gets a *source form* built from snowrules' own fixed templates, so that a whole
+expression becomes one generated function. What a ruleset wrote never becomes source text: its
+values (constants, field tables, texts) are passed in the function's namespace under generated
+names, and only integers that snowrules computed itself (slots, zone and counter indexes) are
+written as literals. Anything without a source form is called as a closure from the fused code.
+"""
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+Fn = Callable[[Any, list], Any]
+MAX_DEPTH = 24  # fused code nests no deeper than this; deeper parts are called instead
+_fresh = itertools.count()
+
+
+def code(fn: Fn) -> tuple[str, dict, int]:
+    """The source form of a closure: (source, namespace, depth)."""
+    src = getattr(fn, "src", None)
+    if src is not None:
+        return src, fn.ns, fn.depth
+    slot = getattr(fn, "slot", None)
+    if slot is not None:
+        return f"env[{int(slot)}]", {}, 1
+    constant = getattr(fn, "constant", None)
+    name = f"_v{next(_fresh)}"
+    if constant is not None:
+        return name, {name: constant[0]}, 1
+    return f"{name}(st, env)", {name: fn}, 1
+
+
+def simple(fn: Fn) -> bool:
+    """Cheap and pure to evaluate twice (a local slot or a constant)."""
+    return getattr(fn, "slot", None) is not None or getattr(fn, "constant", None) is not None
+
+
+def fused(template: str, parts: list[Fn] = (), values: list[Any] = (), ints: list[int] = ()) -> Fn:
+    """A generated function for `template`, where {p0}.. are the parts' source forms, {v0}.. names
+    bound to `values`, and {i0}.. integers computed by snowrules."""
+    names: dict[str, str] = {}
+    namespace: dict[str, Any] = {}
+    depth = 0
+    for i, part in enumerate(parts):
+        src, ns, part_depth = code(part)
+        if part_depth >= MAX_DEPTH:  # keep the generated code shallow: call this part instead
+            name = f"_v{next(_fresh)}"
+            src, ns, part_depth = f"{name}(st, env)", {name: part}, 1
+        names[f"p{i}"] = src
+        namespace.update(ns)
+        depth = max(depth, part_depth)
+    for i, value in enumerate(values):
+        name = f"_v{next(_fresh)}"
+        names[f"v{i}"] = name
+        namespace[name] = value
+    for i, number in enumerate(ints):
+        names[f"i{i}"] = str(int(number))
+    src = "(" + template.format(**names) + ")"
+    fn = eval(compile("lambda st, env: " + src, "<snowrules-fused>", "eval"), namespace)  # noqa: S307
+    fn.src, fn.ns, fn.depth = src, namespace, depth + 1
+    return fn
+
+
+# ---- statements: one generated function per block of native statements --------------------
+MAX_NESTING = 10  # Python allows 20 nested blocks; deeper statements are called instead
+
+
+def block_code(fn: Fn) -> tuple[list[str], dict, int]:
+    """A native statement as lines of source: (lines, namespace, nesting)."""
+    lines = getattr(fn, "lines", None)
+    if lines is not None and fn.nesting < MAX_NESTING:
+        return lines, fn.ns, fn.nesting
+    name = f"_v{next(_fresh)}"
+    return [f"{name}(st, env)"], {name: fn}, 0
+
+
+def expression(fn: Fn) -> tuple[str, dict]:
+    """An expression's source form for use inside a statement."""
+    src, ns, depth = code(fn)
+    if depth >= MAX_DEPTH:
+        name = f"_v{next(_fresh)}"
+        return f"{name}(st, env)", {name: fn}
+    return src, ns
+
+
+def indent(lines: list[str]) -> list[str]:
+    return ["    " + line for line in lines] or ["    pass"]
+
+
+def statement(lines: list[str], namespace: dict, nesting: int) -> Fn:
+    """A generated function running `lines` (snowrules' templates only; see the module text)."""
+    name = f"_s{next(_fresh)}"
+    source = f"def {name}(st, env):\n" + "\n".join(indent(lines))
+    scope = dict(namespace)
+    exec(compile(source, "<snowrules-fused>", "exec"), scope)  # noqa: S102
+    fn = scope[name]
+    fn.lines, fn.ns, fn.nesting = lines, namespace, nesting
+    return fn
+
+
+def fresh(prefix: str = "_x") -> str:
+    return f"{prefix}{next(_fresh)}"
