@@ -13,7 +13,7 @@ from typing import Any
 from . import syntax as s
 from . import types as t
 from .diagnostics import Diagnostics, Position, RuntimeRulesError
-from .fuse import fused, simple
+from .fuse import comprehension, fused, simple
 from .scope import Scope, Symbols, suggest
 
 Fn = Callable[[Any, list], Any]
@@ -607,6 +607,9 @@ class ExpressionCompiler:
         inner = scope.child()
         slot = inner.define(node.var, t.element(kind))
         cond = self.expect(node.cond, inner, t.BOOL, "the `where` condition")
+        quick = comprehension(source, slot, None, cond)
+        if quick is not None:
+            return quick, (t.list_of(t.COMPONENT) if kind == t.ZONE else kind)
 
         def keep(st, env):
             out = []
@@ -623,6 +626,9 @@ class ExpressionCompiler:
         slot = inner.define(node.var, t.element(kind))
         expr, expr_kind = self.compile(node.expr, inner)
         cond = self.expect(node.cond, inner, t.BOOL, "the `where` condition") if node.cond else None
+        quick = comprehension(source, slot, expr, cond)
+        if quick is not None:
+            return quick, t.list_of(expr_kind)
 
         def each(st, env):
             out = []

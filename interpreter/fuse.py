@@ -58,10 +58,41 @@ def fused(template: str, parts: list[Fn] = (), values: list[Any] = (), ints: lis
         namespace[name] = value
     for i, number in enumerate(ints):
         names[f"i{i}"] = str(int(number))
-    src = "(" + template.format(**names) + ")"
-    fn = eval(compile("lambda st, env: " + src, "<snowrules-fused>", "eval"), namespace)  # noqa: S307
-    fn.src, fn.ns, fn.depth = src, namespace, depth + 1
+    return from_source(template.format(**names), namespace, depth + 1)
+
+
+def from_source(src: str, namespace: dict, depth: int) -> Fn:
+    """The generated function of an expression source assembled by this module's callers from
+    their templates (never from ruleset text)."""
+    src = "(" + src + ")"
+    fn = eval(compile("lambda st, env: " + src, "<snowrules-fused>", "eval"), dict(namespace))  # noqa: S307
+    fn.src, fn.ns, fn.depth = src, namespace, depth
     return fn
+
+
+def comprehension(source: Fn, slot: int, element: Fn | None, cond: Fn | None) -> Fn | None:
+    """`[element for x in source if cond]` with the loop variable read in place of env[slot];
+    None when a part calls a closure that might read env[slot] itself."""
+    parts = [code(source)]
+    item = f"_x{next(_fresh)}"
+    texts = []
+    for part in (element, cond):
+        if part is None:
+            texts.append(None)
+            continue
+        src, ns, depth = code(part)
+        if "(st, env)" in src or depth >= MAX_DEPTH:
+            return None
+        parts.append((src, ns, depth))
+        texts.append(src.replace(f"env[{int(slot)}]", item))
+    namespace: dict = {}
+    for _, ns, _ in parts:
+        namespace.update(ns)
+    depth = max(d for _, _, d in parts) + 1
+    element_text, cond_text = texts
+    src = f"[{element_text or item} for {item} in {parts[0][0]}"
+    src += f" if {cond_text}]" if cond_text else "]"
+    return from_source(src, namespace, depth)
 
 
 # ---- statements: one generated function per block of native statements --------------------

@@ -172,11 +172,30 @@ class StatementCompiler:
         return block.id
 
     def fill(self, block: Block, node: s.Block, scope: Scope) -> None:
+        """Steps one by one; each run of native statements between them as one generated function
+        (a runtime error in a run is reported at the run's first statement)."""
+        run: list[tuple[Native, Position]] = []
+
+        def flush():
+            if len(run) == 1:
+                block.add_native(*run[0])
+            elif run:
+                lines, namespace, nesting = [], {}, 0
+                for fn, _ in run:
+                    more, ns, depth = fuse.block_code(fn)
+                    lines += more
+                    namespace.update(ns)
+                    nesting = max(nesting, depth)
+                block.add_native(fuse.statement(lines, namespace, nesting), run[0][1])
+            run.clear()
+
         for statement in node.statements:
             if self.analysis.statement(statement):
+                flush()
                 block.add_step(self.step(statement, scope), statement.pos)
             else:
-                block.add_native(self.native(statement, scope), statement.pos)
+                run.append((self.native(statement, scope), statement.pos))
+        flush()
 
     # ---- statements that may wait ---------------------------------------------------------
     def step(self, node: s.Node, scope: Scope):
@@ -336,6 +355,8 @@ class StatementCompiler:
             return move_top
         what, kind = self.x.compile(node.what, scope)
         position = node.pos
+        if kind == t.COMPONENT:
+            return self._move_one(what, target, bottom, emit, position)
         if kind == t.ZONE:
             self.diag.error(node.what.pos, "to move a zone's contents write `move all from ZONE to ...`")
         elif kind not in (t.COMPONENT, t.ANY) and not t.compatible(kind, t.list_of(t.COMPONENT)):
@@ -359,6 +380,26 @@ class StatementCompiler:
                 if st.sink is not None:
                     emit(st, [c], a, b)
         return move_items
+
+    def _move_one(self, what, target, bottom: bool, emit, position: Position):
+        """`move CARD to ZONE` as generated lines."""
+        c, a, b = fuse.fresh("_c"), fuse.fresh("_a"), fuse.fresh("_b")
+        what_src, what_ns = fuse.expression(what)
+        target_src, target_ns = fuse.expression(target)
+        emit_name, fail_name = fuse.fresh("_v"), fuse.fresh("_v")
+
+        def nothing_to_move():
+            raise RuntimeRulesError.at(position, "nothing to move: the value is none")
+        put = f"st.zones[{b}].insert(0, {c})" if bottom else f"st.zones[{b}].append({c})"
+        lines = [f"{c} = {what_src}",
+                 f"if {c} is None: {fail_name}()",
+                 f"{a} = st.where[{c}]",
+                 f"st.zones[{a}].remove({c})",
+                 f"{b} = {target_src}",
+                 put,
+                 f"st.where[{c}] = {b}",
+                 f"if st.sink is not None: {emit_name}(st, [{c}], {a}, {b})"]
+        return fuse.statement(lines, {**what_ns, **target_ns, emit_name: emit, fail_name: nothing_to_move}, 1)
 
     def _add(self, node: s.Add, scope: Scope):
         return self._counter_change(node, scope, stepped=False)
@@ -401,7 +442,28 @@ class StatementCompiler:
             return _fire(st, triggers, i, old, new, labels, rule)
         if stepped:
             return change
-        return change
+        # The same, as generated lines (no call per change).
+        names = {k: fuse.fresh("_v") for k in ("t", "labels", "rule", "fire", "low", "high")}
+        i, o, n = fuse.fresh("_i"), fuse.fresh("_o"), fuse.fresh("_n")
+        ref_src, ref_ns = fuse.expression(ref)
+        amount_src, amount_ns = fuse.expression(amount)
+        new = amount_src if setting else f"{o} {'-' if negate else '+'} {amount_src}"
+        lines = [f"{i} = {ref_src}", f"{o} = st.counters[{i}]", f"{n} = {new}"]
+        if low is not None:
+            lines.append(f"if {n} < {names['low']}: {n} = {names['low']}")
+        if high is not None:
+            lines.append(f"if {n} > {names['high']}: {n} = {names['high']}")
+        lines += [f"if {n} != {o}:",
+                  f"    if {names['t']}: {names['fire']}(st, {names['t']}, {i}, {o}, {n}, {names['labels']}, "
+                  f"{names['rule']})",
+                  "    else:",
+                  f"        st.counters[{i}] = {n}",
+                  "        if st.sink is not None:",
+                  f"            st.sink({{'e': 'count', 'counter': {names['labels']}[{i}], 'by': {n} - {o}, "
+                  f"'now': {n}, 'rule': {names['rule']}}})"]
+        namespace = {**ref_ns, **amount_ns, names["t"]: triggers, names["labels"]: labels,
+                     names["rule"]: rule, names["fire"]: _fire, names["low"]: low, names["high"]: high}
+        return fuse.statement(lines, namespace, 2)
 
     def _reset(self, node: s.Reset, scope: Scope):
         family = self.layout.counter_families.get(node.name)
