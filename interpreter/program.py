@@ -31,16 +31,19 @@ class Block:
     limit: Callable | None = None        # turns: how many (None: until the game ends)
     position: Position | None = None
     positions: list[Position] = field(default_factory=list)
+    size: int = 0                        # number of statements (read on every VM step)
 
     def add_native(self, native: Native, position: Position) -> None:
         self.natives.append(native)
         self.steps.append(None)
         self.positions.append(position)
+        self.size += 1
 
     def add_step(self, step: Any, position: Position) -> None:
         self.natives.append(None)
         self.steps.append(step)
         self.positions.append(position)
+        self.size += 1
 
 
 @dataclass

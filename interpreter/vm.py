@@ -27,23 +27,27 @@ def run(program: Program, st: State) -> None:
     blocks = program.blocks
     frames = st.frames
     envs = st.envs
-    limit = program.max_steps
+    budget = program.max_steps - st.steps  # statements this call may still run
+    steps = 0
     block = pc = None
     try:
         while frames:
             frame = frames[-1]
             block = blocks[frame[0]]
             pc = frame[1]
-            if pc < len(block.natives):
+            if pc < block.size:
                 frame[1] = pc + 1
                 native = block.natives[pc]
                 if native is not None:
                     native(st, envs[frame[2]])
                 elif block.steps[pc].run(st, frame, envs[frame[2]], program):
                     return
-                st.steps += 1
-                if st.steps > limit:
-                    raise RuntimeRulesError.at(block.positions[pc], f"the game did not end within {limit} steps")
+                steps += 1
+                if steps > budget:
+                    raise RuntimeRulesError.at(block.positions[pc], "the game did not end within "
+                                               f"{program.max_steps} steps")
+            elif block.kind is SEQUENCE:
+                frames.pop()
             elif _end_of_block(program, st, block, frame):
                 return
     except GameEnded as end:
@@ -61,6 +65,8 @@ def run(program: Program, st: State) -> None:
     except (TypeError, ValueError, IndexError, KeyError, AttributeError) as error:
         raise RuntimeRulesError.at(_where(block, pc), f"this rule failed while the game ran: {error}",
                                    "a value is not of the kind the rule expects (none, perhaps)") from None
+    finally:
+        st.steps += steps
 
 
 def _where(block, pc) -> Position:
