@@ -302,7 +302,8 @@ class ExpressionCompiler:
         if simple(index):
             return fused("{i0} + {p0} if {i1} <= {p0} <= {i2} else {p1}", [index, checked],
                          ints=[base - first, first, first + width - 1]), t.ZONE
-        return checked, t.ZONE
+        return fused("{i0} + {v0} if {i1} <= ({v0} := {p0}) <= {i2} else {p1}", [index, checked],
+                     [None], ints=[base - first, first, first + width - 1]), t.ZONE
 
     def counter_key(self, node: s.Node, family, scope: Scope) -> Fn:
         keys = {k: i for i, k in enumerate(family.keys)}
@@ -455,19 +456,11 @@ class ExpressionCompiler:
 
     def _std_first(self, node, scope):
         fn, kind = self._one_list(node, scope)
-
-        def first(st, env):
-            items = fn(st, env)
-            return items[0] if items else None
-        return first, t.element(kind)
+        return fused("{v0}({p0})", [fn], [_first]), t.element(kind)
 
     def _std_last(self, node, scope):
         fn, kind = self._one_list(node, scope)
-
-        def last(st, env):
-            items = fn(st, env)
-            return items[-1] if items else None
-        return last, t.element(kind)
+        return fused("{v0}({p0})", [fn], [_last]), t.element(kind)
 
     def _extreme(self, node, scope, pick):
         if len(node.args) == 1:
@@ -645,7 +638,7 @@ class ExpressionCompiler:
         if isinstance(node.start, s.Literal) and isinstance(node.end, s.Literal):
             a, b = node.start.value, node.end.value
             values = list(range(a, b - 1, -1)) if node.descending else list(range(a, b + 1))
-            return (lambda st, env: values), t.list_of(t.INT)
+            return const(values), t.list_of(t.INT)  # lists are never changed in place
         if node.descending:
             return (lambda st, env: list(range(start(st, env), end(st, env) - 1, -1))), t.list_of(t.INT)
         return (lambda st, env: list(range(start(st, env), end(st, env) + 1))), t.list_of(t.INT)
@@ -698,6 +691,14 @@ class ExpressionCompiler:
 
 # Operators written as themselves in fused code (a fixed set: never text from a ruleset).
 _OPERATORS = {"+": t.INT, "-": t.INT, "*": t.INT, "<": t.BOOL, "<=": t.BOOL, ">": t.BOOL, ">=": t.BOOL}
+
+
+def _first(items: list):
+    return items[0] if items else None
+
+
+def _last(items: list):
+    return items[-1] if items else None
 
 
 class _NoSlots:

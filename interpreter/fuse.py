@@ -27,10 +27,21 @@ def code(fn: Fn) -> tuple[str, dict, int]:
     if slot is not None:
         return f"env[{int(slot)}]", {}, 1
     constant = getattr(fn, "constant", None)
+    if constant is not None and literal(constant[0]) is not None:
+        return literal(constant[0]), {}, 1
     name = f"_v{next(_fresh)}"
     if constant is not None:
         return name, {name: constant[0]}, 1
     return f"{name}(st, env)", {name: fn}, 1
+
+
+def literal(value: Any) -> str | None:
+    """The source text of a number, true/false or none (nothing else is ever written as text)."""
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, int):
+        return str(int(value))
+    return None
 
 
 def simple(fn: Fn) -> bool:
