@@ -80,10 +80,10 @@ def make_agent(name: str, seed: int):
 def play(game: Game, agents: list, seed: int, sink=None, forced=None) -> State:
     """Play one game from the start to its end; `agents` holds one agent per player."""
     st = game.start(seed, sink, forced)
-    controller = game.program.controller
+    program = game.program
+    by_seat = [agents[program.controller(seat)] for seat in range(program.seats)]
     while st.result is None:
         pending = st.pending
-        choices = [agents[controller(seat)].choose(game, st, seat, options)
-                   for seat, options in zip(pending["players"], pending["options"])]
-        game.answer(st, choices)
+        game.answer(st, [by_seat[seat].choose(game, st, seat, options)
+                         for seat, options in zip(pending["players"], pending["options"])])
     return st

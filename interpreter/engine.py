@@ -83,14 +83,15 @@ class Game:
                                         f"{len(choices)} given")
         values = []
         for seat, index, legal in zip(seats, choices, options):
-            if not isinstance(index, int) or not 0 <= index < len(legal):
+            if index.__class__ is not int or not 0 <= index < len(legal):
                 raise IllegalChoiceError.at(Position(pending["rule"]),
                                             f"option {index!r} is not legal for {self.layout.seat_names[seat]}: "
                                             f"choose 0..{len(legal) - 1}")
             values.append(legal[index])
-            if st.sink is not None:
+        if st.sink is not None:
+            for seat, index, value in zip(seats, choices, values):
                 st.sink({"e": "choice", "seat": self.layout.seat_names[seat], "index": index,
-                         "option": self.label(legal[index]), "rule": pending["rule"]})
+                         "option": self.label(value), "rule": pending["rule"]})
         st.answer = values if pending["simultaneous"] else values[0]
         run(self.program, st)
 

@@ -317,23 +317,21 @@ class StatementCompiler:
 
         if node.mode == "all":
             source = self.x.zone(node.source, scope, "the zone to empty")
-
-            def move_all(st, env):
-                a, b = source(st, env), target(st, env)
-                moved = st.zones[a]
-                if not moved or a == b:
-                    return
-                st.zones[a] = []
-                where = st.where
-                for c in moved:
-                    where[c] = b
-                if bottom:
-                    st.zones[b][:0] = moved
-                else:
-                    st.zones[b].extend(moved)
-                if st.sink is not None:
-                    emit(st, moved, a, b)
-            return move_all
+            a, b, moved = fuse.fresh("_a"), fuse.fresh("_b"), fuse.fresh("_m")
+            source_src, source_ns = fuse.expression(source)
+            target_src, target_ns = fuse.expression(target)
+            emit_name, item = fuse.fresh("_v"), fuse.fresh("_x")
+            put = f"st.zones[{b}][:0] = {moved}" if bottom else f"st.zones[{b}].extend({moved})"
+            lines = [f"{a} = {source_src}",
+                     f"{b} = {target_src}",
+                     f"{moved} = st.zones[{a}]",
+                     f"if {moved} and {a} != {b}:",
+                     f"    st.zones[{a}] = []",
+                     f"    for {item} in {moved}:",
+                     f"        st.where[{item}] = {b}",
+                     f"    {put}",
+                     f"    if st.sink is not None: {emit_name}(st, {moved}, {a}, {b})"]
+            return fuse.statement(lines, {**source_ns, **target_ns, emit_name: emit}, 2)
         if node.mode == "top":
             count = self.x.expect(node.what, scope, t.INT, "the number of items to move")
             source = self.x.zone(node.source, scope, "the zone to take from")

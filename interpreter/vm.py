@@ -285,7 +285,10 @@ class ChooseStep:
             players, options = [player], [found]
         st.pending = {"players": players, "options": options, "simultaneous": self.simultaneous,
                       "rule": self.rule, "choice": self.variable}
-        if all(len(found) == 1 for found in options):
+        for found in options:
+            if len(found) != 1:
+                break
+        else:
             # Nothing to decide: the only legal option is taken without asking anyone.
             st.answer = [found[0] for found in options] if self.simultaneous else options[0][0]
             return self._resume(st, frame, env)

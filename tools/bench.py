@@ -16,7 +16,7 @@ import statistics
 import sys
 import time
 
-from snowrules.agents import RandomAgent
+from snowrules.agents import RandomAgent, play
 from snowrules.compiler import load_program
 from snowrules.engine import Game
 from snowrules.ruleset import PROJECT_ROOT, bundled_names, load_ruleset
@@ -27,14 +27,8 @@ REFERENCES = PROJECT_ROOT.parent / "shared" / "bench"
 def snowrules_round(game: Game, players: int, games: int, first_seed: int) -> float:
     """Games per second for `games` seeded random games."""
     start = time.perf_counter()
-    controller = game.program.controller
     for seed in range(first_seed, first_seed + games):
-        agents = [RandomAgent(seed * 1000 + i) for i in range(players)]
-        st = game.start(seed)
-        while st.result is None:
-            pending = st.pending
-            game.answer(st, [agents[controller(s)].choose(game, st, s, o)
-                             for s, o in zip(pending["players"], pending["options"])])
+        play(game, [RandomAgent(seed * 1000 + i) for i in range(players)], seed)
     return games / (time.perf_counter() - start)
 
 
