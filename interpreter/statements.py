@@ -189,12 +189,19 @@ class StatementCompiler:
                 block.add_native(fuse.statement(lines, namespace, nesting), run[0][1])
             run.clear()
 
-        for statement in node.statements:
-            if self.analysis.statement(statement):
-                flush()
-                block.add_step(self.step(statement, scope), statement.pos)
-            else:
-                run.append((self.native(statement, scope), statement.pos))
+        def add(statements, scope):
+            for statement in statements:
+                if not self.analysis.statement(statement):
+                    run.append((self.native(statement, scope), statement.pos))
+                elif isinstance(statement, s.Phase):
+                    # A phase that may wait is laid out inline: no block of its own to push.
+                    run.append((_phase_event(statement.name), statement.pos))
+                    add(statement.body.statements, scope.child())
+                else:
+                    flush()
+                    block.add_step(self.step(statement, scope), statement.pos)
+
+        add(node.statements, scope)
         flush()
 
     # ---- statements that may wait ---------------------------------------------------------
@@ -657,6 +664,12 @@ class _CallStep:
             env[slot] = arg(st, env)
         st.frames.append([self.block, 0, frame[2], None, 0])
         return False
+
+
+def _phase_event(name: str) -> Native:
+    event = fuse.fresh("_v")
+    return fuse.statement(["if st.sink is not None:", f"    st.sink(dict({event}))"],
+                          {event: {"e": "phase", "phase": name}}, 1)
 
 
 def _fire(st, triggers: list[TriggerRuntime], i: int, old: int, new: int, labels, rule):
