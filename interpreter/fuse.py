@@ -139,8 +139,37 @@ def statement(lines: list[str], namespace: dict, nesting: int) -> Fn:
     scope = dict(namespace)
     exec(compile(source, "<snowrules-fused>", "exec"), scope)  # noqa: S102
     fn = scope[name]
+    _sources[fn.__code__] = source.splitlines()
     fn.lines, fn.ns, fn.nesting = lines, namespace, nesting
     return fn
+
+
+# Where each generated line came from: a statement's lines begin with a `# @N` comment naming
+# positions[N]; a runtime error is reported at the nearest such mark above the failing line.
+_positions: list = []
+_sources: dict = {}
+
+
+def mark(position) -> str:
+    _positions.append(position)
+    return f"# @{len(_positions) - 1}"
+
+
+def position_of_error(traceback):
+    """The rule position of the innermost generated line in a traceback, or None."""
+    found = None
+    while traceback is not None:
+        code = traceback.tb_frame.f_code
+        if code in _sources:
+            lines = _sources[code]
+            number = traceback.tb_lineno - 1
+            for line in reversed(lines[:number + 1]):
+                text = line.strip()
+                if text.startswith("# @"):
+                    found = _positions[int(text[3:])]
+                    break
+        traceback = traceback.tb_next
+    return found
 
 
 def fresh(prefix: str = "_x") -> str:

@@ -278,7 +278,10 @@ class StatementCompiler:
     # ---- statements that run straight through ---------------------------------------------
     def native(self, node: s.Node, scope: Scope) -> Native:
         method = getattr(self, "_" + type(node).__name__.lower())
-        return method(node, scope)
+        fn = method(node, scope)
+        if getattr(fn, "lines", None) is not None:  # where the generated lines came from
+            fn.lines = [fuse.mark(node.pos)] + fn.lines
+        return fn
 
     def _let(self, node: s.Let, scope: Scope):
         fn, kind = self.x.compile(node.value, scope)
@@ -598,13 +601,15 @@ class StatementCompiler:
         for number, (cond, body) in enumerate(node.branches):
             src, ns = fuse.expression(self.x.expect(cond, scope, t.BOOL, "the condition"))
             inner, inner_ns, depth = self.body_code(body, scope.child())
+            if number:
+                lines.append(fuse.mark(cond.pos))
             lines += [f"{'if' if number == 0 else 'elif'} {src}:"] + fuse.indent(inner)
             namespace.update(ns)
             namespace.update(inner_ns)
             nesting = max(nesting, depth + 1)
         if node.otherwise is not None:
             inner, inner_ns, depth = self.body_code(node.otherwise, scope.child())
-            lines += ["else:"] + fuse.indent(inner)
+            lines += [fuse.mark(node.pos), "else:"] + fuse.indent(inner)
             namespace.update(inner_ns)
             nesting = max(nesting, depth + 1)
         return fuse.statement(lines, namespace, nesting)

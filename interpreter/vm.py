@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .diagnostics import Position, RuntimeRulesError, SnowrulesError
 from .expressions import combinations
+from .fuse import position_of_error
 from .program import LOOP, ROUTINE, SEQUENCE, TURNS, WHILE, Program
 from .state import State
 
@@ -63,8 +64,12 @@ def run(program: Program, st: State) -> None:
     except RecursionError:
         raise RuntimeRulesError.at(_where(block, pc), "the rules nest too deeply") from None
     except (TypeError, ValueError, IndexError, KeyError, AttributeError) as error:
-        raise RuntimeRulesError.at(_where(block, pc), f"this rule failed while the game ran: {error}",
-                                   "a value is not of the kind the rule expects (none, perhaps)") from None
+        where = position_of_error(error.__traceback__) or _where(block, pc)
+        if "NoneType" in str(error):
+            message = "a value is none where this rule needs one (find() or first() found nothing?)"
+        else:
+            message = "a value is not of the kind this rule expects"
+        raise RuntimeRulesError.at(where, f"{message}, while the game ran", f"Python said: {error}") from None
     finally:
         st.steps += steps
 

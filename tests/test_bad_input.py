@@ -369,3 +369,24 @@ def test_console_script_never_shows_a_traceback(game, tmp_path):
         assert "Traceback" not in done.stderr and "Traceback" not in done.stdout, (arguments, done.stderr)
         assert expected in done.stdout + done.stderr, (arguments, done.stdout, done.stderr)
         assert snapshot(tmp_path) == before, arguments
+
+
+def test_a_runtime_failure_is_reported_at_the_rule_that_failed(tmp_path, capsys):
+    """A value of the wrong kind that only shows while a game runs (here: a table lookup that
+    finds nothing) is reported at its own line, even inside generated code."""
+    import shutil
+
+    from snowrules.cli import main
+    from snowrules.ruleset import BUNDLED_RULESETS
+    folder = tmp_path / "snow_time"
+    shutil.copytree(BUNDLED_RULESETS / "snow_time", folder)
+    rules = folder / "rules.sr"
+    text = rules.read_text()
+    old = "if space != none and p.scored[space.type] > 0:"
+    assert old in text
+    rules.write_text(text.replace(old, "if space.amount > 0 and p.scored[space.type] > 0:"))
+    line = next(i for i, x in enumerate(rules.read_text().splitlines(), 1) if "space.amount > 0" in x)
+    assert main(["run", str(folder), "--players", "3", "--json"]) == 1
+    err = capsys.readouterr().err
+    assert f"rules.sr:{line}:13: error: a value is none where this rule needs one" in err
+    assert "Traceback" not in err
