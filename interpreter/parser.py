@@ -262,6 +262,9 @@ class _ToSyntax(Transformer):
     def repeat_stmt(self, meta, items):
         return s.Repeat(self._pos(meta), items[0], items[1])
 
+    def together_stmt(self, meta, items):
+        return s.Together(self._pos(meta), items[0])
+
     def phase_stmt(self, meta, items):
         return s.Phase(self._pos(meta), str(items[0]), items[1])
 

@@ -15,7 +15,7 @@ Sink = Callable[[dict], None]
 
 class State:
     __slots__ = ("zones", "where", "counters", "vars", "frames", "envs", "rng", "pending", "answer",
-                 "result", "forced", "steps", "pause_after_turn", "paused", "sink")
+                 "result", "forced", "steps", "pause_after_turn", "paused", "deferring", "deferred", "sink")
 
     def __init__(self) -> None:
         self.zones: list[list[int]] = []      # zone instance -> component ids, bottom first
@@ -33,6 +33,9 @@ class State:
         self.pause_after_turn: int | None = None  # stop when this turn ends (scenarios look there)
         self.paused: bool = False             # stopped at the end of a turn, not at a decision
         self.sink: Sink | None = None         # where events go; not part of the state
+        # Inside a `together` block (never open at a decision, so not part of the saved state):
+        self.deferring: int = 0               # how many `together` blocks are open
+        self.deferred: list = []              # the triggers they set off, run when they close
 
     @property
     def over(self) -> bool:
@@ -55,6 +58,7 @@ class State:
         other.pause_after_turn = self.pause_after_turn
         other.paused = self.paused
         other.sink = None
+        other.deferring, other.deferred = 0, []
         return other
 
     def to_json(self) -> dict:
@@ -81,6 +85,7 @@ class State:
         state.steps = int(data["steps"])
         state.pause_after_turn = data["pause_after_turn"]
         state.paused = bool(data["paused"])
+        state.deferring, state.deferred = 0, []
         state.where = [0] * sum(len(z) for z in state.zones)
         for index, zone in enumerate(state.zones):
             for component in zone:

@@ -109,7 +109,7 @@ class SuspendAnalysis:
         if isinstance(node, s.If):
             return any(self.statement(b) for _, b in node.branches) or (
                 node.otherwise is not None and self.statement(node.otherwise))
-        if isinstance(node, (s.ForEach, s.While, s.Repeat, s.Phase)):
+        if isinstance(node, (s.ForEach, s.While, s.Repeat, s.Phase, s.Together)):
             return self.statement(node.body)
         return False
 
@@ -239,6 +239,10 @@ class StatementCompiler:
             return self._call(node, scope, stepped=True)
         if isinstance(node, (s.Add, s.SetCounter)):
             return TriggeredAdd(self._counter_change(node, scope, stepped=True))
+        if isinstance(node, s.Together):
+            self.diag.error(node.pos, "a `together` block cannot wait for a decision",
+                            "move the decision before or after the block")
+            return IfStep([], None)
         raise AssertionError(f"not a step: {node}")  # pragma: no cover
 
     def _choose(self, node: s.Choose, scope: Scope) -> ChooseStep:
@@ -657,6 +661,14 @@ class StatementCompiler:
     def _pass(self, node, scope):
         return fuse.statement(["pass"], {}, 0)
 
+    def _together(self, node: s.Together, scope: Scope):
+        body, body_ns, depth = self.body_code(node.body, scope.child())
+        release = fuse.fresh("_v")
+        lines = ["st.deferring += 1", "try:"] + fuse.indent(body) + [
+            "finally:", "    st.deferring -= 1",
+            f"if not st.deferring and st.deferred: {release}(st)"]
+        return fuse.statement(lines, {**body_ns, release: _release}, depth + 1)
+
 
 class _CallStep:
     """A procedure call whose body may wait: bind the arguments, then run the body as a block."""
@@ -669,6 +681,16 @@ class _CallStep:
             env[slot] = arg(st, env)
         st.frames.append([self.block, 0, frame[2], None, 0])
         return False
+
+
+def _release(st) -> None:
+    """Run the triggers set off inside a `together` block, in the order they were set off."""
+    deferred, st.deferred = st.deferred, []
+    for trigger, player in deferred:
+        local = [None] * trigger.env_size
+        if trigger.per_player:
+            local[trigger.player_slot] = player
+        trigger.native(st, local)
 
 
 def _phase_event(name: str) -> Native:
@@ -685,6 +707,7 @@ def _fire(st, triggers: list[TriggerRuntime], i: int, old: int, new: int, labels
     counters[i] = new
     if st.sink is not None:
         st.sink({"e": "count", "counter": labels[i], "by": new - old, "now": new, "rule": rule})
+    deferring = st.deferring
     pushed = None
     for trigger in triggers:
         local = [None] * trigger.env_size
@@ -696,6 +719,11 @@ def _fire(st, triggers: list[TriggerRuntime], i: int, old: int, new: int, labels
         was = trigger.cond(st, local)
         counters[i] = new
         if was:
+            continue
+        if deferring:  # inside `together`: run it when the block closes (once per trigger and player)
+            key = (trigger, local[trigger.player_slot] if trigger.per_player else None)
+            if key not in st.deferred:
+                st.deferred.append(key)
             continue
         if trigger.native is not None:
             trigger.native(st, local)

@@ -213,6 +213,13 @@ class Phase(Node):
 
 
 @dataclass(frozen=True)
+class Together(Node):
+    """Changes that count as simultaneous: the triggers they set off run after the block."""
+
+    body: Block
+
+
+@dataclass(frozen=True)
 class Choose(Node):
     """A decision. `simultaneous` asks every player of `who` at once (`chooser_var` names each);
     otherwise `who` is one player. `count_mode` is None (one item), "up_to" or "exactly"."""

@@ -385,8 +385,9 @@ def test_a_runtime_failure_is_reported_at_the_rule_that_failed(tmp_path, capsys)
     old = "if space != none and p.scored[space.type] > 0:"
     assert old in text
     rules.write_text(text.replace(old, "if space.amount > 0 and p.scored[space.type] > 0:"))
-    line = next(i for i, x in enumerate(rules.read_text().splitlines(), 1) if "space.amount > 0" in x)
+    line, col = next((i, x.index("if") + 1) for i, x in enumerate(rules.read_text().splitlines(), 1)
+                     if "space.amount > 0" in x)
     assert main(["run", str(folder), "--players", "3", "--json"]) == 1
     err = capsys.readouterr().err
-    assert f"rules.sr:{line}:13: error: a value is none where this rule needs one" in err
+    assert f"rules.sr:{line}:{col}: error: a value is none where this rule needs one" in err
     assert "Traceback" not in err
