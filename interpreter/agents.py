@@ -9,11 +9,44 @@ from .engine import Game
 from .state import State
 
 
+class Observation:
+    """What an agent is given for one seat's decision: the legal options and, on request, the
+    view of the player who owns the seat (never more: the state itself is not handed over)."""
+
+    __slots__ = ("seat", "options", "_game", "_state")
+
+    def __init__(self, game: Game, state: State, seat: int, options: list):
+        self.seat = seat
+        self.options = options
+        self._game = game
+        self._state = state
+
+    @property
+    def player(self) -> int:
+        return self._game.program.controller(self.seat)
+
+    @property
+    def view(self) -> dict:
+        """The deciding player's view."""
+        return self._game.view(self._state, self.player)
+
+    @property
+    def seat_name(self) -> str:
+        return self._game.layout.seat_names[self.seat]
+
+    @property
+    def choice(self) -> str:
+        return self._state.pending["choice"]
+
+    def label(self, option) -> str:
+        return self._game.label(option)
+
+
 class Agent(Protocol):
     name: str
 
-    def choose(self, game: Game, st: State, seat: int, options: list) -> int:
-        """The index of the chosen option among `options` (the legal ones for `seat`)."""
+    def choose(self, observation: Observation) -> int:
+        """The index of the chosen option among `observation.options`."""
 
 
 class RandomAgent:
@@ -24,8 +57,8 @@ class RandomAgent:
     def __init__(self, seed: int = 0):
         self._random = random.Random(seed).random
 
-    def choose(self, game: Game, st: State, seat: int, options: list) -> int:
-        return int(self._random() * len(options))
+    def choose(self, observation: Observation) -> int:
+        return int(self._random() * len(observation.options))
 
 
 class FirstAgent:
@@ -33,7 +66,7 @@ class FirstAgent:
 
     name = "first"
 
-    def choose(self, game: Game, st: State, seat: int, options: list) -> int:
+    def choose(self, observation: Observation) -> int:
         return 0
 
 
@@ -45,10 +78,9 @@ class HumanAgent:
     def __init__(self, read=input, write=print):
         self.read, self.write = read, write
 
-    def choose(self, game: Game, st: State, seat: int, options: list) -> int:
-        player = game.program.controller(seat)
-        view = game.view(st, player)
-        self.write(f"\n--- {game.layout.seat_names[seat]} to choose ({st.pending['choice']}) ---")
+    def choose(self, observation: Observation) -> int:
+        view, options = observation.view, observation.options  # the view is computed here, once
+        self.write(f"\n--- {observation.seat_name} to choose ({observation.choice}) ---")
         for label, content in view["zones"].items():
             if isinstance(content, list) and content:
                 self.write(f"  {label}: {', '.join(content)}")
@@ -56,7 +88,7 @@ class HumanAgent:
         if scores:
             self.write("  " + ", ".join(f"{k}={v}" for k, v in scores.items()))
         for number, option in enumerate(options, 1):
-            self.write(f"  {number}) {game.label(option)}")
+            self.write(f"  {number}) {observation.label(option)}")
         while True:
             try:
                 text = self.read(f"choice 1-{len(options)}: ").strip()
@@ -84,6 +116,6 @@ def play(game: Game, agents: list, seed: int, sink=None, forced=None) -> State:
     by_seat = [agents[program.controller(seat)] for seat in range(program.seats)]
     while st.result is None:
         pending = st.pending
-        game.answer(st, [by_seat[seat].choose(game, st, seat, options)
+        game.answer(st, [by_seat[seat].choose(Observation(game, st, seat, options))
                          for seat, options in zip(pending["players"], pending["options"])])
     return st

@@ -113,9 +113,10 @@ class LoggedChoices:
         self.next = 0
         self.path = logged.path
 
-    def choose(self, game: Game, st: State, seat: int, options: list) -> int:
+    def choose(self, observation) -> int:
+        options = observation.options
         if self.next >= len(self.choices):
-            raise _Divergence(None, {"e": "choice", "seat": game.layout.seat_names[seat]},
+            raise _Divergence(None, {"e": "choice", "seat": observation.seat_name},
                               "the game asks for a choice the log does not have")
         number, event = self.choices[self.next]
         self.next += 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import random
 
-from snowrules.agents import RandomAgent
+from snowrules.agents import Observation, RandomAgent
 from snowrules.compiler import load_program
 from snowrules.engine import Game
 from snowrules.ruleset import bundled_names, load_ruleset
@@ -61,7 +61,7 @@ def play_checked(game: Game, seed: int, check_every: int = 1, sink=None) -> tupl
             check_invariants(game, st)
         n += 1
         pending = st.pending
-        answer = [agents[game.program.controller(s)].choose(game, st, s, o)
+        answer = [agents[game.program.controller(s)].choose(Observation(game, st, s, o))
                   for s, o in zip(pending["players"], pending["options"])]
         choices.append(answer)
         game.answer(st, answer)
@@ -75,5 +75,5 @@ def replay_choices(game: Game, st: State, choices: list[list[int]]) -> State:
     return st
 
 
-__all__ = ["check_invariants", "configurations", "config_id", "game_for", "play_checked", "random",
+__all__ = ["Observation", "check_invariants", "configurations", "config_id", "game_for", "play_checked", "random",
            "replay_choices"]

@@ -285,7 +285,7 @@ def test_two_colours_variant(capsys):
 
 
 def test_human_agent_shows_the_view_and_reasks_on_bad_input():
-    from snowrules.agents import HumanAgent
+    from snowrules.agents import HumanAgent, Observation
     from snowrules.compiler import load_program
     from snowrules.engine import Game
 
@@ -295,7 +295,7 @@ def test_human_agent_shows_the_view_and_reasks_on_bad_input():
     shown: list[str] = []
     agent = HumanAgent(read=lambda prompt: next(answers), write=shown.append)
     seat = st.pending["players"][0]
-    index = agent.choose(game, st, seat, st.pending["options"][0])
+    index = agent.choose(Observation(game, st, seat, st.pending["options"][0]))
     assert index == 2
     text = "\n".join(shown)
     assert "red.hand: red 1, red 2" in text          # the player's own hand is shown

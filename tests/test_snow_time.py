@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from conftest import game_for
 from ruamel.yaml import YAML
-from snowrules.agents import RandomAgent
+from snowrules.agents import Observation, RandomAgent
 from snowrules.ruleset import BUNDLED_RULESETS
 
 TRACK = YAML(typ="safe").load((BUNDLED_RULESETS / "snow_time" / "components" / "score_track.yaml").read_text())
@@ -41,7 +41,7 @@ def test_fruit_and_cards_follow_the_rulebook_in_random_games(players):
                 for level in range(1, 8):
                     assert zone(game, st, f"tree[{level}]") == [], "the tree is empty between turns"
             pending = st.pending
-            game.answer(st, [agents[s].choose(game, st, s, o) for s, o in zip(pending["players"],
+            game.answer(st, [agents[s].choose(Observation(game, st, s, o)) for s, o in zip(pending["players"],
                                                                                pending["options"])])
         outcome = game.outcome(st)
         # [End of Game & Winner] the winner's pawn is on the last space, the others' are not beyond.
@@ -58,7 +58,7 @@ def test_two_colours_variant_gives_each_player_two_seats_and_the_win_to_the_owne
         agents = [RandomAgent(seed), RandomAgent(seed + 1)]
         while st.result is None:
             pending = st.pending
-            game.answer(st, [agents[game.program.controller(s)].choose(game, st, s, o)
+            game.answer(st, [agents[game.program.controller(s)].choose(Observation(game, st, s, o))
                              for s, o in zip(pending["players"], pending["options"])])
         outcome = game.outcome(st)
         winning_seats = st.result["winners"]
