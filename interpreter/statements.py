@@ -349,22 +349,22 @@ class StatementCompiler:
         if node.mode == "top":
             count = self.x.expect(node.what, scope, t.INT, "the number of items to move")
             source = self.x.zone(node.source, scope, "the zone to take from")
-
-            def move_top(st, env):
-                n, a, b = count(st, env), source(st, env), target(st, env)
-                from_zone, to_zone, where = st.zones[a], st.zones[b], st.where
-                moved = []
-                for _ in range(min(n, len(from_zone))):
-                    c = from_zone.pop()
-                    where[c] = b
-                    moved.append(c)
-                    if bottom:
-                        to_zone.insert(0, c)
-                    else:
-                        to_zone.append(c)
-                if moved and st.sink is not None:
-                    emit(st, moved, a, b)
-            return move_top
+            a, b, moved, c = fuse.fresh("_a"), fuse.fresh("_b"), fuse.fresh("_m"), fuse.fresh("_c")
+            count_src, count_ns = fuse.expression(count)
+            source_src, source_ns = fuse.expression(source)
+            target_src, target_ns = fuse.expression(target)
+            emit_name = fuse.fresh("_v")
+            put = f"st.zones[{b}].insert(0, {c})" if bottom else f"st.zones[{b}].append({c})"
+            lines = [f"{a} = {source_src}",
+                     f"{b} = {target_src}",
+                     f"{moved} = []",
+                     f"for {fuse.fresh()} in range(min({count_src}, len(st.zones[{a}]))):",
+                     f"    {c} = st.zones[{a}].pop()",
+                     f"    st.where[{c}] = {b}",
+                     f"    {moved}.append({c})",
+                     f"    {put}",
+                     f"if {moved} and st.sink is not None: {emit_name}(st, {moved}, {a}, {b})"]
+            return fuse.statement(lines, {**count_ns, **source_ns, **target_ns, emit_name: emit}, 1)
         what, kind = self.x.compile(node.what, scope)
         position = node.pos
         if kind == t.COMPONENT:

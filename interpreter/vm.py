@@ -273,9 +273,12 @@ class ChooseStep:
             return self._resume(st, frame, env)
         if self.simultaneous:
             players, options = [], []
+            slot = self.player_slot
+            plain = self.count_mode is None and not self.optional
+            source = self.source
             for p in self.who(st, env):
-                env[self.player_slot] = p
-                found = self.options(st, env)
+                env[slot] = p
+                found = source(st, env)[:] if plain else self.options(st, env)
                 if found:
                     players.append(p)
                     options.append(found)
