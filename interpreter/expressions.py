@@ -167,13 +167,11 @@ class ExpressionCompiler:
             return aliased
         layout = self.layout
         if name == "players":
-            seats = list(range(layout.seats))
-            return (lambda st, env: seats), t.list_of(t.PLAYER)
+            return const(list(range(layout.seats))), t.list_of(t.PLAYER)
         if name == "player_count":
             return const(layout.seats), t.INT
         if name == "components":
-            everything = list(range(len(layout.component_names)))
-            return (lambda st, env: everything), t.list_of(t.COMPONENT)
+            return const(list(range(len(layout.component_names)))), t.list_of(t.COMPONENT)
         if name in self.sym.variables:
             variable = self.sym.variables[name]
             return fused("st.vars[{i0}]", ints=[variable.index]), variable.kind
@@ -296,14 +294,14 @@ class ExpressionCompiler:
         fixed = constant_in(index)
         if fixed is not None and isinstance(fixed[0], int) and 0 <= fixed[0] - first < width:
             return const(base + fixed[0] - first), t.ZONE
-        def checked(st, env):
-            return base + offset(st, env)
+        def outside(value):
+            _fail(position, f"{name}[{value}] does not exist: the index must be {first}..{first + width - 1}")
 
         if simple(index):
-            return fused("{i0} + {p0} if {i1} <= {p0} <= {i2} else {p1}", [index, checked],
+            return fused("{i0} + {p0} if {i1} <= {p0} <= {i2} else {v0}({p0})", [index], [outside],
                          ints=[base - first, first, first + width - 1]), t.ZONE
-        return fused("{i0} + {v0} if {i1} <= ({v0} := {p0}) <= {i2} else {p1}", [index, checked],
-                     [None], ints=[base - first, first, first + width - 1]), t.ZONE
+        return fused("{i0} + {v1} if {i1} <= ({v1} := {p0}) <= {i2} else {v0}({v1})", [index],
+                     [outside, None], ints=[base - first, first, first + width - 1]), t.ZONE
 
     def counter_key(self, node: s.Node, family, scope: Scope) -> Fn:
         keys = {k: i for i, k in enumerate(family.keys)}

@@ -85,6 +85,8 @@ def comprehension(source: Fn, slot: int, element: Fn | None, cond: Fn | None) ->
     """`[element for x in source if cond]` with the loop variable read in place of env[slot];
     None when a part calls a closure that might read env[slot] itself."""
     parts = [code(source)]
+    if ":=" in parts[0][0]:  # Python forbids an assignment expression in a comprehension's iterable
+        return None
     item = f"_x{next(_fresh)}"
     texts = []
     for part in (element, cond):

@@ -589,6 +589,8 @@ class StatementCompiler:
         def one(value, kind):
             if value is None:
                 return "none"
+            if isinstance(value, bool):
+                return "true" if value else "false"
             if kind == t.PLAYER:
                 return layout.seat_names[value]
             if kind == t.COMPONENT:

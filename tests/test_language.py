@@ -1,0 +1,169 @@
+"""The language's constructs on small rulesets written for the test (not a bundled game)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from snowrules.agents import FirstAgent, RandomAgent, play
+from snowrules.compiler import compile_ruleset
+from snowrules.diagnostics import RulesetError, RuntimeRulesError
+from snowrules.engine import Game
+from snowrules.ruleset import load_ruleset
+
+MANIFEST = """name: probe
+title: Probe
+version: "1"
+players: {min: 2, max: 3}
+rules: [rules.sr]
+components: [components/tokens.yaml]
+"""
+TOKENS = """schema: token.schema.json
+per_seat: true
+components:
+  - {name: t, kind: token, count: 4}
+"""
+
+
+def ruleset(tmp_path: Path, rules: str):
+    (tmp_path / "components").mkdir(exist_ok=True)
+    (tmp_path / "ruleset.yaml").write_text(MANIFEST)
+    (tmp_path / "components" / "tokens.yaml").write_text(TOKENS)
+    (tmp_path / "rules.sr").write_text(rules)
+    return load_ruleset(str(tmp_path))
+
+
+def run(tmp_path, rules: str, players: int = 2, agent=FirstAgent):
+    game = Game(compile_ruleset(ruleset(tmp_path, rules), players))
+    events: list[dict] = []
+    st = play(game, [agent() for _ in range(players)], 1, sink=events.append)
+    return game, st, [e for e in events if e["e"] == "say"]
+
+
+def said(events) -> list[str]:
+    return [e["text"] for e in events]
+
+
+def test_lists_ranges_filters_and_maps(tmp_path):
+    _, _, events = run(tmp_path, """zone tiles[1..5] shared public
+setup:
+    move [each c in box where c.owner == first(players)] to tiles[2]
+each turn:
+    announce [n * 2 for each n in 1..4 where n % 2 == 0]
+    announce sum([n for each n in 5 down to 1]), min([3, 1, 2]), max(4, 9), abs(0 - 3)
+    announce size(flatten([tiles[i] for each i in 1..5])), empty(tiles[1]), size([each i in 1..5 where not empty(tiles[i])])
+    announce sorted([3, 1, 2]), unique([1, 1, 2]), 7 / 2, 7 % 2, 1 if 2 > 1 else 0, 3 in [1, 3]
+    end game winners players
+""")
+    assert said(events) == ["4, 8", "15 1 9 3", "4 true 1", "1, 2, 3 1, 2 3 1 1 true"]
+
+
+def test_a_zone_index_outside_its_range_is_an_error_at_its_position(tmp_path):
+    with pytest.raises(RuntimeRulesError) as error:
+        run(tmp_path, """zone tiles[1..5] shared public
+each turn:
+    let k = 6
+    announce size([each c in tiles[k - 0] where true])
+""")
+    assert "rules.sr:4:" in str(error.value) and "tiles[6] does not exist" in str(error.value)
+
+
+def test_a_literal_index_outside_the_range_is_found_before_the_game(tmp_path):
+    with pytest.raises(RulesetError) as error:
+        compile_ruleset(ruleset(tmp_path, """zone tiles[1..5] shared public
+each turn:
+    announce size(tiles[9])
+"""), 2)
+    assert "rules.sr:3:25: error: tiles[9] does not exist" in str(error.value)
+
+
+def test_counters_are_clamped_and_triggers_fire_when_a_condition_becomes_true(tmp_path):
+    _, st, events = run(tmp_path, """counter gems per player from 0 to 5
+when p.gems >= 3:
+    announce p, "reached 3"
+each turn:
+    subtract 2 from first(players).gems
+    add 4 to first(players).gems
+    add 4 to first(players).gems
+    announce first(players).gems
+    end game winners [first(players)]
+""")
+    assert said(events) == ["seat 1 reached 3", "5"]
+
+
+def test_together_runs_triggers_once_after_simultaneous_changes(tmp_path):
+    _, st, events = run(tmp_path, """counter gems per player from 0
+when p.gems >= 2:
+    end game winners [each q in players where q.gems >= 2]
+each turn:
+    together:
+        for each p in players:
+            add 2 to p.gems
+""", players=3)
+    assert st.result["winners"] == [0, 1, 2]
+
+
+def test_a_choice_of_up_to_two_offers_every_subset_largest_first(tmp_path):
+    game = Game(compile_ruleset(ruleset(tmp_path, """zone hand per player hidden
+setup:
+    for each p in players:
+        move [each c in box where c.owner == p] to p.hand
+each turn:
+    ask first(players) to choose up to 2 picked from [first(first(players).hand), last(first(players).hand)]:
+        announce picked
+    end game
+"""), 2))
+    st = game.start(0)
+    options = [game.label(o) for o in st.pending["options"][0]]
+    assert options == ["[seat 1 t, seat 1 t]", "[seat 1 t]", "[seat 1 t]", "none of them"]
+
+
+def test_an_optional_choice_offers_nothing_last_and_a_simultaneous_choice_asks_everyone(tmp_path):
+    game = Game(compile_ruleset(ruleset(tmp_path, """zone hand per player hidden
+setup:
+    for each p in players:
+        move [each c in box where c.owner == p] to p.hand
+each turn:
+    ask each p in players secretly to optionally choose c from [first(p.hand)]:
+        announce p, c
+    end game
+"""), 3))
+    st = game.start(0)
+    assert st.pending["simultaneous"] and st.pending["players"] == [0, 1, 2]
+    assert [game.label(o) for o in st.pending["options"][1]] == ["seat 2 t", "nothing"]
+
+
+def test_recursion_and_wrong_kinds_are_reported_before_the_game(tmp_path):
+    with pytest.raises(RulesetError) as error:
+        compile_ruleset(ruleset(tmp_path, """counter gems per player from 0
+define loop(p):
+    loop(p)
+each turn:
+    loop(first(players))
+    move 3 to box
+    add "x" to first(players).gems
+"""), 2)
+    text = str(error.value)
+    assert "rules.sr:3:5: error: procedure 'loop' calls itself" in text
+    assert "rules.sr:6:10: error: only components move" in text
+    assert "rules.sr:7:9: error: the amount must be a number, not a text" in text
+
+
+def test_a_runaway_loop_stops_with_an_error(tmp_path):
+    with pytest.raises(RuntimeRulesError) as error:
+        run(tmp_path, """counter gems shared from 0
+each turn:
+    while gems >= 0:
+        add 1 to gems
+""")
+    assert "rules.sr:3:5" in str(error.value) and "more than" in str(error.value)
+
+
+def test_rounds_then_game_end_scoring(tmp_path):
+    _, st, events = run(tmp_path, """counter score per player from 0
+rounds 3:
+    add turn to first(players).score
+at game end:
+    end game winners [each p in players where p.score == max([q.score for each q in players])]
+""", agent=RandomAgent)
+    assert st.result["winners"] == [0]
+    assert st.counters[1] == 1 + 2 + 3   # the built-in `turn` counter first, then score
