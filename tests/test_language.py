@@ -50,7 +50,8 @@ setup:
 each turn:
     announce [n * 2 for each n in 1..4 where n % 2 == 0]
     announce sum([n for each n in 5 down to 1]), min([3, 1, 2]), max(4, 9), abs(0 - 3)
-    announce size(flatten([tiles[i] for each i in 1..5])), empty(tiles[1]), size([each i in 1..5 where not empty(tiles[i])])
+    announce size(flatten([tiles[i] for each i in 1..5])), empty(tiles[1]), \
+        size([each i in 1..5 where not empty(tiles[i])])
     announce sorted([3, 1, 2]), unique([1, 1, 2]), 7 / 2, 7 % 2, 1 if 2 > 1 else 0, 3 in [1, 3]
     end game winners players
 """)
