@@ -276,12 +276,15 @@ class ChooseStep:
             slot = self.player_slot
             plain = self.count_mode is None and not self.optional
             source = self.source
+            forced = True  # every deciding seat has exactly one option
             for p in self.who(st, env):
                 env[slot] = p
                 found = source(st, env)[:] if plain else self.options(st, env)
                 if found:
                     players.append(p)
                     options.append(found)
+                    if len(found) != 1:
+                        forced = False
             if not players:
                 return False
         else:
@@ -291,12 +294,10 @@ class ChooseStep:
                 env[self.slot] = None if self.count_mode is None else []
                 return False
             players, options = [player], [found]
+            forced = len(found) == 1
         st.pending = {"players": players, "options": options, "simultaneous": self.simultaneous,
                       "rule": self.rule, "choice": self.variable}
-        for found in options:
-            if len(found) != 1:
-                break
-        else:
+        if forced:
             # Nothing to decide: the only legal option is taken without asking anyone.
             st.answer = [found[0] for found in options] if self.simultaneous else options[0][0]
             return self._resume(st, frame, env)
