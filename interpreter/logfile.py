@@ -178,6 +178,8 @@ def replay(path: Path) -> ReplayReport:
         if got != expected:
             if illegal is not None and index >= len(produced):
                 raise illegal  # the replay agreed with the log up to the illegal choice itself
+            if problem is not None and index >= len(produced):
+                break  # the log ran out of choices: it ends before the game does (below)
             return ReplayReport(False, index, "the replay differs from the log" + (f" ({note})" if note else ""),
                                 number, expected, got)
     if illegal is not None:
@@ -186,7 +188,9 @@ def replay(path: Path) -> ReplayReport:
         return ReplayReport(False, len(logged.events), "the replay goes on after the log ends",
                             logged.events[-1][0] + 1 if logged.events else 2, None, produced[len(logged.events)])
     if problem is not None:
-        return ReplayReport(False, len(produced), problem.message, None, None, problem.got)
+        last = logged.events[-1][0] if logged.events else 1
+        return ReplayReport(False, len(produced), "the replay goes on after the log ends (" + problem.message + ")",
+                            last + 1, None, problem.got)
     if logged.result is not None:
         number, expected = logged.result
         got = result_event(game, st)

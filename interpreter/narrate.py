@@ -9,19 +9,42 @@ from collections.abc import Iterable
 
 
 class Narrator:
-    """Turns a stream of events into lines; call `feed` per event, read `lines`."""
+    """Turns a stream of events into lines; call `feed` per event (lines go to `write`)."""
 
     def __init__(self, show_rules: bool = False, write=None):
         self.show_rules = show_rules
         self.write = write or (lambda line: None)
         self.phase = ""
+        self.header: str | None = None   # a phase's title, written before its first event
         self.setup_moves = 0
         self.revealed: list[str] = []
+        self.counts: list[dict] = []     # consecutive counter changes of one seat, told on one line
 
     def _flush(self) -> None:
+        self._flush_choices()
+        self._flush_counts()
+
+    def _flush_choices(self) -> None:
         if self.revealed:
-            self.write("    chosen: " + "; ".join(self.revealed))
+            self._line("    chosen: " + "; ".join(self.revealed))
             self.revealed = []
+
+    def _flush_counts(self) -> None:
+        if self.counts:
+            owner = self.counts[0]["counter"].split(".", 1)[0] if "." in self.counts[0]["counter"] else ""
+            parts = []
+            for event in self.counts:
+                name = event["counter"][len(owner) + 1:] if owner else event["counter"]
+                parts.append(f"{name} {'+' if event['by'] > 0 else ''}{event['by']} (now {event['now']})")
+            rules = self._rule(self.counts[-1])
+            self._line(f"    {owner + ': ' if owner else ''}{', '.join(parts)}{rules}")
+            self.counts = []
+
+    def _line(self, text: str) -> None:
+        if self.header is not None:
+            self.write(self.header)
+            self.header = None
+        self.write(text)
 
     def _rule(self, event: dict) -> str:
         return f"   ({event['rule']})" if self.show_rules and "rule" in event else ""
@@ -29,42 +52,49 @@ class Narrator:
     def feed(self, event: dict) -> None:
         kind = event["e"]
         if kind != "choice":
-            self._flush()
+            self._flush_choices()
+        if kind != "count" or (self.counts and _owner(self.counts[0]) != _owner(event)):
+            self._flush_counts()
         if kind == "phase":
-            if self.phase == "setup" and self.setup_moves:
-                self.write(f"  {self.setup_moves} components set out")
-                self.setup_moves = 0
+            self._setup_done()
             self.phase = event["phase"]
-            if self.phase != "setup":
-                self.write(f"  - {self.phase.replace('_', ' ')}")
-            else:
+            if self.phase == "setup":
                 self.write("Setup")
+            else:
+                self.header = f"  - {self.phase.replace('_', ' ')}"
         elif kind == "turn":
-            if self.setup_moves:
-                self.write(f"  {self.setup_moves} components set out")
-                self.setup_moves = 0
-            self.phase = ""
+            self._setup_done()
+            self.phase, self.header = "", None
             self.write(f"\nTurn {event['turn']}")
         elif kind == "move":
             if self.phase == "setup":
                 self.setup_moves += len(event["what"])
                 return
-            self.write(f"    {_items(event['what'])}: {event['from']} -> {event['to']}{self._rule(event)}")
+            self._line(f"    {_items(event['what'])}: {event['from']} -> {event['to']}{self._rule(event)}")
         elif kind == "count":
-            sign = "+" if event["by"] > 0 else ""
-            self.write(f"    {event['counter']} {sign}{event['by']} (now {event['now']}){self._rule(event)}")
+            self.counts.append(event)
         elif kind == "roll":
-            self.write(f"    rolled {', '.join(str(d) for d in event['dice'])}{self._rule(event)}")
+            self._line(f"    rolled {', '.join(str(d) for d in event['dice'])}{self._rule(event)}")
         elif kind == "shuffle":
-            self.write(f"    shuffled {event['zone']}")
+            self._line(f"    shuffled {event['zone']}")
         elif kind == "choice":
             self.revealed.append(f"{event['seat']}: {event['option']}")
         elif kind == "say":
-            self.write(f"    {event['text']}")
+            self._line(f"    {event['text']}{self._rule(event)}")
         elif kind == "end":
+            self.header = None
             winners = " and ".join(event["winners"]) or "nobody"
             self.write(f"\nThe game ends: {winners} {'win' if len(event['winners']) > 1 else 'wins'}"
                        f"{self._rule(event)}")
+
+    def _setup_done(self) -> None:
+        if self.setup_moves:
+            self.write(f"  {self.setup_moves} components set out")
+            self.setup_moves = 0
+
+
+def _owner(event: dict) -> str:
+    return event["counter"].split(".", 1)[0] if "." in event["counter"] else ""
 
 
 def _items(names: list[str]) -> str:

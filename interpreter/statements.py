@@ -586,7 +586,7 @@ class StatementCompiler:
         fn, kind = self.x.compile(node, scope)
         layout = self.layout
 
-        def one(value, kind):
+        def one(value, kind, st):
             if value is None:
                 return "none"
             if isinstance(value, bool):
@@ -595,12 +595,12 @@ class StatementCompiler:
                 return layout.seat_names[value]
             if kind == t.COMPONENT:
                 return layout.component_names[value]
-            if kind == t.ZONE:
-                return layout.zones[value].label(layout.seat_names)
+            if kind == t.ZONE:  # a zone is told by what it holds
+                return ", ".join(layout.component_names[c] for c in st.zones[value]) or "nothing"
             if isinstance(value, list):
-                return ", ".join(one(v, t.element(kind)) for v in value)
+                return ", ".join(one(v, t.element(kind), st) for v in value)
             return str(value)
-        return lambda st, env: one(fn(st, env), kind)
+        return lambda st, env: one(fn(st, env), kind, st)
 
     def _if(self, node: s.If, scope: Scope):
         lines, namespace, nesting = [], {}, 0
