@@ -68,7 +68,12 @@ def load_yaml(path: Path, shown: str) -> tuple[YamlDocument | None, list[Diagnos
             what = context.removeprefix("while parsing ").removeprefix("while scanning ")
             message = f"{what} starts here and is not closed properly: {message} at line {line}, column {col}"
             line, col = start.line + 1, start.column + 1
-        return None, [Diagnostic(Position(shown, line, col), f"YAML syntax: {message}")]
+        hint = ""
+        source_line = text.splitlines()[line - 1] if 0 < line <= len(text.splitlines()) else ""
+        if "{" in source_line and "[" in source_line.split("{", 1)[1]:
+            hint = ('inside { }, a key with brackets must be quoted ("tiles[5]": 1) '
+                    "or the map written one key per line")
+        return None, [Diagnostic(Position(shown, line, col), f"YAML syntax: {message}", hint)]
     except YAMLError as error:
         return None, [Diagnostic(Position(shown, 1, 1), f"YAML syntax: {error}")]
     except RecursionError:

@@ -64,3 +64,34 @@ def test_two_colours_variant_gives_each_player_two_seats_and_the_win_to_the_owne
         winning_seats = st.result["winners"]
         assert outcome.winners == sorted({s // 2 for s in winning_seats})
         assert all(outcome.scores[p] == LAST_SPACE for p in outcome.winners)
+
+
+def test_bonuses_are_not_chained(tmp_path):
+    """[E. Bonus Spaces] "Bonuses are not cumulated, even if a bonus causes a player's pawn to land
+    on another bonus space": with bonus spaces on 5 and 6 (a test track, not the assumed one),
+    Marie's fruit points take her to 5, its bonus to 6, and she stops there."""
+    import shutil
+
+    from snowrules.scenarios import run_scenario
+    folder = tmp_path / "snow_time"
+    shutil.copytree(BUNDLED_RULESETS / "snow_time", folder)
+    track = folder / "components" / "score_track.yaml"
+    text = track.read_text()
+    text = text.replace("- {space: 9, type: fight, amount: 2}", "- {space: 6, type: fruit, amount: 3}")
+    track.write_text(text)
+    scenario = folder / "scenarios" / "chain.yaml"
+    scenario.write_text("""name: no chain
+players: [Marie, Hugo]
+dice: [6, 6]
+situation:
+  counters: {Marie.score: 3}
+choices:
+  - {Marie: Marie 6, Hugo: Hugo 2}
+until: end of turn 1
+expect:
+  counters:
+    Marie.score: 6
+    Marie.scored[fruit]: 2
+""")
+    result = run_scenario(scenario, str(folder))
+    assert result.passed, result.failures
