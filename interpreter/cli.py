@@ -7,7 +7,6 @@ No Python traceback reaches the user.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -93,4 +92,3 @@ def entry() -> None:
 
 if __name__ == "__main__":
     entry()
-_ = json

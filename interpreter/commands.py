@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from pathlib import Path
 
 from .agents import AGENTS, make_agent, play
@@ -238,5 +237,3 @@ def command_simulate(args) -> int:
     print(f"mean turns: {summary['mean_turns']:.2f}")
     return 0
 
-
-_ = time

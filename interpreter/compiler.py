@@ -10,14 +10,14 @@ from functools import lru_cache
 
 from . import syntax as s
 from . import types as t
-from .diagnostics import Diagnostic, Diagnostics, Position, RulesetError
+from .diagnostics import Diagnostic, Diagnostics, Position, RulesetError, RuntimeRulesError
 from .expressions import ExpressionCompiler
 from .layout import BOX, CounterFamily, Layout, ZoneFamily, instantiate_components, seat_names
 from .program import ROUTINE, TURNS, Block, Program, Routine
 from .ruleset import Ruleset, load_ruleset
 from .scope import RoutineSlots, Scope, Symbols, Variable
 from .statements import StatementCompiler, SuspendAnalysis, TriggerRuntime
-from .vm import TurnsStep
+from .vm import PushBlock, TurnsStep
 
 BUILTIN_NAMES = {"players", "components", "box", "turn", "player_count", "me", "this"}
 
@@ -207,7 +207,6 @@ class _Compiler:
             position = self.ruleset.rules[0].pos if self.ruleset.rules else self.ruleset.manifest_position
             self.diag.error(position, "the rules have no `each turn:` or `rounds N:` section")
         if setups:
-            from .vm import PushBlock
             main.add_step(PushBlock(statements.stepped_body(setups[0].body, scope.child()), "setup"),
                           setups[0].pos)
         if turns:
@@ -218,14 +217,12 @@ class _Compiler:
             statements.fill(block, turn.body, scope.child())
             main.add_step(TurnsStep(block.id), turn.pos)
         if finals:
-            from .vm import PushBlock
             main.add_step(PushBlock(statements.stepped_body(finals[0].body, scope.child()), "game end"),
                           finals[0].pos)
         position = (finals or turns or [None])[0]
         where = position.pos if position is not None else Position(self.ruleset.name)
 
         def no_end(st, env):
-            from .diagnostics import RuntimeRulesError
             raise RuntimeRulesError.at(where, "the rules finished without `end game`",
                                        "end the `at game end:` section with `end game winners ...`")
         main.add_native(no_end, where)

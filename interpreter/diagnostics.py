@@ -21,8 +21,6 @@ class Position:
         return f"{self.path}:{self.line}:{self.col}"
 
 
-NOWHERE = Position("<unknown>", 0, 0)
-
 
 @dataclass(frozen=True)
 class Diagnostic:

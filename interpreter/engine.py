@@ -99,17 +99,6 @@ class Game:
         st.answer = values if pending["simultaneous"] else values[0]
         run(self.program, st)
 
-    def answer_values(self, st: State, values: list[Any]) -> None:
-        """Answer with option values (as a scenario states them) instead of indexes."""
-        pending = st.pending
-        indexes = []
-        for value, legal in zip(values, pending["options"]):
-            if value not in legal:
-                raise IllegalChoiceError.at(Position(pending["rule"]), f"{self.label(value)} is not a legal "
-                                            f"option: {', '.join(self.label(o) for o in legal)}")
-            indexes.append(legal.index(value))
-        self.answer(st, indexes)
-
     # ---- reading a state ------------------------------------------------------------------
     def outcome(self, st: State) -> Outcome | None:
         if st.result is None:
@@ -138,9 +127,6 @@ class Game:
         if isinstance(value, list):
             return "[" + ", ".join(self.label(v) for v in value) + "]" if value else "none of them"
         return str(value)
-
-    def option_label(self, seat: int, value: Any, decision: Decision) -> str:
-        return self.label(value)
 
     def view(self, st: State, player: int) -> dict:
         """What `player` may see: public zones, their own hidden zones, sizes of the rest."""

@@ -125,32 +125,6 @@ class ExpressionCompiler:
             self.diag.error(node.pos, "this must be a constant: numbers, texts and constants only")
             return None
 
-    # ---- specialisation helpers: fewer closure calls on the hot paths ----------------------
-    def local_slot(self, node: s.Node, scope: Scope) -> int | None:
-        """The slot of a local variable, when `node` reads one (then env[slot] is read directly)."""
-        if isinstance(node, s.Name):
-            found = scope.lookup(node.name)
-            if found is not None:
-                return found[0]
-            aliased = scope.alias(node.name)
-            if aliased is not None:
-                return slot_of(aliased[0])
-        return None
-
-    def constant_of(self, node: s.Node, scope: Scope | None = None) -> tuple[bool, Any]:
-        """(True, value) when `node` is a literal, a named constant or a constant parameter."""
-        if isinstance(node, s.Literal):
-            return True, node.value
-        if isinstance(node, s.Name):
-            if scope is not None and scope.lookup(node.name) is None:
-                aliased = scope.alias(node.name)
-                if aliased is not None and constant_in(aliased[0]) is not None:
-                    return True, constant_in(aliased[0])[0]
-            if node.name in self.sym.constants and (scope is None or (
-                    scope.lookup(node.name) is None and scope.alias(node.name) is None)):
-                return True, self.sym.constants[node.name][0]
-        return False, None
-
     # ---- literals and names ---------------------------------------------------------------
     def _literal(self, node: s.Literal, scope: Scope):
         value = node.value

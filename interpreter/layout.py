@@ -76,11 +76,6 @@ class Layout:
             for index in family.indexes or [None]:
                 self.zones.append(ZoneInstance(family.name, owner, index, family.visibility))
 
-    def zone_index(self, name: str, owner: int | None = None, index: int | None = None) -> int:
-        family = self.zone_families[name]
-        offset = 0 if not family.indexes else family.indexes.index(index)
-        return family.base + (owner or 0) * family.width + offset
-
     def add_counter(self, family: CounterFamily) -> None:
         family.base = len(self.counter_labels)
         self.counter_families[family.name] = family

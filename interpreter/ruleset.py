@@ -18,7 +18,6 @@ PACKAGE_ROOT = Path(__file__).resolve().parent
 PROJECT_ROOT = PACKAGE_ROOT.parent
 BUNDLED_RULESETS = PROJECT_ROOT / "rulesets"
 GENERIC_SCHEMAS = PROJECT_ROOT / "schemas"
-RESERVED_FIELDS = {"name", "count", "owner", "id"}
 
 
 @dataclass
@@ -311,6 +310,3 @@ def _raw_lines(shown_path: str) -> list[str]:
     except OSError:
         return []
 
-
-def diagnostic_list(error: RulesetError) -> list[Diagnostic]:
-    return error.diagnostics

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .compiler import compile_ruleset
-from .diagnostics import Diagnostic, Position, ScenarioError, SnowrulesError
+from .diagnostics import Diagnostic, ScenarioError, SnowrulesError
 from .engine import Game
 from .ruleset import GENERIC_SCHEMAS, Ruleset, display_path, load_ruleset
 from .state import State
@@ -249,4 +249,3 @@ def run_all(ruleset_ref: str) -> list[ScenarioResult]:
 
 
 __all__ = ["ScenarioResult", "run_all", "run_scenario", "scenario_files"]
-_ = Position

@@ -40,25 +40,6 @@ class TriggerRuntime:
     width: int
 
 
-def runner(fns: list[Native]) -> Native:
-    """One closure that runs several native statements in order."""
-    if len(fns) == 1:
-        return fns[0]
-    if len(fns) == 2:
-        a, b = fns
-
-        def run2(st, env):
-            a(st, env)
-            b(st, env)
-        return run2
-    fns = tuple(fns)
-
-    def run_all(st, env):
-        for fn in fns:
-            fn(st, env)
-    return run_all
-
-
 def assigned_names(node: s.Node) -> set[str]:
     """Names a block assigns with `name = value` (its parameters among them need own slots)."""
     found: set[str] = set()
