@@ -8,36 +8,22 @@ stack. `may_suspend` decides which, from the syntax alone, before anything is co
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from . import fuse
 from . import syntax as s
 from . import types as t
+from .changes import ChangeStatements
 from .diagnostics import Diagnostics, Position, RuntimeRulesError
 from .expressions import ExpressionCompiler
 from .layout import Layout
 from .program import LOOP, SEQUENCE, WHILE, Block
-from .rng import below
 from .scope import Scope, Symbols, suggest
-from .vm import ChooseStep, ForStep, GameEnded, IfStep, PushBlock, RepeatStep, ResolveStep, TriggeredAdd, WhileStep
+from .triggers import TriggerRuntime, release
+from .vm import ChooseStep, ForStep, IfStep, PushBlock, RepeatStep, ResolveStep, TriggeredAdd, WhileStep
 
 MAX_WHILE = 1_000_000
 Native = Callable[[Any, list], None]
-
-
-@dataclass
-class TriggerRuntime:
-    """A compiled `when` rule watching one counter family."""
-
-    cond: Callable
-    native: Native | None
-    routine: Any
-    player_slot: int | None
-    env_size: int
-    per_player: bool
-    base: int
-    width: int
 
 
 def assigned_names(node: s.Node) -> set[str]:
@@ -113,7 +99,7 @@ class SuspendAnalysis:
         return self._families[family]
 
 
-class StatementCompiler:
+class StatementCompiler(ChangeStatements):
     def __init__(self, exprs: ExpressionCompiler, blocks: list[Block], analysis: SuspendAnalysis,
                  triggers: dict[str, list[TriggerRuntime]], effects: dict[int, Any]):
         self.x = exprs
@@ -298,179 +284,6 @@ class StatementCompiler:
         src, ns = fuse.expression(fn)
         return fuse.statement([f"st.vars[{int(variable.index)}] = {src}"], ns, 0)
 
-    def _rule(self, node: s.Node) -> str:
-        return str(node.pos)
-
-    def _move(self, node: s.Move, scope: Scope):
-        target = self.x.zone(node.target, scope, "the destination")
-        layout, rule, bottom = self.layout, self._rule(node), node.bottom
-
-        def emit(st, moved, source, dest):
-            st.sink({"e": "move", "what": [layout.component_names[c] for c in moved],
-                     "from": layout.zones[source].label(layout.seat_names),
-                     "to": layout.zones[dest].label(layout.seat_names), "rule": rule})
-
-        if node.mode == "all":
-            source = self.x.zone(node.source, scope, "the zone to empty")
-            a, b, moved = fuse.fresh("_a"), fuse.fresh("_b"), fuse.fresh("_m")
-            source_src, source_ns = fuse.expression(source)
-            target_src, target_ns = fuse.expression(target)
-            emit_name, item = fuse.fresh("_v"), fuse.fresh("_x")
-            put = f"st.zones[{b}][:0] = {moved}" if bottom else f"st.zones[{b}].extend({moved})"
-            lines = [f"{a} = {source_src}",
-                     f"{b} = {target_src}",
-                     f"{moved} = st.zones[{a}]",
-                     f"if {moved} and {a} != {b}:",
-                     f"    st.zones[{a}] = []",
-                     f"    for {item} in {moved}:",
-                     f"        st.where[{item}] = {b}",
-                     f"    {put}",
-                     f"    if st.sink is not None: {emit_name}(st, {moved}, {a}, {b})"]
-            return fuse.statement(lines, {**source_ns, **target_ns, emit_name: emit}, 2)
-        if node.mode == "top":
-            count = self.x.expect(node.what, scope, t.INT, "the number of items to move")
-            source = self.x.zone(node.source, scope, "the zone to take from")
-            a, b, moved, c = fuse.fresh("_a"), fuse.fresh("_b"), fuse.fresh("_m"), fuse.fresh("_c")
-            count_src, count_ns = fuse.expression(count)
-            source_src, source_ns = fuse.expression(source)
-            target_src, target_ns = fuse.expression(target)
-            emit_name = fuse.fresh("_v")
-            put = f"st.zones[{b}].insert(0, {c})" if bottom else f"st.zones[{b}].append({c})"
-            lines = [f"{a} = {source_src}",
-                     f"{b} = {target_src}",
-                     f"{moved} = []",
-                     f"for {fuse.fresh()} in range(min({count_src}, len(st.zones[{a}]))):",
-                     f"    {c} = st.zones[{a}].pop()",
-                     f"    st.where[{c}] = {b}",
-                     f"    {moved}.append({c})",
-                     f"    {put}",
-                     f"if {moved} and st.sink is not None: {emit_name}(st, {moved}, {a}, {b})"]
-            return fuse.statement(lines, {**count_ns, **source_ns, **target_ns, emit_name: emit}, 1)
-        what, kind = self.x.compile(node.what, scope)
-        position = node.pos
-        if kind == t.COMPONENT:
-            return self._move_one(what, target, bottom, emit, position)
-        if kind == t.ZONE:
-            self.diag.error(node.what.pos, "to move a zone's contents write `move all from ZONE to ...`")
-        elif kind not in (t.COMPONENT, t.ANY) and not t.compatible(kind, t.list_of(t.COMPONENT)):
-            self.diag.error(node.what.pos, f"only components move; this is {t.describe(kind)}")
-        many = t.is_list(kind)
-
-        def move_items(st, env):
-            value, b = what(st, env), target(st, env)
-            items = value if many or isinstance(value, list) else [value]
-            zones, where = st.zones, st.where
-            for c in items:
-                if c is None:
-                    raise RuntimeRulesError.at(position, "nothing to move: the value is none")
-                a = where[c]
-                zones[a].remove(c)
-                if bottom:
-                    zones[b].insert(0, c)
-                else:
-                    zones[b].append(c)
-                where[c] = b
-                if st.sink is not None:
-                    emit(st, [c], a, b)
-        return move_items
-
-    def _move_one(self, what, target, bottom: bool, emit, position: Position):
-        """`move CARD to ZONE` as generated lines."""
-        c, a, b = fuse.fresh("_c"), fuse.fresh("_a"), fuse.fresh("_b")
-        what_src, what_ns = fuse.expression(what)
-        target_src, target_ns = fuse.expression(target)
-        emit_name, fail_name = fuse.fresh("_v"), fuse.fresh("_v")
-
-        def nothing_to_move():
-            raise RuntimeRulesError.at(position, "nothing to move: the value is none")
-        put = f"st.zones[{b}].insert(0, {c})" if bottom else f"st.zones[{b}].append({c})"
-        lines = [f"{c} = {what_src}",
-                 f"if {c} is None: {fail_name}()",
-                 f"{a} = st.where[{c}]",
-                 f"st.zones[{a}].remove({c})",
-                 f"{b} = {target_src}",
-                 put,
-                 f"st.where[{c}] = {b}",
-                 f"if st.sink is not None: {emit_name}(st, [{c}], {a}, {b})"]
-        return fuse.statement(lines, {**what_ns, **target_ns, emit_name: emit, fail_name: nothing_to_move}, 1)
-
-    def _add(self, node: s.Add, scope: Scope):
-        return self._counter_change(node, scope, stepped=False)
-
-    def _setcounter(self, node: s.SetCounter, scope: Scope):
-        return self._counter_change(node, scope, stepped=False)
-
-    def _counter_change(self, node, scope: Scope, stepped: bool):
-        """`add`, `subtract` and `set` on a counter: clamp to its bounds, log, fire triggers."""
-        ref, family = self.x.counter_ref(node.target, scope, "the counter")
-        if isinstance(node, s.SetCounter):
-            value = self.x.expect(node.value, scope, t.INT, "the new value")
-            setting, amount, negate = True, value, False
-        else:
-            amount = self.x.expect(node.amount, scope, t.INT, "the amount")
-            setting, negate = False, node.negate
-        if ref is None:
-            return lambda st, env: None
-        low, high = family.lower, family.upper
-        triggers = self.triggers.setdefault(family.name, [])
-        labels, rule = self.layout.counter_labels, self._rule(node)
-
-        def change(st, env):
-            i = ref(st, env)
-            counters = st.counters
-            old = counters[i]
-            n = amount(st, env)
-            new = n if setting else (old - n if negate else old + n)
-            if low is not None and new < low:
-                new = low
-            if high is not None and new > high:
-                new = high
-            if new == old:
-                return None
-            if not triggers:
-                counters[i] = new
-                if st.sink is not None:
-                    st.sink({"e": "count", "counter": labels[i], "by": new - old, "now": new, "rule": rule})
-                return None
-            return _fire(st, triggers, i, old, new, labels, rule)
-        if stepped:
-            return change
-        # The same, as generated lines (no call per change).
-        names = {k: fuse.fresh("_v") for k in ("t", "labels", "rule", "fire", "low", "high")}
-        i, o, n = fuse.fresh("_i"), fuse.fresh("_o"), fuse.fresh("_n")
-        ref_src, ref_ns = fuse.expression(ref)
-        amount_src, amount_ns = fuse.expression(amount)
-        new = amount_src if setting else f"{o} {'-' if negate else '+'} {amount_src}"
-        lines = [f"{i} = {ref_src}", f"{o} = st.counters[{i}]", f"{n} = {new}"]
-        if low is not None:
-            lines.append(f"if {n} < {names['low']}: {n} = {names['low']}")
-        if high is not None:
-            lines.append(f"if {n} > {names['high']}: {n} = {names['high']}")
-        lines += [f"if {n} != {o}:",
-                  f"    if {names['t']}: {names['fire']}(st, {names['t']}, {i}, {o}, {n}, {names['labels']}, "
-                  f"{names['rule']})",
-                  "    else:",
-                  f"        st.counters[{i}] = {n}",
-                  "        if st.sink is not None:",
-                  f"            st.sink({{'e': 'count', 'counter': {names['labels']}[{i}], 'by': {n} - {o}, "
-                  f"'now': {n}, 'rule': {names['rule']}}})"]
-        namespace = {**ref_ns, **amount_ns, names["t"]: triggers, names["labels"]: labels,
-                     names["rule"]: rule, names["fire"]: _fire, names["low"]: low, names["high"]: high}
-        return fuse.statement(lines, namespace, 2)
-
-    def _reset(self, node: s.Reset, scope: Scope):
-        family = self.layout.counter_families.get(node.name)
-        if family is None:
-            self.diag.error(node.pos, f"unknown counter {node.name!r}",
-                            suggest(node.name, list(self.layout.counter_families)))
-            return lambda st, env: None
-        size = family.width * (self.layout.seats if family.per_player else 1)
-        start, value = family.base, family.lower or 0
-
-        def reset(st, env):
-            st.counters[start:start + size] = [value] * size
-        return reset
-
     def _callstatement(self, node: s.CallStatement, scope: Scope):
         return self._call(node, scope, stepped=False)
 
@@ -501,87 +314,6 @@ class StatementCompiler:
         finally:
             self.calling.pop()
         return fuse.statement(lines + body, {**namespace, **body_ns}, nesting)
-
-    def _endgame(self, node: s.EndGame, scope: Scope):
-        position = node.pos
-        if node.winners is None:
-            def end_without_winner(st, env):
-                raise GameEnded([], position)
-            return end_without_winner
-        fn, kind = self.x.compile(node.winners, scope)
-        if kind not in (t.PLAYER, t.ANY) and not t.compatible(kind, t.list_of(t.PLAYER)):
-            self.diag.error(node.winners.pos, f"the winners must be players, not {t.describe(kind)}")
-
-        def end_game(st, env):
-            value = fn(st, env)
-            raise GameEnded(sorted(value) if isinstance(value, list) else [value], position)
-        return end_game
-
-    def _roll(self, node: s.Roll, scope: Scope):
-        count = self.x.expect(node.count, scope, t.INT, "the number of dice")
-        sides = self.x.expect(node.sides, scope, t.INT, "the number of sides")
-        slot = scope.define(node.name, t.list_of(t.INT))
-        position, rule = node.pos, self._rule(node)
-
-        def roll(st, env):
-            n, k = count(st, env), sides(st, env)
-            values = []
-            for _ in range(n):
-                if st.forced:
-                    value = st.forced.pop(0)
-                    if not isinstance(value, int) or not 1 <= value <= k:
-                        raise RuntimeRulesError.at(position, f"a forced die shows {value!r}, "
-                                                   f"but the dice have {k} sides")
-                else:
-                    st.rng, value = below(st.rng, k)
-                    value += 1
-                values.append(value)
-            env[slot] = values
-            if st.sink is not None and n > 0:
-                st.sink({"e": "roll", "dice": values, "sides": k, "rule": rule})
-        return roll
-
-    def _shuffle(self, node: s.Shuffle, scope: Scope):
-        zone = self.x.zone(node.zone, scope, "the zone to shuffle")
-        layout, rule = self.layout, self._rule(node)
-
-        def shuffle(st, env):
-            z = zone(st, env)
-            items = st.zones[z]
-            for i in range(len(items) - 1, 0, -1):
-                st.rng, j = below(st.rng, i + 1)
-                items[i], items[j] = items[j], items[i]
-            if st.sink is not None:
-                st.sink({"e": "shuffle", "zone": layout.zones[z].label(layout.seat_names), "rule": rule})
-        return shuffle
-
-    def _announce(self, node: s.Announce, scope: Scope):
-        parts = [self._text(part, scope) for part in node.parts]
-
-        def announce(st, env):
-            if st.sink is not None:
-                st.sink({"e": "say", "text": " ".join(p(st, env) for p in parts), "rule": str(node.pos)})
-        return announce
-
-    def _text(self, node: s.Node, scope: Scope):
-        fn, kind = self.x.compile(node, scope)
-        layout = self.layout
-
-        def one(value, kind, st):
-            if value is None:
-                return "none"
-            if isinstance(value, bool):
-                return "true" if value else "false"
-            if kind == t.PLAYER:
-                return layout.seat_names[value]
-            if kind == t.COMPONENT:
-                return layout.component_names[value]
-            if kind == t.ZONE:  # a zone is told by what it holds
-                return ", ".join(layout.component_names[c] for c in st.zones[value]) or "nothing"
-            if isinstance(value, list):
-                return ", ".join(one(v, t.element(kind), st) for v in value)
-            return str(value)
-        return lambda st, env: one(fn(st, env), kind, st)
 
     def _if(self, node: s.If, scope: Scope):
         lines, namespace, nesting = [], {}, 0
@@ -646,11 +378,11 @@ class StatementCompiler:
 
     def _together(self, node: s.Together, scope: Scope):
         body, body_ns, depth = self.body_code(node.body, scope.child())
-        release = fuse.fresh("_v")
+        release_name = fuse.fresh("_v")
         lines = ["st.deferring += 1", "try:"] + fuse.indent(body) + [
             "finally:", "    st.deferring -= 1",
-            f"if not st.deferring and st.deferred: {release}(st)"]
-        return fuse.statement(lines, {**body_ns, release: _release}, depth + 1)
+            f"if not st.deferring and st.deferred: {release_name}(st)"]
+        return fuse.statement(lines, {**body_ns, release_name: release}, depth + 1)
 
 
 class _CallStep:
@@ -666,52 +398,7 @@ class _CallStep:
         return False
 
 
-def _release(st) -> None:
-    """Run the triggers set off inside a `together` block, in the order they were set off."""
-    deferred, st.deferred = st.deferred, []
-    for trigger, player in deferred:
-        local = [None] * trigger.env_size
-        if trigger.per_player:
-            local[trigger.player_slot] = player
-        trigger.native(st, local)
-
-
 def _phase_event(name: str) -> Native:
     event = fuse.fresh("_v")
     return fuse.statement(["if st.sink is not None:", f"    st.sink(dict({event}))"],
                           {event: {"e": "phase", "phase": name}}, 1)
-
-
-def _fire(st, triggers: list[TriggerRuntime], i: int, old: int, new: int, labels, rule):
-    """Change counter `i` and run the triggers whose condition became true. Native trigger bodies
-    run at once; the others are returned for the VM to push. A condition is evaluated on the new
-    value first; only when it holds is it evaluated on the old one (did it *become* true?)."""
-    counters = st.counters
-    counters[i] = new
-    if st.sink is not None:
-        st.sink({"e": "count", "counter": labels[i], "by": new - old, "now": new, "rule": rule})
-    deferring = st.deferring
-    pushed = None
-    for trigger in triggers:
-        local = [None] * trigger.env_size
-        if trigger.per_player:
-            local[trigger.player_slot] = (i - trigger.base) // trigger.width
-        if not trigger.cond(st, local):
-            continue
-        counters[i] = old
-        was = trigger.cond(st, local)
-        counters[i] = new
-        if was:
-            continue
-        if deferring:  # inside `together`: run it when the block closes (once per trigger and player)
-            key = (trigger, local[trigger.player_slot] if trigger.per_player else None)
-            if key not in st.deferred:
-                st.deferred.append(key)
-            continue
-        if trigger.native is not None:
-            trigger.native(st, local)
-        else:
-            pushed = pushed or []
-            pushed.append((trigger.routine, trigger.player_slot, local[trigger.player_slot]
-                           if trigger.per_player else None))
-    return pushed
