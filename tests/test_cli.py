@@ -302,3 +302,18 @@ def test_human_agent_shows_the_view_and_reasks_on_bad_input():
     assert "blue.hand" not in text                    # the other player's hand is not
     assert text.count("please type a number from 1 to 10") == 4
     assert "  3) red 3" in text
+
+
+def test_simulate_sums_up_many_games_as_json(capsys):
+    code, out, err = cli(capsys, "simulate", "snow_time", "--games", "40", "--players", "3", "--json")
+    assert code == 0, err
+    summary = json.loads(out)
+    assert summary["games"] == 40 and summary["players"] == 3
+    assert abs(sum(summary["win_rates"]) - 1) < 1e-3          # shared wins count as fractions
+    assert len(summary["score_means"]) == 3 and summary["games_per_s"] > 0
+    assert 10 < summary["mean_turns"] < 40
+
+
+def test_simulate_rejects_bad_counts(capsys):
+    assert cli(capsys, "simulate", "snow_time", "--games", "0")[0] == 2
+    assert cli(capsys, "simulate", "snow_time", "--games", "5", "--workers", "0")[0] == 2
