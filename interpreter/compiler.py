@@ -85,6 +85,7 @@ class _Compiler:
         layout, ruleset = self.layout, self.ruleset
         instantiate_components(ruleset, layout)
         self._field_kinds()
+        self.symbols.expression_fields = {f for d in ruleset.components for f in d.expressions}
         for name, (value, position) in ruleset.constants.items():
             if self._declare(name, position):
                 self.symbols.constants[name] = (value, position)
@@ -133,8 +134,10 @@ class _Compiler:
                 routine = self._routine(body, statements, analysis, {"me": t.PLAYER, "this": t.COMPONENT})
                 if field == "effect":
                     effects[index] = routine
-            for expression in definition.expressions.values():
-                self.exprs.compile(expression, self._routine_scope({"me": t.PLAYER, "this": t.COMPONENT})[0])
+            for field, expression in definition.expressions.items():
+                scope, slots = self._routine_scope({"me": t.PLAYER, "this": t.COMPONENT})
+                fn, _ = self.exprs.compile(expression, scope)
+                self.symbols.expressions[(index, field)] = (fn, scope.slots, slots["me"], slots["this"])
 
         counters_initial = [low or 0 for low in layout.counter_lower]
         return Program(

@@ -175,6 +175,9 @@ def run_scenario(path: Path, ruleset_ref: str) -> ScenarioResult:
         if st.result is not None:
             raise names.error(["situation"], "the game ended before its first decision")
         _impose(st, names, data["situation"], ["situation"])
+        # the decision waiting there was computed before the situation: ask it again
+        st.pending = st.answer = None
+        run(game.program, st)
     until = data.get("until", "next decision")
     match = re.fullmatch(r"end of turn (\d+)", until)
     if match:

@@ -29,6 +29,10 @@ class Symbols:
     procedures: dict[str, s.ProcedureDecl] = field(default_factory=dict)
     field_kinds: dict[str, str] = field(default_factory=dict)
     record_fields: set[str] = field(default_factory=set)
+    # (component definition, field) -> (closure, its slots, `me` slot, `this` slot): the
+    # expressions written in component files, filled once the rules are compiled
+    expressions: dict[tuple[int, str], tuple] = field(default_factory=dict)
+    expression_fields: set[str] = field(default_factory=set)
 
     def all_names(self) -> list[str]:
         return (list(self.constants) + list(self.tables) + list(self.variables) + list(self.functions)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from . import syntax as s
 from . import types as t
-from .closures import const
+from .closures import const, fail
 from .fuse import fused
 from .scope import Scope, suggest
 
@@ -30,6 +30,9 @@ STDLIB = {
     "name_of": "a component's name, as text",
     "zone_of": "the zone a component is in",
     "find": "the first row (or component) of a list whose field has a value, or none",
+    "evaluate": "the value of an expression written in a component's field, for a player (`me`)",
+    "longest_run": "the length of the longest run of consecutive whole numbers in a list",
+    "count": "how many items of a list equal a value",
 }
 
 
@@ -160,6 +163,49 @@ class StandardLibrary:
         fn = self.expect(node.args[0], scope, t.COMPONENT, "the argument of zone_of()")
         return (lambda st, env: st.where[fn(st, env)]), t.ZONE
 
+    def _std_longest_run(self, node, scope):
+        fn, kind = self._one_list(node, scope)
+        if t.element(kind) not in (t.INT, t.ANY):
+            self.diag.error(node.pos, "longest_run() takes a list of numbers")
+        return fused("{v0}({p0})", [fn], [_longest_run]), t.INT
+
+    def _std_count(self, node, scope):
+        if not self._arity(node, 2, 2):
+            return const(0), t.INT
+        source, _ = self.sequence(node.args[0], scope, "the first argument of count()")
+        value, _ = self.compile(node.args[1], scope)
+        return fused("{p0}.count({p1})", [source, value]), t.INT
+
+    def _std_evaluate(self, node, scope):
+        """`evaluate(card, "field", player)`: the card's expression with `this` = the card and
+        `me` = the player (a prize's condition, a goal's measure)."""
+        if not self._arity(node, 3, 3):
+            return const(None), t.ANY
+        card = self.expect(node.args[0], scope, t.COMPONENT, "the first argument of evaluate()")
+        field = node.args[1]
+        if not (isinstance(field, s.Literal) and isinstance(field.value, str)):
+            self.diag.error(field.pos, "evaluate() needs the field's name as a quoted text")
+            return const(None), t.ANY
+        if field.value not in self.sym.expression_fields:
+            self.diag.error(field.pos, f"no component has an expression in a field {field.value!r}",
+                            suggest(field.value, sorted(self.sym.expression_fields))
+                            or "a field is an expression when its schema says \"x-language\": \"expression\"")
+        player = self.expect(node.args[2], scope, t.PLAYER, "the third argument of evaluate()")
+        table, defs, names, name = self.sym.expressions, self.layout.component_defs, \
+            self.layout.component_names, field.value
+        position = node.pos
+
+        def evaluate(st, env):
+            c = card(st, env)
+            entry = table.get((defs[c], name))
+            if entry is None:
+                fail(position, f"{names[c]} has no expression {name!r}")
+            fn, slots, me, this = entry
+            local = [None] * slots.size
+            local[me], local[this] = player(st, env), c
+            return fn(st, local)
+        return evaluate, t.ANY
+
     def _std_find(self, node, scope):
         """`find(table, "field", value)`: a table is indexed once, while compiling."""
         if not self._arity(node, 3, 3):
@@ -198,6 +244,17 @@ class StandardLibrary:
             wanted = value(st, env)
             return next((r for r in source(st, env) if r.get(name) == wanted), None)
         return find_row, element
+
+
+def _longest_run(numbers: list) -> int:
+    values = sorted(set(numbers))
+    best = run = 0
+    previous = None
+    for value in values:
+        run = run + 1 if previous is not None and value == previous + 1 else 1
+        best = max(best, run)
+        previous = value
+    return best
 
 
 def _first(items: list):
