@@ -418,6 +418,9 @@ class ExpressionCompiler(StandardLibrary):
         cond = self.expect(node.cond, scope, t.BOOL, "the condition")
         a, ka = self.compile(node.then, scope)
         b, kb = self.compile(node.otherwise, scope)
+        if t.ZONE in (ka, kb) and ka != kb:  # a zone and a list: the zone's content, as a list
+            a, ka = (self.as_list(a, ka), t.list_of(t.COMPONENT)) if ka == t.ZONE else (a, ka)
+            b, kb = (self.as_list(b, kb), t.list_of(t.COMPONENT)) if kb == t.ZONE else (b, kb)
         return fused("{p1} if {p0} else {p2}", [cond, a, b]), t.unify(ka, kb)
 
     def _binary(self, node: s.Binary, scope: Scope):

@@ -168,3 +168,15 @@ at game end:
 """, agent=RandomAgent)
     assert st.result["winners"] == [0]
     assert st.counters[1] == 1 + 2 + 3   # the built-in `turn` counter first, then score
+
+
+def test_a_choice_between_a_zone_and_a_list_gives_the_zone_content(tmp_path):
+    _, _, events = run(tmp_path, """zone tiles[1..2] shared public
+setup:
+    move [each c in box where c.owner == first(players)] to tiles[1]
+each turn:
+    announce size(tiles[1] if turn == 1 else [])
+    announce size([] if turn == 1 else tiles[1])
+    end game
+""")
+    assert said(events) == ["4", "0"]
