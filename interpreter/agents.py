@@ -111,10 +111,18 @@ def make_agent(name: str, seed: int):
 
 def play(game: Game, agents: list, seed: int, sink=None, forced=None) -> State:
     """Play one game from the start to its end; `agents` holds one agent per player."""
-    st = game.start(seed, sink, forced)
     program = game.program
     by_seat = [agents[program.controller(seat)] for seat in range(program.seats)]
-    while st.result is None:
+
+    def decide(st: State):
+        """Answer the decision the rules wait for, from inside the run (no suspending)."""
+        pending = st.pending
+        return game.take(st, [by_seat[seat].choose(Observation(game, st, seat, options))
+                              for seat, options in zip(pending["players"], pending["options"])])
+
+    st = game.start(seed, sink, forced, decide)
+    st.decide = None
+    while st.result is None:  # a state whose run stopped at a decision (never, today)
         pending = st.pending
         game.answer(st, [by_seat[seat].choose(Observation(game, st, seat, options))
                          for seat, options in zip(pending["players"], pending["options"])])

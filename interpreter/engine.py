@@ -47,8 +47,10 @@ class Game:
         self._score_base = score.base if score is not None and score.per_player and not score.keys else None
 
     # ---- running --------------------------------------------------------------------------
-    def start(self, seed: int, sink: Sink | None = None, forced: list | None = None) -> State:
-        """A new game, advanced to its first decision."""
+    def start(self, seed: int, sink: Sink | None = None, forced: list | None = None,
+              decide=None) -> State:
+        """A new game, advanced to its first decision. With `decide` (see `play`), decisions are
+        answered as the rules reach them, and the game runs to its end in this call."""
         program = self.program
         st = State()
         count = len(self.layout.component_names)
@@ -62,6 +64,7 @@ class Game:
         st.rng = seed_state(seed)
         st.forced = list(forced or [])
         st.sink = sink
+        st.decide = decide
         run(program, st)
         return st
 
@@ -74,6 +77,11 @@ class Game:
 
     def answer(self, st: State, choices: list[int]) -> None:
         """Answer the pending decision with one option index per deciding seat, then continue."""
+        st.answer = self.take(st, choices)
+        run(self.program, st)
+
+    def take(self, st: State, choices: list[int]):
+        """Check the answers to the pending decision and log them; the chosen value(s)."""
         pending = st.pending
         if pending is None:
             raise IllegalChoiceError.at(Position("<answer>"), "the game is not waiting for a decision")
@@ -96,8 +104,7 @@ class Game:
             for seat, index, value in zip(seats, choices, values):
                 st.sink({"e": "choice", "seat": self.layout.seat_names[seat], "index": index,
                          "option": self.label(value), "rule": pending["rule"]})
-        st.answer = values if pending["simultaneous"] else values[0]
-        run(self.program, st)
+        return values if pending["simultaneous"] else values[0]
 
     # ---- reading a state ------------------------------------------------------------------
     def outcome(self, st: State) -> Outcome | None:

@@ -15,7 +15,8 @@ Sink = Callable[[dict], None]
 
 class State:
     __slots__ = ("zones", "where", "counters", "vars", "frames", "envs", "rng", "pending", "answer",
-                 "result", "forced", "steps", "pause_after_turn", "paused", "deferring", "deferred", "sink")
+                 "result", "forced", "steps", "pause_after_turn", "paused", "deferring", "deferred", "sink",
+                 "decide")
 
     def __init__(self) -> None:
         self.zones: list[list[int]] = []      # zone instance -> component ids, bottom first
@@ -33,6 +34,7 @@ class State:
         self.pause_after_turn: int | None = None  # stop when this turn ends (scenarios look there)
         self.paused: bool = False             # stopped at the end of a turn, not at a decision
         self.sink: Sink | None = None         # where events go; not part of the state
+        self.decide = None                    # answers decisions inline (agents.play); not state
         # Inside a `together` block (never open at a decision, so not part of the saved state):
         self.deferring: int = 0               # how many `together` blocks are open
         self.deferred: list = []              # the triggers they set off, run when they close
@@ -57,7 +59,7 @@ class State:
         other.steps = self.steps
         other.pause_after_turn = self.pause_after_turn
         other.paused = self.paused
-        other.sink = None
+        other.sink = other.decide = None
         other.deferring, other.deferred = 0, []
         return other
 

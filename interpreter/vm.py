@@ -301,6 +301,9 @@ class ChooseStep:
             # Nothing to decide: the only legal option is taken without asking anyone.
             st.answer = [found[0] for found in options] if self.simultaneous else options[0][0]
             return self._resume(st, frame, env)
+        if st.decide is not None:  # agents answer as the rules reach the decision
+            st.answer = st.decide(st)
+            return self._resume(st, frame, env)
         frame[1] -= 1
         return True
 
