@@ -144,6 +144,7 @@ class _Compiler:
             title=ruleset.title, ruleset=ruleset.name, version=ruleset.version, variant=ruleset.variant,
             players=self.players, seats_per_player=ruleset.seats_per_player, layout=layout,
             blocks=self.blocks, main=main, variables_initial=variables_initial,
+            variable_names=list(self.symbols.variables),
             counters_initial=counters_initial, effects=effects,
             turn_counter=layout.counter_index("turn"))
 

@@ -70,6 +70,7 @@ class Program:
     counters_initial: list[int]
     effects: dict[tuple[int, str], Routine]   # (component def index, field) -> routine
     turn_counter: int
+    variable_names: list[str] = field(default_factory=list)  # index in State.vars -> name
     max_steps: int = 5_000_000
 
     @property

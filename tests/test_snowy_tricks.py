@@ -1,0 +1,66 @@
+"""Snowy Tricks' own checks on random games (the generic ones are in test_properties)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import Observation, game_for
+from snowrules.agents import RandomAgent
+
+
+def zone(game, st, label):
+    layout = game.layout
+    index = next(i for i, z in enumerate(layout.zones) if z.label(layout.seat_names) == label)
+    return [layout.component_names[c] for c in st.zones[index]]
+
+
+@pytest.mark.parametrize("config", [("snowy_tricks", None, n) for n in (2, 3, 4, 5)]
+                         + [("snowy_tricks", "two_player", 2)], ids=lambda c: f"{c[1] or 'base'}-{c[2]}p")
+def test_no_view_holds_another_players_hand_or_prediction(config):
+    """Hidden information is real: at every decision, a player's view names the cards of their own
+    hand and prediction, and none of another player's hand or (unshown) prediction."""
+    game = game_for(config)
+    seats = game.layout.seat_names
+    for seed in range(20):
+        agents = [RandomAgent(seed * 10 + i) for i in range(config[2])]
+        st = game.start(seed)
+        while st.result is None:
+            for player, me in enumerate(seats):
+                text = json.dumps(game.view(st, player))
+                for card in zone(game, st, f"{me}.hand"):
+                    assert f'"{card}"' in text
+                for other in seats:
+                    if other == me:
+                        continue
+                    secret = zone(game, st, f"{other}.hand") + zone(game, st, f"{other}.prediction")
+                    for card in secret:
+                        if "Student" not in card:  # the specials' names are shared by two copies
+                            assert f'"{card}"' not in text, (me, other, card)
+            pending = st.pending
+            game.answer(st, [agents[s].choose(Observation(game, st, s, o))
+                             for s, o in zip(pending["players"], pending["options"])])
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_every_card_play_follows_suit_when_it_can(players):
+    """[What is a Trick-Taking Game] the options offered always respect following the led colour."""
+    game = game_for(("snowy_tricks", None, players))
+    layout = game.layout
+    colour = layout.fields["colour"]
+    special = layout.fields["special"]
+    for seed in range(30):
+        agents = [RandomAgent(seed * 10 + i) for i in range(players)]
+        st = game.start(seed)
+        while st.result is None:
+            pending = st.pending
+            led = st.vars[game.program.variable_names.index("led")]
+            if not pending["simultaneous"]:
+                seat = pending["players"][0]
+                hand = st.zones[next(i for i, z in enumerate(layout.zones)
+                                     if z.family == "hand" and z.owner == seat)]
+                options = pending["options"][0]
+                if pending["choice"] == "card" and led is not None and any(colour[c] == led for c in hand):
+                    assert all(colour[c] == led or special[c] is not None for c in options)
+                    assert sorted(options) == sorted(c for c in hand if colour[c] == led or special[c])
+            game.answer(st, [agents[s].choose(Observation(game, st, s, o))
+                             for s, o in zip(pending["players"], pending["options"])])
