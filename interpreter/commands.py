@@ -10,7 +10,7 @@ from .compiler import check, compile_ruleset
 from .diagnostics import Diagnostic, Position, SnowrulesError
 from .engine import Game
 from .logfile import LogWriter, header, replay, result_event
-from .narrate import Narrator
+from .narrate import Narrator, secrets_for
 from .ruleset import bundled_names, find_ruleset, load_ruleset, read_ruleset
 from .scenarios import load_scenario, run_scenario, scenario_files
 
@@ -55,7 +55,9 @@ def command_run(args) -> int:
     sinks = []
     narrator = None
     if not args.json:
-        narrator = Narrator(args.rules, print)
+        # With people at the table, the account tells only what they may see.
+        humans = {seat for seat in range(game.layout.seats) if agent_names[game.program.controller(seat)] == "human"}
+        narrator = Narrator(args.rules, print, secrets_for(game.layout, humans) if humans else None)
         print(f"{ruleset.title} - {players} players"
               + (f", variant {ruleset.variant}" if ruleset.variant else "")
               + f", seed {args.seed}, seats: {', '.join(game.layout.seat_names)}")

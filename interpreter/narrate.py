@@ -11,7 +11,11 @@ from collections.abc import Iterable
 class Narrator:
     """Turns a stream of events into lines; call `feed` per event (lines go to `write`)."""
 
-    def __init__(self, show_rules: bool = False, write=None):
+    def __init__(self, show_rules: bool = False, write=None, secrets: dict[str, bool] | None = None):
+        """`secrets` (zone label -> hidden from the reader) makes an account for a player at the
+        table: components moving between zones they may not see are counted, not named, and other
+        seats' choices are not told (their effects, when public, are)."""
+        self.secrets = secrets
         self.show_rules = show_rules
         self.write = write or (lambda line: None)
         self.phase = ""
@@ -70,7 +74,10 @@ class Narrator:
             if self.phase == "setup":
                 self.setup_moves += len(event["what"])
                 return
-            self._line(f"    {_items(event['what'])}: {event['from']} -> {event['to']}{self._rule(event)}")
+            what = _items(event["what"])
+            if self.secrets is not None and self.secrets.get(event["from"]) and self.secrets.get(event["to"]):
+                what = f"{len(event['what'])} component(s)"
+            self._line(f"    {what}: {event['from']} -> {event['to']}{self._rule(event)}")
         elif kind == "count":
             self.counts.append(event)
         elif kind == "roll":
@@ -78,7 +85,8 @@ class Narrator:
         elif kind == "shuffle":
             self._line(f"    shuffled {event['zone']}")
         elif kind == "choice":
-            self.revealed.append(f"{event['seat']}: {event['option']}")
+            if self.secrets is None or event["seat"] in self.secrets.get("", ()):
+                self.revealed.append(f"{event['seat']}: {event['option']}")
         elif kind == "say":
             self._line(f"    {event['text']}{self._rule(event)}")
         elif kind == "end":
@@ -91,6 +99,14 @@ class Narrator:
         if self.setup_moves:
             self.write(f"  {self.setup_moves} components set out")
             self.setup_moves = 0
+
+
+def secrets_for(layout, seats: set[int]) -> dict:
+    """Which zones a reader owning `seats` may not see (and, under "", their seat names)."""
+    hidden = {zone.label(layout.seat_names): zone.visibility == "secret"
+              or (zone.visibility == "hidden" and zone.owner not in seats) for zone in layout.zones}
+    hidden[""] = {layout.seat_names[s] for s in seats}
+    return hidden
 
 
 def _owner(event: dict) -> str:

@@ -317,3 +317,16 @@ def test_simulate_sums_up_many_games_as_json(capsys):
 def test_simulate_rejects_bad_counts(capsys):
     assert cli(capsys, "simulate", "snow_time", "--games", "0")[0] == 2
     assert cli(capsys, "simulate", "snow_time", "--games", "5", "--workers", "0")[0] == 2
+
+
+def test_the_account_for_a_human_player_hides_the_other_hands(capsys, monkeypatch):
+    import io
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 400))
+    code, out, err = cli(capsys, "run", "snowy_tricks", "--players", "3", "--seed", "2",
+                         "--agents", "human,random,random")
+    assert code == 0, err
+    dealt = [line for line in out.splitlines() if "deck -> " in line and ".hand" in line]
+    assert any(line.strip().startswith("12 component(s): deck -> orange.hand") for line in dealt)
+    assert not any("deck -> orange.hand" in line and "component(s)" not in line for line in dealt)
+    assert any("deck -> red.hand" in line and "component(s)" not in line for line in dealt)  # own hand
+    assert "chosen: orange" not in out                   # other seats' choices are not told
