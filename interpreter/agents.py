@@ -39,7 +39,7 @@ class Observation:
         return self._state.pending["choice"]
 
     def label(self, option) -> str:
-        return self._game.label(option)
+        return self._game.option_label(self._state, option)
 
 
 class Agent(Protocol):

@@ -103,7 +103,7 @@ class Game:
         if st.sink is not None:
             for seat, index, value in zip(seats, choices, values):
                 st.sink({"e": "choice", "seat": self.layout.seat_names[seat], "index": index,
-                         "option": self.label(value), "rule": pending["rule"]})
+                         "option": self.label(value, pending["kind"]), "rule": pending["rule"]})
         return values if pending["simultaneous"] else values[0]
 
     # ---- reading a state ------------------------------------------------------------------
@@ -122,18 +122,28 @@ class Game:
         base = self._score_base
         return st.counters[base:base + self.layout.seats]
 
-    def label(self, value: Any) -> str:
-        """An option or value as a player reads it."""
+    def label(self, value: Any, kind: str = "component") -> str:
+        """An option or value as a player reads it; `kind` says what a whole number stands for
+        (a component, a player, or a number), as the decision that offers it knows."""
         if value is None:
             return "nothing"
         if isinstance(value, bool):
             return "yes" if value else "no"
-        if isinstance(value, int):
-            return self.layout.component_names[value] if 0 <= value < len(self.layout.component_names) \
-                else str(value)
         if isinstance(value, list):
-            return "[" + ", ".join(self.label(v) for v in value) + "]" if value else "none of them"
+            return "[" + ", ".join(self.label(v, kind) for v in value) + "]" if value else "none of them"
+        if isinstance(value, int):
+            if kind == "player" and 0 <= value < len(self.layout.seat_names):
+                return self.layout.seat_names[value]
+            if kind == "component" and 0 <= value < len(self.layout.component_names):
+                return self.layout.component_names[value]
+            return str(value)
+        if isinstance(value, dict) and "name" in value:
+            return str(value["name"])
         return str(value)
+
+    def option_label(self, st: State, value: Any) -> str:
+        """An option of the pending decision, as its player reads it."""
+        return self.label(value, st.pending.get("kind", "component") if st.pending else "component")
 
     def view(self, st: State, player: int) -> dict:
         """What `player` may see: public zones, their own hidden zones, sizes of the rest."""

@@ -60,6 +60,7 @@ class Layout:
     seat_names: list[str]
     component_names: list[str] = field(default_factory=list)
     component_defs: list[int] = field(default_factory=list)  # cid -> index in ruleset.components
+    component_files: list[str] = field(default_factory=list)  # cid -> the component list it is from
     fields: dict[str, list[Any]] = field(default_factory=dict)
     zone_families: dict[str, ZoneFamily] = field(default_factory=dict)
     zones: list[ZoneInstance] = field(default_factory=list)
@@ -109,6 +110,7 @@ def instantiate_components(ruleset: Ruleset, layout: Layout) -> None:
                 prefix = "" if owner is None else f"{layout.seat_names[owner]} "
                 layout.component_names.append(prefix + definition.name)
                 layout.component_defs.append(def_index)
+                layout.component_files.append(definition.position.path)
                 for name in field_names:
                     layout.fields[name].append(definition.fields.get(name))
                 layout.fields["owner"].append(owner)

@@ -54,6 +54,7 @@ class _Names:
         self.zones = {zone.label(layout.seat_names): i for i, zone in enumerate(layout.zones)}
         self.counters = {label: i for i, label in enumerate(layout.counter_labels)}
         self.events: list[dict] = []
+        self.family = lambda c: layout.component_files[c]
         self.components: dict[str, list[int]] = {}
         for cid, name in enumerate(layout.component_names):
             self.components.setdefault(name, []).append(cid)
@@ -101,12 +102,22 @@ def _impose(st: State, names: _Names, situation: dict, base: list) -> None:
             if not free:
                 raise names.error(base + ["zones", label], f"there are not that many {name!r}")
             picked[free[0]] = z
+    # where the listed components come from: a component pushed out of a listed zone goes there
+    # (a swap keeps every other zone's size: a deck still deals the same number of cards)
+    # (a swap keeps every other zone's size: a deck still deals the same number of cards); only
+    # components of the same list (file) are swapped: a card for a card, a token for a token.
+    family = names.family
+    sources = [(st.where[c], family(c)) for c, z in picked.items() if st.where[c] != z and st.where[c] not in listed]
     for z in listed:
-        for c in [c for c in st.zones[z] if picked.get(c) != z]:
-            _place(st, c, _home_for(st, names, c, listed, picked))
+        for c in [c for c in st.zones[z] if c not in picked]:
+            match = next((i for i, (_, f) in enumerate(sources) if f == family(c)), None)
+            home = sources.pop(match)[0] if match is not None else _home_for(st, names, c, listed, picked)
+            _place(st, c, home)
     for c, z in picked.items():
         if st.where[c] != z:
             _place(st, c, z)
+    for z in listed:  # in the order the situation lists them
+        st.zones[z] = [c for c, target in picked.items() if target == z]
 
 
 def _place(st: State, component: int, zone: int) -> None:
@@ -138,7 +149,7 @@ def _answer(game: Game, st: State, names: _Names, choice: dict, where: list) -> 
     indexes = []
     for seat, options in zip(pending["players"], pending["options"]):
         wanted = labels[seat]
-        shown = [game.label(o) for o in options]
+        shown = [game.option_label(st, o) for o in options]
         if wanted not in shown:
             raise names.error(where + [game.layout.seat_names[seat]],
                               f"{wanted!r} is not a legal option for {game.layout.seat_names[seat]} here "
@@ -191,7 +202,7 @@ def run_scenario(path: Path, ruleset_ref: str) -> ScenarioResult:
             break
         pending = st.pending
         deciders = ", ".join(game.layout.seat_names[s] for s in pending["players"])
-        options = "; ".join(game.label(o) for o in pending["options"][0])
+        options = "; ".join(game.option_label(st, o) for o in pending["options"][0])
         raise names.error(["choices"], f"the game waits for a choice the scenario does not give: "
                           f"{deciders} at {pending['rule']}", f"options: {options}")
     if st.paused and until == "game end":
@@ -235,7 +246,7 @@ def _compare(game: Game, st: State, names: _Names, expect: dict) -> list[str]:
         pending = st.pending
         got = None if pending is None else {
             "seats": [layout.seat_names[s] for s in pending["players"]],
-            "options": [game.label(o) for o in pending["options"][0]]}
+            "options": [game.option_label(st, o) for o in pending["options"][0]]}
         if wanted is None or got is None:
             ok = wanted == got
         else:

@@ -26,6 +26,11 @@ MAX_WHILE = 1_000_000
 Native = Callable[[Any, list], None]
 
 
+def _option_kind(kind: str) -> str:
+    """How a decision's options are told to players (see Game.label)."""
+    return kind if kind in (t.PLAYER, t.COMPONENT) else ("component" if kind == t.ANY else "value")
+
+
 def assigned_names(node: s.Node) -> set[str]:
     """Names a block assigns with `name = value` (its parameters among them need own slots)."""
     found: set[str] = set()
@@ -244,7 +249,8 @@ class StatementCompiler(ChangeStatements):
                 native_body = self.native_body(node.body, body_scope)
         return ChooseStep(simultaneous=node.simultaneous, who=who, player_slot=player_slot, source=source,
                           slot=slot, optional=node.optional, count_mode=node.count_mode, count=count,
-                          block=block, native_body=native_body, position=node.pos, variable=node.var)
+                          block=block, native_body=native_body, position=node.pos, variable=node.var,
+                          kind=_option_kind(t.element(kind)))
 
     # ---- statements that run straight through ---------------------------------------------
     def native(self, node: s.Node, scope: Scope) -> Native:

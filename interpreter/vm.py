@@ -251,11 +251,12 @@ class ChooseStep:
 
     def __init__(self, *, simultaneous: bool, who, player_slot: int | None, source, slot: int,
                  optional: bool, count_mode: str | None, count, block: int | None, native_body,
-                 position: Position, variable: str):
+                 position: Position, variable: str, kind: str = "component"):
         self.simultaneous, self.who, self.player_slot = simultaneous, who, player_slot
         self.source, self.slot, self.optional = source, slot, optional
         self.count_mode, self.count, self.block = count_mode, count, block
         self.native_body = native_body
+        self.kind = kind  # what the options are: components, players, numbers...
         self.rule = str(position)
         self.variable = variable
 
@@ -296,7 +297,7 @@ class ChooseStep:
             players, options = [player], [found]
             forced = len(found) == 1
         st.pending = {"players": players, "options": options, "simultaneous": self.simultaneous,
-                      "rule": self.rule, "choice": self.variable}
+                      "rule": self.rule, "choice": self.variable, "kind": self.kind}
         if forced:
             # Nothing to decide: the only legal option is taken without asking anyone.
             st.answer = [found[0] for found in options] if self.simultaneous else options[0][0]
