@@ -11,7 +11,7 @@ from importlib import resources
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
-from lark.indenter import Indenter
+from lark.indenter import DedentError, Indenter
 
 from . import syntax as s
 from .diagnostics import Diagnostic, Position, RulesSyntaxError
@@ -403,6 +403,26 @@ def _syntax_error(error: UnexpectedInput, text: str, shift: _Shift) -> RulesSynt
     return RulesSyntaxError(Diagnostic(shift(max(line, 1), max(col, 1)), message, hint))
 
 
+def _bad_dedent(text: str) -> tuple[int, int]:
+    """The first line whose indentation returns to a column no open block started at."""
+    stack, depth = [0], 0
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#") or depth > 0:
+            depth = max(0, depth + line.count("(") + line.count("[") - line.count(")") - line.count("]"))
+            continue
+        width = len(line) - len(line.lstrip(" \t"))
+        if width < stack[-1]:
+            while width < stack[-1]:
+                stack.pop()
+            if width != stack[-1]:
+                return number, width + 1
+        elif width > stack[-1]:
+            stack.append(width)
+        depth = max(0, line.count("(") + line.count("[") - line.count(")") - line.count("]"))
+    return 1, 1
+
+
 def _parse(text: str, start: str, shift: _Shift):
     if len(text.encode("utf-8")) > MAX_SOURCE_BYTES:
         raise RulesSyntaxError(Diagnostic(shift(1, 1), f"the text is larger than {MAX_SOURCE_BYTES} bytes"))
@@ -413,6 +433,10 @@ def _parse(text: str, start: str, shift: _Shift):
         return _ToSyntax(shift).transform(tree)
     except UnexpectedInput as error:
         raise _syntax_error(error, text, shift) from None
+    except DedentError:
+        line, col = _bad_dedent(text)
+        raise RulesSyntaxError(Diagnostic(shift(line, col), "this line's indentation matches no enclosing block",
+                                          "indent it like the block it belongs to")) from None
     except VisitError as error:  # pragma: no cover - a bug in the transformer, not in the input
         raise error.orig_exc from None
     except RecursionError:

@@ -1,0 +1,46 @@
+"""Mangled input never crashes snowrules: whatever is cut, doubled or swapped in a rules file or a
+component file, `validate` answers 0 or 1 with messages at path:line:col, never an internal error."""
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+from snowrules.cli import main
+from snowrules.ruleset import BUNDLED_RULESETS, bundled_names
+
+POSITION = re.compile(r"^\S+:\d+:\d+: error: ", re.MULTILINE)
+MANGLE = settings(max_examples=8, deadline=None, phases=[Phase.explicit, Phase.generate, Phase.shrink],
+                  suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+FILES = [(name, file) for name in bundled_names()
+         for file in ("rules.sr", "ruleset.yaml", "components/cards.yaml", "components/prizes.yaml")
+         if (BUNDLED_RULESETS / name / file).is_file()]
+
+
+def mangled(text: str, start: float, length: int, how: str) -> str:
+    i = int(start * len(text))
+    piece = text[i:i + length]
+    if how == "cut":
+        return text[:i] + text[i + length:]
+    if how == "double":
+        return text[:i] + piece + piece + text[i:]
+    return text[:i] + piece[::-1] + text[i + length:]
+
+
+@pytest.mark.parametrize("name,file", FILES, ids=[f"{n}/{f}" for n, f in FILES])
+@MANGLE
+@given(start=st.floats(0, 1), length=st.integers(1, 12), how=st.sampled_from(["cut", "double", "swap"]))
+def test_validate_never_crashes_on_mangled_files(tmp_path_factory, capsys, name, file, start, length, how):
+    source = BUNDLED_RULESETS / name
+    folder = tmp_path_factory.mktemp("mangled") / name
+    shutil.copytree(source, folder)
+    path = folder / file
+    path.write_text(mangled(path.read_text(), start, length, how))
+    code = main(["validate", str(folder)])
+    out, err = capsys.readouterr()
+    assert code in (0, 1), out + err
+    assert "internal error" not in out + err and "Traceback" not in out + err
+    if code == 1:
+        assert POSITION.search(out), out
