@@ -239,21 +239,13 @@ class _Compiler:
         player_names: set[str] = set()
         counters = self.layout.counter_families
 
-        def visit(node):
+        for node in s.walk(trigger.cond):
             if isinstance(node, s.Attribute) and node.name in counters and isinstance(node.obj, s.Name):
                 if node.obj.name not in self.seen:
                     families.add(node.name)
                     player_names.add(node.obj.name)
             elif isinstance(node, s.Name) and node.name in counters:
                 families.add(node.name)
-            for value in vars(node).values():
-                if isinstance(value, s.Node):
-                    visit(value)
-                elif isinstance(value, tuple):
-                    for item in value:
-                        if isinstance(item, s.Node):
-                            visit(item)
-        visit(trigger.cond)
         if not families:
             self.diag.error(trigger.pos, "a `when` rule must watch a counter, as in `when p.score >= 30:`")
         if len(player_names) > 1:

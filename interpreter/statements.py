@@ -1,9 +1,10 @@
-"""Statements to closures and blocks.
+"""Statements to generated functions and blocks.
 
-A statement that can never wait for a decision compiles to one native closure `fn(state, env)`,
-loops and branches included. A statement that may wait (a choice, a card's effect, a call or a
-counter change whose trigger may choose) compiles to a step object that the VM runs from the frame
-stack. `may_suspend` decides which, from the syntax alone, before anything is compiled.
+A statement that can never wait for a decision compiles to native code `fn(state, env)`, loops and
+branches included (generated lines, see fuse.py; a run of such statements becomes one function).
+A statement that may wait (a choice, a card's effect, a call or a counter change whose trigger may
+choose) compiles to a step object that the VM runs from the frame stack. `SuspendAnalysis` decides
+which, from the syntax alone, before anything is compiled.
 """
 from __future__ import annotations
 
@@ -33,21 +34,7 @@ def _option_kind(kind: str) -> str:
 
 def assigned_names(node: s.Node) -> set[str]:
     """Names a block assigns with `name = value` (its parameters among them need own slots)."""
-    found: set[str] = set()
-
-    def visit(item):
-        if isinstance(item, s.Assign):
-            found.add(item.name)
-        for value in vars(item).values():
-            for child in (value if isinstance(value, tuple) else (value,)):
-                if isinstance(child, tuple):
-                    for grandchild in child:
-                        if isinstance(grandchild, s.Node):
-                            visit(grandchild)
-                elif isinstance(child, s.Node):
-                    visit(child)
-    visit(node)
-    return found
+    return {item.name for item in s.walk(node) if isinstance(item, s.Assign)}
 
 
 def family_of(node: s.Node) -> str | None:

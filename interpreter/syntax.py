@@ -15,6 +15,19 @@ class Node:
     pos: Position = field(compare=False, repr=False)
 
 
+def walk(node: Node):
+    """The node and every node inside it (fields, tuples of nodes, `if` branches)."""
+    yield node
+    for value in vars(node).values():
+        stack = [value]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, Node):
+                yield from walk(item)
+            elif isinstance(item, tuple):
+                stack.extend(reversed(item))
+
+
 # ---- expressions -------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Literal(Node):
