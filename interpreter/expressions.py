@@ -6,7 +6,6 @@ function's body is checked against the values it is really given.
 """
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 from . import syntax as s
@@ -466,8 +465,3 @@ class _NoSlots:
 
     def new(self) -> int:
         return 0
-
-
-def combinations(items: list, sizes: range) -> list[list]:
-    """Every choice of `sizes` items, largest first, each in the items' order."""
-    return [list(c) for n in sizes for c in itertools.combinations(items, n)]

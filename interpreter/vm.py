@@ -7,11 +7,17 @@ JSON and resumed anywhere.
 """
 from __future__ import annotations
 
+import itertools
+
 from .diagnostics import Position, RuntimeRulesError, SnowrulesError
-from .expressions import combinations
 from .fuse import position_of_error
 from .program import LOOP, ROUTINE, SEQUENCE, TURNS, WHILE, Program
 from .state import State
+
+
+def combinations(items: list, sizes: range) -> list[list]:
+    """Every choice of `sizes` items (largest first), each in the items' order."""
+    return [list(c) for n in sizes for c in itertools.combinations(items, n)]
 
 
 class GameEnded(Exception):
