@@ -117,8 +117,12 @@ def play(game: Game, agents: list, seed: int, sink=None, forced=None) -> State:
     def decide(st: State):
         """Answer the decision the rules wait for, from inside the run (no suspending)."""
         pending = st.pending
+        seats = pending["players"]
+        if len(seats) == 1:
+            seat = seats[0]
+            return game.take(st, [by_seat[seat].choose(Observation(game, st, seat, pending["options"][0]))])
         return game.take(st, [by_seat[seat].choose(Observation(game, st, seat, options))
-                              for seat, options in zip(pending["players"], pending["options"])])
+                              for seat, options in zip(seats, pending["options"])])
 
     st = game.start(seed, sink, forced, decide)
     st.decide = None

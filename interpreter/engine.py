@@ -86,6 +86,10 @@ class Game:
         if pending is None:
             raise IllegalChoiceError.at(Position("<answer>"), "the game is not waiting for a decision")
         seats, options = pending["players"], pending["options"]
+        if st.sink is None and len(choices) == 1 and not pending["simultaneous"]:  # the common case
+            index, legal = choices[0], options[0]
+            if index.__class__ is int and 0 <= index < len(legal):
+                return legal[index]
         if len(choices) != len(seats):
             raise IllegalChoiceError.at(Position(pending["rule"]), f"{len(seats)} answer(s) expected, "
                                         f"{len(choices)} given")

@@ -296,7 +296,8 @@ class ChooseStep:
                 return False
         else:
             player = self.who(st, env)
-            found = self.options(st, env)
+            found = self.source(st, env)[:] if self.count_mode is None and not self.optional \
+                else self.options(st, env)
             if not found:
                 env[self.slot] = None if self.count_mode is None else []
                 return False
