@@ -24,7 +24,8 @@ def simulate(ruleset: str, variant: str | None, players: int, agents: str, games
              workers: int = 1, progress: bool = False) -> dict:
     from rich.progress import Progress
     seeds = list(range(seed, seed + games))
-    chunks = [seeds[i:i + 200] for i in range(0, games, 200)]
+    size = max(1, min(200, -(-games // (workers * 4))))  # several chunks per worker, at most 200 games
+    chunks = [seeds[i:i + size] for i in range(0, games, size)]
     start = time.perf_counter()
     results: list[tuple] = []
     with Progress(disable=not progress, transient=True) as bar:

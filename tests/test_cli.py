@@ -330,3 +330,14 @@ def test_the_account_for_a_human_player_hides_the_other_hands(capsys, monkeypatc
     assert not any("deck -> orange.hand" in line and "component(s)" not in line for line in dealt)
     assert any("deck -> red.hand" in line and "component(s)" not in line for line in dealt)  # own hand
     assert "chosen: orange" not in out                   # other seats' choices are not told
+
+
+def test_simulate_gives_the_same_summary_with_several_workers(capsys):
+    results = []
+    for workers in ("1", "2"):
+        code, out, err = cli(capsys, "simulate", "snow_time", "--games", "30", "--players", "2",
+                             "--seed", "5", "--workers", workers, "--json")
+        assert code == 0, err
+        summary = json.loads(out)
+        results.append((summary["win_rates"], summary["score_means"], summary["mean_turns"]))
+    assert results[0] == results[1]
