@@ -270,6 +270,6 @@ class ChangeStatements:
             if kind == t.ZONE:  # a zone is told by what it holds
                 return ", ".join(layout.component_names[c] for c in st.zones[value]) or "nothing"
             if isinstance(value, list):
-                return ", ".join(one(v, t.element(kind), st) for v in value)
+                return ", ".join(one(v, t.element(kind), st) for v in value) or "nothing"
             return str(value)
         return lambda st, env: one(fn(st, env), kind, st)
