@@ -63,25 +63,13 @@ def command_run(args) -> int:
               + f", seed {args.seed}, seats: {', '.join(game.layout.seat_names)}")
         sinks.append(narrator.feed)
 
-    def run_with(extra_sink=None):
-        all_sinks = sinks + ([extra_sink] if extra_sink else [])
-        if not all_sinks:
-            sink = None
-        elif len(all_sinks) == 1:
-            sink = all_sinks[0]
-        else:
-            def sink(event):
-                for s in all_sinks:
-                    s(event)
-        return play(game, agents, args.seed, sink)
-
     if args.log is not None:
         with LogWriter(args.log) as log:
             log.write(header(game, args.seed, agent_names, str(ruleset.folder)))
-            st = run_with(log.write)
+            st = play(game, agents, args.seed, _tee(sinks + [log.write]))
             log.write(result_event(game, st))
     else:
-        st = run_with()
+        st = play(game, agents, args.seed, _tee(sinks))
     outcome = game.outcome(st)
     seat_names = game.layout.seat_names
     player_names = [" & ".join(seat_names[s] for s in game.program.seats_of(p)) for p in range(players)]
@@ -92,11 +80,22 @@ def command_run(args) -> int:
     if args.json:
         print(json.dumps(result))
         return 0
-    narrator._flush()
+    narrator.flush()
     _print_result(ruleset.title, result)
     if args.log is not None:
         print(f"log written to {args.log}")
     return 0
+
+
+def _tee(sinks: list):
+    """One event sink that feeds every sink of the list (None when the list is empty)."""
+    if len(sinks) <= 1:
+        return sinks[0] if sinks else None
+
+    def every(event: dict) -> None:
+        for sink in sinks:
+            sink(event)
+    return every
 
 
 def _print_result(title: str, result: dict) -> None:

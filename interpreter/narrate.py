@@ -24,7 +24,8 @@ class Narrator:
         self.revealed: list[str] = []
         self.counts: list[dict] = []     # consecutive counter changes of one seat, told on one line
 
-    def _flush(self) -> None:
+    def flush(self) -> None:
+        """Write what is still gathered (call once the game is over)."""
         self._flush_choices()
         self._flush_counts()
 
@@ -125,5 +126,5 @@ def narrate(events: Iterable[dict], show_rules: bool = False) -> list[str]:
     narrator = Narrator(show_rules, lines.append)
     for event in events:
         narrator.feed(event)
-    narrator._flush()
+    narrator.flush()
     return lines

@@ -8,6 +8,7 @@ pending decision with what the rulebook says.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,17 +70,16 @@ class _Names:
 
     def lookup(self, table: dict, name: str, where: list, what: str) -> int:
         if name not in table:
-            import difflib
-            close = difflib.get_close_matches(name, list(table), n=3)
-            raise self.error(where, f"unknown {what} {name!r}",
-                             f"did you mean {' or '.join(close)}?" if close else "", at_key=where[-1:] == [name])
+            raise self.error(where, f"unknown {what} {name!r}", _close(name, list(table)),
+                             at_key=where[-1:] == [name])
         return table[name]
 
 
 def _impose(st: State, names: _Names, situation: dict, base: list) -> None:
-    """Set counters, and make each listed zone hold exactly the named components. A component
-    is taken from wherever it is; one pushed out of a listed zone goes back to a zone outside the
-    situation that holds a copy of it (a supply), or to the box."""
+    """Set counters, and make each listed zone hold exactly the named components, in the listed
+    order. A component is taken from wherever it is; one pushed out of a listed zone goes where a
+    component of its own list (file) came from, else to a zone holding a copy of it (a supply), else
+    to the box."""
     for label, value in (situation.get("counters") or {}).items():
         st.counters[names.lookup(names.counters, label, base + ["counters", label], "counter")] = value
     zones = situation.get("zones") or {}
@@ -93,17 +93,14 @@ def _impose(st: State, names: _Names, situation: dict, base: list) -> None:
         for name in content:
             copies = names.components.get(name)
             if copies is None:
-                import difflib
-                close = difflib.get_close_matches(name, list(names.components), n=3)
                 raise names.error(base + ["zones", label], f"unknown component {name!r}",
-                                  f"did you mean {' or '.join(close)}?" if close else "")
+                                  _close(name, list(names.components)))
             free = [c for c in copies if c not in picked]
             free.sort(key=lambda c: (st.where[c] != z, st.where[c] in listed, c))
             if not free:
                 raise names.error(base + ["zones", label], f"there are not that many {name!r}")
             picked[free[0]] = z
-    # where the listed components come from: a component pushed out of a listed zone goes there
-    # (a swap keeps every other zone's size: a deck still deals the same number of cards)
+    # Where the listed components come from: a component pushed out of a listed zone goes there
     # (a swap keeps every other zone's size: a deck still deals the same number of cards); only
     # components of the same list (file) are swapped: a card for a card, a token for a token.
     family = names.family
@@ -118,6 +115,11 @@ def _impose(st: State, names: _Names, situation: dict, base: list) -> None:
             _place(st, c, z)
     for z in listed:  # in the order the situation lists them
         st.zones[z] = [c for c, target in picked.items() if target == z]
+
+
+def _close(name: str, known: list[str]) -> str:
+    close = difflib.get_close_matches(name, known, n=3)
+    return f"did you mean {' or '.join(close)}?" if close else ""
 
 
 def _place(st: State, component: int, zone: int) -> None:
