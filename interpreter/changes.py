@@ -1,4 +1,4 @@
-"""Statements that change the game: moves, counters, chance, the account, the end.
+"""Statements that change the game: moves, counters, the account, the end.
 
 Mixed into the statement compiler. Each compiles to generated lines (see fuse.py) or, where the
 work is long or rare, to a closure; each move and counter change tells the log which rule (file,
@@ -10,15 +10,14 @@ from . import fuse
 from . import syntax as s
 from . import types as t
 from .diagnostics import Position, RuntimeRulesError
-from .rng import below
 from .scope import Scope, suggest
 from .triggers import fire
 from .vm import GameEnded
 
 
 class ChangeStatements:
-    """The `_move`, `_add`, `_setcounter`, `_reset`, `_endgame`, `_roll`, `_shuffle` and
-    `_announce` methods of StatementCompiler."""
+    """The `_move`, `_add`, `_setcounter`, `_reset`, `_endgame` and `_announce` methods of
+    StatementCompiler (chance is in chance.py)."""
 
     def _rule(self, node: s.Node) -> str:
         return str(node.pos)
@@ -207,44 +206,6 @@ class ChangeStatements:
             value = fn(st, env)
             raise GameEnded(sorted(value) if isinstance(value, list) else [value], position)
         return end_game
-
-    def _roll(self, node: s.Roll, scope: Scope):
-        count = self.x.expect(node.count, scope, t.INT, "the number of dice")
-        sides = self.x.expect(node.sides, scope, t.INT, "the number of sides")
-        slot = scope.define(node.name, t.list_of(t.INT))
-        position, rule = node.pos, self._rule(node)
-
-        def roll(st, env):
-            n, k = count(st, env), sides(st, env)
-            values = []
-            for _ in range(n):
-                if st.forced:
-                    value = st.forced.pop(0)
-                    if not isinstance(value, int) or not 1 <= value <= k:
-                        raise RuntimeRulesError.at(position, f"a forced die shows {value!r}, "
-                                                   f"but the dice have {k} sides")
-                else:
-                    st.rng, value = below(st.rng, k)
-                    value += 1
-                values.append(value)
-            env[slot] = values
-            if st.sink is not None and n > 0:
-                st.sink({"e": "roll", "dice": values, "sides": k, "rule": rule})
-        return roll
-
-    def _shuffle(self, node: s.Shuffle, scope: Scope):
-        zone = self.x.zone(node.zone, scope, "the zone to shuffle")
-        layout, rule = self.layout, self._rule(node)
-
-        def shuffle(st, env):
-            z = zone(st, env)
-            items = st.zones[z]
-            for i in range(len(items) - 1, 0, -1):
-                st.rng, j = below(st.rng, i + 1)
-                items[i], items[j] = items[j], items[i]
-            if st.sink is not None:
-                st.sink({"e": "shuffle", "zone": layout.zones[z].label(layout.seat_names), "rule": rule})
-        return shuffle
 
     def _announce(self, node: s.Announce, scope: Scope):
         parts = [self._text(part, scope) for part in node.parts]

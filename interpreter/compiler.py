@@ -46,9 +46,10 @@ def check(ruleset: Ruleset) -> list[Diagnostic]:
 
 
 @lru_cache(maxsize=64)
-def load_program(ruleset_name: str, variant: str | None, players: int) -> Program:
-    """Load, check and compile a ruleset (cached: a simulation compiles once)."""
-    return compile_ruleset(load_ruleset(ruleset_name, variant), players)
+def load_program(ruleset_name: str, variant: str | None, players: int, options: tuple = ()) -> Program:
+    """Load, check and compile a ruleset (cached: a simulation compiles once). `options` is a
+    tuple of (name, value) pairs setting the manifest's game parameters."""
+    return compile_ruleset(load_ruleset(ruleset_name, variant, dict(options)), players)
 
 
 class _Compiler:
@@ -139,6 +140,7 @@ class _Compiler:
                 fn, _ = self.exprs.compile(expression, scope)
                 self.symbols.expressions[(index, field)] = (fn, scope.slots, slots["me"], slots["this"])
 
+        interface = self._interface()
         counters_initial = [low or 0 for low in layout.counter_lower]
         return Program(
             title=ruleset.title, ruleset=ruleset.name, version=ruleset.version, variant=ruleset.variant,
@@ -146,7 +148,23 @@ class _Compiler:
             blocks=self.blocks, main=main, variables_initial=variables_initial,
             variable_names=list(self.symbols.variables),
             counters_initial=counters_initial, effects=effects,
-            turn_counter=layout.counter_index("turn"))
+            turn_counter=layout.counter_index("turn"), interface=interface,
+            options=dict(ruleset.option_values))
+
+    def _interface(self) -> dict[tuple, tuple]:
+        """The manifest's `returns` (of a player `p`) and `action_ids` (of an option `it`)."""
+        kinds = {"component": t.COMPONENT, "player": t.PLAYER, "value": t.INT}
+        compiled = {}
+        for key, node in self.ruleset.interface.items():
+            if key == ("returns", "value"):
+                names = {"p": t.PLAYER}
+            else:
+                names = {"it": kinds[key[1]]} if key[0] in ("choice", "chance") else {}
+            scope, slots = self._routine_scope(names)
+            what = "a return" if key[0] == "returns" else "an action id or count"
+            fn = self.exprs.expect(node, scope, t.INT, what)
+            compiled[key] = (fn, scope.slots.size, next(iter(slots.values()), None))
+        return compiled
 
     def _indexes(self, decl: s.ZoneDecl) -> list[int] | None:
         if decl.index is None:

@@ -48,9 +48,11 @@ class Game:
 
     # ---- running --------------------------------------------------------------------------
     def start(self, seed: int, sink: Sink | None = None, forced: list | None = None,
-              decide=None) -> State:
+              decide=None, explicit: bool = False) -> State:
         """A new game, advanced to its first decision. With `decide` (see `play`), decisions are
-        answered as the rules reach them, and the game runs to its end in this call."""
+        answered as the rules reach them, and the game runs to its end in this call. An
+        `explicit` game waits at every chance draw (see chance.py) and asks even decisions that
+        have a single legal option: the view of a game tree that OpenSpiel needs."""
         program = self.program
         st = State()
         count = len(self.layout.component_names)
@@ -65,8 +67,20 @@ class Game:
         st.forced = list(forced or [])
         st.sink = sink
         st.decide = decide
+        st.explicit = explicit
         run(program, st)
         return st
+
+    @staticmethod
+    def is_chance(st: State) -> bool:
+        """Whether the game waits for a chance draw (explicit games only)."""
+        return st.pending is not None and st.pending.get("chance", False)
+
+    @staticmethod
+    def chance_outcomes(st: State) -> list[tuple[Any, float]]:
+        """The pending draw's outcomes, each with its probability (every outcome equally likely)."""
+        outcomes = st.pending["options"][0]
+        return [(outcome, 1.0 / len(outcomes)) for outcome in outcomes]
 
     def decision(self, st: State) -> Decision | None:
         pending = st.pending
@@ -86,6 +100,12 @@ class Game:
         if pending is None:
             raise IllegalChoiceError.at(Position("<answer>"), "the game is not waiting for a decision")
         seats, options = pending["players"], pending["options"]
+        if pending.get("chance"):
+            index = choices[0] if len(choices) == 1 else None
+            if index.__class__ is not int or not 0 <= index < len(options[0]):
+                raise IllegalChoiceError.at(Position(pending["rule"]), f"chance outcome {index!r} is not "
+                                            f"one of 0..{len(options[0]) - 1}")
+            return options[0][index]
         if st.sink is None and len(choices) == 1 and not pending["simultaneous"]:  # the common case
             index, legal = choices[0], options[0]
             if index.__class__ is int and 0 <= index < len(legal):

@@ -200,6 +200,12 @@ class _ToSyntax(Transformer):
     def move_top(self, meta, items):
         return s.Move(self._pos(meta), "top", items[0], items[1], items[2], items[3] is not None)
 
+    def move_random(self, meta, items):
+        return s.MoveRandom(self._pos(meta), items[0], items[1], items[2], items[3] is not None)
+
+    def random_stmt(self, meta, items):
+        return s.RandomPick(self._pos(meta), str(items[0]), items[1])
+
     def at_bottom(self, meta, items):
         return True
 

@@ -51,6 +51,9 @@ class Ruleset:
     variants: dict[str, str]
     manifest_position: Position
     override_files: set[str] = field(default_factory=set)
+    options: dict[str, dict] = field(default_factory=dict)  # name -> its manifest entry (default...)
+    option_values: dict[str, Any] = field(default_factory=dict)  # the values this game was loaded with
+    interface: dict[tuple, Any] = field(default_factory=dict)  # ("choice", "component") -> parsed expression
     rules_parsed: bool = True  # False when a rules file could not be parsed (its names are unknown)
 
     def shown(self, path: Path) -> str:
@@ -82,12 +85,50 @@ def bundled_names() -> list[str]:
     return sorted(p.parent.name for p in BUNDLED_RULESETS.glob("*/ruleset.yaml"))
 
 
-def load_ruleset(name_or_path: str, variant: str | None = None) -> Ruleset:
-    """Read a ruleset; raise a RulesetError listing every problem of its files."""
+def load_ruleset(name_or_path: str, variant: str | None = None, options: dict | None = None) -> Ruleset:
+    """Read a ruleset; raise a RulesetError listing every problem of its files. `options` set the
+    game parameters the manifest declares (the others keep their defaults)."""
     ruleset, problems = read_ruleset(name_or_path, variant)
     if problems:
         raise RulesetError(problems)
+    if options:
+        set_options(ruleset, options)
     return ruleset
+
+
+def set_options(ruleset: Ruleset, values: dict[str, Any]) -> None:
+    """Give options their values (checked against the manifest: name, kind, choices, range)."""
+    where = ruleset.manifest_position
+    for name, value in values.items():
+        spec = ruleset.options.get(name)
+        if spec is None:
+            known = ", ".join(sorted(ruleset.options)) or "none"
+            raise RulesetError.at(where, f"{ruleset.title} has no option {name!r}", f"its options: {known}")
+        value = _option_value(name, value, spec, where)
+        ruleset.option_values[name] = value
+        ruleset.constants[name] = (value, ruleset.constants[name][1])
+
+
+def _option_value(name: str, value: Any, spec: dict, where: Position) -> Any:
+    default = spec["default"]
+    if isinstance(value, str) and not isinstance(default, str):  # from a command line
+        text = value.strip().lower()
+        if isinstance(default, bool) and text in ("true", "false", "1", "0", "yes", "no"):
+            value = text in ("true", "1", "yes")
+        elif not isinstance(default, bool):
+            try:
+                value = int(text)
+            except ValueError:
+                pass
+    if type(value) is not type(default):
+        raise RulesetError.at(where, f"option {name} must be {type(default).__name__}, not {value!r}")
+    if "choices" in spec and value not in spec["choices"]:
+        allowed = ", ".join(str(c) for c in spec["choices"])
+        raise RulesetError.at(where, f"option {name} cannot be {value!r}", f"choose one of: {allowed}")
+    low, high = spec.get("minimum"), spec.get("maximum")
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise RulesetError.at(where, f"option {name} must be between {low} and {high}, not {value}")
+    return value
 
 
 def read_ruleset(name_or_path: str, variant: str | None = None) -> tuple[Ruleset, list[Diagnostic]]:
@@ -174,14 +215,41 @@ class _Reader:
         for file in component_files:
             self._components(file, components, constants, tables)
         constants.update(override_constants)
+        options = m.get("options", {})
+        for name, spec in options.items():
+            where = manifest.position(["options", name])
+            if name in constants:
+                self.problems.error(where, f"option {name!r} has the name of a constant",
+                                    f"the constant is at {constants[name][1]}")
+            constants[name] = (spec["default"], where)
+        interface = self._interface(manifest, m)
         return Ruleset(
             name=m["name"], title=m["title"], version=m["version"], folder=self.folder, variant=variant,
             min_players=players["min"], max_players=players["max"], seats_per_player=seats_per_player,
             seat_names=seat_names, rules=rules, components=components, constants=constants,
             tables=tables, variants=dict(variants), manifest_position=manifest.position(),
             override_files={self.shown(self.folder / f) for f in override_files},
-            rules_parsed=len(rules) == len(rules_files),
+            rules_parsed=len(rules) == len(rules_files), options=options,
+            option_values={name: spec["default"] for name, spec in options.items()}, interface=interface,
         )
+
+    def _interface(self, manifest: YamlDocument, m: dict) -> dict[tuple, Any]:
+        """The manifest's `action_ids` and `returns` expressions, parsed where they stand."""
+        found: dict[tuple, Any] = {}
+        places = [(("returns", key), ["returns", key]) for key in ("value", "min", "max") if key in m.get("returns", {})]
+        ids = m.get("action_ids", {})
+        places += [((key,), ["action_ids", key]) for key in ("distinct", "chance_outcomes", "max_game_length")
+                   if key in ids]
+        places += [((group, kind), ["action_ids", group, kind])
+                   for group in ("choice", "chance") for kind in ids.get(group, {})]
+        for key, where in places:
+            text = str(_at(m, where))
+            line, col, block = _snippet_origin(manifest, where, text)
+            try:
+                found[key] = parse_expression(text, manifest.path, line, col, block)
+            except RulesSyntaxError as error:
+                self.problems.extend(error.diagnostics)
+        return found
 
     def _missing(self, file: str, section: str) -> bool:
         """Report a file the manifest lists but that is not there, at the manifest's line."""
@@ -279,6 +347,12 @@ class _Reader:
                 component.expressions[key] = parse_expression(text, document.path, line, col, block)
         except RulesSyntaxError as error:
             self.problems.extend(error.diagnostics)
+
+
+def _at(tree: Any, where: list) -> Any:
+    for key in where:
+        tree = tree[key]
+    return tree
 
 
 def _snippet_origin(document: YamlDocument, where: list, text: str) -> tuple[int, int, bool]:

@@ -16,7 +16,7 @@ Sink = Callable[[dict], None]
 class State:
     __slots__ = ("zones", "where", "counters", "vars", "frames", "envs", "rng", "pending", "answer",
                  "result", "forced", "steps", "pause_after_turn", "paused", "deferring", "deferred", "sink",
-                 "decide")
+                 "decide", "explicit")
 
     def __init__(self) -> None:
         self.zones: list[list[int]] = []      # zone instance -> component ids, bottom first
@@ -35,6 +35,9 @@ class State:
         self.paused: bool = False             # stopped at the end of a turn, not at a decision
         self.sink: Sink | None = None         # where events go; not part of the state
         self.decide = None                    # answers decisions inline (agents.play); not state
+        # Explicit chance (OpenSpiel's view): every draw at random waits as a chance decision, and a
+        # decision with one legal option is still asked, instead of being taken without asking.
+        self.explicit: bool = False
         # Inside a `together` block (never open at a decision, so not part of the saved state):
         self.deferring: int = 0               # how many `together` blocks are open
         self.deferred: list = []              # the triggers they set off, run when they close
@@ -59,6 +62,7 @@ class State:
         other.steps = self.steps
         other.pause_after_turn = self.pause_after_turn
         other.paused = self.paused
+        other.explicit = self.explicit
         other.sink = other.decide = None
         other.deferring, other.deferred = 0, []
         return other
@@ -68,7 +72,7 @@ class State:
             "zones": self.zones, "counters": self.counters, "vars": self.vars, "frames": self.frames,
             "envs": self.envs, "rng": self.rng, "pending": self.pending, "answer": self.answer,
             "result": self.result, "forced": self.forced, "steps": self.steps,
-            "pause_after_turn": self.pause_after_turn, "paused": self.paused,
+            "pause_after_turn": self.pause_after_turn, "paused": self.paused, "explicit": self.explicit,
         }
 
     @classmethod
@@ -87,6 +91,7 @@ class State:
         state.steps = int(data["steps"])
         state.pause_after_turn = data["pause_after_turn"]
         state.paused = bool(data["paused"])
+        state.explicit = bool(data.get("explicit", False))
         state.deferring, state.deferred = 0, []
         state.where = [0] * sum(len(z) for z in state.zones)
         for index, zone in enumerate(state.zones):

@@ -14,6 +14,7 @@ from typing import Any
 from . import fuse
 from . import syntax as s
 from . import types as t
+from .chance import ChanceStatements, outcome_kind
 from .changes import ChangeStatements
 from .diagnostics import Diagnostics, Position, RuntimeRulesError
 from .expressions import ExpressionCompiler
@@ -25,11 +26,6 @@ from .vm import ChooseStep, ForStep, IfStep, PushBlock, RepeatStep, ResolveStep,
 
 MAX_WHILE = 1_000_000
 Native = Callable[[Any, list], None]
-
-
-def _option_kind(kind: str) -> str:
-    """How a decision's options are told to players (see Game.label)."""
-    return kind if kind in (t.PLAYER, t.COMPONENT) else ("component" if kind == t.ANY else "value")
 
 
 def assigned_names(node: s.Node) -> set[str]:
@@ -57,7 +53,7 @@ class SuspendAnalysis:
         self._families: dict[str, bool] = {}
 
     def statement(self, node: s.Node) -> bool:
-        if isinstance(node, (s.Choose, s.Resolve)):
+        if isinstance(node, (s.Choose, s.Resolve, s.Roll, s.Shuffle, s.MoveRandom, s.RandomPick)):
             return True
         if isinstance(node, s.Block):
             return any(self.statement(x) for x in node.statements)
@@ -91,7 +87,7 @@ class SuspendAnalysis:
         return self._families[family]
 
 
-class StatementCompiler(ChangeStatements):
+class StatementCompiler(ChangeStatements, ChanceStatements):
     def __init__(self, exprs: ExpressionCompiler, blocks: list[Block], analysis: SuspendAnalysis,
                  triggers: dict[str, list[TriggerRuntime]], effects: dict[int, Any]):
         self.x = exprs
@@ -167,6 +163,8 @@ class StatementCompiler(ChangeStatements):
     def step(self, node: s.Node, scope: Scope):
         if isinstance(node, s.Choose):
             return self._choose(node, scope)
+        if isinstance(node, (s.Roll, s.Shuffle, s.MoveRandom, s.RandomPick)):
+            return self.chance_step(node, scope)
         if isinstance(node, s.Resolve):
             card = self.x.expect(node.card, scope, t.COMPONENT, "the card to resolve")
             player = self.x.expect(node.player, scope, t.PLAYER, "the player who resolves it")
@@ -237,7 +235,7 @@ class StatementCompiler(ChangeStatements):
         return ChooseStep(simultaneous=node.simultaneous, who=who, player_slot=player_slot, source=source,
                           slot=slot, optional=node.optional, count_mode=node.count_mode, count=count,
                           block=block, native_body=native_body, position=node.pos, variable=node.var,
-                          kind=_option_kind(t.element(kind)))
+                          kind=outcome_kind(t.element(kind)))
 
     # ---- statements that run straight through ---------------------------------------------
     def native(self, node: s.Node, scope: Scope) -> Native:

@@ -23,6 +23,7 @@ STDLIB = {
     "sorted": "a list in increasing order",
     "unique": "a list without repeats, in first-seen order",
     "abs": "a number without its sign",
+    "ratio": "a / b exactly, as a fraction (`/` rounds down); for returns and averages",
     "left_of": "the next player in seat order (to the left)",
     "right_of": "the previous player in seat order (to the right)",
     "players_from": "every player in seat order, starting with the given one",
@@ -117,6 +118,13 @@ class StandardLibrary:
             return const(0), t.INT
         fn = self.expect(node.args[0], scope, t.INT, "the argument of abs()")
         return (lambda st, env: abs(fn(st, env))), t.INT
+
+    def _std_ratio(self, node, scope):
+        if not self._arity(node, 2, 2):
+            return const(0), t.INT
+        a = self.expect(node.args[0], scope, t.INT, "the first argument of ratio()")
+        b = self.expect(node.args[1], scope, t.INT, "the second argument of ratio()")
+        return (lambda st, env: a(st, env) / b(st, env)), t.INT
 
     def _std_flatten(self, node, scope):
         if not self._arity(node, 1, 1):

@@ -179,6 +179,22 @@ class Shuffle(Node):
 
 
 @dataclass(frozen=True)
+class MoveRandom(Node):
+    """`move N at random from ZONE to ZONE`: N draws, each one of the source's items, equally likely."""
+    count: Node
+    source: Node
+    target: Node
+    bottom: bool = False
+
+
+@dataclass(frozen=True)
+class RandomPick(Node):
+    """`choose NAME at random from LIST`."""
+    name: str
+    source: Node
+
+
+@dataclass(frozen=True)
 class Announce(Node):
     parts: tuple[Node, ...]
 

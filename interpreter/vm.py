@@ -305,7 +305,7 @@ class ChooseStep:
             forced = len(found) == 1
         st.pending = {"players": players, "options": options, "simultaneous": self.simultaneous,
                       "rule": self.rule, "choice": self.variable, "kind": self.kind}
-        if forced:
+        if forced and not st.explicit:
             # Nothing to decide: the only legal option is taken without asking anyone.
             st.answer = [found[0] for found in options] if self.simultaneous else options[0][0]
             return self._resume(st, frame, env)

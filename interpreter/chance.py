@@ -1,0 +1,223 @@
+"""Chance: dice, shuffles, random draws and random picks, as explicit chance decisions.
+
+Every statement that draws at random is a step made of one or more *draws*; each draw is uniform
+over outcomes the state lists (the faces of a die, the cards left in a zone...). Normally a draw is
+taken at once from the state's generator. In an explicit state (`State.explicit`, how OpenSpiel
+sees a game) each draw waits instead, as a chance decision whose options are the outcomes, each
+equally likely; whoever drives the game answers with the outcome that happened.
+
+A step keeps its progress (dice rolled so far, the shuffle's position...) in the pending decision,
+so a state waiting in the middle of a shuffle is still plain data.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from . import syntax as s
+from . import types as t
+from .diagnostics import Position, RuntimeRulesError
+from .rng import below
+from .scope import Scope
+
+
+class ChanceStep:
+    """The shared loop: draw after draw, sampled at once or waiting as chance decisions."""
+
+    kind = "value"   # how the outcomes are told to players (see Game.label)
+
+    def __init__(self, position: Position, what: str):
+        self.rule = str(position)
+        self.position = position
+        self.what = what
+
+    # Each kind of draw says how it starts, what its outcomes are, and what an outcome does.
+    def begin(self, st, env) -> Any:
+        """The progress before the first draw, or None when there is nothing to draw."""
+        raise NotImplementedError
+
+    def outcomes(self, st, env, progress) -> list:
+        raise NotImplementedError
+
+    def apply(self, st, env, progress, outcome) -> Any:
+        """Take one outcome; the progress for the next draw, or None when done."""
+        raise NotImplementedError
+
+    def sample(self, st, outcomes: list):
+        st.rng, index = below(st.rng, len(outcomes))
+        return outcomes[index]
+
+    def run(self, st, frame, env, program) -> bool:
+        pending = st.pending
+        if pending is not None:  # the outcome of a waiting draw is in st.answer
+            outcome = st.answer
+            st.answer = st.pending = None
+            progress = self.apply(st, env, pending["progress"], outcome)
+        else:
+            progress = self.begin(st, env)
+        while progress is not None:
+            outcomes = self.outcomes(st, env, progress)
+            if not st.explicit:
+                progress = self.apply(st, env, progress, self.sample(st, outcomes))
+                continue
+            st.pending = {"players": [], "chance": True, "options": [outcomes], "simultaneous": False,
+                          "rule": self.rule, "choice": self.what, "kind": self.kind, "progress": progress}
+            frame[1] -= 1
+            return True
+        return False
+
+
+class RollStep(ChanceStep):
+    """`roll N dice with S sides as name`: one draw per die; a scenario may impose the dice."""
+
+    def __init__(self, count, sides, slot: int, position: Position):
+        super().__init__(position, "die")
+        self.count, self.sides, self.slot = count, sides, slot
+
+    def begin(self, st, env):
+        n, k = self.count(st, env), self.sides(st, env)
+        if n <= 0:
+            env[self.slot] = []
+            return None
+        return {"left": n, "sides": k, "dice": []}
+
+    def outcomes(self, st, env, progress):
+        return list(range(1, progress["sides"] + 1))
+
+    def sample(self, st, outcomes):
+        if not st.forced:
+            return super().sample(st, outcomes)
+        value = st.forced.pop(0)
+        if not isinstance(value, int) or not 1 <= value <= len(outcomes):
+            raise RuntimeRulesError.at(self.position, f"a forced die shows {value!r}, "
+                                       f"but the dice have {len(outcomes)} sides")
+        return value
+
+    def apply(self, st, env, progress, outcome):
+        progress["dice"].append(outcome)
+        progress["left"] -= 1
+        if progress["left"] > 0:
+            return progress
+        env[self.slot] = progress["dice"]
+        if st.sink is not None:
+            st.sink({"e": "roll", "dice": progress["dice"], "sides": progress["sides"], "rule": self.rule})
+        return None
+
+
+class ShuffleStep(ChanceStep):
+    """`shuffle ZONE`, Fisher-Yates from the top down: each draw names the item that goes to the
+    next position among those not yet placed."""
+
+    kind = "component"
+
+    def __init__(self, zone, layout, position: Position):
+        super().__init__(position, "shuffle")
+        self.zone, self.layout = zone, layout
+
+    def begin(self, st, env):
+        z = self.zone(st, env)
+        if len(st.zones[z]) < 2:
+            self._told(st, z)
+            return None
+        return {"zone": z, "place": len(st.zones[z]) - 1}
+
+    def outcomes(self, st, env, progress):
+        return st.zones[progress["zone"]][:progress["place"] + 1]
+
+    def apply(self, st, env, progress, outcome):
+        items = st.zones[progress["zone"]]
+        place = progress["place"]
+        j = items.index(outcome, 0, place + 1)
+        items[place], items[j] = items[j], items[place]
+        if place > 1:
+            progress["place"] = place - 1
+            return progress
+        self._told(st, progress["zone"])
+        return None
+
+    def _told(self, st, z: int) -> None:
+        if st.sink is not None:
+            layout = self.layout
+            st.sink({"e": "shuffle", "zone": layout.zones[z].label(layout.seat_names), "rule": self.rule})
+
+
+class DrawStep(ChanceStep):
+    """`move N at random from ZONE to ZONE`: N draws, each any item left in the source."""
+
+    kind = "component"
+
+    def __init__(self, count, source, target, bottom: bool, layout, position: Position):
+        super().__init__(position, "draw")
+        self.count, self.source, self.target, self.bottom = count, source, target, bottom
+        self.layout = layout
+
+    def begin(self, st, env):
+        a, b = self.source(st, env), self.target(st, env)
+        n = min(self.count(st, env), len(st.zones[a]))
+        return {"from": a, "to": b, "left": n} if n > 0 and a != b else None
+
+    def outcomes(self, st, env, progress):
+        return st.zones[progress["from"]][:]
+
+    def apply(self, st, env, progress, outcome):
+        a, b = progress["from"], progress["to"]
+        st.zones[a].remove(outcome)
+        if self.bottom:
+            st.zones[b].insert(0, outcome)
+        else:
+            st.zones[b].append(outcome)
+        st.where[outcome] = b
+        if st.sink is not None:
+            layout = self.layout
+            st.sink({"e": "move", "what": [layout.component_names[outcome]],
+                     "from": layout.zones[a].label(layout.seat_names),
+                     "to": layout.zones[b].label(layout.seat_names), "rule": self.rule})
+        progress["left"] -= 1
+        return progress if progress["left"] > 0 and st.zones[a] else None
+
+
+class PickStep(ChanceStep):
+    """`choose name at random from LIST`: one draw among the list's elements."""
+
+    def __init__(self, source, slot: int, kind: str, name: str, position: Position):
+        super().__init__(position, name)
+        self.source, self.slot, self.kind = source, slot, kind
+
+    def begin(self, st, env):
+        items = list(self.source(st, env))
+        if not items:
+            env[self.slot] = None
+            return None
+        return {"items": items}
+
+    def outcomes(self, st, env, progress):
+        return progress["items"]
+
+    def apply(self, st, env, progress, outcome):
+        env[self.slot] = outcome
+        return None
+
+
+def outcome_kind(kind: str) -> str:
+    """How an outcome of this kind is told to players (see Game.label)."""
+    return kind if kind in (t.PLAYER, t.COMPONENT) else ("component" if kind == t.ANY else "value")
+
+
+class ChanceStatements:
+    """The `_roll`, `_shuffle`, `_moverandom` and `_randompick` methods of StatementCompiler."""
+
+    def chance_step(self, node: s.Node, scope: Scope) -> ChanceStep:
+        if isinstance(node, s.Roll):
+            count = self.x.expect(node.count, scope, t.INT, "the number of dice")
+            sides = self.x.expect(node.sides, scope, t.INT, "the number of sides")
+            return RollStep(count, sides, scope.define(node.name, t.list_of(t.INT)), node.pos)
+        if isinstance(node, s.Shuffle):
+            return ShuffleStep(self.x.zone(node.zone, scope, "the zone to shuffle"), self.layout, node.pos)
+        if isinstance(node, s.MoveRandom):
+            count = self.x.expect(node.count, scope, t.INT, "the number of items to draw")
+            source = self.x.zone(node.source, scope, "the zone to draw from")
+            target = self.x.zone(node.target, scope, "the destination")
+            return DrawStep(count, source, target, node.bottom, self.layout, node.pos)
+        source, kind = self.x.sequence(node.source, scope, "the list to pick from")
+        element = t.element(kind)
+        slot = scope.define(node.name, element)
+        return PickStep(source, slot, outcome_kind(element), node.name, node.pos)

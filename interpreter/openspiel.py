@@ -1,0 +1,277 @@
+"""Any snowrules ruleset as an OpenSpiel game: `load_game(ruleset, **params)`.
+
+The game runs in explicit mode (see chance.py): every draw at random is a chance node whose
+outcomes are equally likely, and every decision is a node, even one with a single legal option.
+A decision of one seat is that player's node; a secret decision of several seats is a
+simultaneous node, where a seat with nothing to decide has the single legal action 0, ignored.
+
+Action ids. A ruleset may declare OpenSpiel ids in its manifest (`action_ids`): one expression per
+kind of option (`component`, `player`, `value`) for choices and for chance outcomes, with `it`
+the option, and the id counts. Without them an option's id is its position among the legal
+options (the same id may then mean different moves at different nodes). Returns come from the
+manifest's `returns` when declared; otherwise the winners share +1 and the others share -1.
+
+OpenSpiel players are seats: a variant giving a player several seats shows one player per seat.
+Needs the `open-spiel` package (`pip install 'snowrules[openspiel]'`).
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from . import syntax as s
+from .compiler import load_program
+from .diagnostics import RulesetError
+from .engine import Game
+from .program import Program
+from .ruleset import load_ruleset
+from .state import State
+
+PREFIX = "snowrules_"
+NOTHING_TO_DECIDE = 0   # the one legal action of a seat left out of a simultaneous node
+_registered: dict[str, type] = {}
+
+
+def load_game(ruleset: str, **params: Any) -> pyspiel.Game:
+    """The ruleset (bundled name or folder) as a pyspiel game. `players`, `variant` and the
+    ruleset's options (see its manifest) are parameters; the rest keep their defaults."""
+    game_class = register(ruleset)
+    return game_class(params)
+
+
+def register(ruleset: str) -> type:
+    """Register the ruleset with pyspiel (once), so `pyspiel.load_game("snowrules_NAME")` works."""
+    if ruleset in _registered:
+        return _registered[ruleset]
+    loaded = load_ruleset(ruleset)
+    game_type = _game_type(loaded)
+    game_class = type(f"{loaded.name.title().replace('_', '')}Game", (SnowrulesGame,),
+                      {"ruleset": ruleset, "game_type": game_type})
+    pyspiel.register_game(game_type, game_class)
+    _registered[ruleset] = _registered[game_type.short_name] = game_class
+    return game_class
+
+
+def _game_type(ruleset) -> pyspiel.GameType:
+    nodes = [n for f in ruleset.rules for n in s.walk(f)]
+    nodes += [n for d in ruleset.components for body in d.effects.values() for n in s.walk(body)]
+    simultaneous = any(isinstance(n, s.Choose) and n.simultaneous for n in nodes)
+    chance = any(isinstance(n, (s.Roll, s.Shuffle, s.MoveRandom, s.RandomPick)) for n in nodes)
+    hidden = any(isinstance(n, s.ZoneDecl) and n.visibility != "public" for n in nodes)
+    parameters = {"players": ruleset.min_players, "variant": ""}
+    parameters.update({name: spec["default"] for name, spec in ruleset.options.items()})
+    dynamics = pyspiel.GameType.Dynamics
+    return pyspiel.GameType(
+        short_name=PREFIX + ruleset.name,
+        long_name=f"{ruleset.title} (snowrules)",
+        dynamics=dynamics.SIMULTANEOUS if simultaneous else dynamics.SEQUENTIAL,
+        chance_mode=(pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if chance
+                     else pyspiel.GameType.ChanceMode.DETERMINISTIC),
+        information=(pyspiel.GameType.Information.IMPERFECT_INFORMATION if hidden or simultaneous
+                     else pyspiel.GameType.Information.PERFECT_INFORMATION),
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=ruleset.max_players * ruleset.seats_per_player,
+        min_num_players=ruleset.min_players * ruleset.seats_per_player,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=False,
+        provides_factored_observation_string=False,
+        parameter_specification=parameters)
+
+
+class SnowrulesGame(pyspiel.Game):
+    """A compiled ruleset with its parameters; states are `SnowrulesState`s."""
+
+    ruleset: str = ""
+    game_type: pyspiel.GameType
+
+    def __init__(self, params: dict | None = None):
+        params = dict(params or {})
+        loaded = load_ruleset(self.ruleset)
+        players = int(params.pop("players", loaded.min_players))
+        variant = params.pop("variant", "") or None
+        unknown = sorted(set(params) - set(loaded.options))
+        if unknown:
+            known = ", ".join(["players", "variant", *sorted(loaded.options)])
+            raise RulesetError.at(loaded.manifest_position, f"{loaded.title} has no parameter {unknown[0]!r}",
+                                  f"its parameters: {known}")
+        self.program: Program = load_program(self.ruleset, variant, players, tuple(sorted(params.items())))
+        self.engine = Game(self.program)
+        self.interface = self.program.interface
+        probe = self.engine.start(0, explicit=True)
+        components = len(self.program.layout.component_names)
+        self.distinct = int(self._value(("distinct",), probe, components + 1))
+        self.chance_size = int(self._value(("chance_outcomes",), probe, components + 1))
+        declared = ("returns", "value") in self.interface
+        low = self._value(("returns", "min"), probe, -1.0) if declared else -1.0
+        high = self._value(("returns", "max"), probe, 1.0) if declared else 1.0
+        seats = self.program.seats
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.distinct, max_chance_outcomes=self.chance_size, num_players=seats,
+            min_utility=float(low), max_utility=float(high), utility_sum=None,
+            max_game_length=int(self._value(("max_game_length",), probe, self.program.max_steps)))
+        all_params = {"players": players, "variant": variant or "", **self.program.options}
+        super().__init__(self.game_type, info, all_params)
+
+    def _value(self, key: tuple, st: State, default):
+        if key not in self.interface:
+            return default
+        fn, size, _ = self.interface[key]
+        return fn(st, [None] * size)
+
+    def new_initial_state(self) -> SnowrulesState:
+        return SnowrulesState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None) -> SnowrulesObserver:
+        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return SnowrulesObserver(self, perfect_recall)
+
+
+class SnowrulesState(pyspiel.State):
+    """A snowrules state in explicit mode, with OpenSpiel's ids for its options."""
+
+    def __init__(self, game: SnowrulesGame):
+        super().__init__(game)
+        self.st = game.engine.start(0, explicit=True)
+        self.seen: list[list[str]] = [[] for _ in range(game.program.seats)]  # each seat's own moves
+
+    # ---- whose turn -----------------------------------------------------------------------
+    def current_player(self) -> int:
+        st = self.st
+        if st.result is not None:
+            return pyspiel.PlayerId.TERMINAL
+        if st.pending.get("chance"):
+            return pyspiel.PlayerId.CHANCE
+        seats = st.pending["players"]
+        if st.pending["simultaneous"] and len(seats) > 1:
+            return pyspiel.PlayerId.SIMULTANEOUS
+        return seats[0]
+
+    def _ids(self, group: str, options: list) -> list[int]:
+        """The action ids of a node's options, in the options' order."""
+        kind = self.st.pending["kind"]
+        key = (group, kind)
+        if key not in self.get_game().interface or any(o is None or isinstance(o, list) for o in options):
+            return list(range(len(options)))
+        fn, size, slot = self.get_game().interface[key]
+        env = [None] * size
+        ids = []
+        for option in options:
+            env[slot] = option
+            ids.append(int(fn(self.st, env)))
+        return ids
+
+    def _seat_options(self, player: int) -> tuple[list[int], list]:
+        pending = self.st.pending
+        if player not in pending["players"]:
+            return [], []
+        options = pending["options"][pending["players"].index(player)]
+        return self._ids("choice", options), options
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if self.st.result is not None:
+            return []
+        if self.st.pending.get("chance"):
+            return sorted(self._ids("chance", self.st.pending["options"][0]))
+        ids, _ = self._seat_options(player)
+        if not ids and self.current_player() == pyspiel.PlayerId.SIMULTANEOUS:
+            return [NOTHING_TO_DECIDE]
+        return sorted(ids)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        outcomes = self.st.pending["options"][0]
+        probability = 1.0 / len(outcomes)
+        return sorted((i, probability) for i in self._ids("chance", outcomes))
+
+    # ---- moves ----------------------------------------------------------------------------
+    def _index(self, ids: list[int], action: int, who: str) -> int:
+        try:
+            return ids.index(action)
+        except ValueError:
+            raise ValueError(f"action {action} is not legal for {who}: legal are {sorted(ids)}") from None
+
+    def _apply_action(self, action: int) -> None:
+        pending = self.st.pending
+        if pending.get("chance"):
+            index = self._index(self._ids("chance", pending["options"][0]), action, "chance")
+            self.get_game().engine.answer(self.st, [index])
+            return
+        seat = pending["players"][0]
+        ids, options = self._seat_options(seat)
+        index = self._index(ids, action, f"player {seat}")
+        self.seen[seat].append(self.get_game().engine.option_label(self.st, options[index]))
+        self.get_game().engine.answer(self.st, [index])
+
+    def _apply_actions(self, actions: list[int]) -> None:
+        pending = self.st.pending
+        answers = []
+        for seat in pending["players"]:
+            ids, options = self._seat_options(seat)
+            index = self._index(ids, actions[seat], f"player {seat}")
+            self.seen[seat].append(self.get_game().engine.option_label(self.st, options[index]))
+            answers.append(index)
+        self.get_game().engine.answer(self.st, answers)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        pending = self.st.pending
+        if pending is not None:
+            if pending.get("chance"):
+                options = pending["options"][0]
+                ids = self._ids("chance", options)
+            else:
+                ids, options = self._seat_options(player)
+            if action in ids:
+                return self.get_game().engine.option_label(self.st, options[ids.index(action)])
+        return f"action {action}"
+
+    # ---- the end --------------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self.st.result is not None
+
+    def returns(self) -> list[float]:
+        seats = self.get_game().program.seats
+        if self.st.result is None:
+            return [0.0] * seats
+        interface = self.get_game().interface
+        if ("returns", "value") in interface:
+            fn, size, slot = interface[("returns", "value")]
+            env = [None] * size
+            values = []
+            for seat in range(seats):
+                env[slot] = seat
+                values.append(float(fn(self.st, env)))
+            return values
+        winners = set(self.st.result["winners"] or [])
+        if not winners or len(winners) == seats:
+            return [0.0] * seats
+        return [1.0 / len(winners) if seat in winners else -1.0 / (seats - len(winners)) for seat in range(seats)]
+
+    def __str__(self) -> str:
+        return json.dumps(self.st.to_json(), sort_keys=True)
+
+
+class SnowrulesObserver:
+    """What a seat sees (Game.view), and with perfect recall also its own moves so far."""
+
+    def __init__(self, game: SnowrulesGame, perfect_recall: bool):
+        self.game = game
+        self.perfect_recall = perfect_recall
+        self.tensor = np.zeros(0, np.float32)
+        self.dict: dict = {}
+
+    def set_from(self, state: SnowrulesState, player: int) -> None:
+        pass
+
+    def string_from(self, state: SnowrulesState, player: int) -> str:
+        program = self.game.program
+        view = self.game.engine.view(state.st, program.controller(player))
+        text = json.dumps(view, sort_keys=True)
+        if self.perfect_recall:
+            text += "\nmoves: " + json.dumps(state.seen[player])
+        return text
+

@@ -1,0 +1,78 @@
+"""Play OpenSpiel's own game at random and the snowrules ruleset through the adapter, side by side.
+
+At every node: the same player to move, the same legal actions (pyspiel does not check legality in
+apply_action, so comparing the legal sets is the test), the same chance outcomes with the same
+probabilities; at the end the same returns. Used by test_openspiel.py and by hand:
+`python tests/openspiel_crosscheck.py goofspiel num_cards=5 players=3`.
+"""
+from __future__ import annotations
+
+import math
+import random
+import sys
+
+import pyspiel
+
+from snowrules.openspiel import load_game
+
+
+class Mismatch(AssertionError):
+    pass
+
+
+def crosscheck(openspiel_name: str, ruleset: str, params: dict, seed: int) -> int:
+    """One random game; the number of nodes compared. Raises Mismatch at the first difference."""
+    rng = random.Random(seed)
+    theirs = pyspiel.load_game(openspiel_name, params).new_initial_state()
+    ours = load_game(ruleset, **params).new_initial_state()
+    nodes = 0
+
+    def check(what, a, b):
+        if a != b:
+            raise Mismatch(f"{ruleset} {params} seed {seed}, node {nodes}, history {theirs.history()}: "
+                           f"{what} differ: OpenSpiel {a}, snowrules {b}")
+
+    while not theirs.is_terminal():
+        nodes += 1
+        player = theirs.current_player()
+        check("player to move", player, ours.current_player())
+        if player == pyspiel.PlayerId.CHANCE:
+            expected = theirs.chance_outcomes()
+            found = ours.chance_outcomes()
+            check("chance outcomes", [a for a, _ in expected], [a for a, _ in found])
+            for (_, p), (_, q) in zip(expected, found):
+                if not math.isclose(p, q):
+                    check("probabilities", expected, found)
+            outcomes, weights = zip(*expected)
+            action = rng.choices(outcomes, weights)[0]
+            theirs.apply_action(action)
+            ours.apply_action(action)
+        elif player == pyspiel.PlayerId.SIMULTANEOUS:
+            actions = []
+            for p in range(theirs.num_players()):
+                legal = theirs.legal_actions(p)
+                check(f"legal actions of player {p}", legal, ours.legal_actions(p))
+                actions.append(rng.choice(legal))
+            theirs.apply_actions(actions)
+            ours.apply_actions(actions)
+        else:
+            legal = theirs.legal_actions()
+            check("legal actions", legal, ours.legal_actions())
+            action = rng.choice(legal)
+            theirs.apply_action(action)
+            ours.apply_action(action)
+    check("end of game", True, ours.is_terminal())
+    expected, found = theirs.returns(), ours.returns()
+    if not all(math.isclose(a, b, abs_tol=1e-9) for a, b in zip(expected, found)):
+        check("returns", expected, found)
+    return nodes
+
+
+if __name__ == "__main__":
+    name = sys.argv[1]
+    given = {}
+    for item in sys.argv[2:]:
+        key, value = item.split("=", 1)
+        given[key] = int(value) if value.lstrip("-").isdigit() else (value == "true" if value in ("true", "false") else value)
+    total = sum(crosscheck(name, name, given, seed) for seed in range(100))
+    print(f"{name} {given}: 100 games, {total} nodes, all equal")
