@@ -11,7 +11,7 @@ from .diagnostics import Diagnostic, Position, SnowrulesError
 from .engine import Game
 from .logfile import LogWriter, header, replay, result_event
 from .narrate import Narrator, secrets_for
-from .ruleset import bundled_names, find_ruleset, load_ruleset, read_ruleset
+from .ruleset import bundled_names, find_ruleset, load_ruleset, read_ruleset, set_options
 from .scenarios import load_scenario, run_scenario, scenario_files
 
 
@@ -19,11 +19,24 @@ class UsageError(Exception):
     """A wrong command-line argument (exit 2)."""
 
 
-def _ruleset(ref: str, variant: str | None):
+def _ruleset(ref: str, variant: str | None, options: list[str] | None = None):
     if find_ruleset(ref) is None:
         raise UsageError(f"no ruleset {ref!r}: give a bundled ruleset ({', '.join(bundled_names())}) "
                          "or a folder holding a ruleset.yaml")
-    return load_ruleset(ref, variant)
+    ruleset = load_ruleset(ref, variant)
+    values = {}
+    for text in options or []:
+        name, equals, value = text.partition("=")
+        if not equals or not name.strip():
+            raise UsageError(f"--option {text!r}: write NAME=VALUE, e.g. --option num_cards=6")
+        values[name.strip()] = value.strip()
+    try:
+        set_options(ruleset, values)
+    except SnowrulesError as error:
+        problem = error.diagnostics[0]
+        hint = f" ({problem.hint})" if problem.hint else ""
+        raise UsageError(f"--option: {problem.message}{hint}") from None
+    return ruleset
 
 
 def _players(ruleset, requested: int | None) -> int:
@@ -48,7 +61,7 @@ def _agents(spec: str, players: int, seed: int) -> tuple[list, list[str]]:
 
 
 def command_run(args) -> int:
-    ruleset = _ruleset(args.ruleset, args.variant)
+    ruleset = _ruleset(args.ruleset, args.variant, args.option)
     players = _players(ruleset, args.players)
     agents, agent_names = _agents(args.agents, players, args.seed)
     game = Game(compile_ruleset(ruleset, players))
@@ -58,8 +71,10 @@ def command_run(args) -> int:
         # With people at the table, the account tells only what they may see.
         humans = {seat for seat in range(game.layout.seats) if agent_names[game.program.controller(seat)] == "human"}
         narrator = Narrator(args.rules, print, secrets_for(game.layout, humans) if humans else None)
+        changed = {k: v for k, v in ruleset.option_values.items() if v != ruleset.options[k]["default"]}
         print(f"{ruleset.title} - {players} players"
               + (f", variant {ruleset.variant}" if ruleset.variant else "")
+              + "".join(f", {k}={v}" for k, v in changed.items())
               + f", seed {args.seed}, seats: {', '.join(game.layout.seat_names)}")
         sinks.append(narrator.feed)
 
@@ -73,7 +88,8 @@ def command_run(args) -> int:
     outcome = game.outcome(st)
     seat_names = game.layout.seat_names
     player_names = [" & ".join(seat_names[s] for s in game.program.seats_of(p)) for p in range(players)]
-    result = {"ruleset": ruleset.name, "variant": ruleset.variant, "seed": args.seed, "players": players,
+    result = {"ruleset": ruleset.name, "variant": ruleset.variant, "options": ruleset.option_values,
+              "seed": args.seed, "players": players,
               "agents": agent_names, "player_names": player_names, "scores": outcome.scores,
               "seat_scores": dict(zip(seat_names, outcome.seat_scores)), "winners": outcome.winners,
               "winner_names": [player_names[w] for w in outcome.winners], "turns": outcome.turns}
@@ -212,7 +228,7 @@ def command_replay(args) -> int:
 
 
 def command_simulate(args) -> int:
-    ruleset = _ruleset(args.ruleset, args.variant)
+    ruleset = _ruleset(args.ruleset, args.variant, args.option)
     players = _players(ruleset, args.players)
     _agents(args.agents, players, 0)
     if args.games < 1:
@@ -220,9 +236,10 @@ def command_simulate(args) -> int:
     if args.workers < 1:
         raise UsageError("--workers must be at least 1")
     from .simulate import simulate
+    options = tuple(sorted(ruleset.option_values.items()))
     summary = simulate(args.ruleset, args.variant, players, args.agents, args.games, args.seed,
-                       args.workers, progress=not args.json)
-    summary.update({"ruleset": ruleset.name, "variant": args.variant})
+                       args.workers, progress=not args.json, options=options)
+    summary.update({"ruleset": ruleset.name, "variant": args.variant, "options": dict(options)})
     if args.json:
         print(json.dumps(summary))
         return 0

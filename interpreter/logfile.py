@@ -24,7 +24,8 @@ def header(game: Game, seed: int, agents: list[str], ruleset_ref: str) -> dict:
     program = game.program
     return {"e": "header", "format": FORMAT, "ruleset": program.ruleset, "ruleset_ref": ruleset_ref,
             "version": program.version, "variant": program.variant, "seed": seed,
-            "players": program.players, "seats": game.layout.seat_names, "agents": agents}
+            "players": program.players, "seats": game.layout.seat_names, "agents": agents,
+            "options": program.options}
 
 
 def result_event(game: Game, st: State) -> dict:
@@ -152,7 +153,7 @@ def replay(path: Path) -> ReplayReport:
     logged = read_log(path)
     head = logged.header
     try:
-        ruleset = load_ruleset(head.get("ruleset_ref") or head["ruleset"], head["variant"])
+        ruleset = load_ruleset(head.get("ruleset_ref") or head["ruleset"], head["variant"], head.get("options"))
         game = Game(compile_ruleset(ruleset, int(head["players"])))
     except SnowrulesError as error:
         raise LogError([Diagnostic(Position(logged.path, 1, 1), "the log's ruleset cannot be loaded")]

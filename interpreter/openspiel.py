@@ -24,7 +24,7 @@ import pyspiel
 
 from . import syntax as s
 from .compiler import load_program
-from .diagnostics import RulesetError
+from .diagnostics import Position, RulesetError, RuntimeRulesError
 from .engine import Game
 from .program import Program
 from .ruleset import load_ruleset
@@ -156,9 +156,16 @@ class SnowrulesState(pyspiel.State):
         """The action ids of a node's options, in the options' order."""
         kind = self.st.pending["kind"]
         key = (group, kind)
-        if key not in self.get_game().interface or any(o is None or isinstance(o, list) for o in options):
+        game = self.get_game()
+        if key not in game.interface or any(o is None or isinstance(o, list) for o in options):
+            limit = game.chance_size if group == "chance" else game.distinct
+            if len(options) > limit:
+                what = "chance_outcomes" if group == "chance" else "distinct"
+                raise RuntimeRulesError.at(Position(self.st.pending["rule"]),
+                                           f"{len(options)} options here, more than the {limit} ids the game has",
+                                           f"declare `action_ids: {{{what}: ...}}` in the ruleset's manifest")
             return list(range(len(options)))
-        fn, size, slot = self.get_game().interface[key]
+        fn, size, slot = game.interface[key]
         env = [None] * size
         ids = []
         for option in options:
@@ -218,16 +225,22 @@ class SnowrulesState(pyspiel.State):
         self.get_game().engine.answer(self.st, answers)
 
     def _action_to_string(self, player: int, action: int) -> str:
+        """The option as a player reads it; identical components are told apart by their id."""
         pending = self.st.pending
-        if pending is not None:
-            if pending.get("chance"):
-                options = pending["options"][0]
-                ids = self._ids("chance", options)
-            else:
-                ids, options = self._seat_options(player)
-            if action in ids:
-                return self.get_game().engine.option_label(self.st, options[ids.index(action)])
-        return f"action {action}"
+        if pending is None:
+            return f"action {action}"
+        if pending.get("chance"):
+            options = pending["options"][0]
+            ids = self._ids("chance", options)
+        else:
+            ids, options = self._seat_options(player)
+        if action not in ids:
+            return f"action {action}"
+        engine = self.get_game().engine
+        label = engine.option_label(self.st, options[ids.index(action)])
+        if sum(engine.option_label(self.st, o) == label for o in options) > 1:
+            label += f" #{action}"
+        return label
 
     # ---- the end --------------------------------------------------------------------------
     def is_terminal(self) -> bool:

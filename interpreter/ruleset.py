@@ -222,6 +222,10 @@ class _Reader:
                 self.problems.error(where, f"option {name!r} has the name of a constant",
                                     f"the constant is at {constants[name][1]}")
             constants[name] = (spec["default"], where)
+            try:
+                _option_value(name, spec["default"], spec, where)
+            except RulesetError as error:
+                self.problems.extend(error.diagnostics)
         interface = self._interface(manifest, m)
         return Ruleset(
             name=m["name"], title=m["title"], version=m["version"], folder=self.folder, variant=variant,
@@ -236,7 +240,8 @@ class _Reader:
     def _interface(self, manifest: YamlDocument, m: dict) -> dict[tuple, Any]:
         """The manifest's `action_ids` and `returns` expressions, parsed where they stand."""
         found: dict[tuple, Any] = {}
-        places = [(("returns", key), ["returns", key]) for key in ("value", "min", "max") if key in m.get("returns", {})]
+        returns = m.get("returns", {})
+        places = [(("returns", key), ["returns", key]) for key in ("value", "min", "max") if key in returns]
         ids = m.get("action_ids", {})
         places += [((key,), ["action_ids", key]) for key in ("distinct", "chance_outcomes", "max_game_length")
                    if key in ids]

@@ -16,7 +16,7 @@ from pathlib import Path
 from .compiler import compile_ruleset
 from .diagnostics import Diagnostic, ScenarioError, SnowrulesError
 from .engine import Game
-from .ruleset import GENERIC_SCHEMAS, Ruleset, display_path, load_ruleset
+from .ruleset import GENERIC_SCHEMAS, Ruleset, display_path, load_ruleset, set_options
 from .state import State
 from .vm import run
 from .yaml_files import YamlDocument, key_position, load_schema, load_yaml, plain, schema_errors
@@ -165,6 +165,12 @@ def run_scenario(path: Path, ruleset_ref: str) -> ScenarioResult:
     data = plain(document.tree)
     variant = data.get("variant")
     ruleset = load_ruleset(ruleset_ref, variant)
+    if data.get("options"):
+        try:
+            set_options(ruleset, data["options"])
+        except SnowrulesError as error:
+            raise ScenarioError([Diagnostic(document.position(["options"]), "these options cannot be set")]
+                                + error.diagnostics) from None
     players_field = data["players"]
     if isinstance(players_field, list):
         seats_wanted = len(players_field)

@@ -5,11 +5,12 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 
-def _batch(ruleset: str, variant: str | None, players: int, agents: str, seeds: list[int]) -> list[tuple]:
+def _batch(ruleset: str, variant: str | None, players: int, agents: str, seeds: list[int],
+           options: tuple = ()) -> list[tuple]:
     from .agents import make_agent, play
     from .compiler import load_program
     from .engine import Game
-    game = Game(load_program(ruleset, variant, players))
+    game = Game(load_program(ruleset, variant, players, options))
     names = [n.strip() for n in agents.split(",")]
     names = names * players if len(names) == 1 else names
     results = []
@@ -21,7 +22,7 @@ def _batch(ruleset: str, variant: str | None, players: int, agents: str, seeds: 
 
 
 def simulate(ruleset: str, variant: str | None, players: int, agents: str, games: int, seed: int,
-             workers: int = 1, progress: bool = False) -> dict:
+             workers: int = 1, progress: bool = False, options: tuple = ()) -> dict:
     from rich.progress import Progress
     seeds = list(range(seed, seed + games))
     size = max(1, min(200, -(-games // (workers * 4))))  # several chunks per worker, at most 200 games
@@ -32,11 +33,11 @@ def simulate(ruleset: str, variant: str | None, players: int, agents: str, games
         task = bar.add_task("playing", total=games)
         if workers == 1:
             for chunk in chunks:
-                results += _batch(ruleset, variant, players, agents, chunk)
+                results += _batch(ruleset, variant, players, agents, chunk, options)
                 bar.advance(task, len(chunk))
         else:
             with ProcessPoolExecutor(workers) as pool:
-                futures = [pool.submit(_batch, ruleset, variant, players, agents, c) for c in chunks]
+                futures = [pool.submit(_batch, ruleset, variant, players, agents, c, options) for c in chunks]
                 for future in futures:
                     part = future.result()
                     results += part

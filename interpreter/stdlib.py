@@ -28,6 +28,7 @@ STDLIB = {
     "right_of": "the previous player in seat order (to the right)",
     "players_from": "every player in seat order, starting with the given one",
     "seat_name": "a player's colour or seat name, as text",
+    "seat_number": "a player's seat as a number: 0 for the first seat, then in seat order",
     "name_of": "a component's name, as text",
     "zone_of": "the zone a component is in",
     "find": "the first row (or component) of a list whose field has a value, or none",
@@ -157,6 +158,9 @@ class StandardLibrary:
     def _std_seat_name(self, node, scope):
         fn, names = self._player_arg(node, scope), self.layout.seat_names
         return (lambda st, env: names[fn(st, env)]), t.STR
+
+    def _std_seat_number(self, node, scope):
+        return self._player_arg(node, scope), t.INT
 
     def _std_name_of(self, node, scope):
         if not self._arity(node, 1, 1):

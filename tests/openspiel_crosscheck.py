@@ -12,7 +12,6 @@ import random
 import sys
 
 import pyspiel
-
 from snowrules.openspiel import load_game
 
 
@@ -73,6 +72,9 @@ if __name__ == "__main__":
     given = {}
     for item in sys.argv[2:]:
         key, value = item.split("=", 1)
-        given[key] = int(value) if value.lstrip("-").isdigit() else (value == "true" if value in ("true", "false") else value)
+        if value in ("true", "false"):
+            given[key] = value == "true"
+        else:
+            given[key] = int(value) if value.lstrip("-").isdigit() else value
     total = sum(crosscheck(name, name, given, seed) for seed in range(100))
     print(f"{name} {given}: 100 games, {total} nodes, all equal")
