@@ -17,6 +17,7 @@ Needs the `open-spiel` package (`pip install 'snowrules[openspiel]'`).
 from __future__ import annotations
 
 import json
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -27,7 +28,7 @@ from .compiler import load_program
 from .diagnostics import Position, RulesetError, RuntimeRulesError
 from .engine import Game
 from .program import Program
-from .ruleset import load_ruleset
+from .ruleset import Ruleset, load_ruleset
 from .state import State
 
 PREFIX = "snowrules_"
@@ -42,11 +43,17 @@ def load_game(ruleset: str, **params: Any) -> pyspiel.Game:
     return game_class(params)
 
 
+@cache
+def _base_ruleset(ruleset: str) -> Ruleset:
+    """The ruleset as its manifest gives it (players, options): read once, never changed."""
+    return load_ruleset(ruleset)
+
+
 def register(ruleset: str) -> type:
     """Register the ruleset with pyspiel (once), so `pyspiel.load_game("snowrules_NAME")` works."""
     if ruleset in _registered:
         return _registered[ruleset]
-    loaded = load_ruleset(ruleset)
+    loaded = _base_ruleset(ruleset)
     game_type = _game_type(loaded)
     game_class = type(f"{loaded.name.title().replace('_', '')}Game", (SnowrulesGame,),
                       {"ruleset": ruleset, "game_type": game_type})
@@ -92,7 +99,7 @@ class SnowrulesGame(pyspiel.Game):
 
     def __init__(self, params: dict | None = None):
         params = dict(params or {})
-        loaded = load_ruleset(self.ruleset)
+        loaded = _base_ruleset(self.ruleset)
         players = int(params.pop("players", loaded.min_players))
         variant = params.pop("variant", "") or None
         unknown = sorted(set(params) - set(loaded.options))

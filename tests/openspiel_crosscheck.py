@@ -19,11 +19,17 @@ class Mismatch(AssertionError):
     pass
 
 
-def crosscheck(openspiel_name: str, ruleset: str, params: dict, seed: int) -> int:
+def games(openspiel_name: str, ruleset: str, params: dict) -> tuple:
+    """OpenSpiel's game and the ruleset's, with the same parameters."""
+    return pyspiel.load_game(openspiel_name, params), load_game(ruleset, **params)
+
+
+def crosscheck(their_game, our_game, seed: int) -> int:
     """One random game; the number of nodes compared. Raises Mismatch at the first difference."""
     rng = random.Random(seed)
-    theirs = pyspiel.load_game(openspiel_name, params).new_initial_state()
-    ours = load_game(ruleset, **params).new_initial_state()
+    theirs = their_game.new_initial_state()
+    ours = our_game.new_initial_state()
+    ruleset, params = our_game.get_type().short_name, our_game.get_parameters()
     nodes = 0
 
     def check(what, a, b):
@@ -76,5 +82,6 @@ if __name__ == "__main__":
             given[key] = value == "true"
         else:
             given[key] = int(value) if value.lstrip("-").isdigit() else value
-    total = sum(crosscheck(name, name, given, seed) for seed in range(100))
+    pair = games(name, name, given)
+    total = sum(crosscheck(*pair, seed) for seed in range(100))
     print(f"{name} {given}: 100 games, {total} nodes, all equal")

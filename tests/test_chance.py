@@ -1,0 +1,142 @@
+"""Chance as explicit decisions: what each draw offers, with what probability, and that a game
+whose draws are answered from outside is the game the generator would have played."""
+from __future__ import annotations
+
+import pytest
+from conftest import config_id, configurations, game_for
+from hypothesis import given, settings
+from hypothesis import strategies as st_
+from snowrules.compiler import compile_ruleset
+from snowrules.engine import Game
+from snowrules.rng import below, seed_state
+from test_language import ruleset
+
+
+def zone(game: Game, st, label: str) -> list[int]:
+    layout = game.layout
+    return next(st.zones[i] for i, z in enumerate(layout.zones) if z.label(layout.seat_names) == label)
+
+
+def explicit_game(tmp_path, rules: str, players: int = 2):
+    game = Game(compile_ruleset(ruleset(tmp_path, rules), players))
+    return game, game.start(0, explicit=True)
+
+
+def test_a_roll_is_one_chance_node_per_die(tmp_path):
+    game, st = explicit_game(tmp_path, """each turn:
+    roll 2 dice with 4 sides as dice
+    announce sum(dice)
+    end game winners players
+""")
+    seen = []
+    while Game.is_chance(st):
+        outcomes = game.chance_outcomes(st)
+        assert outcomes == [(1, 0.25), (2, 0.25), (3, 0.25), (4, 0.25)]
+        seen.append(outcomes)
+        game.answer(st, [len(seen)])  # the 2, then the 3
+    assert len(seen) == 2
+    assert st.result is not None
+
+
+def test_a_shuffle_draws_each_place_from_the_items_not_yet_placed(tmp_path):
+    game, st = explicit_game(tmp_path, """zone pile shared public
+setup:
+    move all from box to pile
+    shuffle pile
+each turn:
+    end game winners players
+""")
+    names = game.layout.component_names
+    counts = []
+    while Game.is_chance(st):
+        outcomes = game.chance_outcomes(st)
+        counts.append(len(outcomes))
+        assert all(p == pytest.approx(1 / len(outcomes)) for _, p in outcomes)
+        game.answer(st, [0])  # always the bottom item still unplaced
+    assert counts == [8, 7, 6, 5, 4, 3, 2]  # 8 tokens: 7 draws, the last place is what is left
+    # Each draw names the item for the next place from the top, swapping it with the item there:
+    # the top gets 0, the bottom item; 7 moves to the bottom and goes to place 6; and so on, by hand:
+    # [7,1,2,3,4,5,6,0] [6,1,2,3,4,5,7,0] [5,1,2,3,4,6,7,0] ... [1,2,3,4,5,6,7,0].
+    assert zone(game, st, "pile") == [1, 2, 3, 4, 5, 6, 7, 0] and len(names) == 8
+
+
+def test_a_random_move_draws_one_item_at_a_time(tmp_path):
+    game, st = explicit_game(tmp_path, """zone pile shared public
+zone hand per player public
+setup:
+    move all from box to pile
+each turn:
+    for each p in players:
+        move 2 at random from pile to p.hand
+    end game winners players
+""")
+    sizes = []
+    while Game.is_chance(st):
+        outcomes = game.chance_outcomes(st)
+        sizes.append(len(outcomes))
+        game.answer(st, [len(outcomes) - 1])
+    assert sizes == [8, 7, 6, 5]
+    seats = game.layout.seat_names
+    assert [zone(game, st, f"{s}.hand") for s in seats] == [[7, 6], [5, 4]]  # the top item each time
+
+
+def test_a_random_pick_offers_the_list_and_binds_the_outcome(tmp_path):
+    game, st = explicit_game(tmp_path, """each turn:
+    choose n at random from [10, 20, 30]
+    choose p at random from players
+    choose nothing at random from [each q in players where q == none]
+    announce n, p, nothing
+    end game winners [p]
+""")
+    assert [o for o, _ in game.chance_outcomes(st)] == [10, 20, 30]
+    game.answer(st, [2])
+    assert [o for o, _ in game.chance_outcomes(st)] == [0, 1]
+    game.answer(st, [1])
+    assert st.result["winners"] == [1]  # an empty list offers no draw: `nothing` is none
+
+
+def test_explicit_decisions_ask_even_a_single_option(tmp_path):
+    rules = """zone hand per player public
+setup:
+    move [first([each c in box where c.owner == p]) for each p in players] to first(players).hand
+each turn:
+    ask first(players) to choose card from [first(first(players).hand)]
+    end game winners players
+"""
+    game, st = explicit_game(tmp_path, rules)
+    assert st.pending is not None and len(st.pending["options"][0]) == 1
+    assert game.start(0).result is not None  # without explicit chance it is taken without asking
+
+
+def _play_explicit_like_the_generator(game: Game, seed: int):
+    """An explicit game whose draws are answered the way the state's generator would draw them,
+    and whose decisions all take the first option."""
+    st = game.start(seed, explicit=True)
+    rng = seed_state(seed)
+    while st.result is None:
+        if Game.is_chance(st):
+            rng, index = below(rng, len(st.pending["options"][0]))
+            game.answer(st, [index])
+        else:
+            game.answer(st, [0] * len(st.pending["players"]))
+    return st
+
+
+def _play_sampled(game: Game, seed: int):
+    st = game.start(seed)
+    while st.result is None:
+        game.answer(st, [0] * len(st.pending["players"]))
+    return st
+
+
+@pytest.mark.parametrize("config", configurations(), ids=config_id)
+@settings(max_examples=5, deadline=None)
+@given(seed=st_.integers(0, 2**32))
+def test_explicit_chance_plays_the_same_game_as_the_generator(config, seed):
+    """Answering every chance node with the generator's own draw gives the sampled game exactly:
+    explicit chance changes who draws, never what the rules do with the draw."""
+    game = game_for(config)
+    sampled, explicit = _play_sampled(game, seed), _play_explicit_like_the_generator(game, seed)
+    assert explicit.zones == sampled.zones
+    assert explicit.counters == sampled.counters
+    assert explicit.result == sampled.result

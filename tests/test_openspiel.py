@@ -1,0 +1,128 @@
+"""Goofspiel and Oh Hell, written as rulesets, against OpenSpiel's own implementations; and every
+bundled ruleset handed to OpenSpiel's tests through the adapter."""
+from __future__ import annotations
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from openspiel_crosscheck import crosscheck, games  # noqa: E402
+from snowrules.diagnostics import SnowrulesError  # noqa: E402
+from snowrules.openspiel import load_game  # noqa: E402
+from snowrules.ruleset import bundled_names, load_ruleset  # noqa: E402
+
+# (OpenSpiel game, parameters, seeds): every parameter OpenSpiel has for the game is varied.
+PARAMETER_SETS = [
+    ("goofspiel", {}, 300),
+    ("goofspiel", {"players": 3, "num_cards": 5, "returns_type": "point_difference"}, 300),
+    ("goofspiel", {"players": 4, "num_cards": 6, "points_order": "ascending", "returns_type": "total_points"}, 200),
+    ("goofspiel", {"players": 2, "num_cards": 8, "points_order": "descending"}, 200),
+    ("goofspiel", {"players": 5, "num_cards": 4}, 300),
+    ("goofspiel", {"players": 2, "num_cards": 1}, 10),
+    ("oh_hell", {}, 300),
+    ("oh_hell", {"players": 4, "num_suits": 2, "num_cards_per_suit": 4}, 300),
+    ("oh_hell", {"players": 5, "num_tricks_fixed": 3, "off_bid_penalty": True, "points_per_trick": 2}, 200),
+    ("oh_hell", {"players": 7, "num_suits": 3, "num_cards_per_suit": 5}, 200),
+    ("oh_hell", {"players": 6, "num_suits": 4, "num_cards_per_suit": 7, "num_tricks_fixed": 1}, 200),
+    ("oh_hell", {"players": 3, "num_suits": 1, "num_cards_per_suit": 13, "off_bid_penalty": True}, 200),
+]
+
+
+def _id(case) -> str:
+    name, params, seeds = case
+    return name + "".join(f"-{k}={v}" for k, v in params.items()) + f"-x{seeds}"
+
+
+@pytest.mark.parametrize("case", PARAMETER_SETS, ids=_id)
+def test_same_game_as_openspiel_move_by_move(case):
+    """OpenSpiel plays at random; each action goes to both games; at every node the player to
+    move, the legal actions and the chance outcomes must agree, and at the end the returns."""
+    name, params, seeds = case
+    theirs, ours = games(name, name, params)
+    nodes = sum(crosscheck(theirs, ours, seed) for seed in range(seeds))
+    assert nodes >= seeds  # every game had at least one node compared
+
+
+@pytest.mark.parametrize("case", PARAMETER_SETS, ids=_id)
+def test_same_game_facts_as_openspiel(case):
+    name, params, _ = case
+    theirs, ours = games(name, name, params)
+    for fact in ("num_distinct_actions", "max_chance_outcomes", "num_players", "max_game_length",
+                 "min_utility", "max_utility"):
+        assert getattr(ours, fact)() == getattr(theirs, fact)(), fact
+    assert ours.get_type().dynamics == theirs.get_type().dynamics
+
+
+def test_oh_hell_cards_are_named_and_numbered_as_openspiel_does():
+    theirs, ours = games("oh_hell", "oh_hell", {})
+    a, b = theirs.new_initial_state(), ours.new_initial_state()
+    for action in (5, 1):  # five tricks, player 1 deals
+        a.apply_action(action)
+        b.apply_action(action)
+    assert [a.action_to_string(x) for x in a.legal_actions()] == [b.action_to_string(x) for x in b.legal_actions()]
+
+
+def test_a_hand_checked_oh_hell_game_scores_as_in_openspiel():
+    """The deal of the follow_suit_and_trump scenario, by OpenSpiel ids (card = rank x 4 + suit;
+    suits C D S H): p0 gets CA D3, p1 C2 H2, p2 D4 CK; H5 trump; bids 1 0 0 (52 + bid); plays."""
+    actions = [2, 2, 48, 0, 9, 5, 3, 44, 15, 53, 52, 52, 48, 0, 44, 5, 3, 9]
+    for params, expected in (({}, [11, 1, 10]), ({"off_bid_penalty": True, "points_per_trick": 2}, [12, -2, 10])):
+        for game in games("oh_hell", "oh_hell", {"num_tricks_fixed": 2, **params}):
+            state = game.new_initial_state()
+            for action in actions:
+                state.apply_action(action)
+            assert state.is_terminal()
+            assert state.returns() == expected
+
+
+def test_goofspiel_returns_by_hand():
+    """Ascending, 3 cards, 3 players. Turn 1 (1 point): 3, 2, 1 - p0 +1. Turn 2 (2 points): 1, 3, 3
+    - a tie, discarded. Turn 3, played without asking: 2, 1, 2 - a tie, discarded. Points 1 0 0."""
+    expected = {"win_loss": [1.0, -0.5, -0.5], "point_difference": [2 / 3, -1 / 3, -1 / 3],
+                "total_points": [1.0, 0.0, 0.0]}
+    for returns_type, values in expected.items():
+        game = load_game("goofspiel", players=3, num_cards=3, points_order="ascending", returns_type=returns_type)
+        state = game.new_initial_state()
+        state.apply_actions([2, 1, 0])
+        state.apply_actions([0, 2, 2])
+        assert state.is_terminal()
+        assert state.returns() == pytest.approx(values)
+
+
+def _bundled_configurations():
+    found = []
+    for name in bundled_names():
+        ruleset = load_ruleset(name)
+        found.append((name, {}))
+        found.append((name, {"players": ruleset.max_players}))
+        for variant in ruleset.variants:
+            found.append((name, {"variant": variant, "players": load_ruleset(name, variant).min_players}))
+    return found
+
+
+def _config_id(config) -> str:
+    return config[0] + "".join(f"-{v}" for v in config[1].values())
+
+
+@pytest.mark.parametrize("config", _bundled_configurations(), ids=_config_id)
+def test_openspiel_random_sim_test_passes_on_every_bundled_ruleset(config):
+    name, params = config
+    pyspiel.random_sim_test(load_game(name, **params), num_sims=2, serialize=True, verbose=False)
+
+
+def test_a_bundled_ruleset_loads_by_its_openspiel_name():
+    load_game("snow_time")  # registers it
+    game = pyspiel.load_game("snowrules_snow_time", {"players": 3})
+    assert game.num_players() == 3
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+
+
+def test_an_unknown_parameter_is_refused_with_the_known_ones():
+    with pytest.raises(SnowrulesError, match="no parameter 'num_card'.*num_cards"):
+        load_game("goofspiel", num_card=5)
+
+
+def test_an_illegal_action_is_refused():
+    state = load_game("goofspiel", num_cards=4, points_order="ascending").new_initial_state()
+    with pytest.raises(Exception, match="not legal"):
+        state.apply_actions([0, 7])
