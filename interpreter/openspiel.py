@@ -110,6 +110,7 @@ class SnowrulesGame(pyspiel.Game):
         self.program: Program = load_program(self.ruleset, variant, players, tuple(sorted(params.items())))
         self.engine = Game(self.program)
         self.interface = self.program.interface
+        self.ids: dict[tuple, dict] = {key: {} for key in self.interface if key[0] in ("choice", "chance")}
         probe = self.engine.start(0, explicit=True)
         components = len(self.program.layout.component_names)
         self.distinct = int(self._value(("distinct",), probe, components + 1))
@@ -124,6 +125,19 @@ class SnowrulesGame(pyspiel.Game):
             max_game_length=int(self._value(("max_game_length",), probe, self.program.max_steps)))
         all_params = {"players": players, "variant": variant or "", **self.program.options}
         super().__init__(self.game_type, info, all_params)
+
+    def id_of(self, group: str, st: State, option) -> int:
+        """An option's declared id (remembered: see SnowrulesState._ids)."""
+        key = (group, st.pending["kind"])
+        if option is None:
+            raise RuntimeRulesError.at(Position(st.pending["rule"]), "this decision may take nothing, "
+                                       "which has no action id", "write the decision without `optionally`, "
+                                       f"or leave {key[1]} out of the manifest's action_ids")
+        fn, size, slot = self.interface[key]
+        env = [None] * size
+        env[slot] = option
+        value = self.ids[key][option] = int(fn(st, env))
+        return value
 
     def _value(self, key: tuple, st: State, default):
         if key not in self.interface:
@@ -160,25 +174,25 @@ class SnowrulesState(pyspiel.State):
         return seats[0]
 
     def _ids(self, group: str, options: list) -> list[int]:
-        """The action ids of a node's options, in the options' order."""
-        kind = self.st.pending["kind"]
-        key = (group, kind)
+        """The action ids of a node's options, in the options' order. Declared ids depend on the
+        option and the game's parameters only (an id always means the same move), so each
+        option's id is worked out once per game."""
         game = self.get_game()
-        if key not in game.interface or any(o is None or isinstance(o, list) for o in options):
-            limit = game.chance_size if group == "chance" else game.distinct
-            if len(options) > limit:
-                what = "chance_outcomes" if group == "chance" else "distinct"
-                raise RuntimeRulesError.at(Position(self.st.pending["rule"]),
-                                           f"{len(options)} options here, more than the {limit} ids the game has",
-                                           f"declare `action_ids: {{{what}: ...}}` in the ruleset's manifest")
-            return list(range(len(options)))
-        fn, size, slot = game.interface[key]
-        env = [None] * size
-        ids = []
-        for option in options:
-            env[slot] = option
-            ids.append(int(fn(self.st, env)))
-        return ids
+        known = game.ids.get((group, self.st.pending["kind"]))
+        if known is not None:
+            try:
+                return [known[o] for o in options]
+            except KeyError:
+                return [known[o] if o in known else game.id_of(group, self.st, o) for o in options]
+            except TypeError:  # combinations (lists) have no declared ids: positions instead
+                pass
+        limit = game.chance_size if group == "chance" else game.distinct
+        if len(options) > limit:
+            what = "chance_outcomes" if group == "chance" else "distinct"
+            raise RuntimeRulesError.at(Position(self.st.pending["rule"]),
+                                       f"{len(options)} options here, more than the {limit} ids the game has",
+                                       f"declare `action_ids: {{{what}: ...}}` in the ruleset's manifest")
+        return list(range(len(options)))
 
     def _seat_options(self, player: int) -> tuple[list[int], list]:
         pending = self.st.pending

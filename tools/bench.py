@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
-"""Games per second of every bundled ruleset with random agents, and, where a hand-written
-reference simulator exists in ../shared/bench/<ruleset>.py, the ratio snowrules / reference
+"""Games per second of every bundled ruleset with random agents, and the ratio snowrules / reference
 measured in the same run (alternating rounds, medians: the machines are shared and noisy).
+
+The reference is a hand-written Python simulator in ../shared/bench/<ruleset>.py, or, for the
+rulesets written from OpenSpiel's games, OpenSpiel's C++ implementation driven by a Python loop
+(random legal actions, chance sampled from its outcomes). For those, the same loop also drives
+snowrules through its OpenSpiel adapter (column "adapter"), which adds explicit chance nodes and
+action ids to the cost of the game itself.
 
     python tools/bench.py                       # every ruleset, 2 and 4 players
     python tools/bench.py --ruleset snow_time --players 2 4 --seconds 3 --json
@@ -22,6 +27,8 @@ from snowrules.engine import Game
 from snowrules.ruleset import PROJECT_ROOT, bundled_names, load_ruleset
 
 REFERENCES = PROJECT_ROOT.parent / "shared" / "bench"
+# Bundled rulesets written from an OpenSpiel game, by OpenSpiel's name for it.
+OPENSPIEL_GAMES = {"goofspiel": "goofspiel", "oh_hell": "oh_hell"}
 
 
 def snowrules_round(game: Game, players: int, games: int, first_seed: int) -> float:
@@ -52,6 +59,40 @@ def reference_round(module, players: int, games: int, seed: int) -> float:
     return games / (time.perf_counter() - start)
 
 
+def openspiel_round(game, games: int, seed: int) -> float:
+    """Games per second of a pyspiel game played at random by a Python loop."""
+    import pyspiel
+    rng = random.Random(seed)
+    chance, simultaneous = pyspiel.PlayerId.CHANCE, pyspiel.PlayerId.SIMULTANEOUS
+    players = game.num_players()
+    start = time.perf_counter()
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            player = state.current_player()
+            if player == chance:
+                outcomes, weights = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(outcomes, weights)[0])
+            elif player == simultaneous:
+                state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(players)])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+    return games / (time.perf_counter() - start)
+
+
+def openspiel_reference(name: str, players: int):
+    """OpenSpiel's game of that name, or None when OpenSpiel is missing or has no such game."""
+    if name not in OPENSPIEL_GAMES:
+        return None
+    try:
+        import pyspiel
+    except ImportError:
+        print(f"{name}: open-spiel is not installed; no OpenSpiel reference", file=sys.stderr)
+        return None
+    from snowrules.openspiel import load_game
+    return pyspiel.load_game(OPENSPIEL_GAMES[name], {"players": players}), load_game(name, players=players)
+
+
 def calibrate(run, seconds: float) -> int:
     """How many games make one round last about `seconds`."""
     games = 5
@@ -64,18 +105,26 @@ def calibrate(run, seconds: float) -> int:
 
 def measure(name: str, players: int, rounds: int, seconds: float) -> dict:
     game = Game(load_program(name, None, players))
+    sides = {"games_per_s": lambda g, r: snowrules_round(game, players, g, r * g)}
     reference = load_reference(name)
-    ours_games = calibrate(lambda g: snowrules_round(game, players, g, 0), seconds)
-    ours, theirs = [], []
-    ref_games = calibrate(lambda g: reference_round(reference, players, g, 1), seconds) if reference else 0
+    if reference is not None:
+        sides["reference_games_per_s"] = lambda g, r: reference_round(reference, players, g, r + 1)
+    pair = openspiel_reference(name, players)
+    if pair is not None:
+        sides["reference_games_per_s"] = lambda g, r: openspiel_round(pair[0], g, r + 1)
+        sides["adapter_games_per_s"] = lambda g, r: openspiel_round(pair[1], g, r + 1)
+    sizes = {side: calibrate(lambda g, run=run: run(g, 0), seconds) for side, run in sides.items()}
+    rates: dict[str, list[float]] = {side: [] for side in sides}
     for r in range(rounds):
-        ours.append(snowrules_round(game, players, ours_games, r * ours_games))
-        if reference:
-            theirs.append(reference_round(reference, players, ref_games, r + 1))
-    row = {"ruleset": name, "players": players, "games_per_s": round(statistics.median(ours), 1)}
-    if reference:
-        row["reference_games_per_s"] = round(statistics.median(theirs), 1)
+        for side, run in sides.items():
+            rates[side].append(run(sizes[side], r))
+    row = {"ruleset": name, "players": players}
+    row.update({side: round(statistics.median(values), 1) for side, values in rates.items()})
+    if "reference_games_per_s" in row:
+        row["reference"] = "OpenSpiel" if pair is not None else "shared/bench"
         row["ratio"] = round(row["games_per_s"] / row["reference_games_per_s"], 4)
+    if "adapter_games_per_s" in row:
+        row["adapter_ratio"] = round(row["adapter_games_per_s"] / row["reference_games_per_s"], 4)
     return row
 
 
@@ -99,12 +148,15 @@ def main(argv=None) -> int:
     from rich.console import Console
     from rich.table import Table
     table = Table(title="random-agent games per second (medians of alternating rounds)")
-    for column in ("ruleset", "players", "snowrules", "reference", "ratio"):
-        table.add_column(column, justify="left" if column == "ruleset" else "right")
+    for column in ("ruleset", "players", "snowrules", "reference", "ratio", "adapter", "adapter ratio", "reference is"):
+        table.add_column(column, justify="left" if column in ("ruleset", "reference is") else "right")
     for row in rows:
         table.add_row(row["ruleset"], str(row["players"]), f"{row['games_per_s']:.0f}",
-                      f"{row.get('reference_games_per_s', 0):.0f}" if "ratio" in row else "-",
-                      f"{row['ratio']:.3f}" if "ratio" in row else "-")
+                      f"{row['reference_games_per_s']:.0f}" if "ratio" in row else "-",
+                      f"{row['ratio']:.3f}" if "ratio" in row else "-",
+                      f"{row['adapter_games_per_s']:.0f}" if "adapter_ratio" in row else "-",
+                      f"{row['adapter_ratio']:.3f}" if "adapter_ratio" in row else "-",
+                      row.get("reference", "-"))
     Console().print(table)
     return 0
 
