@@ -391,3 +391,92 @@ def test_a_runtime_failure_is_reported_at_the_rule_that_failed(tmp_path, capsys)
     err = capsys.readouterr().err
     assert f"rules.sr:{line}:{col}: error: a value is none where this rule needs one" in err
     assert "Traceback" not in err
+
+
+# --- options, action ids and returns in a manifest ----------------------------------------------
+
+OH_HELL = SNOW_TIME.parent / "oh_hell"
+
+
+@pytest.fixture
+def oh_hell(tmp_path, monkeypatch) -> Path:
+    """A private copy of rulesets/oh_hell, under the same folder name as `game`."""
+    folder = tmp_path / GAME
+    shutil.copytree(OH_HELL, folder)
+    monkeypatch.chdir(tmp_path)
+    return folder
+
+
+def test_unknown_name_in_an_action_id(oh_hell, capsys):
+    manifest = oh_hell / "ruleset.yaml"
+    number, line = edit(manifest, "    component: it.rank * num_suits + it.suit\n    value: deck_size() + it",
+                        "    component: it.rank * num_suit + it.suit\n    value: deck_size() + it")
+    output = fails(capsys, oh_hell, "validate", GAME)
+    found = diagnostic_lines(output, at("ruleset.yaml", number, line.index("num_suit") + 1))
+    assert found, output
+    assert "unknown name 'num_suit'" in found[0] and "did you mean 'num_suits'" in found[0]
+
+
+def test_an_action_id_that_is_not_a_number(oh_hell, capsys):
+    manifest = oh_hell / "ruleset.yaml"
+    number, line = edit(manifest, "    player: seat_number(it)", "    player: it")
+    output = fails(capsys, oh_hell, "validate", GAME)
+    found = diagnostic_lines(output, at("ruleset.yaml", number, line.index("it") + 1))
+    assert found, output
+    assert "must be a number, not a player" in found[0]
+
+
+def test_a_syntax_error_in_the_returns(oh_hell, capsys):
+    manifest = oh_hell / "ruleset.yaml"
+    number, line = edit(manifest, "  max: points_per_trick * max_tricks() + made_bid_bonus",
+                        "  max: points_per_trick * max_tricks() + + made_bid_bonus")
+    output = fails(capsys, oh_hell, "validate", GAME)
+    assert diagnostic_lines(output, at("ruleset.yaml", number)), output
+
+
+def test_an_option_default_outside_its_own_range(oh_hell, capsys):
+    manifest = oh_hell / "ruleset.yaml"
+    number, line = edit(manifest, "num_suits: {default: 4,", "num_suits: {default: 5,")
+    output = fails(capsys, oh_hell, "validate", GAME)
+    found = diagnostic_lines(output, at("ruleset.yaml", number, line.index("{") + 1))
+    assert found, output
+    assert "num_suits must be between 1 and 4, not 5" in found[0]
+
+
+def test_an_option_with_the_name_of_a_constant(oh_hell, capsys):
+    manifest = oh_hell / "ruleset.yaml"
+    edit(manifest, "  points_per_trick: {", "  made_bid_bonus: {default: 3}\n  points_per_trick: {")
+    rules = oh_hell / "rules.sr"
+    number, _ = find_line(rules, r"^constant made_bid_bonus")
+    output = fails(capsys, oh_hell, "validate", GAME)
+    found = diagnostic_lines(output, at("rules.sr", number, 1))
+    assert found, output
+    assert "'made_bid_bonus' is already defined" in found[0] and "ruleset.yaml" in found[0]
+
+
+def test_a_random_draw_misspelled(oh_hell, capsys):
+    rules = oh_hell / "rules.sr"
+    number, line = edit(rules, "move 1 at random from deck to trump_card", "move 1 at randm from deck to trump_card")
+    output = fails(capsys, oh_hell, "validate", GAME)
+    assert diagnostic_lines(output, at("rules.sr", number, line.index("randm") + 1)), output
+
+
+@pytest.mark.parametrize("option, message", [
+    ("num_suit=2", "has no option 'num_suit'"),
+    ("num_suits=two", "num_suits must be int"),
+    ("num_suits=9", "between 1 and 4"),
+    ("off_bid_penalty=maybe", "off_bid_penalty must be bool"),
+    ("num_suits", "write NAME=VALUE"),
+])
+def test_a_wrong_option_on_the_command_line(oh_hell, capsys, option, message):
+    output = fails(capsys, oh_hell, "run", GAME, "--option", option, codes=(2,))
+    assert message in output
+
+
+def test_a_scenario_with_a_wrong_option(oh_hell, capsys):
+    scenario = oh_hell / "scenarios" / "dealer_bid_restriction.yaml"
+    number, line = edit(scenario, "options: {num_tricks_fixed: 2}", "options: {num_trick_fixed: 2}")
+    output = fails(capsys, oh_hell, "test", GAME)
+    found = diagnostic_lines(output, at("scenarios/dealer_bid_restriction.yaml", number))
+    assert found, output
+    assert "has no option 'num_trick_fixed'" in output

@@ -341,3 +341,38 @@ def test_simulate_gives_the_same_summary_with_several_workers(capsys):
         summary = json.loads(out)
         results.append((summary["win_rates"], summary["score_means"], summary["mean_turns"]))
     assert results[0] == results[1]
+
+
+# --- options --------------------------------------------------------------------------------------
+
+
+def test_options_change_the_game_and_are_logged_and_replayed(capsys, tmp_path):
+    """Four cards in descending order: four turns, the point cards 4, 3, 2, 1 in that order."""
+    args = ["run", "goofspiel", "--players", "3", "--seed", "5", "--option", "num_cards=4",
+            "--option", "points_order=descending"]
+    code, out, err = cli(capsys, *args, "--json")
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["turns"] == 4
+    assert result["options"] == {"num_cards": 4, "points_order": "descending", "returns_type": "win_loss"}
+    assert sum(result["scores"]) <= 4 + 3 + 2 + 1
+    code, out, _ = cli(capsys, *args)
+    assert out.splitlines()[0].startswith("Goofspiel - 3 players, num_cards=4, points_order=descending, seed 5")
+    dealt = [line.split(":")[0].strip() for line in out.splitlines() if "point_deck -> prize" in line]
+    assert dealt == ["prize 4", "prize 3", "prize 2", "prize 1"]
+    log = tmp_path / "g.jsonl"
+    assert cli(capsys, *args, "--log", log)[0] == 0
+    head = json.loads(log.read_text().splitlines()[0])
+    assert head["options"]["num_cards"] == 4
+    code, out, _ = cli(capsys, "replay", log)
+    assert code == 0 and "identical" in out
+
+
+def test_simulate_with_options(capsys):
+    code, out, err = cli(capsys, "simulate", "oh_hell", "--games", "30", "--players", "4", "--json",
+                         "--option", "num_tricks_fixed=3")
+    assert code == 0, err
+    summary = json.loads(out)
+    assert summary["options"]["num_tricks_fixed"] == 3 and summary["mean_turns"] == 1
+    # three tricks: scores are 0-3 tricks plus 10 for a bid made
+    assert all(0 <= mean <= 13 for mean in summary["score_means"])
