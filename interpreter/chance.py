@@ -1,10 +1,12 @@
 """Chance: dice, shuffles, random draws and random picks, as explicit chance decisions.
 
-Every statement that draws at random is a step made of one or more *draws*; each draw is uniform
-over outcomes the state lists (the faces of a die, the cards left in a zone...). Normally a draw is
-taken at once from the state's generator. In an explicit state (`State.explicit`, how OpenSpiel
-sees a game) each draw waits instead, as a chance decision whose options are the outcomes, each
-equally likely; whoever drives the game answers with the outcome that happened.
+Every statement that draws at random is made of one or more *draws*; each draw is uniform over
+outcomes the state lists (the faces of a die, the cards left in a zone...). A program compiled
+without explicit chance runs such a statement as a native one, every draw taken at once from the
+state's generator. Compiled with explicit chance (how OpenSpiel sees a game) it is a step: in an
+explicit state (`State.explicit`) each draw waits as a chance decision whose options are the
+outcomes, each equally likely, and whoever drives the game answers with the outcome that
+happened; in any other state the step draws from the generator, exactly as the native one.
 
 A step keeps its progress (dice rolled so far, the shuffle's position...) in the pending decision,
 so a state waiting in the middle of a shuffle is still plain data.
@@ -45,6 +47,13 @@ class ChanceStep:
     def sample(self, st, outcomes: list):
         st.rng, index = below(st.rng, len(outcomes))
         return outcomes[index]
+
+    def sampled(self, st, env) -> None:
+        """The whole statement at once, every draw from the generator: how a program compiled
+        without explicit chance runs it, as a native statement."""
+        progress = self.begin(st, env)
+        while progress is not None:
+            progress = self.apply(st, env, progress, self.sample(st, self.outcomes(st, env, progress)))
 
     def run(self, st, frame, env, program) -> bool:
         pending = st.pending
@@ -92,6 +101,21 @@ class RollStep(ChanceStep):
                                        f"but the dice have {len(outcomes)} sides")
         return value
 
+    def sampled(self, st, env) -> None:
+        """Fast path: the draws of `run` in a sampled game, without the progress record."""
+        n, k = self.count(st, env), self.sides(st, env)
+        values = []
+        for _ in range(n):
+            if st.forced:
+                value = self.sample(st, range(1, k + 1))
+            else:
+                st.rng, value = below(st.rng, k)
+                value += 1
+            values.append(value)
+        env[self.slot] = values
+        if st.sink is not None and n > 0:
+            st.sink({"e": "roll", "dice": values, "sides": k, "rule": self.rule})
+
     def apply(self, st, env, progress, outcome):
         progress["dice"].append(outcome)
         progress["left"] -= 1
@@ -122,6 +146,15 @@ class ShuffleStep(ChanceStep):
 
     def outcomes(self, st, env, progress):
         return st.zones[progress["zone"]][:progress["place"] + 1]
+
+    def sampled(self, st, env) -> None:
+        """Fast path: the same swaps as `apply`, the same draws from the generator."""
+        z = self.zone(st, env)
+        items = st.zones[z]
+        for place in range(len(items) - 1, 0, -1):
+            st.rng, j = below(st.rng, place + 1)
+            items[place], items[j] = items[j], items[place]
+        self._told(st, z)
 
     def apply(self, st, env, progress, outcome):
         items = st.zones[progress["zone"]]
@@ -159,20 +192,34 @@ class DrawStep(ChanceStep):
         return st.zones[progress["from"]][:]
 
     def apply(self, st, env, progress, outcome):
-        a, b = progress["from"], progress["to"]
+        a = progress["from"]
         st.zones[a].remove(outcome)
-        if self.bottom:
-            st.zones[b].insert(0, outcome)
-        else:
-            st.zones[b].append(outcome)
-        st.where[outcome] = b
-        if st.sink is not None:
-            layout = self.layout
-            st.sink({"e": "move", "what": [layout.component_names[outcome]],
-                     "from": layout.zones[a].label(layout.seat_names),
-                     "to": layout.zones[b].label(layout.seat_names), "rule": self.rule})
+        self._put(st, a, progress["to"], outcome)
         progress["left"] -= 1
         return progress if progress["left"] > 0 and st.zones[a] else None
+
+    def sampled(self, st, env) -> None:
+        """Fast path: the same draws as `apply`, from the generator."""
+        progress = self.begin(st, env)
+        if progress is None:
+            return
+        a, b = progress["from"], progress["to"]
+        source = st.zones[a]
+        for _ in range(progress["left"]):
+            st.rng, index = below(st.rng, len(source))
+            self._put(st, a, b, source.pop(index))
+
+    def _put(self, st, a: int, b: int, item: int) -> None:
+        if self.bottom:
+            st.zones[b].insert(0, item)
+        else:
+            st.zones[b].append(item)
+        st.where[item] = b
+        if st.sink is not None:
+            layout = self.layout
+            st.sink({"e": "move", "what": [layout.component_names[item]],
+                     "from": layout.zones[a].label(layout.seat_names),
+                     "to": layout.zones[b].label(layout.seat_names), "rule": self.rule})
 
 
 class PickStep(ChanceStep):
@@ -197,13 +244,23 @@ class PickStep(ChanceStep):
         return None
 
 
+CHANCE = (s.Roll, s.Shuffle, s.MoveRandom, s.RandomPick)
+
+
 def outcome_kind(kind: str) -> str:
     """How an outcome of this kind is told to players (see Game.label)."""
     return kind if kind in (t.PLAYER, t.COMPONENT) else ("component" if kind == t.ANY else "value")
 
 
 class ChanceStatements:
-    """The `_roll`, `_shuffle`, `_moverandom` and `_randompick` methods of StatementCompiler."""
+    """The `_roll`, `_shuffle`, `_moverandom` and `_randompick` methods of StatementCompiler: as
+    native statements (a program without explicit chance) they draw at once; as steps
+    (`chance_step`) they wait as chance decisions in an explicit state."""
+
+    def _roll(self, node: s.Roll, scope: Scope):
+        return self.chance_step(node, scope).sampled
+
+    _shuffle = _moverandom = _randompick = _roll
 
     def chance_step(self, node: s.Node, scope: Scope) -> ChanceStep:
         if isinstance(node, s.Roll):

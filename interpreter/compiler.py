@@ -22,14 +22,15 @@ from .vm import PushBlock, TurnsStep
 BUILTIN_NAMES = {"players", "components", "box", "turn", "player_count", "me", "this"}
 
 
-def compile_ruleset(ruleset: Ruleset, players: int) -> Program:
-    """The program for a game of `players` players; raises RulesetError listing every problem."""
+def compile_ruleset(ruleset: Ruleset, players: int, explicit_chance: bool = False) -> Program:
+    """The program for a game of `players` players; raises RulesetError listing every problem.
+    With `explicit_chance`, its games may be started explicit (see chance.py)."""
     diagnostics = Diagnostics()
     if not ruleset.min_players <= players <= ruleset.max_players:
         raise RulesetError.at(ruleset.manifest_position,
                               f"{ruleset.title} is for {ruleset.min_players} to {ruleset.max_players} "
                               f"players, not {players}")
-    program = _Compiler(ruleset, players, diagnostics).compile()
+    program = _Compiler(ruleset, players, diagnostics, explicit_chance).compile()
     diagnostics.raise_if_any()
     return program
 
@@ -46,15 +47,17 @@ def check(ruleset: Ruleset) -> list[Diagnostic]:
 
 
 @lru_cache(maxsize=64)
-def load_program(ruleset_name: str, variant: str | None, players: int, options: tuple = ()) -> Program:
+def load_program(ruleset_name: str, variant: str | None, players: int, options: tuple = (),
+                 explicit_chance: bool = False) -> Program:
     """Load, check and compile a ruleset (cached: a simulation compiles once). `options` is a
     tuple of (name, value) pairs setting the manifest's game parameters."""
-    return compile_ruleset(load_ruleset(ruleset_name, variant, dict(options)), players)
+    return compile_ruleset(load_ruleset(ruleset_name, variant, dict(options)), players, explicit_chance)
 
 
 class _Compiler:
-    def __init__(self, ruleset: Ruleset, players: int, diagnostics: Diagnostics):
+    def __init__(self, ruleset: Ruleset, players: int, diagnostics: Diagnostics, explicit_chance: bool = False):
         self.ruleset = ruleset
+        self.explicit_chance = explicit_chance
         self.players = players
         self.diag = diagnostics
         seats = players * ruleset.seats_per_player
@@ -123,7 +126,7 @@ class _Compiler:
 
         triggers = self._of(s.TriggerDecl)
         watched = {id(trigger): self._watched(trigger) for trigger in triggers}
-        analysis = SuspendAnalysis(self.symbols, triggers, lambda trig: watched[id(trig)][0])
+        analysis = SuspendAnalysis(self.symbols, triggers, lambda trig: watched[id(trig)][0], self.explicit_chance)
         runtime_triggers: dict[str, list[TriggerRuntime]] = {}
         effects: dict[int, Routine] = {}
         statements = StatementCompiler(self.exprs, self.blocks, analysis, runtime_triggers, effects)
@@ -149,6 +152,7 @@ class _Compiler:
             variable_names=list(self.symbols.variables),
             counters_initial=counters_initial, effects=effects,
             turn_counter=layout.counter_index("turn"), interface=interface,
+            explicit_chance=self.explicit_chance,
             options=dict(ruleset.option_values))
 
     def _interface(self) -> dict[tuple, tuple]:

@@ -54,6 +54,8 @@ class Game:
         `explicit` game waits at every chance draw (see chance.py) and asks even decisions that
         have a single legal option: the view of a game tree that OpenSpiel needs."""
         program = self.program
+        if explicit and not program.explicit_chance:
+            raise ValueError("an explicit game needs a program compiled with explicit_chance=True")
         st = State()
         count = len(self.layout.component_names)
         st.zones = [[] for _ in self.layout.zones]

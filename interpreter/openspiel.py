@@ -107,7 +107,8 @@ class SnowrulesGame(pyspiel.Game):
             known = ", ".join(["players", "variant", *sorted(loaded.options)])
             raise RulesetError.at(loaded.manifest_position, f"{loaded.title} has no parameter {unknown[0]!r}",
                                   f"its parameters: {known}")
-        self.program: Program = load_program(self.ruleset, variant, players, tuple(sorted(params.items())))
+        self.program: Program = load_program(self.ruleset, variant, players, tuple(sorted(params.items())),
+                                             explicit_chance=True)
         self.engine = Game(self.program)
         self.interface = self.program.interface
         self.ids: dict[tuple, dict] = {key: {} for key in self.interface if key[0] in ("choice", "chance")}

@@ -74,6 +74,7 @@ class Program:
     # The manifest's `returns` and `action_ids` expressions: key -> (fn, env size, slot of `p`/`it`).
     interface: dict[tuple, tuple] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)  # the game parameters it was compiled with
+    explicit_chance: bool = False  # its draws can wait as chance decisions (see chance.py)
     max_steps: int = 5_000_000
 
     @property

@@ -14,7 +14,7 @@ from typing import Any
 from . import fuse
 from . import syntax as s
 from . import types as t
-from .chance import ChanceStatements, outcome_kind
+from .chance import CHANCE, ChanceStatements, outcome_kind
 from .changes import ChangeStatements
 from .diagnostics import Diagnostics, Position, RuntimeRulesError
 from .expressions import ExpressionCompiler
@@ -45,16 +45,20 @@ def family_of(node: s.Node) -> str | None:
 class SuspendAnalysis:
     """Which statements may wait for a decision, from the syntax alone."""
 
-    def __init__(self, symbols: Symbols, triggers: list[s.TriggerDecl], watched: Callable):
+    def __init__(self, symbols: Symbols, triggers: list[s.TriggerDecl], watched: Callable,
+                 explicit_chance: bool = False):
         self.sym = symbols
+        self.explicit_chance = explicit_chance  # draws wait as chance decisions (see chance.py)
         self.triggers = triggers
         self.watched = watched
         self._procedures: dict[str, bool] = {}
         self._families: dict[str, bool] = {}
 
     def statement(self, node: s.Node) -> bool:
-        if isinstance(node, (s.Choose, s.Resolve, s.Roll, s.Shuffle, s.MoveRandom, s.RandomPick)):
+        if isinstance(node, (s.Choose, s.Resolve)):
             return True
+        if isinstance(node, CHANCE):
+            return self.explicit_chance
         if isinstance(node, s.Block):
             return any(self.statement(x) for x in node.statements)
         if isinstance(node, s.CallStatement):
@@ -163,7 +167,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
     def step(self, node: s.Node, scope: Scope):
         if isinstance(node, s.Choose):
             return self._choose(node, scope)
-        if isinstance(node, (s.Roll, s.Shuffle, s.MoveRandom, s.RandomPick)):
+        if isinstance(node, CHANCE):
             return self.chance_step(node, scope)
         if isinstance(node, s.Resolve):
             card = self.x.expect(node.card, scope, t.COMPONENT, "the card to resolve")
