@@ -185,5 +185,13 @@ class Game:
             else:
                 zones[label] = {"count": len(content)}
         counters = {label: st.counters[i] for i, label in enumerate(layout.counter_labels)}
+        # Variables are public: the dealer, the leader, the suit led... (secrets live in zones).
+        variables = {name: self._shown(value) for name, value in zip(self.program.variable_names, st.vars)}
         return {"player": player, "seats": [layout.seat_names[s] for s in sorted(seats)],
-                "zones": zones, "counters": counters}
+                "zones": zones, "counters": counters, "variables": variables}
+
+    def _shown(self, value: Any) -> Any:
+        """A variable's value as plain data: none, a number, a text, or a list of those."""
+        if isinstance(value, list):
+            return [self._shown(v) for v in value]
+        return value if value is None or isinstance(value, (int, str, bool, float)) else str(value)

@@ -303,9 +303,17 @@ class SnowrulesObserver:
         pass
 
     def string_from(self, state: SnowrulesState, player: int) -> str:
+        """The seat's view, and the decision it is asked (its rule and its options: a player
+        knows what is asked of them, so two states that ask differently never look alike)."""
         program = self.game.program
-        view = self.game.engine.view(state.st, program.controller(player))
+        st = state.st
+        view = self.game.engine.view(st, program.controller(player))
         text = json.dumps(view, sort_keys=True)
+        pending = st.pending
+        if pending is not None and not pending.get("chance") and player in pending["players"]:
+            options = pending["options"][pending["players"].index(player)]
+            labels = [self.game.engine.option_label(st, o) for o in options]
+            text += f"\nasked at {pending['rule']}: " + json.dumps(labels)
         if self.perfect_recall:
             text += "\nmoves: " + json.dumps(state.seen[player])
         return text

@@ -67,6 +67,10 @@ class State:
         other.deferring, other.deferred = 0, []
         return other
 
+    def __deepcopy__(self, memo: dict) -> State:
+        """copy.deepcopy (how OpenSpiel clones a Python game's state) as the fast `clone`."""
+        return self.clone()
+
     def to_json(self) -> dict:
         return {
             "zones": self.zones, "counters": self.counters, "vars": self.vars, "frames": self.frames,

@@ -6,7 +6,9 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from openspiel_crosscheck import crosscheck, games  # noqa: E402
+from open_spiel.python import policy  # noqa: E402
+from open_spiel.python.algorithms import cfr, expected_game_score, exploitability  # noqa: E402
+from openspiel_crosscheck import crosscheck, crosscheck_tree, games  # noqa: E402
 from snowrules.diagnostics import SnowrulesError  # noqa: E402
 from snowrules.openspiel import load_game  # noqa: E402
 from snowrules.ruleset import bundled_names, load_ruleset  # noqa: E402
@@ -41,6 +43,64 @@ def test_same_game_as_openspiel_move_by_move(case):
     theirs, ours = games(name, name, params)
     nodes = sum(crosscheck(theirs, ours, seed) for seed in range(seeds))
     assert nodes >= seeds  # every game had at least one node compared
+
+
+# Small enough to walk every node of the game tree (every chance outcome, every joint action).
+WHOLE_TREES = [
+    ("goofspiel", {"players": 2, "num_cards": 3}),
+    ("goofspiel", {"players": 3, "num_cards": 3, "points_order": "ascending", "returns_type": "point_difference"}),
+    ("goofspiel", {"players": 2, "num_cards": 4, "returns_type": "total_points"}),
+    ("oh_hell", {"players": 3, "num_suits": 2, "num_cards_per_suit": 2}),
+    ("oh_hell", {"players": 3, "num_suits": 2, "num_cards_per_suit": 3, "off_bid_penalty": True}),
+    ("oh_hell", {"players": 3, "num_suits": 1, "num_cards_per_suit": 5, "num_tricks_fixed": 1}),
+]
+
+
+@pytest.mark.parametrize("case", [(n, p, 1) for n, p in WHOLE_TREES], ids=_id)
+def test_same_whole_game_tree_as_openspiel(case):
+    name, params, _ = case
+    assert crosscheck_tree(*games(name, name, params)) > 200
+
+
+class Skewed(policy.Policy):
+    """Favours high action ids, the more so the later the seat, whatever it sees: every seat
+    plays differently, so equal values cannot come from symmetry."""
+
+    def __init__(self, game):
+        super().__init__(game, list(range(game.num_players())))
+
+    def action_probabilities(self, state, player_id=None):
+        player = state.current_player() if player_id is None else player_id
+        legal = state.legal_actions(player)
+        weights = [(a + 1) ** (player + 1) for a in legal]
+        return {a: w / sum(weights) for a, w in zip(legal, weights)}
+
+
+@pytest.mark.parametrize("name, params", [("goofspiel", {"players": 3, "num_cards": 3}),
+                                          ("oh_hell", {"players": 3, "num_suits": 2, "num_cards_per_suit": 2})])
+def test_openspiel_computes_the_same_expected_returns_on_both(name, params):
+    """OpenSpiel's expected_game_score walks the whole tree under a policy: the same values."""
+    values = []
+    for game in games(name, name, params):
+        skewed = Skewed(game)
+        simultaneous = game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+        values.append(expected_game_score.policy_value(game.new_initial_state(),
+                                                       skewed if simultaneous else [skewed] * game.num_players()))
+    assert values[0] == pytest.approx(values[1], abs=1e-12)
+    assert len(set(round(v, 9) for v in values[0])) == len(values[0])  # the seats' values differ
+
+
+def test_openspiel_cfr_sees_the_same_information_sets_and_values():
+    """A CFR iteration on a small Oh Hell: as many information sets as OpenSpiel's own game (our
+    information state strings split the states as OpenSpiel's do), and the same NashConv."""
+    found = []
+    for game in games("oh_hell", "oh_hell", {"players": 3, "num_suits": 2, "num_cards_per_suit": 2}):
+        solver = cfr.CFRSolver(game)
+        solver.evaluate_and_update_policy()
+        average = solver.average_policy()
+        found.append((len(average.state_lookup), exploitability.nash_conv(game, average)))
+    assert found[0][0] == found[1][0]
+    assert found[0][1] == pytest.approx(found[1][1], abs=1e-9)
 
 
 @pytest.mark.parametrize("case", PARAMETER_SETS, ids=_id)
