@@ -15,18 +15,18 @@ from snowrules.ruleset import bundled_names, load_ruleset  # noqa: E402
 
 # (OpenSpiel game, parameters, seeds): every parameter OpenSpiel has for the game is varied.
 PARAMETER_SETS = [
-    ("goofspiel", {}, 300),
-    ("goofspiel", {"players": 3, "num_cards": 5, "returns_type": "point_difference"}, 300),
-    ("goofspiel", {"players": 4, "num_cards": 6, "points_order": "ascending", "returns_type": "total_points"}, 200),
-    ("goofspiel", {"players": 2, "num_cards": 8, "points_order": "descending"}, 200),
-    ("goofspiel", {"players": 5, "num_cards": 4}, 300),
+    ("goofspiel", {}, 1000),
+    ("goofspiel", {"players": 3, "num_cards": 5, "returns_type": "point_difference"}, 1000),
+    ("goofspiel", {"players": 4, "num_cards": 6, "points_order": "ascending", "returns_type": "total_points"}, 1000),
+    ("goofspiel", {"players": 2, "num_cards": 8, "points_order": "descending"}, 1000),
+    ("goofspiel", {"players": 5, "num_cards": 4}, 1000),
     ("goofspiel", {"players": 2, "num_cards": 1}, 10),
-    ("oh_hell", {}, 300),
-    ("oh_hell", {"players": 4, "num_suits": 2, "num_cards_per_suit": 4}, 300),
-    ("oh_hell", {"players": 5, "num_tricks_fixed": 3, "off_bid_penalty": True, "points_per_trick": 2}, 200),
-    ("oh_hell", {"players": 7, "num_suits": 3, "num_cards_per_suit": 5}, 200),
-    ("oh_hell", {"players": 6, "num_suits": 4, "num_cards_per_suit": 7, "num_tricks_fixed": 1}, 200),
-    ("oh_hell", {"players": 3, "num_suits": 1, "num_cards_per_suit": 13, "off_bid_penalty": True}, 200),
+    ("oh_hell", {}, 1000),
+    ("oh_hell", {"players": 4, "num_suits": 2, "num_cards_per_suit": 4}, 1000),
+    ("oh_hell", {"players": 5, "num_tricks_fixed": 3, "off_bid_penalty": True, "points_per_trick": 2}, 1000),
+    ("oh_hell", {"players": 7, "num_suits": 3, "num_cards_per_suit": 5}, 1000),
+    ("oh_hell", {"players": 6, "num_suits": 4, "num_cards_per_suit": 7, "num_tricks_fixed": 1}, 1000),
+    ("oh_hell", {"players": 3, "num_suits": 1, "num_cards_per_suit": 13, "off_bid_penalty": True}, 1000),
 ]
 
 
