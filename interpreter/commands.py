@@ -11,7 +11,7 @@ from .diagnostics import Diagnostic, Position, SnowrulesError
 from .engine import Game
 from .logfile import LogWriter, header, replay, result_event
 from .narrate import Narrator, secrets_for
-from .ruleset import bundled_names, find_ruleset, load_ruleset, read_ruleset, set_options
+from .ruleset import bundled_names, find_ruleset, load_ruleset, options_text, read_ruleset, set_options
 from .scenarios import load_scenario, run_scenario, scenario_files
 
 
@@ -74,7 +74,7 @@ def command_run(args) -> int:
         changed = {k: v for k, v in ruleset.option_values.items() if v != ruleset.options[k]["default"]}
         print(f"{ruleset.title} - {players} players"
               + (f", variant {ruleset.variant}" if ruleset.variant else "")
-              + "".join(f", {k}={v}" for k, v in changed.items())
+              + (f", {options_text(changed)}" if changed else "")
               + f", seed {args.seed}, seats: {', '.join(game.layout.seat_names)}")
         sinks.append(narrator.feed)
 

@@ -14,8 +14,9 @@ from .diagnostics import Diagnostic, Diagnostics, Position, RulesetError, Runtim
 from .expressions import ExpressionCompiler
 from .layout import BOX, CounterFamily, Layout, ZoneFamily, instantiate_components, seat_names
 from .program import ROUTINE, TURNS, Block, Program, Routine
-from .ruleset import Ruleset, load_ruleset
+from .ruleset import Ruleset, load_ruleset, options_text
 from .scope import RoutineSlots, Scope, Symbols, Variable
+from .state import State
 from .statements import StatementCompiler, SuspendAnalysis, TriggerRuntime
 from .vm import PushBlock, TurnsStep
 
@@ -160,6 +161,9 @@ class _Compiler:
         kinds = {"component": t.COMPONENT, "player": t.PLAYER, "value": t.INT}
         compiled = {}
         for key, node in self.ruleset.interface.items():
+            if key[0] == "constraint":
+                self._constraint(node, self.ruleset.constraint_messages[key[1]])
+                continue
             if key == ("returns", "value"):
                 names = {"p": t.PLAYER}
             else:
@@ -194,6 +198,22 @@ class _Compiler:
         if len(set(decl.keys)) != len(decl.keys):
             self.diag.error(decl.pos, f"counter {decl.name!r} repeats a key")
         self.layout.add_counter(CounterFamily(decl.name, decl.per_player, list(decl.keys), *bounds))
+
+    def _constraint(self, node: s.Node, message: str) -> None:
+        """A manifest constraint on the options and the player count, checked for this game."""
+        scope, _ = self._routine_scope({})
+        holds = self.exprs.expect(node, scope, t.BOOL, "a constraint")
+        if self.diag.items:
+            return  # the ruleset has other problems; the constraint may be their consequence
+        try:
+            ok = holds(State(), [None] * scope.slots.size)
+        except (TypeError, ValueError, IndexError, KeyError, AttributeError, ZeroDivisionError):
+            self.diag.error(node.pos, "a constraint may use only constants, options and player_count")
+            return
+        if not ok:
+            values = options_text(self.ruleset.option_values)
+            self.diag.error(node.pos, message, f"{self.players} players; {values}" if values else
+                            f"{self.players} players")
 
     def _field_kinds(self) -> None:
         kinds: dict[str, set[str]] = {}

@@ -54,6 +54,7 @@ class Ruleset:
     options: dict[str, dict] = field(default_factory=dict)  # name -> its manifest entry (default...)
     option_values: dict[str, Any] = field(default_factory=dict)  # the values this game was loaded with
     interface: dict[tuple, Any] = field(default_factory=dict)  # ("choice", "component") -> parsed expression
+    constraint_messages: list[str] = field(default_factory=list)  # ("constraint", i) in `interface`
     rules_parsed: bool = True  # False when a rules file could not be parsed (its names are unknown)
 
     def shown(self, path: Path) -> str:
@@ -107,6 +108,11 @@ def set_options(ruleset: Ruleset, values: dict[str, Any]) -> None:
         value = _option_value(name, value, spec, where)
         ruleset.option_values[name] = value
         ruleset.constants[name] = (value, ruleset.constants[name][1])
+
+
+def options_text(values: dict[str, Any]) -> str:
+    """Options as a player types them: `num_cards=6, off_bid_penalty=true`."""
+    return ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in values.items())
 
 
 def _option_value(name: str, value: Any, spec: dict, where: Position) -> Any:
@@ -235,10 +241,12 @@ class _Reader:
             override_files={self.shown(self.folder / f) for f in override_files},
             rules_parsed=len(rules) == len(rules_files), options=options,
             option_values={name: spec["default"] for name, spec in options.items()}, interface=interface,
+            constraint_messages=[c["message"] for c in m.get("constraints", [])],
         )
 
     def _interface(self, manifest: YamlDocument, m: dict) -> dict[tuple, Any]:
-        """The manifest's `action_ids` and `returns` expressions, parsed where they stand."""
+        """The manifest's `action_ids`, `returns` and `constraints` expressions, parsed where they
+        stand."""
         found: dict[tuple, Any] = {}
         returns = m.get("returns", {})
         places = [(("returns", key), ["returns", key]) for key in ("value", "min", "max") if key in returns]
@@ -247,6 +255,7 @@ class _Reader:
                    if key in ids]
         places += [((group, kind), ["action_ids", group, kind])
                    for group in ("choice", "chance") for kind in ids.get(group, {})]
+        places += [(("constraint", i), ["constraints", i, "holds"]) for i in range(len(m.get("constraints", [])))]
         for key, where in places:
             text = str(_at(m, where))
             line, col, block = _snippet_origin(manifest, where, text)

@@ -480,3 +480,23 @@ def test_a_scenario_with_a_wrong_option(oh_hell, capsys):
     found = diagnostic_lines(output, at("scenarios/dealer_bid_restriction.yaml", number))
     assert found, output
     assert "has no option 'num_trick_fixed'" in output
+
+
+def test_options_that_break_a_manifest_constraint(oh_hell, capsys):
+    """[OhHellGame] OpenSpiel refuses a fixed number of tricks that leaves no card for trump:
+    7 players x 8 tricks = 56 cards > 52 - 1."""
+    number, line = find_line(oh_hell / "ruleset.yaml", r"holds: num_tricks_fixed <=")
+    output = fails(capsys, oh_hell, "run", GAME, "--players", "7", "--option", "num_tricks_fixed=8")
+    found = diagnostic_lines(output, at("ruleset.yaml", number, line.index("num_tricks_fixed") + 1))
+    assert found, output
+    assert "must leave a card to turn up as trump" in found[0] and "num_tricks_fixed=8" in found[0]
+
+
+def test_a_constraint_that_reads_the_state(oh_hell, capsys):
+    manifest = oh_hell / "ruleset.yaml"
+    number, line = edit(manifest, "  - holds: player_count <= num_suits * num_cards_per_suit - 1",
+                        "  - holds: size(deck) >= 0")
+    output = fails(capsys, oh_hell, "validate", GAME)
+    found = diagnostic_lines(output, at("ruleset.yaml", number, line.index("size") + 1))
+    assert found, output
+    assert "only constants, options and player_count" in found[0]

@@ -186,3 +186,23 @@ def test_an_illegal_action_is_refused():
     state = load_game("goofspiel", num_cards=4, points_order="ascending").new_initial_state()
     with pytest.raises(Exception, match="not legal"):
         state.apply_actions([0, 7])
+
+
+def test_parameters_openspiel_refuses_are_refused():
+    params = {"players": 3, "num_suits": 1, "num_cards_per_suit": 3}  # 3 cards: none left for trump
+    with pytest.raises(pyspiel.SpielError):
+        pyspiel.load_game("oh_hell", params)
+    with pytest.raises(SnowrulesError, match="a card for each player and one to turn up as trump"):
+        load_game("oh_hell", **params)
+
+
+def test_too_many_fixed_tricks_are_refused_where_openspiel_gets_stuck():
+    """OpenSpiel documents num_tricks_fixed as at most (cards - 1) / players, but its check
+    compares the number with itself: with 7 players and 8 tricks it deals 52 cards and then
+    waits at a chance node with no outcome. The ruleset's constraint refuses the parameters."""
+    state = pyspiel.load_game("oh_hell", {"players": 7, "num_tricks_fixed": 8}).new_initial_state()
+    while state.is_chance_node() and state.chance_outcomes():
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert state.is_chance_node() and state.chance_outcomes() == []
+    with pytest.raises(SnowrulesError, match="must leave a card to turn up as trump"):
+        load_game("oh_hell", players=7, num_tricks_fixed=8)
