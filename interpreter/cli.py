@@ -33,7 +33,7 @@ def _parser() -> argparse.ArgumentParser:
                      help="one agent for everybody, or one per player, comma-separated: random, first, human")
     run.add_argument("--variant", help="a variant of the ruleset, by name")
     run.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                     help="set a game parameter the ruleset declares (repeatable), e.g. --option num_cards=6")
+                     help="set a game parameter the ruleset declares (repeatable), e.g. --option size=6")
     run.add_argument("--log", type=Path, help="write the game's JSON Lines log to this file")
     run.add_argument("--json", action="store_true", help="print only the result, as one JSON object")
     run.add_argument("--rules", action="store_true", help="show the rule (file:line) behind each event")

@@ -28,7 +28,7 @@ def _ruleset(ref: str, variant: str | None, options: list[str] | None = None):
     for text in options or []:
         name, equals, value = text.partition("=")
         if not equals or not name.strip():
-            raise UsageError(f"--option {text!r}: write NAME=VALUE, e.g. --option num_cards=6")
+            raise UsageError(f"--option {text!r}: write NAME=VALUE, e.g. --option size=6")
         values[name.strip()] = value.strip()
     try:
         set_options(ruleset, values)

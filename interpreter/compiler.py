@@ -169,9 +169,13 @@ class _Compiler:
             else:
                 names = {"it": kinds[key[1]]} if key[0] in ("choice", "chance") else {}
             scope, slots = self._routine_scope(names)
-            what = "a return" if key[0] == "returns" else "an action id or count"
-            fn = self.exprs.expect(node, scope, t.INT, what)
-            compiled[key] = (fn, scope.slots.size, next(iter(slots.values()), None))
+            if key[0] == "returns":  # a return may be a fraction (ratio())
+                fn, kind = self.exprs.compile(node, scope)
+                if kind not in (t.INT, t.FRACTION, t.ANY):
+                    self.diag.error(node.pos, f"a return must be a number, not {t.describe(kind)}")
+            else:
+                fn = self.exprs.expect(node, scope, t.INT, "an action id or count")
+            compiled[key] = (fn, scope.slots.size, next(iter(slots.values()), None), node.pos)
         return compiled
 
     def _indexes(self, decl: s.ZoneDecl) -> list[int] | None:

@@ -20,6 +20,15 @@ class Position:
     def __str__(self) -> str:
         return f"{self.path}:{self.line}:{self.col}"
 
+    @classmethod
+    def parse(cls, text: str) -> Position:
+        """A position from its text `path:line:col` (as decisions and log events keep it)."""
+        path, _, rest = text.rpartition(":")
+        path, _, line = path.rpartition(":")
+        if path and line.isdigit() and rest.isdigit():
+            return cls(path, int(line), int(rest))
+        return cls(text)
+
 
 
 @dataclass(frozen=True)

@@ -105,7 +105,7 @@ class Game:
         if pending.get("chance"):
             index = choices[0] if len(choices) == 1 else None
             if index.__class__ is not int or not 0 <= index < len(options[0]):
-                raise IllegalChoiceError.at(Position(pending["rule"]), f"chance outcome {index!r} is not "
+                raise IllegalChoiceError.at(Position.parse(pending["rule"]), f"chance outcome {index!r} is not "
                                             f"one of 0..{len(options[0]) - 1}")
             return options[0][index]
         if st.sink is None and len(choices) == 1 and not pending["simultaneous"]:  # the common case
@@ -113,7 +113,7 @@ class Game:
             if index.__class__ is int and 0 <= index < len(legal):
                 return legal[index]
         if len(choices) != len(seats):
-            raise IllegalChoiceError.at(Position(pending["rule"]), f"{len(seats)} answer(s) expected, "
+            raise IllegalChoiceError.at(Position.parse(pending["rule"]), f"{len(seats)} answer(s) expected, "
                                         f"{len(choices)} given")
         try:
             values = [legal[index] for index, legal in zip(choices, options)
@@ -123,7 +123,7 @@ class Game:
         if len(values) != len(seats):
             seat, index, legal = next((s, i, o) for s, i, o in zip(seats, choices, options)
                                       if i.__class__ is not int or not 0 <= i < len(o))
-            raise IllegalChoiceError.at(Position(pending["rule"]),
+            raise IllegalChoiceError.at(Position.parse(pending["rule"]),
                                         f"option {index!r} is not legal for {self.layout.seat_names[seat]}: "
                                         f"choose 0..{len(legal) - 1}")
         if st.sink is not None:
@@ -185,7 +185,7 @@ class Game:
             else:
                 zones[label] = {"count": len(content)}
         counters = {label: st.counters[i] for i, label in enumerate(layout.counter_labels)}
-        # Variables are public: the dealer, the leader, the suit led... (secrets live in zones).
+        # Variables are public: whose turn it is, what was led... (secrets live in hidden zones).
         variables = {name: self._shown(value) for name, value in zip(self.program.variable_names, st.vars)}
         return {"player": player, "seats": [layout.seat_names[s] for s in sorted(seats)],
                 "zones": zones, "counters": counters, "variables": variables}

@@ -24,6 +24,7 @@ import numpy as np
 import pyspiel
 
 from . import syntax as s
+from .chance import CHANCE
 from .compiler import load_program
 from .diagnostics import Position, RulesetError, RuntimeRulesError
 from .engine import Game
@@ -50,11 +51,17 @@ def _base_ruleset(ruleset: str) -> Ruleset:
 
 
 def register(ruleset: str) -> type:
-    """Register the ruleset with pyspiel (once), so `pyspiel.load_game("snowrules_NAME")` works."""
+    """Register the ruleset with pyspiel (once), so `pyspiel.load_game("snowrules_NAME")` works
+    (`game.get_type().short_name` tells the name)."""
     if ruleset in _registered:
         return _registered[ruleset]
     loaded = _base_ruleset(ruleset)
-    game_type = _game_type(loaded)
+    # A second ruleset of the same name (a designer's copy) gets its own: snowrules_NAME_2...
+    short_name, number = PREFIX + loaded.name, 1
+    while short_name in _registered:
+        number += 1
+        short_name = f"{PREFIX}{loaded.name}_{number}"
+    game_type = _game_type(loaded, short_name)
     game_class = type(f"{loaded.name.title().replace('_', '')}Game", (SnowrulesGame,),
                       {"ruleset": ruleset, "game_type": game_type})
     pyspiel.register_game(game_type, game_class)
@@ -62,17 +69,17 @@ def register(ruleset: str) -> type:
     return game_class
 
 
-def _game_type(ruleset) -> pyspiel.GameType:
+def _game_type(ruleset: Ruleset, short_name: str) -> pyspiel.GameType:
     nodes = [n for f in ruleset.rules for n in s.walk(f)]
     nodes += [n for d in ruleset.components for body in d.effects.values() for n in s.walk(body)]
     simultaneous = any(isinstance(n, s.Choose) and n.simultaneous for n in nodes)
-    chance = any(isinstance(n, (s.Roll, s.Shuffle, s.MoveRandom, s.RandomPick)) for n in nodes)
+    chance = any(isinstance(n, CHANCE) for n in nodes)
     hidden = any(isinstance(n, s.ZoneDecl) and n.visibility != "public" for n in nodes)
     parameters = {"players": ruleset.min_players, "variant": ""}
     parameters.update({name: spec["default"] for name, spec in ruleset.options.items()})
     dynamics = pyspiel.GameType.Dynamics
     return pyspiel.GameType(
-        short_name=PREFIX + ruleset.name,
+        short_name=short_name,
         long_name=f"{ruleset.title} (snowrules)",
         dynamics=dynamics.SIMULTANEOUS if simultaneous else dynamics.SEQUENTIAL,
         chance_mode=(pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if chance
@@ -100,7 +107,9 @@ class SnowrulesGame(pyspiel.Game):
     def __init__(self, params: dict | None = None):
         params = dict(params or {})
         loaded = _base_ruleset(self.ruleset)
-        players = int(params.pop("players", loaded.min_players))
+        players = params.pop("players", loaded.min_players)
+        if type(players) is not int:
+            raise RulesetError.at(loaded.manifest_position, f"players must be a whole number, not {players!r}")
         variant = params.pop("variant", "") or None
         unknown = sorted(set(params) - set(loaded.options))
         if unknown:
@@ -112,39 +121,61 @@ class SnowrulesGame(pyspiel.Game):
         self.engine = Game(self.program)
         self.interface = self.program.interface
         self.ids: dict[tuple, dict] = {key: {} for key in self.interface if key[0] in ("choice", "chance")}
-        probe = self.engine.start(0, explicit=True)
         components = len(self.program.layout.component_names)
-        self.distinct = int(self._value(("distinct",), probe, components + 1))
-        self.chance_size = int(self._value(("chance_outcomes",), probe, components + 1))
+        self.distinct = self._count(("distinct",), components + 1)
+        self.chance_size = self._count(("chance_outcomes",), components + 1)
         declared = ("returns", "value") in self.interface
-        low = self._value(("returns", "min"), probe, -1.0) if declared else -1.0
-        high = self._value(("returns", "max"), probe, 1.0) if declared else 1.0
+        low = self.evaluate(("returns", "min"), State()) if declared else -1.0
+        high = self.evaluate(("returns", "max"), State()) if declared else 1.0
         seats = self.program.seats
         info = pyspiel.GameInfo(
             num_distinct_actions=self.distinct, max_chance_outcomes=self.chance_size, num_players=seats,
             min_utility=float(low), max_utility=float(high), utility_sum=None,
-            max_game_length=int(self._value(("max_game_length",), probe, self.program.max_steps)))
+            max_game_length=self._count(("max_game_length",), self.program.max_steps))
         all_params = {"players": players, "variant": variant or "", **self.program.options}
         super().__init__(self.game_type, info, all_params)
 
-    def id_of(self, group: str, st: State, option) -> int:
-        """An option's declared id (remembered: see SnowrulesState._ids)."""
-        key = (group, st.pending["kind"])
-        if option is None:
-            raise RuntimeRulesError.at(Position(st.pending["rule"]), "this decision may take nothing, "
-                                       "which has no action id", "write the decision without `optionally`, "
-                                       f"or leave {key[1]} out of the manifest's action_ids")
-        fn, size, slot = self.interface[key]
+    def evaluate(self, key: tuple, st: State, bound: Any = None) -> Any:
+        """A manifest expression's value, with `p` or `it` bound; its failure is reported at its
+        place in the manifest. Counts, bounds and ids are evaluated on an empty state: they may
+        use constants and options (and the option `it`), never the game's state."""
+        fn, size, slot, position = self.interface[key]
         env = [None] * size
-        env[slot] = option
-        value = self.ids[key][option] = int(fn(st, env))
-        return value
+        if slot is not None:
+            env[slot] = bound
+        try:
+            return fn(st, env)
+        except ZeroDivisionError:
+            raise RuntimeRulesError.at(position, "a division by zero") from None
+        except (TypeError, ValueError, IndexError, KeyError, AttributeError) as error:
+            hint = "" if st.zones else "counts, bounds and action ids may use only constants, options and `it`"
+            raise RuntimeRulesError.at(position, f"this expression cannot be worked out here ({error})",
+                                       hint) from None
 
-    def _value(self, key: tuple, st: State, default):
+    def _count(self, key: tuple, default: int) -> int:
         if key not in self.interface:
             return default
-        fn, size, _ = self.interface[key]
-        return fn(st, [None] * size)
+        value = self.evaluate(key, State())
+        if type(value) is not int or value < 0:
+            raise RuntimeRulesError.at(self.interface[key][3], f"a count must be a whole number, not {value!r}")
+        return value
+
+    def id_of(self, group: str, pending: dict, option: Any) -> int:
+        """An option's declared id (remembered: see SnowrulesState._ids), checked to be one of
+        the game's ids."""
+        key = (group, pending["kind"])
+        position = self.interface[key][3]
+        if key[1] == "value" and type(option) is not int:
+            raise RuntimeRulesError.at(position, f"an option {option!r} has no declared id: `value` ids are "
+                                       "for whole numbers", f"the decision is at {pending['rule']}")
+        found = self.evaluate(key, State(), option)
+        limit = self.chance_size if group == "chance" else self.distinct
+        if type(found) is not int or not 0 <= found < limit:
+            label = self.engine.label(option, pending["kind"])
+            raise RuntimeRulesError.at(position, f"the id of {label!r} is {found!r}, not one of 0..{limit - 1}",
+                                       f"the decision is at {pending['rule']}")
+        self.ids[key][option] = found
+        return found
 
     def new_initial_state(self) -> SnowrulesState:
         return SnowrulesState(self)
@@ -177,20 +208,27 @@ class SnowrulesState(pyspiel.State):
     def _ids(self, group: str, options: list) -> list[int]:
         """The action ids of a node's options, in the options' order. Declared ids depend on the
         option and the game's parameters only (an id always means the same move), so each
-        option's id is worked out once per game."""
+        option's id is worked out once per game. "Nothing" (`optionally`) and combinations
+        (`up to N`) have no declared ids: such a node numbers its options by position."""
         game = self.get_game()
-        known = game.ids.get((group, self.st.pending["kind"]))
-        if known is not None:
+        pending = self.st.pending
+        known = game.ids.get((group, pending["kind"]))
+        if known is not None and None not in options:
             try:
-                return [known[o] for o in options]
+                ids = [known[o] for o in options]
             except KeyError:
-                return [known[o] if o in known else game.id_of(group, self.st, o) for o in options]
-            except TypeError:  # combinations (lists) have no declared ids: positions instead
-                pass
+                ids = [known[o] if o in known else game.id_of(group, pending, o) for o in options]
+            except TypeError:  # combinations (lists): positions instead
+                ids = None
+            if ids is not None:
+                if len(set(ids)) != len(ids):
+                    raise RuntimeRulesError.at(Position.parse(pending["rule"]), "two options of this decision "
+                                               f"have the same action id: {ids}", "see the manifest's action_ids")
+                return ids
         limit = game.chance_size if group == "chance" else game.distinct
         if len(options) > limit:
             what = "chance_outcomes" if group == "chance" else "distinct"
-            raise RuntimeRulesError.at(Position(self.st.pending["rule"]),
+            raise RuntimeRulesError.at(Position.parse(pending["rule"]),
                                        f"{len(options)} options here, more than the {limit} ids the game has",
                                        f"declare `action_ids: {{{what}: ...}}` in the ruleset's manifest")
         return list(range(len(options)))
@@ -213,9 +251,9 @@ class SnowrulesState(pyspiel.State):
         return sorted(ids)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        outcomes = self.st.pending["options"][0]
-        probability = 1.0 / len(outcomes)
-        return sorted((i, probability) for i in self._ids("chance", outcomes))
+        outcomes = Game.chance_outcomes(self.st)
+        ids = self._ids("chance", [outcome for outcome, _ in outcomes])
+        return sorted((i, probability) for i, (_, probability) in zip(ids, outcomes))
 
     # ---- moves ----------------------------------------------------------------------------
     def _index(self, ids: list[int], action: int, who: str) -> int:
@@ -274,13 +312,8 @@ class SnowrulesState(pyspiel.State):
             return [0.0] * seats
         interface = self.get_game().interface
         if ("returns", "value") in interface:
-            fn, size, slot = interface[("returns", "value")]
-            env = [None] * size
-            values = []
-            for seat in range(seats):
-                env[slot] = seat
-                values.append(float(fn(self.st, env)))
-            return values
+            game = self.get_game()
+            return [float(game.evaluate(("returns", "value"), self.st, seat)) for seat in range(seats)]
         winners = set(self.st.result["winners"] or [])
         if not winners or len(winners) == seats:
             return [0.0] * seats

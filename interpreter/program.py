@@ -71,7 +71,8 @@ class Program:
     effects: dict[tuple[int, str], Routine]   # (component def index, field) -> routine
     turn_counter: int
     variable_names: list[str] = field(default_factory=list)  # index in State.vars -> name
-    # The manifest's `returns` and `action_ids` expressions: key -> (fn, env size, slot of `p`/`it`).
+    # The manifest's `returns` and `action_ids` expressions: key -> (fn, env size, slot of `p`/`it`,
+    # position in the manifest).
     interface: dict[tuple, tuple] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)  # the game parameters it was compiled with
     explicit_chance: bool = False  # its draws can wait as chance decisions (see chance.py)

@@ -111,7 +111,7 @@ def set_options(ruleset: Ruleset, values: dict[str, Any]) -> None:
 
 
 def options_text(values: dict[str, Any]) -> str:
-    """Options as a player types them: `num_cards=6, off_bid_penalty=true`."""
+    """Options as a player types them: `size=6, fast=true`."""
     return ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in values.items())
 
 
@@ -228,8 +228,17 @@ class _Reader:
                 self.problems.error(where, f"option {name!r} has the name of a constant",
                                     f"the constant is at {constants[name][1]}")
             constants[name] = (spec["default"], where)
+            default = spec["default"]
+            if ("minimum" in spec or "maximum" in spec) and (type(default) is not int):
+                self.problems.error(where, f"option {name}: minimum and maximum are for whole numbers",
+                                    "give a text or true/false option its `choices`")
+                continue
+            if any(type(c) is not type(default) for c in spec.get("choices", [])):
+                self.problems.error(where, f"option {name}: every choice must be of the default's kind "
+                                    f"({type(default).__name__})")
+                continue
             try:
-                _option_value(name, spec["default"], spec, where)
+                _option_value(name, default, spec, where)
             except RulesetError as error:
                 self.problems.extend(error.diagnostics)
         interface = self._interface(manifest, m)

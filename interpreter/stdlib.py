@@ -23,7 +23,7 @@ STDLIB = {
     "sorted": "a list in increasing order",
     "unique": "a list without repeats, in first-seen order",
     "abs": "a number without its sign",
-    "ratio": "a / b exactly, as a fraction (`/` rounds down); for returns and averages",
+    "ratio": "a / b as a fraction (`/` rounds down): a return or an average, never a count",
     "left_of": "the next player in seat order (to the left)",
     "right_of": "the previous player in seat order (to the right)",
     "players_from": "every player in seat order, starting with the given one",
@@ -125,7 +125,7 @@ class StandardLibrary:
             return const(0), t.INT
         a = self.expect(node.args[0], scope, t.INT, "the first argument of ratio()")
         b = self.expect(node.args[1], scope, t.INT, "the second argument of ratio()")
-        return (lambda st, env: a(st, env) / b(st, env)), t.INT
+        return (lambda st, env: a(st, env) / b(st, env)), t.FRACTION
 
     def _std_flatten(self, node, scope):
         if not self._arity(node, 1, 1):

@@ -1,16 +1,17 @@
 """The few kinds of values the rules handle, as short strings the checker compares.
 
-`int`, `bool`, `str`, `none`, `player`, `component`, `zone`, `record`, `any`, and `list:T`.
+`int`, `bool`, `str`, `none`, `player`, `component`, `zone`, `record`, `any`, `fraction` (only from
+`ratio()`: a return or an average, never a count), and `list:T`.
 Two kinds exist only while compiling: `zones` (a zone declared with an index or per player,
 waiting for `[i]` or `.name`) and `counters` (a counter with keys, waiting for `[key]`).
 """
 from __future__ import annotations
 
-ANY, INT, BOOL, STR, NONE = "any", "int", "bool", "str", "none"
+ANY, INT, BOOL, STR, NONE, FRACTION = "any", "int", "bool", "str", "none", "fraction"
 PLAYER, COMPONENT, ZONE, RECORD = "player", "component", "zone", "record"
 
 WORDS = {
-    INT: "a number", BOOL: "true or false", STR: "a text", NONE: "none", PLAYER: "a player",
+    INT: "a number", FRACTION: "a fraction", BOOL: "true or false", STR: "a text", NONE: "none", PLAYER: "a player",
     COMPONENT: "a component", ZONE: "a zone", RECORD: "a table row", ANY: "a value",
 }
 

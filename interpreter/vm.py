@@ -69,9 +69,11 @@ def run(program: Program, st: State) -> None:
         raise
     except RecursionError:
         raise RuntimeRulesError.at(_where(block, pc), "the rules nest too deeply") from None
-    except (TypeError, ValueError, IndexError, KeyError, AttributeError) as error:
+    except (TypeError, ValueError, IndexError, KeyError, AttributeError, ZeroDivisionError) as error:
         where = position_of_error(error.__traceback__) or _where(block, pc)
-        if "NoneType" in str(error):
+        if isinstance(error, ZeroDivisionError):
+            message = "a division by zero"
+        elif "NoneType" in str(error):
             message = "a value is none where this rule needs one (find() or first() found nothing?)"
         else:
             message = "a value is not of the kind this rule expects"

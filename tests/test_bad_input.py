@@ -500,3 +500,16 @@ def test_a_constraint_that_reads_the_state(oh_hell, capsys):
     found = diagnostic_lines(output, at("ruleset.yaml", number, line.index("size") + 1))
     assert found, output
     assert "only constants, options and player_count" in found[0]
+
+
+def test_an_option_range_on_a_text_option(tmp_path, monkeypatch, capsys):
+    folder = tmp_path / GAME
+    shutil.copytree(SNOW_TIME.parent / "goofspiel", folder)
+    monkeypatch.chdir(tmp_path)
+    number, line = edit(folder / "ruleset.yaml", "points_order: {default: random,",
+                        "points_order: {default: random, minimum: 1,")
+    output = fails(capsys, folder, "validate", GAME)
+    found = diagnostic_lines(output, at("ruleset.yaml", number, line.index("{") + 1))
+    assert found, output
+    assert "minimum and maximum are for whole numbers" in found[0]
+    fails(capsys, folder, "run", GAME)  # refused the same way, no internal error

@@ -180,3 +180,22 @@ each turn:
     end game
 """)
     assert said(events) == ["4", "0"]
+
+
+def test_a_fraction_is_a_return_never_a_count(tmp_path):
+    with pytest.raises(RulesetError) as error:
+        run(tmp_path, """counter score per player from 0
+each turn:
+    add ratio(1, 2) to first(players).score
+    end game winners players
+""")
+    assert "must be a number, not a fraction" in str(error.value)
+
+
+def test_a_division_by_zero_is_reported_at_its_rule(tmp_path):
+    with pytest.raises(RuntimeRulesError) as error:
+        run(tmp_path, """each turn:
+    announce ratio(1, player_count - 2)
+    end game winners players
+""")
+    assert "rules.sr:2:5: error: a division by zero" in str(error.value)

@@ -2,6 +2,9 @@
 bundled ruleset handed to OpenSpiel's tests through the adapter."""
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -206,3 +209,49 @@ def test_too_many_fixed_tricks_are_refused_where_openspiel_gets_stuck():
     assert state.is_chance_node() and state.chance_outcomes() == []
     with pytest.raises(SnowrulesError, match="must leave a card to turn up as trump"):
         load_game("oh_hell", players=7, num_tricks_fixed=8)
+
+
+# --- a manifest's ids and returns that cannot work are reported at their line ---------------------
+
+GOOFSPIEL = Path(__file__).resolve().parent.parent / "rulesets" / "goofspiel"
+
+
+def _goofspiel_copy(tmp_path, old: str, new: str) -> tuple[str, int, int]:
+    """A copy of goofspiel with one manifest line changed: (folder, line, column of `new`)."""
+    folder = tmp_path / "goof"
+    shutil.copytree(GOOFSPIEL, folder)
+    manifest = folder / "ruleset.yaml"
+    text = manifest.read_text()
+    assert text.count(old) == 1
+    manifest.write_text(text.replace(old, new))
+    line = next(i for i, x in enumerate(manifest.read_text().splitlines(), 1) if new.strip() in x)
+    return str(folder), line, manifest.read_text().splitlines()[line - 1].index(new.strip().split(": ", 1)[-1]) + 1
+
+
+@pytest.mark.parametrize("new, message", [
+    ("choice: {component: it.value + 99}", "the id of 'p0 bid 1' is 100, not one of 0..12"),
+    ("choice: {component: 0 * it.value}", "the same action id"),
+    ("choice: {component: size(point_deck)}", "only constants, options and `it`"),
+])
+def test_an_id_that_cannot_work(tmp_path, new, message):
+    folder, line, _ = _goofspiel_copy(tmp_path, "choice: {component: it.value - 1}", new)
+    state = load_game(folder, points_order="ascending").new_initial_state()
+    with pytest.raises(SnowrulesError) as error:
+        state.legal_actions(0)
+    assert message in str(error.value)
+    assert f"ruleset.yaml:{line}:" in str(error.value) or "rules.sr" in str(error.value)
+
+
+def test_a_return_dividing_by_zero(tmp_path):
+    folder, line, col = _goofspiel_copy(tmp_path, "  value: payoff(p)", "  value: ratio(1, player_count - 2)")
+    state = load_game(folder, num_cards=1).new_initial_state()
+    state.apply_action(0)
+    state.apply_actions([0, 0])
+    with pytest.raises(SnowrulesError, match=f"ruleset.yaml:{line}:{col}: error: a division by zero"):
+        state.returns()
+
+
+def test_a_count_that_is_not_a_whole_number(tmp_path):
+    folder, line, col = _goofspiel_copy(tmp_path, "  distinct: num_cards", "  distinct: num_cards - 20")
+    with pytest.raises(SnowrulesError, match=f"ruleset.yaml:{line}:{col}: error: a count must be a whole number"):
+        load_game(folder)
