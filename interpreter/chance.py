@@ -17,9 +17,11 @@ from typing import Any
 
 from . import syntax as s
 from . import types as t
+from .changes import move_event
 from .diagnostics import Position, RuntimeRulesError
 from .rng import below
 from .scope import Scope
+from .state import State
 
 
 class ChanceStep:
@@ -33,29 +35,29 @@ class ChanceStep:
         self.what = what
 
     # Each kind of draw says how it starts, what its outcomes are, and what an outcome does.
-    def begin(self, st, env) -> Any:
+    def begin(self, st: State, env: list) -> Any:
         """The progress before the first draw, or None when there is nothing to draw."""
         raise NotImplementedError
 
-    def outcomes(self, st, env, progress) -> list:
+    def outcomes(self, st: State, env: list, progress: Any) -> list:
         raise NotImplementedError
 
-    def apply(self, st, env, progress, outcome) -> Any:
+    def apply(self, st: State, env: list, progress: Any, outcome: Any) -> Any:
         """Take one outcome; the progress for the next draw, or None when done."""
         raise NotImplementedError
 
-    def sample(self, st, outcomes: list):
+    def sample(self, st: State, outcomes: list) -> Any:
         st.rng, index = below(st.rng, len(outcomes))
         return outcomes[index]
 
-    def sampled(self, st, env) -> None:
+    def sampled(self, st: State, env: list) -> None:
         """The whole statement at once, every draw from the generator: how a program compiled
         without explicit chance runs it, as a native statement."""
         progress = self.begin(st, env)
         while progress is not None:
             progress = self.apply(st, env, progress, self.sample(st, self.outcomes(st, env, progress)))
 
-    def run(self, st, frame, env, program) -> bool:
+    def run(self, st: State, frame: list, env: list, program: Any) -> bool:
         pending = st.pending
         if pending is not None:  # the outcome of a waiting draw is in st.answer
             outcome = st.answer
@@ -82,17 +84,17 @@ class RollStep(ChanceStep):
         super().__init__(position, "die")
         self.count, self.sides, self.slot = count, sides, slot
 
-    def begin(self, st, env):
+    def begin(self, st: State, env: list) -> dict | None:
         n, k = self.count(st, env), self.sides(st, env)
         if n <= 0:
             env[self.slot] = []
             return None
         return {"left": n, "sides": k, "dice": []}
 
-    def outcomes(self, st, env, progress):
+    def outcomes(self, st: State, env: list, progress: dict) -> list:
         return list(range(1, progress["sides"] + 1))
 
-    def sample(self, st, outcomes):
+    def sample(self, st: State, outcomes: Any) -> Any:
         if not st.forced:
             return super().sample(st, outcomes)
         value = st.forced.pop(0)
@@ -101,7 +103,7 @@ class RollStep(ChanceStep):
                                        f"but the dice have {len(outcomes)} sides")
         return value
 
-    def sampled(self, st, env) -> None:
+    def sampled(self, st: State, env: list) -> None:
         """Fast path: the draws of `run` in a sampled game, without the progress record."""
         n, k = self.count(st, env), self.sides(st, env)
         values = []
@@ -116,7 +118,7 @@ class RollStep(ChanceStep):
         if st.sink is not None and n > 0:
             st.sink({"e": "roll", "dice": values, "sides": k, "rule": self.rule})
 
-    def apply(self, st, env, progress, outcome):
+    def apply(self, st: State, env: list, progress: dict, outcome: Any) -> dict | None:
         progress["dice"].append(outcome)
         progress["left"] -= 1
         if progress["left"] > 0:
@@ -137,17 +139,17 @@ class ShuffleStep(ChanceStep):
         super().__init__(position, "shuffle")
         self.zone, self.layout = zone, layout
 
-    def begin(self, st, env):
+    def begin(self, st: State, env: list) -> dict | None:
         z = self.zone(st, env)
         if len(st.zones[z]) < 2:
             self._told(st, z)
             return None
         return {"zone": z, "place": len(st.zones[z]) - 1}
 
-    def outcomes(self, st, env, progress):
+    def outcomes(self, st: State, env: list, progress: dict) -> list:
         return st.zones[progress["zone"]][:progress["place"] + 1]
 
-    def sampled(self, st, env) -> None:
+    def sampled(self, st: State, env: list) -> None:
         """Fast path: the same swaps as `apply`, the same draws from the generator."""
         z = self.zone(st, env)
         items = st.zones[z]
@@ -156,7 +158,7 @@ class ShuffleStep(ChanceStep):
             items[place], items[j] = items[j], items[place]
         self._told(st, z)
 
-    def apply(self, st, env, progress, outcome):
+    def apply(self, st: State, env: list, progress: dict, outcome: Any) -> dict | None:
         items = st.zones[progress["zone"]]
         place = progress["place"]
         j = items.index(outcome, 0, place + 1)
@@ -167,7 +169,7 @@ class ShuffleStep(ChanceStep):
         self._told(st, progress["zone"])
         return None
 
-    def _told(self, st, z: int) -> None:
+    def _told(self, st: State, z: int) -> None:
         if st.sink is not None:
             layout = self.layout
             st.sink({"e": "shuffle", "zone": layout.zones[z].label(layout.seat_names), "rule": self.rule})
@@ -183,22 +185,22 @@ class DrawStep(ChanceStep):
         self.count, self.source, self.target, self.bottom = count, source, target, bottom
         self.layout = layout
 
-    def begin(self, st, env):
+    def begin(self, st: State, env: list) -> dict | None:
         a, b = self.source(st, env), self.target(st, env)
         n = min(self.count(st, env), len(st.zones[a]))
         return {"from": a, "to": b, "left": n} if n > 0 and a != b else None
 
-    def outcomes(self, st, env, progress):
+    def outcomes(self, st: State, env: list, progress: dict) -> list:
         return st.zones[progress["from"]][:]
 
-    def apply(self, st, env, progress, outcome):
+    def apply(self, st: State, env: list, progress: dict, outcome: Any) -> dict | None:
         a = progress["from"]
         st.zones[a].remove(outcome)
         self._put(st, a, progress["to"], outcome)
         progress["left"] -= 1
         return progress if progress["left"] > 0 and st.zones[a] else None
 
-    def sampled(self, st, env) -> None:
+    def sampled(self, st: State, env: list) -> None:
         """Fast path: the same draws as `apply`, from the generator."""
         progress = self.begin(st, env)
         if progress is None:
@@ -209,17 +211,14 @@ class DrawStep(ChanceStep):
             st.rng, index = below(st.rng, len(source))
             self._put(st, a, b, source.pop(index))
 
-    def _put(self, st, a: int, b: int, item: int) -> None:
+    def _put(self, st: State, a: int, b: int, item: int) -> None:
         if self.bottom:
             st.zones[b].insert(0, item)
         else:
             st.zones[b].append(item)
         st.where[item] = b
         if st.sink is not None:
-            layout = self.layout
-            st.sink({"e": "move", "what": [layout.component_names[item]],
-                     "from": layout.zones[a].label(layout.seat_names),
-                     "to": layout.zones[b].label(layout.seat_names), "rule": self.rule})
+            st.sink(move_event(self.layout, [item], a, b, self.rule))
 
 
 class PickStep(ChanceStep):
@@ -229,17 +228,17 @@ class PickStep(ChanceStep):
         super().__init__(position, name)
         self.source, self.slot, self.kind = source, slot, kind
 
-    def begin(self, st, env):
+    def begin(self, st: State, env: list) -> dict | None:
         items = list(self.source(st, env))
         if not items:
             env[self.slot] = None
             return None
         return {"items": items}
 
-    def outcomes(self, st, env, progress):
+    def outcomes(self, st: State, env: list, progress: dict) -> list:
         return progress["items"]
 
-    def apply(self, st, env, progress, outcome):
+    def apply(self, st: State, env: list, progress: dict, outcome: Any) -> dict | None:
         env[self.slot] = outcome
         return None
 

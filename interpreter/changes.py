@@ -15,6 +15,13 @@ from .triggers import fire
 from .vm import GameEnded
 
 
+def move_event(layout, moved: list[int], source: int, dest: int, rule: str) -> dict:
+    """The log's account of components moved from one zone to another by a rule."""
+    return {"e": "move", "what": [layout.component_names[c] for c in moved],
+            "from": layout.zones[source].label(layout.seat_names),
+            "to": layout.zones[dest].label(layout.seat_names), "rule": rule}
+
+
 class ChangeStatements:
     """The `_move`, `_add`, `_setcounter`, `_reset`, `_endgame` and `_announce` methods of
     StatementCompiler (chance is in chance.py)."""
@@ -27,9 +34,7 @@ class ChangeStatements:
         layout, rule, bottom = self.layout, self._rule(node), node.bottom
 
         def emit(st, moved, source, dest):
-            st.sink({"e": "move", "what": [layout.component_names[c] for c in moved],
-                     "from": layout.zones[source].label(layout.seat_names),
-                     "to": layout.zones[dest].label(layout.seat_names), "rule": rule})
+            st.sink(move_event(layout, moved, source, dest, rule))
 
         if node.mode == "all":
             source = self.x.zone(node.source, scope, "the zone to empty")
