@@ -115,8 +115,8 @@ class RollStep(ChanceStep):
                 value += 1
             values.append(value)
         env[self.slot] = values
-        if st.sink is not None and n > 0:
-            st.sink({"e": "roll", "dice": values, "sides": k, "rule": self.rule})
+        if n > 0:
+            self._told(st, values, k)
 
     def apply(self, st: State, env: list, progress: dict, outcome: Any) -> dict | None:
         progress["dice"].append(outcome)
@@ -124,9 +124,12 @@ class RollStep(ChanceStep):
         if progress["left"] > 0:
             return progress
         env[self.slot] = progress["dice"]
-        if st.sink is not None:
-            st.sink({"e": "roll", "dice": progress["dice"], "sides": progress["sides"], "rule": self.rule})
+        self._told(st, progress["dice"], progress["sides"])
         return None
+
+    def _told(self, st: State, dice: list[int], sides: int) -> None:
+        if st.sink is not None:
+            st.sink({"e": "roll", "dice": dice, "sides": sides, "rule": self.rule})
 
 
 class ShuffleStep(ChanceStep):

@@ -157,7 +157,8 @@ class _Compiler:
             options=dict(ruleset.option_values))
 
     def _interface(self) -> dict[tuple, tuple]:
-        """The manifest's `returns` (of a player `p`) and `action_ids` (of an option `it`)."""
+        """The manifest's `returns` (of a player `p`) and `action_ids` (of an option `it`),
+        compiled; its `constraints`, checked for this game."""
         kinds = {"component": t.COMPONENT, "player": t.PLAYER, "value": t.INT}
         compiled = {}
         for key, node in self.ruleset.interface.items():

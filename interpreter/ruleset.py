@@ -99,15 +99,15 @@ def load_ruleset(name_or_path: str, variant: str | None = None, options: dict | 
 
 def set_options(ruleset: Ruleset, values: dict[str, Any]) -> None:
     """Give options their values (checked against the manifest: name, kind, choices, range)."""
-    where = ruleset.manifest_position
     for name, value in values.items():
         spec = ruleset.options.get(name)
         if spec is None:
             known = ", ".join(sorted(ruleset.options)) or "none"
-            raise RulesetError.at(where, f"{ruleset.title} has no option {name!r}", f"its options: {known}")
-        value = _option_value(name, value, spec, where)
-        ruleset.option_values[name] = value
-        ruleset.constants[name] = (value, ruleset.constants[name][1])
+            raise RulesetError.at(ruleset.manifest_position, f"{ruleset.title} has no option {name!r}",
+                                  f"its options: {known}")
+        where = ruleset.constants[name][1]  # the option's line in the manifest
+        ruleset.option_values[name] = _option_value(name, value, spec, where)
+        ruleset.constants[name] = (ruleset.option_values[name], where)
 
 
 def options_text(values: dict[str, Any]) -> str:

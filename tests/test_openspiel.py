@@ -228,18 +228,20 @@ def _goofspiel_copy(tmp_path, old: str, new: str) -> tuple[str, int, int]:
     return str(folder), line, manifest.read_text().splitlines()[line - 1].index(new.strip().split(": ", 1)[-1]) + 1
 
 
-@pytest.mark.parametrize("new, message", [
-    ("choice: {component: it.value + 99}", "the id of 'p0 bid 1' is 100, not one of 0..12"),
-    ("choice: {component: 0 * it.value}", "the same action id"),
-    ("choice: {component: size(point_deck)}", "only constants, options and `it`"),
+@pytest.mark.parametrize("new, message, at_the_decision", [
+    ("choice: {component: it.value + 99}", "the id of 'p0 bid 1' is 100, not one of 0..12", False),
+    ("choice: {component: 0 * it.value}", "the same action id", True),
+    ("choice: {component: size(point_deck)}", "only constants, options and `it`", False),
 ])
-def test_an_id_that_cannot_work(tmp_path, new, message):
+def test_an_id_that_cannot_work(tmp_path, new, message, at_the_decision):
+    """Reported at the manifest's id, or (two options with one id) at the decision in rules.sr."""
     folder, line, _ = _goofspiel_copy(tmp_path, "choice: {component: it.value - 1}", new)
     state = load_game(folder, points_order="ascending").new_initial_state()
     with pytest.raises(SnowrulesError) as error:
         state.legal_actions(0)
     assert message in str(error.value)
-    assert f"ruleset.yaml:{line}:" in str(error.value) or "rules.sr" in str(error.value)
+    where = "rules.sr:" if at_the_decision else f"ruleset.yaml:{line}:"
+    assert str(error.value).startswith(f"{folder}/{where}")
 
 
 def test_a_return_dividing_by_zero(tmp_path):
