@@ -4,11 +4,11 @@ from __future__ import annotations
 import json
 import random
 
-from snowrules.agents import Observation, RandomAgent
-from snowrules.compiler import load_program
-from snowrules.engine import Game
-from snowrules.ruleset import bundled_names, load_ruleset
-from snowrules.state import State
+from snowrules.compile.compiler import load_program
+from snowrules.load.ruleset import bundled_names, load_ruleset
+from snowrules.model.state import State
+from snowrules.play.agents import Observation, RandomAgent
+from snowrules.runtime.engine import Game
 
 
 def configurations() -> list[tuple[str, str | None, int]]:

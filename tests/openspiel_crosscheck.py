@@ -13,7 +13,7 @@ import random
 import sys
 
 import pyspiel
-from snowrules.openspiel import load_game
+from snowrules.adapters.openspiel import load_game
 
 
 class Mismatch(AssertionError):

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from snowrules.cli import main
+from snowrules.cli.main import main
 
 SNOW_TIME = Path(__file__).resolve().parent.parent / "rulesets" / "snow_time"
 GAME = "game"  # the copy's folder name; the CLI shows paths relative to the working folder
@@ -376,8 +376,8 @@ def test_a_runtime_failure_is_reported_at_the_rule_that_failed(tmp_path, capsys)
     finds nothing) is reported at its own line, even inside generated code."""
     import shutil
 
-    from snowrules.cli import main
-    from snowrules.ruleset import BUNDLED_RULESETS
+    from snowrules.cli.main import main
+    from snowrules.load.ruleset import BUNDLED_RULESETS
     folder = tmp_path / "snow_time"
     shutil.copytree(BUNDLED_RULESETS / "snow_time", folder)
     rules = folder / "rules.sr"

@@ -6,9 +6,9 @@ import pytest
 from conftest import config_id, configurations, game_for
 from hypothesis import given, settings
 from hypothesis import strategies as st_
-from snowrules.compiler import compile_ruleset, load_program
-from snowrules.engine import Game
-from snowrules.rng import below, seed_state
+from snowrules.compile.compiler import compile_ruleset, load_program
+from snowrules.model.rng import below, seed_state
+from snowrules.runtime.engine import Game
 from test_language import ruleset
 
 

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from snowrules.cli import main
+from snowrules.cli.main import main
 
 SNOW_TIME = Path(__file__).resolve().parent.parent / "rulesets" / "snow_time"
 GAME = ["run", "snow_time", "--players", "4", "--seed", "7"]
@@ -285,9 +285,9 @@ def test_two_colours_variant(capsys):
 
 
 def test_human_agent_shows_the_view_and_reasks_on_bad_input():
-    from snowrules.agents import HumanAgent, Observation
-    from snowrules.compiler import load_program
-    from snowrules.engine import Game
+    from snowrules.compile.compiler import load_program
+    from snowrules.play.agents import HumanAgent, Observation
+    from snowrules.runtime.engine import Game
 
     game = Game(load_program("snow_time", None, 2))
     st = game.start(5)

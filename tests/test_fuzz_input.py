@@ -8,8 +8,8 @@ import shutil
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-from snowrules.cli import main
-from snowrules.ruleset import BUNDLED_RULESETS, bundled_names
+from snowrules.cli.main import main
+from snowrules.load.ruleset import BUNDLED_RULESETS, bundled_names
 
 POSITION = re.compile(r"^\S+:\d+:\d+: error: ", re.MULTILINE)
 MANGLE = settings(max_examples=8, deadline=None, phases=[Phase.explicit, Phase.generate, Phase.shrink],

@@ -4,11 +4,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from snowrules.agents import FirstAgent, RandomAgent, play
-from snowrules.compiler import compile_ruleset
-from snowrules.diagnostics import RulesetError, RuntimeRulesError
-from snowrules.engine import Game
-from snowrules.ruleset import load_ruleset
+from snowrules.compile.compiler import compile_ruleset
+from snowrules.language.diagnostics import RulesetError, RuntimeRulesError
+from snowrules.load.ruleset import load_ruleset
+from snowrules.play.agents import FirstAgent, RandomAgent, play
+from snowrules.runtime.engine import Game
 
 MANIFEST = """name: probe
 title: Probe

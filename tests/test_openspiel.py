@@ -12,9 +12,9 @@ pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python import policy  # noqa: E402
 from open_spiel.python.algorithms import cfr, expected_game_score, exploitability  # noqa: E402
 from openspiel_crosscheck import crosscheck, crosscheck_tree, games  # noqa: E402
-from snowrules.diagnostics import SnowrulesError  # noqa: E402
-from snowrules.openspiel import load_game  # noqa: E402
-from snowrules.ruleset import bundled_names, load_ruleset  # noqa: E402
+from snowrules.adapters.openspiel import load_game  # noqa: E402
+from snowrules.language.diagnostics import SnowrulesError  # noqa: E402
+from snowrules.load.ruleset import bundled_names, load_ruleset  # noqa: E402
 
 # (OpenSpiel game, parameters, seeds): every parameter OpenSpiel has for the game is varied.
 PARAMETER_SETS = [

@@ -10,8 +10,8 @@ import pytest
 from conftest import check_invariants, config_id, configurations, game_for, play_checked, replay_choices
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
-from snowrules.logfile import LogWriter, header, replay, result_event
-from snowrules.state import State
+from snowrules.model.state import State
+from snowrules.records.logfile import LogWriter, header, replay, result_event
 
 CONFIGS = configurations()
 SEEDS = st_.integers(min_value=0, max_value=2**40)
@@ -105,7 +105,7 @@ def test_views_hide_other_players_hidden_and_secret_zones(config):
 
 def test_every_log_line_follows_the_log_schema(tmp_path):
     from jsonschema import Draft202012Validator
-    from snowrules.ruleset import GENERIC_SCHEMAS
+    from snowrules.load.ruleset import GENERIC_SCHEMAS
     validator = Draft202012Validator(json.loads((GENERIC_SCHEMAS / "log_event.schema.json").read_text()))
     kinds = set()
     for config in CONFIGS:

@@ -6,8 +6,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from snowrules.ruleset import BUNDLED_RULESETS, bundled_names, load_ruleset
-from snowrules.scenarios import run_scenario, scenario_files
+from snowrules.load.ruleset import BUNDLED_RULESETS, bundled_names, load_ruleset
+from snowrules.records.scenarios import run_scenario, scenario_files
 
 SCENARIOS = [(name, path) for name in bundled_names() for path in scenario_files(load_ruleset(name))]
 
@@ -44,7 +44,7 @@ def test_an_illegal_forced_choice_is_reported(tmp_path):
     path = folder / "scenarios" / "watcher.yaml"
     text = path.read_text().replace("{Marie: Marie 6}", "{Marie: Marie Watcher}")
     path.write_text(text)
-    from snowrules.diagnostics import ScenarioError
+    from snowrules.language.diagnostics import ScenarioError
     with pytest.raises(ScenarioError) as error:
         run_scenario(path, str(folder))
     assert "'Marie Watcher' is not a legal option for Marie" in str(error.value)

@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 from conftest import game_for
 from ruamel.yaml import YAML
-from snowrules.agents import Observation, RandomAgent
-from snowrules.ruleset import BUNDLED_RULESETS
+from snowrules.load.ruleset import BUNDLED_RULESETS
+from snowrules.play.agents import Observation, RandomAgent
 
 TRACK = YAML(typ="safe").load((BUNDLED_RULESETS / "snow_time" / "components" / "score_track.yaml").read_text())
 LAST_SPACE = TRACK["constants"]["last_space"]
@@ -72,7 +72,7 @@ def test_bonuses_are_not_chained(tmp_path):
     Marie's fruit points take her to 5, its bonus to 6, and she stops there."""
     import shutil
 
-    from snowrules.scenarios import run_scenario
+    from snowrules.records.scenarios import run_scenario
     folder = tmp_path / "snow_time"
     shutil.copytree(BUNDLED_RULESETS / "snow_time", folder)
     track = folder / "components" / "score_track.yaml"

@@ -5,7 +5,7 @@ import json
 
 import pytest
 from conftest import Observation, game_for
-from snowrules.agents import RandomAgent
+from snowrules.play.agents import RandomAgent
 
 
 def zone(game, st, label):

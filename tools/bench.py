@@ -21,10 +21,10 @@ import statistics
 import sys
 import time
 
-from snowrules.agents import RandomAgent, play
-from snowrules.compiler import load_program
-from snowrules.engine import Game
-from snowrules.ruleset import PROJECT_ROOT, bundled_names, load_ruleset
+from snowrules.compile.compiler import load_program
+from snowrules.load.ruleset import PROJECT_ROOT, bundled_names, load_ruleset
+from snowrules.play.agents import RandomAgent, play
+from snowrules.runtime.engine import Game
 
 REFERENCES = PROJECT_ROOT.parent / "shared" / "bench"
 # Bundled rulesets written from an OpenSpiel game, by OpenSpiel's name for it.
@@ -89,7 +89,7 @@ def openspiel_reference(name: str, players: int):
     except ImportError:
         print(f"{name}: open-spiel is not installed; no OpenSpiel reference", file=sys.stderr)
         return None
-    from snowrules.openspiel import load_game
+    from snowrules.adapters.openspiel import load_game
     return pyspiel.load_game(OPENSPIEL_GAMES[name], {"players": players}), load_game(name, players=players)
 
 

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from conftest import config_id, configurations, game_for  # noqa: E402
-from snowrules.agents import RandomAgent, play  # noqa: E402
+from snowrules.play.agents import RandomAgent, play  # noqa: E402
 
 GOLDEN = ROOT / "tests" / "golden"
 SEED = 2024

@@ -5,14 +5,14 @@ import json
 import sys
 from pathlib import Path
 
-from .agents import AGENTS, make_agent, play
-from .compiler import check, compile_ruleset
-from .diagnostics import Diagnostic, Position, SnowrulesError
-from .engine import Game
-from .logfile import LogWriter, header, replay, result_event
-from .narrate import Narrator, secrets_for
-from .ruleset import bundled_names, find_ruleset, load_ruleset, options_text, read_ruleset, set_options
-from .scenarios import load_scenario, run_scenario, scenario_files
+from snowrules.compile.compiler import check, compile_ruleset
+from snowrules.language.diagnostics import Diagnostic, Position, SnowrulesError
+from snowrules.load.ruleset import bundled_names, find_ruleset, load_ruleset, options_text, read_ruleset, set_options
+from snowrules.play.agents import AGENTS, make_agent, play
+from snowrules.play.narrate import Narrator, secrets_for
+from snowrules.records.logfile import LogWriter, header, replay, result_event
+from snowrules.records.scenarios import load_scenario, run_scenario, scenario_files
+from snowrules.runtime.engine import Game
 
 
 class UsageError(Exception):
@@ -200,7 +200,7 @@ def command_test(args) -> int:
                 print(f"    {diagnostic}")
             continue
         if args.verbose:
-            from .narrate import narrate
+            from snowrules.play.narrate import narrate
             for line in narrate(result.events):
                 print("    " + line)
         if result.passed:
@@ -235,7 +235,7 @@ def command_simulate(args) -> int:
         raise UsageError("--games must be at least 1")
     if args.workers < 1:
         raise UsageError("--workers must be at least 1")
-    from .simulate import simulate
+    from snowrules.play.simulate import simulate
     options = tuple(sorted(ruleset.option_values.items()))
     summary = simulate(args.ruleset, args.variant, players, args.agents, args.games, args.seed,
                        args.workers, progress=not args.json, options=options)

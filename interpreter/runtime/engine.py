@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .diagnostics import IllegalChoiceError, Position
-from .program import Program
-from .rng import seed_state
-from .state import Sink, State
-from .vm import run
+from snowrules.language.diagnostics import IllegalChoiceError, Position
+from snowrules.model.program import Program
+from snowrules.model.rng import seed_state
+from snowrules.model.state import Sink, State
+from snowrules.runtime.vm import run
 
 
 @dataclass(frozen=True)

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import syntax as s
-from . import types as t
-from .changes import move_event
-from .diagnostics import Position, RuntimeRulesError
-from .rng import below
-from .scope import Scope
-from .state import State
+from snowrules.compile.changes import move_event
+from snowrules.compile.scope import Scope
+from snowrules.language import syntax as s
+from snowrules.language.diagnostics import Position, RuntimeRulesError
+from snowrules.model import kinds as t
+from snowrules.model.rng import below
+from snowrules.model.state import State
 
 
 class ChanceStep:

@@ -5,8 +5,8 @@ import random
 import sys
 from typing import Protocol
 
-from .engine import Game
-from .state import State
+from snowrules.model.state import State
+from snowrules.runtime.engine import Game
 
 
 class Observation:

@@ -6,13 +6,13 @@ line, column) caused it.
 """
 from __future__ import annotations
 
-from . import fuse
-from . import syntax as s
-from . import types as t
-from .diagnostics import Position, RuntimeRulesError
-from .scope import Scope, suggest
-from .triggers import fire
-from .vm import GameEnded
+from snowrules.compile import fuse
+from snowrules.compile.scope import Scope, suggest
+from snowrules.compile.steps import GameEnded
+from snowrules.compile.triggers import fire
+from snowrules.language import syntax as s
+from snowrules.language.diagnostics import Position, RuntimeRulesError
+from snowrules.model import kinds as t
 
 
 def move_event(layout, moved: list[int], source: int, dest: int, rule: str) -> dict:

@@ -11,18 +11,27 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import fuse
-from . import syntax as s
-from . import types as t
-from .chance import CHANCE, ChanceStatements, outcome_kind
-from .changes import ChangeStatements
-from .diagnostics import Diagnostics, Position, RuntimeRulesError
-from .expressions import ExpressionCompiler
-from .layout import Layout
-from .program import LOOP, SEQUENCE, WHILE, Block
-from .scope import Scope, Symbols, suggest
-from .triggers import TriggerRuntime, release
-from .vm import ChooseStep, ForStep, IfStep, PushBlock, RepeatStep, ResolveStep, TriggeredAdd, WhileStep
+from snowrules.compile import fuse
+from snowrules.compile.chance import CHANCE, ChanceStatements, outcome_kind
+from snowrules.compile.changes import ChangeStatements
+from snowrules.compile.expressions import ExpressionCompiler
+from snowrules.compile.scope import Scope, Symbols, suggest
+from snowrules.compile.steps import (
+    ChooseStep,
+    ForStep,
+    IfStep,
+    PushBlock,
+    RepeatStep,
+    ResolveStep,
+    TriggeredAdd,
+    WhileStep,
+)
+from snowrules.compile.triggers import TriggerRuntime, release
+from snowrules.language import syntax as s
+from snowrules.language.diagnostics import Diagnostics, Position, RuntimeRulesError
+from snowrules.model import kinds as t
+from snowrules.model.layout import Layout
+from snowrules.model.program import LOOP, SEQUENCE, WHILE, Block
 
 MAX_WHILE = 1_000_000
 Native = Callable[[Any, list], None]

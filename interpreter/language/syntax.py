@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .diagnostics import Position
+from snowrules.language.diagnostics import Position
 
 
 @dataclass(frozen=True)

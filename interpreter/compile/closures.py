@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .diagnostics import Position, RuntimeRulesError
+from snowrules.language.diagnostics import Position, RuntimeRulesError
 
 Fn = Callable[[Any, list], Any]
 

@@ -16,8 +16,7 @@ from jsonschema import Draft202012Validator
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
-
-from .diagnostics import Diagnostic, Position
+from snowrules.language.diagnostics import Diagnostic, Position
 
 MAX_FILE_BYTES = 2_000_000
 

@@ -22,15 +22,14 @@ from typing import Any
 
 import numpy as np
 import pyspiel
-
-from . import syntax as s
-from .chance import CHANCE
-from .compiler import load_program
-from .diagnostics import Position, RulesetError, RuntimeRulesError
-from .engine import Game
-from .program import Program
-from .ruleset import Ruleset, load_ruleset
-from .state import State
+from snowrules.compile.chance import CHANCE
+from snowrules.compile.compiler import load_program
+from snowrules.language import syntax as s
+from snowrules.language.diagnostics import Position, RulesetError, RuntimeRulesError
+from snowrules.load.ruleset import Ruleset, load_ruleset
+from snowrules.model.program import Program
+from snowrules.model.state import State
+from snowrules.runtime.engine import Game
 
 PREFIX = "snowrules_"
 NOTHING_TO_DECIDE = 0   # the one legal action of a seat left out of a simultaneous node

@@ -13,13 +13,13 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .compiler import compile_ruleset
-from .diagnostics import Diagnostic, ScenarioError, SnowrulesError
-from .engine import Game
-from .ruleset import GENERIC_SCHEMAS, Ruleset, display_path, load_ruleset, set_options
-from .state import State
-from .vm import run
-from .yaml_files import YamlDocument, key_position, load_schema, load_yaml, plain, schema_errors
+from snowrules.compile.compiler import compile_ruleset
+from snowrules.language.diagnostics import Diagnostic, ScenarioError, SnowrulesError
+from snowrules.load.ruleset import GENERIC_SCHEMAS, Ruleset, display_path, load_ruleset, set_options
+from snowrules.load.yaml_files import YamlDocument, key_position, load_schema, load_yaml, plain, schema_errors
+from snowrules.model.state import State
+from snowrules.runtime.engine import Game
+from snowrules.runtime.vm import run
 
 
 @dataclass

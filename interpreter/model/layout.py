@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .ruleset import Ruleset
+from snowrules.load.ruleset import Ruleset
 
 BOX = "box"  # the implicit shared zone where every component starts
 

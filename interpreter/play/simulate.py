@@ -7,9 +7,9 @@ from concurrent.futures import ProcessPoolExecutor
 
 def _batch(ruleset: str, variant: str | None, players: int, agents: str, seeds: list[int],
            options: tuple = ()) -> list[tuple]:
-    from .agents import make_agent, play
-    from .compiler import load_program
-    from .engine import Game
+    from snowrules.compile.compiler import load_program
+    from snowrules.play.agents import make_agent, play
+    from snowrules.runtime.engine import Game
     game = Game(load_program(ruleset, variant, players, options))
     names = [n.strip() for n in agents.split(",")]
     names = names * players if len(names) == 1 else names

@@ -9,12 +9,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import syntax as s
-from .diagnostics import Diagnostic, Diagnostics, Position, RulesetError, RulesSyntaxError
-from .parser import parse_effect, parse_expression, parse_rules
-from .yaml_files import YamlDocument, key_position, load_schema, load_yaml, plain, read_text, schema_errors
+from snowrules.language import syntax as s
+from snowrules.language.diagnostics import Diagnostic, Diagnostics, Position, RulesetError, RulesSyntaxError
+from snowrules.language.parser import parse_effect, parse_expression, parse_rules
+from snowrules.load.yaml_files import (
+    YamlDocument,
+    key_position,
+    load_schema,
+    load_yaml,
+    plain,
+    read_text,
+    schema_errors,
+)
 
-PACKAGE_ROOT = Path(__file__).resolve().parent
+PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 PROJECT_ROOT = PACKAGE_ROOT.parent
 BUNDLED_RULESETS = PROJECT_ROOT / "rulesets"
 GENERIC_SCHEMAS = PROJECT_ROOT / "schemas"

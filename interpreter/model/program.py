@@ -11,8 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .diagnostics import Position
-from .layout import Layout
+from snowrules.language.diagnostics import Position
+from snowrules.model.layout import Layout
 
 Native = Callable[[Any, list], None]
 

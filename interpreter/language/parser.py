@@ -12,9 +12,8 @@ from importlib import resources
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import DedentError, Indenter
-
-from . import syntax as s
-from .diagnostics import Diagnostic, Position, RulesSyntaxError
+from snowrules.language import syntax as s
+from snowrules.language.diagnostics import Diagnostic, Position, RulesSyntaxError
 
 MAX_SOURCE_BYTES = 2_000_000  # untrusted rulesets: refuse absurdly large files
 

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import syntax as s
-from . import types as t
-from .closures import Fn, const, constant_in, fail, local, slot_of
-from .diagnostics import Diagnostics
-from .fuse import comprehension, fused, simple
-from .scope import Scope, Symbols, suggest
-from .stdlib import STDLIB, StandardLibrary
+from snowrules.compile.closures import Fn, const, constant_in, fail, local, slot_of
+from snowrules.compile.fuse import comprehension, fused, simple
+from snowrules.compile.scope import Scope, Symbols, suggest
+from snowrules.compile.stdlib import STDLIB, StandardLibrary
+from snowrules.language import syntax as s
+from snowrules.language.diagnostics import Diagnostics
+from snowrules.model import kinds as t
 
 BUILTIN_VALUES = ("players", "components", "box", "turn", "player_count")
 

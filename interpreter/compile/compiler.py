@@ -8,17 +8,17 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from . import syntax as s
-from . import types as t
-from .diagnostics import Diagnostic, Diagnostics, Position, RulesetError, RuntimeRulesError
-from .expressions import ExpressionCompiler
-from .layout import BOX, CounterFamily, Layout, ZoneFamily, instantiate_components, seat_names
-from .program import ROUTINE, TURNS, Block, Program, Routine
-from .ruleset import Ruleset, load_ruleset, options_text
-from .scope import RoutineSlots, Scope, Symbols, Variable
-from .state import State
-from .statements import StatementCompiler, SuspendAnalysis, TriggerRuntime
-from .vm import PushBlock, TurnsStep
+from snowrules.compile.expressions import ExpressionCompiler
+from snowrules.compile.scope import RoutineSlots, Scope, Symbols, Variable
+from snowrules.compile.statements import StatementCompiler, SuspendAnalysis, TriggerRuntime
+from snowrules.compile.steps import PushBlock, TurnsStep
+from snowrules.language import syntax as s
+from snowrules.language.diagnostics import Diagnostic, Diagnostics, Position, RulesetError, RuntimeRulesError
+from snowrules.load.ruleset import Ruleset, load_ruleset, options_text
+from snowrules.model import kinds as t
+from snowrules.model.layout import BOX, CounterFamily, Layout, ZoneFamily, instantiate_components, seat_names
+from snowrules.model.program import ROUTINE, TURNS, Block, Program, Routine
+from snowrules.model.state import State
 
 BUILTIN_NAMES = {"players", "components", "box", "turn", "player_count", "me", "this"}
 

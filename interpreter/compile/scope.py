@@ -5,9 +5,9 @@ import difflib
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import syntax as s
-from .diagnostics import Diagnostics, Position
-from .layout import Layout
+from snowrules.language import syntax as s
+from snowrules.language.diagnostics import Diagnostics, Position
+from snowrules.model.layout import Layout
 
 
 @dataclass

@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .diagnostics import SnowrulesError
+from snowrules.language.diagnostics import SnowrulesError
 
 USAGE_ERROR, PROBLEMS = 2, 1
 
@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         args = _parser().parse_args(argv)
     except SystemExit as done:  # a usage error (2) or --help (0): return the code, as for any other outcome
         return done.code if isinstance(done.code, int) else USAGE_ERROR
-    from . import commands
+    from snowrules.cli import commands
     handler = getattr(commands, f"command_{args.command}")
     try:
         return handler(args)

@@ -5,11 +5,11 @@ mixed into the expression compiler, whose `compile`, `expect` and `sequence` it 
 """
 from __future__ import annotations
 
-from . import syntax as s
-from . import types as t
-from .closures import const, fail
-from .fuse import fused
-from .scope import Scope, suggest
+from snowrules.compile.closures import const, fail
+from snowrules.compile.fuse import fused
+from snowrules.compile.scope import Scope, suggest
+from snowrules.language import syntax as s
+from snowrules.model import kinds as t
 
 STDLIB = {
     "size": "the number of items in a list or zone",

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .diagnostics import Diagnostic, LogError, Position, SnowrulesError
-from .engine import Game
-from .state import State
+from snowrules.language.diagnostics import Diagnostic, LogError, Position, SnowrulesError
+from snowrules.model.state import State
+from snowrules.runtime.engine import Game
 
 FORMAT = "snowrules-log/1"
 
@@ -146,9 +146,9 @@ class ReplayReport:
 
 def replay(path: Path) -> ReplayReport:
     """Re-run a logged game and compare it, event by event, with the log."""
-    from .agents import play
-    from .compiler import compile_ruleset
-    from .ruleset import load_ruleset
+    from snowrules.compile.compiler import compile_ruleset
+    from snowrules.load.ruleset import load_ruleset
+    from snowrules.play.agents import play
 
     logged = read_log(path)
     head = logged.header
