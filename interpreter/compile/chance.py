@@ -249,9 +249,9 @@ class PickStep(ChanceStep):
 CHANCE = (s.Roll, s.Shuffle, s.MoveRandom, s.RandomPick)
 
 
-def outcome_kind(kind: str) -> str:
+def outcome_kind(kind: t.Kind) -> str:
     """How an outcome of this kind is told to players (see Game.label)."""
-    return kind if kind in (t.PLAYER, t.COMPONENT) else ("component" if kind == t.ANY else "value")
+    return kind.option_label
 
 
 class ChanceStatements:

@@ -54,14 +54,14 @@ class ExpressionCompiler(StandardLibrary):
             return self.as_list(fn, kind), t.list_of(t.COMPONENT), True
         return fn, kind, kind == t.ANY
 
-    def as_list(self, fn: Fn, kind: str) -> Fn:
+    def as_list(self, fn: Fn, kind: t.Kind) -> Fn:
         if kind != t.ZONE:
             return fn
         return fused("st.zones[{p0}]", [fn])
 
     def zone(self, node: s.Node, scope: Scope, what: str) -> Fn:
         fn, kind = self.compile(node, scope)
-        if kind == "zones":
+        if kind == t.ZONES:
             self.diag.error(node.pos, f"{what}: this zone has several instances; say which one",
                             "add [index] or .name, as in tree[3] or p.hand")
         elif kind not in (t.ZONE, t.ANY):
@@ -112,12 +112,12 @@ class ExpressionCompiler(StandardLibrary):
         if name in layout.zone_families:
             family = layout.zone_families[name]
             if family.per_player or family.indexes:
-                return const(name), "zones"
+                return const(name), t.ZONES
             return const(family.base), t.ZONE
         if name in layout.counter_families:
             family = layout.counter_families[name]
             if family.per_player or family.keys:
-                return const(name), "counters"
+                return const(name), t.COUNTERS
             return fused("st.counters[{i0}]", ints=[family.base]), t.INT
         if name in self.sym.functions or name in self.sym.procedures:
             self.diag.error(node.pos, f"{name!r} is a definition; call it with ( )")
@@ -137,11 +137,11 @@ class ExpressionCompiler(StandardLibrary):
         if kind == t.PLAYER or (kind == t.ANY and wants_player):
             if zone_family is not None and zone_family.per_player:
                 if zone_family.indexes:
-                    return (lambda st, env: ("zones", name, obj(st, env))), "zones"
+                    return (lambda st, env: ("zones", name, obj(st, env))), t.ZONES
                 return fused("{i0} + {p0}", [obj], ints=[zone_family.base]), t.ZONE
             if counter_family is not None and counter_family.per_player:
                 if counter_family.keys:
-                    return (lambda st, env: ("counters", name, obj(st, env))), "counters"
+                    return (lambda st, env: ("counters", name, obj(st, env))), t.COUNTERS
                 return fused("st.counters[{i0} + {p0}]", [obj], ints=[counter_family.base]), t.INT
             if name == "name":
                 return fused("{v0}[{p0}]", [obj], [layout.seat_names]), t.STR
@@ -181,9 +181,9 @@ class ExpressionCompiler(StandardLibrary):
 
     def _index(self, node: s.Index, scope: Scope):
         obj, kind = self.compile(node.obj, scope)
-        if kind == "zones":
+        if kind == t.ZONES:
             return self._zone_index(node, obj, scope)
-        if kind == "counters":
+        if kind == t.COUNTERS:
             return self._counter_value(node, obj, scope)
         self.diag.error(node.pos, f"{t.describe(kind)} cannot be indexed with [ ]",
                         "use first(...), last(...) or a filter for lists")

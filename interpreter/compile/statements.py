@@ -272,8 +272,8 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
         local = scope.lookup(node.name)
         if local is not None:
             slot = local[0]
-            if local[1] == t.NONE or t.ANY in local[1]:
-                scope.retype(node.name, kind if t.ANY in local[1] else t.unify(local[1], kind))
+            if local[1] == t.NONE or t.vague(local[1]):
+                scope.retype(node.name, kind if t.vague(local[1]) else t.unify(local[1], kind))
 
             src, ns = fuse.expression(fn)
             return fuse.statement([f"env[{int(slot)}] = {src}"], ns, 0)
@@ -283,8 +283,8 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
                             suggest(node.name, scope.visible() + list(self.sym.variables))
                             or "declare it with `let` or `variable`")
             return lambda st, env: None
-        if variable.kind == t.NONE or t.ANY in variable.kind:
-            variable.kind = kind if t.ANY in variable.kind else t.unify(variable.kind, kind)
+        if variable.kind == t.NONE or t.vague(variable.kind):
+            variable.kind = kind if t.vague(variable.kind) else t.unify(variable.kind, kind)
         src, ns = fuse.expression(fn)
         return fuse.statement([f"st.vars[{int(variable.index)}] = {src}"], ns, 0)
 
