@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from snowrules.compile.expressions import ExpressionCompiler
-from snowrules.compile.scope import RoutineSlots, Scope, Symbols, Variable
+from snowrules.compile.scope import BOUND_NAMES, BUILTIN_VALUES, RoutineSlots, Scope, Symbols, Variable
 from snowrules.compile.statements import StatementCompiler, SuspendAnalysis, TriggerRuntime
 from snowrules.compile.steps import PushBlock, TurnsStep
 from snowrules.language import syntax as s
@@ -19,8 +19,6 @@ from snowrules.model import kinds as t
 from snowrules.model.layout import BOX, CounterFamily, Layout, ZoneFamily, instantiate_components, seat_names
 from snowrules.model.program import ROUTINE, TURNS, Block, Program, Routine
 from snowrules.model.state import State
-
-BUILTIN_NAMES = {"players", "components", "box", "turn", "player_count", "me", "this"}
 
 
 def compile_ruleset(ruleset: Ruleset, players: int, explicit_chance: bool = False) -> Program:
@@ -67,7 +65,7 @@ class _Compiler:
         self.exprs = ExpressionCompiler(self.symbols, diagnostics)
         self.blocks: list[Block] = []
         self.declarations = [d for rules in ruleset.rules for d in rules.declarations]
-        self.seen: dict[str, Position] = {name: Position("<built-in>") for name in BUILTIN_NAMES}
+        self.seen: dict[str, Position] = {name: Position("<built-in>") for name in BUILTIN_VALUES + BOUND_NAMES}
 
     # ---- declarations ---------------------------------------------------------------------
     def _declare(self, name: str, position: Position) -> bool:
@@ -104,6 +102,9 @@ class _Compiler:
                 self.symbols.constants[decl.name] = (self.exprs.constant_value(decl.value), decl.pos)
         layout.add_zone(ZoneFamily(BOX, False, None, "secret"))
         for decl in self._of(s.ZoneDecl):
+            if decl.grid:
+                self.diag.error(decl.pos, f"zone {decl.name!r}: grid zones are not part of the language yet",
+                                "declare a plain zone (a list of components); grid zones come with tile games")
             if self._declare(decl.name, decl.pos):
                 layout.add_zone(ZoneFamily(decl.name, decl.per_player, self._indexes(decl), decl.visibility))
         layout.add_counter(CounterFamily("turn", False, [], 0, None))

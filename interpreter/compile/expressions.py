@@ -8,18 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from snowrules.compile import stdlib  # noqa: F401 - registers the standard functions
 from snowrules.compile.closures import Fn, const, constant_in, fail, local, slot_of
 from snowrules.compile.fuse import comprehension, fused, simple
-from snowrules.compile.scope import Scope, Symbols, suggest
-from snowrules.compile.stdlib import STDLIB, StandardLibrary
+from snowrules.compile.library import REGISTRY, compile_call
+from snowrules.compile.scope import BUILTIN_VALUES, Scope, Symbols, family_name, suggest
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostics
 from snowrules.model import kinds as t
 
-BUILTIN_VALUES = ("players", "components", "box", "turn", "player_count")
 
-
-class ExpressionCompiler(StandardLibrary):
+class ExpressionCompiler:
     def __init__(self, symbols: Symbols, diagnostics: Diagnostics):
         self.sym = symbols
         self.layout = symbols.layout
@@ -27,9 +26,12 @@ class ExpressionCompiler(StandardLibrary):
         self.inlining: list[str] = []
 
     # ---- entry points ---------------------------------------------------------------------
-    def compile(self, node: s.Node, scope: Scope) -> tuple[Fn, str]:
-        method = getattr(self, "_" + type(node).__name__.lower())
-        return method(node, scope)
+    def compile(self, node: s.Node, scope: Scope) -> tuple[Fn, t.Kind]:
+        handler = _EXPRESSION_HANDLERS.get(type(node))
+        if handler is None:
+            self.diag.error(node.pos, f"a {type(node).__name__} cannot stand where a value is expected")
+            return const(None), t.ANY
+        return handler(self, node, scope)
 
     def expect(self, node: s.Node, scope: Scope, wanted: str, what: str) -> Fn:
         fn, kind = self.compile(node, scope)
@@ -189,16 +191,8 @@ class ExpressionCompiler(StandardLibrary):
                         "use first(...), last(...) or a filter for lists")
         return const(None), t.ANY
 
-    def _family_name(self, node: s.Node) -> str | None:
-        """The declared zone or counter a `zones`/`counters` expression stands for."""
-        while isinstance(node, (s.Attribute, s.Index)):
-            if isinstance(node, s.Attribute):
-                return node.name
-            node = node.obj
-        return node.name if isinstance(node, s.Name) else None
-
     def _zone_index(self, node: s.Index, obj: Fn, scope: Scope):
-        family = self.layout.zone_families[self._family_name(node.obj)]
+        family = self.layout.zone_families[family_name(node.obj)]
         if not family.indexes:
             self.diag.error(node.pos, f"zone {family.name!r} has no index")
             return const(None), t.ANY
@@ -262,7 +256,7 @@ class ExpressionCompiler(StandardLibrary):
                 player = self.expect(node.obj, scope, t.PLAYER, "the counter's player")
                 return fused("{i0} + {p0}", [player], ints=[family.base]), family
         if isinstance(node, s.Index):
-            name = self._family_name(node.obj)
+            name = family_name(node.obj)
             family = layout.counter_families.get(name)
             if family is not None and family.keys:
                 key = self.counter_key(node.index, family, scope)
@@ -276,7 +270,7 @@ class ExpressionCompiler(StandardLibrary):
                 if not family.per_player and isinstance(node.obj, s.Name):
                     return (lambda st, env: base + key(st, env)), family
         self.diag.error(node.pos, f"{what} must be a counter, such as score or p.score",
-                        suggest(self._family_name(node) or "", list(layout.counter_families)))
+                        suggest(family_name(node) or "", list(layout.counter_families)))
         return None, None
 
     def _counter_value(self, node: s.Index, obj: Fn, scope: Scope):
@@ -293,12 +287,12 @@ class ExpressionCompiler(StandardLibrary):
             self.diag.error(node.pos, f"{node.name!r} is a procedure (a list of steps), not a value",
                             "call it on a line of its own")
             return const(None), t.ANY
-        method = getattr(self, "_std_" + node.name, None)
-        if method is None:
+        function = REGISTRY.get(node.name)
+        if function is None:
             self.diag.error(node.pos, f"unknown function {node.name!r}",
-                            suggest(node.name, list(STDLIB) + list(self.sym.functions)))
+                            suggest(node.name, list(REGISTRY) + list(self.sym.functions)))
             return const(None), t.ANY
-        return method(node, scope)
+        return compile_call(self, function, node, scope)
 
     def bind_arguments(self, node, params: tuple[str, ...], args: tuple[s.Node, ...], scope: Scope,
                        what: str, assigned: set[str] = frozenset()) -> tuple[Scope, list[tuple[int, Fn]]]:
@@ -456,6 +450,9 @@ class ExpressionCompiler(StandardLibrary):
 
 # Operators written as themselves in fused code (a fixed set: never text from a ruleset).
 _OPERATORS = {"+": t.INT, "-": t.INT, "*": t.INT, "<": t.BOOL, "<=": t.BOOL, ">": t.BOOL, ">=": t.BOOL}
+
+
+_EXPRESSION_HANDLERS = s.handlers(ExpressionCompiler)
 
 
 class _NoSlots:

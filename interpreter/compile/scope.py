@@ -9,6 +9,20 @@ from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostics, Position
 from snowrules.model.layout import Layout
 
+# Names every ruleset can read without declaring them, and the names a card's effect is given.
+BUILTIN_VALUES = ("players", "components", "box", "turn", "player_count")
+BOUND_NAMES = ("me", "this")
+
+
+def family_name(node: s.Node) -> str | None:
+    """The declared zone or counter an expression names: `p.scored[k]`, `scored[k]` and
+    `p.scored` all name `scored`; None when it names none."""
+    while isinstance(node, s.Index):
+        node = node.obj
+    if isinstance(node, s.Attribute):
+        return node.name
+    return node.name if isinstance(node, s.Name) else None
+
 
 @dataclass
 class Variable:

@@ -15,7 +15,7 @@ from snowrules.compile import fuse
 from snowrules.compile.chance import CHANCE, ChanceStatements, outcome_kind
 from snowrules.compile.changes import ChangeStatements
 from snowrules.compile.expressions import ExpressionCompiler
-from snowrules.compile.scope import Scope, Symbols, suggest
+from snowrules.compile.scope import Scope, Symbols, family_name, suggest
 from snowrules.compile.steps import (
     ChooseStep,
     ForStep,
@@ -42,15 +42,6 @@ def assigned_names(node: s.Node) -> set[str]:
     return {item.name for item in s.walk(node) if isinstance(item, s.Assign)}
 
 
-def family_of(node: s.Node) -> str | None:
-    """The zone or counter name a target expression names (`p.scored[k]` -> scored)."""
-    while isinstance(node, s.Index):
-        node = node.obj
-    if isinstance(node, s.Attribute):
-        return node.name
-    return node.name if isinstance(node, s.Name) else None
-
-
 class SuspendAnalysis:
     """Which statements may wait for a decision, from the syntax alone."""
 
@@ -73,7 +64,7 @@ class SuspendAnalysis:
         if isinstance(node, s.CallStatement):
             return self.procedure(node.name)
         if isinstance(node, (s.Add, s.SetCounter)):
-            return self.counter(family_of(node.target))
+            return self.counter(family_name(node.target))
         if isinstance(node, s.If):
             return any(self.statement(b) for _, b in node.branches) or (
                 node.otherwise is not None and self.statement(node.otherwise))
@@ -101,6 +92,8 @@ class SuspendAnalysis:
 
 
 class StatementCompiler(ChangeStatements, ChanceStatements):
+    _handlers: dict = {}  # node class -> method; filled below the class
+
     def __init__(self, exprs: ExpressionCompiler, blocks: list[Block], analysis: SuspendAnalysis,
                  triggers: dict[str, list[TriggerRuntime]], effects: dict[int, Any]):
         self.x = exprs
@@ -252,8 +245,11 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
 
     # ---- statements that run straight through ---------------------------------------------
     def native(self, node: s.Node, scope: Scope) -> Native:
-        method = getattr(self, "_" + type(node).__name__.lower())
-        fn = method(node, scope)
+        handler = self._handlers.get(type(node))
+        if handler is None:
+            self.diag.error(node.pos, f"a {type(node).__name__} cannot stand where a statement is expected")
+            return lambda st, env: None
+        fn = handler(self, node, scope)
         if getattr(fn, "lines", None) is not None:  # where the generated lines came from
             fn.lines = [fuse.mark(node.pos)] + fn.lines
         return fn
@@ -406,3 +402,6 @@ def _phase_event(name: str) -> Native:
     event = fuse.fresh("_v")
     return fuse.statement(["if st.sink is not None:", f"    st.sink(dict({event}))"],
                           {event: {"e": "phase", "phase": name}}, 1)
+
+
+StatementCompiler._handlers = s.handlers(StatementCompiler)

@@ -28,6 +28,26 @@ def walk(node: Node):
                 stack.extend(reversed(item))
 
 
+def handlers(owner: type, prefix: str = "_") -> dict[type, object]:
+    """A dispatch table for a compiler class: each node class that has a method named
+    `prefix + its lower-case name` on `owner`. Built once per class, so a node with no handler is
+    found by a dictionary miss (reported by the caller), not by a failing attribute lookup."""
+    table = {}
+    for cls in _node_classes(Node):
+        method = getattr(owner, prefix + cls.__name__.lower(), None)
+        if method is not None:
+            table[cls] = method
+    return table
+
+
+def _node_classes(base: type) -> list[type]:
+    found = []
+    for sub in base.__subclasses__():
+        found.append(sub)
+        found.extend(_node_classes(sub))
+    return found
+
+
 # ---- expressions -------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Literal(Node):
