@@ -1,0 +1,26 @@
+"""The package's layers: imports run one way, from the command line down to the language."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_import_contract_in_pyproject_holds():
+    lint = shutil.which("lint-imports") or str(Path(sys.executable).parent / "lint-imports")
+    if not Path(lint).exists():
+        pytest.fail("lint-imports is not installed: the test extra installs import-linter")
+    done = subprocess.run([lint, "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert "1 kept, 0 broken" in done.stdout
+
+
+def test_every_module_lives_in_a_layer_folder():
+    package = ROOT / "interpreter"
+    loose = sorted(p.name for p in package.glob("*.py") if p.name not in {"__init__.py", "__main__.py"})
+    assert loose == [], f"modules outside a layer folder: {loose}"
