@@ -145,7 +145,7 @@ class _Compiler:
                 self.symbols.expressions[(index, field)] = (fn, scope.slots, slots["me"], slots["this"])
 
         interface = self._interface()
-        counters_initial = [low or 0 for low in layout.counter_lower]
+        counters_initial = list(layout.counter_initial)
         return Program(
             title=ruleset.title, ruleset=ruleset.name, version=ruleset.version, variant=ruleset.variant,
             players=self.players, seats_per_player=ruleset.seats_per_player, layout=layout,
@@ -194,15 +194,24 @@ class _Compiler:
 
     def _counter(self, decl: s.CounterDecl) -> None:
         bounds = []
-        for bound in (decl.lower, decl.upper):
+        for bound in (decl.lower, decl.upper, decl.start):
             value = None if bound is None else self.exprs.constant_value(bound)
             if bound is not None and not isinstance(value, int):
-                self.diag.error(bound.pos, "a counter's bound must be a whole number")
+                what = "start value" if bound is decl.start else "bound"
+                self.diag.error(bound.pos, f"a counter's {what} must be a whole number")
                 value = None
             bounds.append(value)
+        low, high, start = bounds
+        if low is not None and high is not None and low > high:
+            self.diag.error(decl.pos, f"counter {decl.name!r} goes from {low} to {high}: nothing fits",
+                            "the lower bound comes first: `from LOW to HIGH`")
+        elif start is not None and not ((low is None or low <= start) and (high is None or start <= high)):
+            self.diag.error(decl.start.pos, f"counter {decl.name!r} starts at {start}, outside its bounds "
+                            f"{'' if low is None else low}..{'' if high is None else high}")
         if len(set(decl.keys)) != len(decl.keys):
             self.diag.error(decl.pos, f"counter {decl.name!r} repeats a key")
-        self.layout.add_counter(CounterFamily(decl.name, decl.per_player, list(decl.keys), *bounds))
+        self.layout.add_counter(CounterFamily(decl.name, decl.per_player, list(decl.keys), low, high,
+                                              start=start))
 
     def _constraint(self, node: s.Node, message: str) -> None:
         """A manifest constraint on the options and the player count, checked for this game."""

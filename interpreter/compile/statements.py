@@ -42,6 +42,17 @@ def assigned_names(node: s.Node) -> set[str]:
     return {item.name for item in s.walk(node) if isinstance(item, s.Assign)}
 
 
+def declined_or_chosen(node: s.Choose) -> s.Block | None:
+    """The block a decision runs after its answer. An `optionally` decision's block runs only
+    when something was chosen, its `else:` only on a decline: the block becomes
+    `if VAR != none: BLOCK else: ELSE`, so the decision step itself needs no special case."""
+    if not node.optional or node.count_mode is not None or node.body is None:
+        return node.body
+    at = node.body.pos
+    chosen = s.Binary(at, "!=", s.Name(at, node.var), s.Literal(at, None))
+    return s.Block(at, (s.If(at, ((chosen, node.body),), node.otherwise),))
+
+
 def family_of(node: s.Node) -> str | None:
     """The zone or counter name a target expression names (`p.scored[k]` -> scored)."""
     while isinstance(node, s.Index):
@@ -237,14 +248,15 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
         target = inner if node.simultaneous or node.body is not None else scope
         slot = target.define(node.var, chosen)
         block = native_body = None
-        if node.body is not None:
+        body = declined_or_chosen(node)
+        if body is not None:
             body_scope = inner if node.simultaneous else target.child()
-            if self.analysis.statement(node.body):
+            if self.analysis.statement(body):
                 kind_of_block = LOOP if node.simultaneous else SEQUENCE
                 slots = (player_slot, slot) if node.simultaneous else ()
-                block = self.stepped_body(node.body, body_scope, kind_of_block, slots)
+                block = self.stepped_body(body, body_scope, kind_of_block, slots)
             else:  # what follows the answer cannot wait: run it straight away
-                native_body = self.native_body(node.body, body_scope)
+                native_body = self.native_body(body, body_scope)
         return ChooseStep(simultaneous=node.simultaneous, who=who, player_slot=player_slot, source=source,
                           slot=slot, optional=node.optional, count_mode=node.count_mode, count=count,
                           block=block, native_body=native_body, position=node.pos, variable=node.var,

@@ -48,10 +48,19 @@ class CounterFamily:
     lower: int | None
     upper: int | None
     base: int = 0
+    start: int | None = None  # `initially N`
 
     @property
     def width(self) -> int:
         return len(self.keys) if self.keys else 1
+
+    @property
+    def initial(self) -> int:
+        """The value a game starts with and `reset` returns to: `initially`, else the lower bound,
+        else 0 (so that a counter's floor need not be where it starts, as with `from -999`)."""
+        if self.start is not None:
+            return self.start
+        return self.lower if self.lower is not None else 0
 
 
 @dataclass
@@ -68,6 +77,7 @@ class Layout:
     counter_labels: list[str] = field(default_factory=list)
     counter_lower: list[int | None] = field(default_factory=list)
     counter_upper: list[int | None] = field(default_factory=list)
+    counter_initial: list[int] = field(default_factory=list)
 
     def add_zone(self, family: ZoneFamily) -> None:
         family.base = len(self.zones)
@@ -87,6 +97,7 @@ class Layout:
                 self.counter_labels.append(label if key is None else f"{label}[{key}]")
                 self.counter_lower.append(family.lower)
                 self.counter_upper.append(family.upper)
+                self.counter_initial.append(family.initial)
 
     def counter_index(self, name: str, owner: int | None = None, key: str | None = None) -> int:
         family = self.counter_families[name]

@@ -80,8 +80,13 @@ class Game:
 
     @staticmethod
     def chance_outcomes(st: State) -> list[tuple[Any, float]]:
-        """The pending draw's outcomes, each with its probability (every outcome equally likely)."""
+        """The pending draw's outcomes, each with its probability (its weight over the total, when
+        the rules give weights; otherwise every outcome equally likely)."""
         outcomes = st.pending["options"][0]
+        weights = st.pending.get("weights")
+        if weights is not None:
+            total = sum(weights)
+            return [(outcome, weight / total) for outcome, weight in zip(outcomes, weights)]
         return [(outcome, 1.0 / len(outcomes)) for outcome in outcomes]
 
     def decision(self, st: State) -> Decision | None:
