@@ -70,6 +70,7 @@ class Layout:
     component_names: list[str] = field(default_factory=list)
     component_defs: list[int] = field(default_factory=list)  # cid -> index in ruleset.components
     component_files: list[str] = field(default_factory=list)  # cid -> the component list it is from
+    component_copy: list[int] = field(default_factory=list)  # cid -> 1 + earlier components of its name
     fields: dict[str, list[Any]] = field(default_factory=dict)
     zone_families: dict[str, ZoneFamily] = field(default_factory=dict)
     zones: list[ZoneInstance] = field(default_factory=list)
@@ -114,12 +115,16 @@ def instantiate_components(ruleset: Ruleset, layout: Layout) -> None:
     """Give every copy of every component an id, and build one list per field (fast lookup)."""
     field_names = sorted({k for c in ruleset.components for k in c.fields})
     layout.fields = {name: [] for name in field_names + ["owner"]}
+    seen: dict[str, int] = {}
     for def_index, definition in enumerate(ruleset.components):
         owners = range(layout.seats) if definition.per_seat else [None]
         for owner in owners:
             for _copy in range(definition.count):
                 prefix = "" if owner is None else f"{layout.seat_names[owner]} "
                 layout.component_names.append(prefix + definition.name)
+                name = prefix + definition.name
+                seen[name] = seen.get(name, 0) + 1
+                layout.component_copy.append(seen[name])
                 layout.component_defs.append(def_index)
                 layout.component_files.append(definition.position.path)
                 for name in field_names:
