@@ -31,8 +31,28 @@ def compile_ruleset(ruleset: Ruleset, players: int, explicit_chance: bool = Fals
         raise RulesetError.at(ruleset.manifest_position,
                               f"{ruleset.title} is for {ruleset.min_players} to {ruleset.max_players} "
                               f"players, not {players}")
-    program = _Compiler(ruleset, players, diagnostics, explicit_chance).compile()
+    program = _compile(ruleset, players, diagnostics, explicit_chance)
     diagnostics.raise_if_any()
+    return program
+
+
+MAX_KIND_PASSES = 4
+
+
+def _compile(ruleset: Ruleset, players: int, diagnostics: Diagnostics, explicit_chance: bool = False) -> Program:
+    """Compile; when the pass found problems and learnt the kinds of names first set to `none`
+    (see LearnedKinds), compile again with them, so that a use above an assignment is checked
+    against the assigned kind. A ruleset without problems compiles once."""
+    hints: dict[tuple, str] = {}
+    for _ in range(MAX_KIND_PASSES):
+        found = Diagnostics()
+        compiler = _Compiler(ruleset, players, found, explicit_chance, hints)
+        program = compiler.compile()
+        learned = compiler.symbols.kinds
+        if not found.items or not learned.news():
+            break
+        hints = {**hints, **learned.found}
+    diagnostics.extend(found.items)
     return program
 
 
@@ -41,7 +61,7 @@ def check(ruleset: Ruleset) -> list[Diagnostic]:
     found: dict[str, Diagnostic] = {}
     for players in sorted({ruleset.min_players, ruleset.max_players}):
         diagnostics = Diagnostics()
-        _Compiler(ruleset, players, diagnostics).compile()
+        _compile(ruleset, players, diagnostics)
         for d in diagnostics.items:
             found.setdefault(str(d), d)
     return sorted(found.values(), key=lambda d: (d.position.path, d.position.line, d.position.col))
@@ -56,7 +76,8 @@ def load_program(ruleset_name: str, variant: str | None, players: int, options: 
 
 
 class _Compiler:
-    def __init__(self, ruleset: Ruleset, players: int, diagnostics: Diagnostics, explicit_chance: bool = False):
+    def __init__(self, ruleset: Ruleset, players: int, diagnostics: Diagnostics, explicit_chance: bool = False,
+                 kind_hints: dict[tuple, str] | None = None):
         self.ruleset = ruleset
         self.explicit_chance = explicit_chance
         self.players = players
@@ -64,6 +85,7 @@ class _Compiler:
         seats = players * ruleset.seats_per_player
         self.layout = Layout(seats, seat_names(ruleset, seats))
         self.symbols = Symbols(self.layout)
+        self.symbols.kinds.hints = dict(kind_hints or {})
         self.exprs = ExpressionCompiler(self.symbols, diagnostics)
         self.blocks: list[Block] = []
         self.declarations = [d for rules in ruleset.rules for d in rules.declarations]
@@ -115,6 +137,7 @@ class _Compiler:
             if self._declare(decl.name, decl.pos):
                 fn, kind = self.exprs.compile(decl.value, Scope(RoutineSlots()))
                 value = self.exprs.constant_value(decl.value)
+                kind = self.symbols.kinds.start(("variable", decl.name), kind)
                 self.symbols.variables[decl.name] = Variable(len(variables_initial), kind, decl.pos)
                 variables_initial.append(value)
         for decl in self._of(s.FunctionDecl):

@@ -15,7 +15,7 @@ from snowrules.compile import fuse
 from snowrules.compile.chance import CHANCE, ChanceStatements, outcome_kind
 from snowrules.compile.changes import ChangeStatements
 from snowrules.compile.expressions import ExpressionCompiler
-from snowrules.compile.scope import Scope, Symbols, suggest
+from snowrules.compile.scope import Scope, Symbols, refined, suggest
 from snowrules.compile.steps import (
     ChooseStep,
     ForStep,
@@ -275,7 +275,9 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
         if node.name in scope.names:
             self.diag.error(node.pos, f"{node.name!r} is already defined in this block",
                             "use `name = value` to change it")
-        slot = scope.define(node.name, kind)
+        key = ("local", node.pos, node.name)
+        slot = scope.define(node.name, self.sym.kinds.start(key, kind))
+        scope.origins[node.name] = key
         src, ns = fuse.expression(fn)
         return fuse.statement([f"env[{slot}] = {src}"], ns, 0)
 
@@ -285,7 +287,10 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
         if local is not None:
             slot = local[0]
             if local[1] == t.NONE or t.ANY in local[1]:
-                scope.retype(node.name, kind if t.ANY in local[1] else t.unify(local[1], kind))
+                scope.retype(node.name, refined(local[1], kind))
+                origin = scope.origin(node.name)
+                if origin is not None:
+                    self.sym.kinds.learn(origin, refined(local[1], kind))
 
             src, ns = fuse.expression(fn)
             return fuse.statement([f"env[{int(slot)}] = {src}"], ns, 0)
@@ -296,7 +301,8 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
                             or "declare it with `let` or `variable`")
             return lambda st, env: None
         if variable.kind == t.NONE or t.ANY in variable.kind:
-            variable.kind = kind if t.ANY in variable.kind else t.unify(variable.kind, kind)
+            variable.kind = refined(variable.kind, kind)
+            self.sym.kinds.learn(("variable", node.name), variable.kind)
         src, ns = fuse.expression(fn)
         return fuse.statement([f"st.vars[{int(variable.index)}] = {src}"], ns, 0)
 
@@ -318,6 +324,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
         inner, bindings = self.x.bind_arguments(node, decl.params, node.args, scope, "procedure",
                                                 assigned_names(decl.body))
         self.calling.append(node.name)
+        self.diag.calls.append((node.name, node.pos))
         try:
             if stepped:
                 return _CallStep(bindings, self.stepped_body(decl.body, inner))
@@ -329,6 +336,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
             body, body_ns, nesting = self.body_code(decl.body, inner)
         finally:
             self.calling.pop()
+            self.diag.calls.pop()
         return fuse.statement(lines + body, {**namespace, **body_ns}, nesting)
 
     def _if(self, node: s.If, scope: Scope):
