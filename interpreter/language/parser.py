@@ -321,11 +321,15 @@ class _ToSyntax(Transformer):
     def choose_block(self, meta, items):
         return self._choose(meta, items[0], items[1], items[2], items[3])
 
-    def _choose(self, meta, chooser, choice, body, otherwise):
+    def choose_else(self, meta, items):
+        return (self._pos(meta), items[0])
+
+    def _choose(self, meta, chooser, choice, body, declined):
         simultaneous, chooser_var, who = chooser
         optional, count_mode, count, var, source = choice
+        else_at, otherwise = declined if declined is not None else (None, None)
         if otherwise is not None and not (optional and count_mode is None):
-            raise RulesSyntaxError(Diagnostic(otherwise.pos, "only an `optionally` choice of one item has `else:`",
+            raise RulesSyntaxError(Diagnostic(else_at, "only an `optionally` choice of one item has `else:`",
                                               "write `ask p to optionally choose x from ...:`"))
         return s.Choose(self._pos(meta), simultaneous, chooser_var, who, optional, count_mode, count,
                         var, source, body, otherwise)
