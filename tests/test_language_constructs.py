@@ -326,10 +326,15 @@ def test_openspiel_reads_the_weights_as_chance_probabilities(tmp_path):
     roll 1 dice with 3 sides weighted by [2, 0, 6] as faces
     end game winners [each p in players where first(faces) == 3]
 """)
-    state = load_game(str(tmp_path), players=2).new_initial_state()
+    import pyspiel
+    game = load_game(str(tmp_path), players=2)
+    state = game.new_initial_state()
     assert state.is_chance_node()
-    ids = [action for action, _ in state.chance_outcomes()]
-    assert [p for _, p in state.chance_outcomes()] == [0.25, 0.75] and len(ids) == 2
+    # faces 1 and 3 (weights 2 and 6 of 8); the 2, of weight 0, is no outcome
+    assert state.chance_outcomes() == [(0, 0.25), (1, 0.75)]
+    state.apply_action(1)  # the 3: everybody wins, a draw
+    assert state.is_terminal() and state.returns() == [0.0, 0.0]
+    pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
 
 
 # ---- 14. reserved words ----------------------------------------------------------------------
