@@ -319,6 +319,23 @@ def test_bad_weights_are_reported_at_their_column(tmp_path, statement, error_typ
     assert f"rules.sr:2:{col}: error:" in problems(error) and message in problems(error), problems(error)
 
 
+@pytest.mark.parametrize("die, passed", [(6, True), (2, False)])
+def test_a_scenario_forces_a_loaded_die_only_to_a_side_it_can_show(tmp_path, die, passed):
+    ruleset(tmp_path, """each turn:
+    roll 1 dice with 6 sides weighted by [1, 0, 1, 1, 1, 1] as faces
+    end game
+""")
+    (tmp_path / "scenarios").mkdir()
+    path = tmp_path / "scenarios" / "loaded.yaml"
+    path.write_text(f"name: loaded\nplayers: 2\ndice: [{die}]\nuntil: game end\nexpect:\n  rolls: [[{die}]]\n")
+    if passed:
+        assert run_scenario(path, str(tmp_path)).passed
+        return
+    with pytest.raises(RuntimeRulesError) as error:
+        run_scenario(path, str(tmp_path))
+    assert "rules.sr:2:5: error: a forced die shows 2, but these dice show only 1, 3, 4, 5, 6" in problems(error)
+
+
 def test_openspiel_reads_the_weights_as_chance_probabilities(tmp_path):
     pytest.importorskip("pyspiel")
     from snowrules.adapters.openspiel import load_game

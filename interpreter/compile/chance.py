@@ -135,8 +135,11 @@ class RollStep(ChanceStep):
             return super().sample(st, outcomes, weights)
         value = st.forced.pop(0)
         if not isinstance(value, int) or value not in outcomes:
-            raise RuntimeRulesError.at(self.position, f"a forced die shows {value!r}, but the dice show "
-                                       f"{', '.join(map(str, outcomes))}")
+            if weights is None:
+                raise RuntimeRulesError.at(self.position, f"a forced die shows {value!r}, "
+                                           f"but the dice have {len(outcomes)} sides")
+            raise RuntimeRulesError.at(self.position, f"a forced die shows {value!r}, but these dice "
+                                       f"show only {', '.join(map(str, outcomes))}")
         return value
 
     def sampled(self, st: State, env: list) -> None:
