@@ -24,8 +24,8 @@ def explicit_game(tmp_path, rules: str, players: int = 2):
 
 def test_a_roll_is_one_chance_node_per_die(tmp_path):
     game, st = explicit_game(tmp_path, """each turn:
-    roll 2 dice with 4 sides as dice
-    announce sum(dice)
+    roll 2 dice with 4 sides as faces
+    announce sum(faces)
     end game winners players
 """)
     seen = []

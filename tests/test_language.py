@@ -20,7 +20,7 @@ components: [components/tokens.yaml]
 TOKENS = """schema: token.schema.json
 per_seat: true
 components:
-  - {name: t, kind: token, count: 4}
+  - {name: t, kind: token, copies: 4}
 """
 
 

@@ -1,7 +1,9 @@
 """Chance: dice, shuffles, random draws and random picks, as explicit chance decisions.
 
-Every statement that draws at random is made of one or more *draws*; each draw is uniform over
-outcomes the state lists (the faces of a die, the cards left in a zone...). A program compiled
+Every statement that draws at random is made of one or more *draws*; each draw is over outcomes
+the state lists (the faces of a die, the cards left in a zone...), equally likely unless the rules
+give weights (`weighted by`): then an outcome's probability is its weight over the total, and an
+outcome of weight 0 is not an outcome at all (a chance node lists only what can happen). A program compiled
 without explicit chance runs such a statement as a native one, every draw taken at once from the
 state's generator. Compiled with explicit chance (how OpenSpiel sees a game) it is a step: in an
 explicit state (`State.explicit`) each draw waits as a chance decision whose options are the
@@ -46,16 +48,29 @@ class ChanceStep:
         """Take one outcome; the progress for the next draw, or None when done."""
         raise NotImplementedError
 
-    def sample(self, st: State, outcomes: list) -> Any:
-        st.rng, index = below(st.rng, len(outcomes))
-        return outcomes[index]
+    def weights(self, st: State, env: list, progress: Any) -> list[int] | None:
+        """The outcomes' whole-number weights, in their order; None when all are equally likely."""
+        return None
+
+    def sample(self, st: State, outcomes: list, weights: list[int] | None = None) -> Any:
+        if weights is None:
+            st.rng, index = below(st.rng, len(outcomes))
+            return outcomes[index]
+        st.rng, ticket = below(st.rng, sum(weights))
+        for outcome, weight in zip(outcomes, weights):
+            if ticket < weight:
+                return outcome
+            ticket -= weight
+        raise AssertionError("a ticket beyond the total weight")  # pragma: no cover
 
     def sampled(self, st: State, env: list) -> None:
         """The whole statement at once, every draw from the generator: how a program compiled
         without explicit chance runs it, as a native statement."""
         progress = self.begin(st, env)
         while progress is not None:
-            progress = self.apply(st, env, progress, self.sample(st, self.outcomes(st, env, progress)))
+            outcomes = self.outcomes(st, env, progress)
+            chosen = self.sample(st, outcomes, self.weights(st, env, progress))
+            progress = self.apply(st, env, progress, chosen)
 
     def run(self, st: State, frame: list, env: list, program: Any) -> bool:
         pending = st.pending
@@ -67,11 +82,14 @@ class ChanceStep:
             progress = self.begin(st, env)
         while progress is not None:
             outcomes = self.outcomes(st, env, progress)
+            weights = self.weights(st, env, progress)
             if not st.explicit:
-                progress = self.apply(st, env, progress, self.sample(st, outcomes))
+                progress = self.apply(st, env, progress, self.sample(st, outcomes, weights))
                 continue
             st.pending = {"players": [], "chance": True, "options": [outcomes], "simultaneous": False,
                           "rule": self.rule, "choice": self.what, "kind": self.kind, "progress": progress}
+            if weights is not None:
+                st.pending["weights"] = weights
             frame[1] -= 1
             return True
         return False
@@ -80,31 +98,55 @@ class ChanceStep:
 class RollStep(ChanceStep):
     """`roll N dice with S sides as name`: one draw per die; a scenario may impose the dice."""
 
-    def __init__(self, count, sides, slot: int, position: Position):
+    def __init__(self, count, sides, slot: int, position: Position, face_weights=None,
+                 weights_position: Position | None = None):
         super().__init__(position, "die")
         self.count, self.sides, self.slot = count, sides, slot
+        self.face_weights = face_weights  # a closure giving one weight per side, or None
+        self.weights_position = weights_position or position
 
     def begin(self, st: State, env: list) -> dict | None:
         n, k = self.count(st, env), self.sides(st, env)
         if n <= 0:
             env[self.slot] = []
             return None
-        return {"left": n, "sides": k, "dice": []}
+        progress = {"left": n, "sides": k, "dice": []}
+        if self.face_weights is not None:
+            weights = self.face_weights(st, env)
+            if len(weights) != k:
+                raise RuntimeRulesError.at(self.weights_position, f"{len(weights)} weights for dice "
+                                           f"with {k} sides", "give one weight per side, in order from 1")
+            check_weights(weights, self.weights_position)
+            progress["weights"] = weights
+        return progress
 
     def outcomes(self, st: State, env: list, progress: dict) -> list:
-        return list(range(1, progress["sides"] + 1))
+        weights = progress.get("weights")
+        if weights is None:
+            return list(range(1, progress["sides"] + 1))
+        return [face for face, weight in enumerate(weights, 1) if weight > 0]
 
-    def sample(self, st: State, outcomes: Any) -> Any:
+    def weights(self, st: State, env: list, progress: dict) -> list[int] | None:
+        weights = progress.get("weights")
+        return None if weights is None else [w for w in weights if w > 0]
+
+    def sample(self, st: State, outcomes: Any, weights: list[int] | None = None) -> Any:
         if not st.forced:
-            return super().sample(st, outcomes)
+            return super().sample(st, outcomes, weights)
         value = st.forced.pop(0)
-        if not isinstance(value, int) or not 1 <= value <= len(outcomes):
-            raise RuntimeRulesError.at(self.position, f"a forced die shows {value!r}, "
-                                       f"but the dice have {len(outcomes)} sides")
+        if not isinstance(value, int) or value not in outcomes:
+            if weights is None:
+                raise RuntimeRulesError.at(self.position, f"a forced die shows {value!r}, "
+                                           f"but the dice have {len(outcomes)} sides")
+            raise RuntimeRulesError.at(self.position, f"a forced die shows {value!r}, but these dice "
+                                       f"show only {', '.join(map(str, outcomes))}")
         return value
 
     def sampled(self, st: State, env: list) -> None:
         """Fast path: the draws of `run` in a sampled game, without the progress record."""
+        if self.face_weights is not None:
+            ChanceStep.sampled(self, st, env)
+            return
         n, k = self.count(st, env), self.sides(st, env)
         values = []
         for _ in range(n):
@@ -227,19 +269,32 @@ class DrawStep(ChanceStep):
 class PickStep(ChanceStep):
     """`choose name at random from LIST`: one draw among the list's elements."""
 
-    def __init__(self, source, slot: int, kind: str, name: str, position: Position):
+    def __init__(self, source, slot: int, kind: str, name: str, position: Position, weight=None,
+                 weight_position: Position | None = None):
         super().__init__(position, name)
         self.source, self.slot, self.kind = source, slot, kind
+        self.weight = weight  # a closure giving the weight of the element in env[slot], or None
+        self.weight_position = weight_position or position
 
     def begin(self, st: State, env: list) -> dict | None:
         items = list(self.source(st, env))
         if not items:
             env[self.slot] = None
             return None
-        return {"items": items}
+        if self.weight is None:
+            return {"items": items}
+        weights = []
+        for item in items:
+            env[self.slot] = item
+            weights.append(self.weight(st, env))
+        check_weights(weights, self.weight_position)
+        return {"items": [i for i, w in zip(items, weights) if w > 0], "weights": [w for w in weights if w > 0]}
 
     def outcomes(self, st: State, env: list, progress: dict) -> list:
         return progress["items"]
+
+    def weights(self, st: State, env: list, progress: dict) -> list[int] | None:
+        return progress.get("weights")
 
     def apply(self, st: State, env: list, progress: dict, outcome: Any) -> dict | None:
         env[self.slot] = outcome
@@ -247,6 +302,15 @@ class PickStep(ChanceStep):
 
 
 CHANCE = (s.Roll, s.Shuffle, s.MoveRandom, s.RandomPick)
+
+
+def check_weights(weights: list, position: Position) -> None:
+    """Weights are whole numbers, none below 0, and not all 0 (something must happen)."""
+    for weight in weights:
+        if weight.__class__ is not int or weight < 0:
+            raise RuntimeRulesError.at(position, f"a weight must be a whole number, 0 or more, not {weight!r}")
+    if not any(weights):
+        raise RuntimeRulesError.at(position, "every weight is 0: nothing can be drawn")
 
 
 def outcome_kind(kind: t.Kind) -> str:
@@ -268,7 +332,15 @@ class ChanceStatements:
         if isinstance(node, s.Roll):
             count = self.x.expect(node.count, scope, t.INT, "the number of dice")
             sides = self.x.expect(node.sides, scope, t.INT, "the number of sides")
-            return RollStep(count, sides, scope.define(node.name, t.list_of(t.INT)), node.pos)
+            weights = None
+            if node.weights is not None:
+                weights = self.x.expect(node.weights, scope, t.list_of(t.INT), "a die's weights")
+                if isinstance(node.weights, s.ListExpr) and isinstance(node.sides, s.Literal) \
+                        and len(node.weights.items) != node.sides.value:
+                    self.diag.error(node.weights.pos, f"{len(node.weights.items)} weights for dice with "
+                                    f"{node.sides.value} sides", "give one weight per side, in order from 1")
+            return RollStep(count, sides, scope.define(node.name, t.list_of(t.INT)), node.pos, weights,
+                            node.weights.pos if node.weights is not None else None)
         if isinstance(node, s.Shuffle):
             return ShuffleStep(self.x.zone(node.zone, scope, "the zone to shuffle"), self.layout, node.pos)
         if isinstance(node, s.MoveRandom):
@@ -279,4 +351,8 @@ class ChanceStatements:
         source, kind = self.x.sequence(node.source, scope, "the list to pick from")
         element = t.element(kind)
         slot = scope.define(node.name, element)
-        return PickStep(source, slot, outcome_kind(element), node.name, node.pos)
+        weight = None
+        if node.weights is not None:
+            weight = self.x.expect(node.weights, scope, t.INT, "a weight")
+        return PickStep(source, slot, outcome_kind(element), node.name, node.pos, weight,
+                        node.weights.pos if node.weights is not None else None)

@@ -191,7 +191,7 @@ class ChangeStatements:
                             suggest(node.name, list(self.layout.counter_families)))
             return lambda st, env: None
         size = family.width * (self.layout.seats if family.per_player else 1)
-        start, value = family.base, family.lower or 0
+        start, value = family.base, family.initial
 
         def reset(st, env):
             st.counters[start:start + size] = [value] * size

@@ -29,8 +29,28 @@ def compile_ruleset(ruleset: Ruleset, players: int, explicit_chance: bool = Fals
         raise RulesetError.at(ruleset.manifest_position,
                               f"{ruleset.title} is for {ruleset.min_players} to {ruleset.max_players} "
                               f"players, not {players}")
-    program = _Compiler(ruleset, players, diagnostics, explicit_chance).compile()
+    program = _compile(ruleset, players, diagnostics, explicit_chance)
     diagnostics.raise_if_any()
+    return program
+
+
+MAX_KIND_PASSES = 4
+
+
+def _compile(ruleset: Ruleset, players: int, diagnostics: Diagnostics, explicit_chance: bool = False) -> Program:
+    """Compile; when the pass found problems and learnt the kinds of names first set to `none`
+    (see LearnedKinds), compile again with them, so that a use above an assignment is checked
+    against the assigned kind. A ruleset without problems compiles once."""
+    hints: dict[tuple, str] = {}
+    for _ in range(MAX_KIND_PASSES):
+        found = Diagnostics()
+        compiler = _Compiler(ruleset, players, found, explicit_chance, hints)
+        program = compiler.compile()
+        learned = compiler.symbols.kinds
+        if not found.items or not learned.news():
+            break
+        hints = {**hints, **learned.found}
+    diagnostics.extend(found.items)
     return program
 
 
@@ -39,7 +59,7 @@ def check(ruleset: Ruleset) -> list[Diagnostic]:
     found: dict[str, Diagnostic] = {}
     for players in sorted({ruleset.min_players, ruleset.max_players}):
         diagnostics = Diagnostics()
-        _Compiler(ruleset, players, diagnostics).compile()
+        _compile(ruleset, players, diagnostics)
         for d in diagnostics.items:
             found.setdefault(str(d), d)
     return sorted(found.values(), key=lambda d: (d.position.path, d.position.line, d.position.col))
@@ -54,7 +74,8 @@ def load_program(ruleset_name: str, variant: str | None, players: int, options: 
 
 
 class _Compiler:
-    def __init__(self, ruleset: Ruleset, players: int, diagnostics: Diagnostics, explicit_chance: bool = False):
+    def __init__(self, ruleset: Ruleset, players: int, diagnostics: Diagnostics, explicit_chance: bool = False,
+                 kind_hints: dict[tuple, str] | None = None):
         self.ruleset = ruleset
         self.explicit_chance = explicit_chance
         self.players = players
@@ -62,6 +83,7 @@ class _Compiler:
         seats = players * ruleset.seats_per_player
         self.layout = Layout(seats, seat_names(ruleset, seats))
         self.symbols = Symbols(self.layout)
+        self.symbols.kinds.hints = dict(kind_hints or {})
         self.exprs = ExpressionCompiler(self.symbols, diagnostics)
         self.blocks: list[Block] = []
         self.declarations = [d for rules in ruleset.rules for d in rules.declarations]
@@ -116,6 +138,7 @@ class _Compiler:
             if self._declare(decl.name, decl.pos):
                 fn, kind = self.exprs.compile(decl.value, Scope(RoutineSlots()))
                 value = self.exprs.constant_value(decl.value)
+                kind = self.symbols.kinds.start(("variable", decl.name), kind)
                 self.symbols.variables[decl.name] = Variable(len(variables_initial), kind, decl.pos)
                 variables_initial.append(value)
         for decl in self._of(s.FunctionDecl):
@@ -146,7 +169,7 @@ class _Compiler:
                 self.symbols.expressions[(index, field)] = (fn, scope.slots, slots["me"], slots["this"])
 
         interface = self._interface()
-        counters_initial = [low or 0 for low in layout.counter_lower]
+        counters_initial = list(layout.counter_initial)
         return Program(
             title=ruleset.title, ruleset=ruleset.name, version=ruleset.version, variant=ruleset.variant,
             players=self.players, seats_per_player=ruleset.seats_per_player, layout=layout,
@@ -195,15 +218,24 @@ class _Compiler:
 
     def _counter(self, decl: s.CounterDecl) -> None:
         bounds = []
-        for bound in (decl.lower, decl.upper):
+        for bound in (decl.lower, decl.upper, decl.start):
             value = None if bound is None else self.exprs.constant_value(bound)
             if bound is not None and not isinstance(value, int):
-                self.diag.error(bound.pos, "a counter's bound must be a whole number")
+                what = "start value" if bound is decl.start else "bound"
+                self.diag.error(bound.pos, f"a counter's {what} must be a whole number")
                 value = None
             bounds.append(value)
+        low, high, start = bounds
+        if low is not None and high is not None and low > high:
+            self.diag.error(decl.pos, f"counter {decl.name!r} goes from {low} to {high}: nothing fits",
+                            "the lower bound comes first: `from LOW to HIGH`")
+        elif start is not None and not ((low is None or low <= start) and (high is None or start <= high)):
+            self.diag.error(decl.start.pos, f"counter {decl.name!r} starts at {start}, outside its bounds "
+                            f"{'' if low is None else low}..{'' if high is None else high}")
         if len(set(decl.keys)) != len(decl.keys):
             self.diag.error(decl.pos, f"counter {decl.name!r} repeats a key")
-        self.layout.add_counter(CounterFamily(decl.name, decl.per_player, list(decl.keys), *bounds))
+        self.layout.add_counter(CounterFamily(decl.name, decl.per_player, list(decl.keys), low, high,
+                                              start=start))
 
     def _constraint(self, node: s.Node, message: str) -> None:
         """A manifest constraint on the options and the player count, checked for this game."""

@@ -321,8 +321,12 @@ class ExpressionCompiler:
             return const(None), t.ANY
         inner, bindings = self.bind_arguments(node, decl.params, node.args, scope, "function")
         self.inlining.append(node.name)
-        body, kind = self.compile(decl.expr, inner)
-        self.inlining.pop()
+        self.diag.calls.append((node.name, node.pos))
+        try:
+            body, kind = self.compile(decl.expr, inner)
+        finally:
+            self.inlining.pop()
+            self.diag.calls.pop()
         if not bindings:
             return body, kind
         if len(bindings) == 1:

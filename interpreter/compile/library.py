@@ -64,7 +64,7 @@ class Call:
     def position(self) -> Position:
         return self.node.pos
 
-    def error(self, message: str, hint: str | None = None, argument: int | None = None) -> None:
+    def error(self, message: str, hint: str = "", argument: int | None = None) -> None:
         where = self.node.args[argument].pos if argument is not None else self.node.pos
         self.compiler.diag.error(where, message, hint)
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostics, Position
+from snowrules.model import kinds as t
 from snowrules.model.layout import Layout
 
 # Names every ruleset can read without declaring them, and the names a card's effect is given.
@@ -47,10 +48,45 @@ class Symbols:
     # expressions written in component files, filled once the rules are compiled
     expressions: dict[tuple[int, str], tuple] = field(default_factory=dict)
     expression_fields: set[str] = field(default_factory=set)
+    kinds: LearnedKinds = field(default_factory=lambda: LearnedKinds())
 
     def all_names(self) -> list[str]:
         return (list(self.constants) + list(self.tables) + list(self.variables) + list(self.functions)
                 + list(self.procedures) + list(self.layout.zone_families) + list(self.layout.counter_families))
+
+
+def refined(kind: t.Kind, later: t.Kind) -> t.Kind:
+    """The kind of a name declared as `kind` (none, or a list of unknown items: `[]`) once it is
+    given a value of kind `later`; a name whose kind is already known keeps it."""
+    if kind == t.NONE or t.vague(kind):
+        return later if t.vague(kind) else t.unify(kind, later)
+    return kind
+
+
+@dataclass
+class LearnedKinds:
+    """The kinds that names set to `none` (or `[]`) take from their later assignments.
+
+    Compiling reads a ruleset from top to bottom, so a use written above the first assignment
+    (a procedure defined before the one that assigns, a loop body that tests `x != none` before
+    `x = c`) would see the kind `none`. Whenever a pass finds problems and learns kinds, the
+    compiler runs again with what it learnt as `hints`, so that every use sees the kind of all
+    the assignments. Keys: ("variable", name) or ("local", position of its `let`, name)."""
+
+    hints: dict[tuple, str] = field(default_factory=dict)
+    found: dict[tuple, str] = field(default_factory=dict)
+
+    def start(self, key: tuple, kind: str) -> str:
+        """The kind a name starts with: as declared, refined by an earlier pass's hint."""
+        hint = self.hints.get(key)
+        return kind if hint is None else refined(kind, hint)
+
+    def learn(self, key: tuple, kind: str) -> None:
+        self.found[key] = kind
+
+    def news(self) -> bool:
+        """Whether this pass learnt a kind that the hints did not already give."""
+        return any(self.hints.get(key) != kind for key, kind in self.found.items())
 
 
 class RoutineSlots:
@@ -72,6 +108,7 @@ class Scope:
         self.parent = parent
         self.names: dict[str, tuple[int, str]] = {}
         self.aliases: dict[str, tuple[object, str]] = {}  # a parameter that reads its argument
+        self.origins: dict[str, tuple] = {}  # a `let` name -> its LearnedKinds key
 
     def child(self) -> Scope:
         return Scope(self.slots, self)
@@ -99,6 +136,15 @@ class Scope:
         self.names[name] = (slot, kind)
         return slot
 
+    def origin(self, name: str) -> tuple | None:
+        """The LearnedKinds key of the `let` that defined the visible `name`, if a `let` did."""
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.names:
+                return scope.origins.get(name)
+            scope = scope.parent
+        return None
+
     def retype(self, name: str, kind: str) -> None:
         scope: Scope | None = self
         while scope is not None:
@@ -122,4 +168,4 @@ def suggest(name: str, candidates: list[str]) -> str:
     return f"did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
 
 
-__all__ = ["Diagnostics", "RoutineSlots", "Scope", "Symbols", "Variable", "suggest"]
+__all__ = ["Diagnostics", "LearnedKinds", "RoutineSlots", "Scope", "Symbols", "Variable", "refined", "suggest"]

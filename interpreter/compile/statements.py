@@ -15,7 +15,7 @@ from snowrules.compile import fuse
 from snowrules.compile.chance import CHANCE, ChanceStatements, outcome_kind
 from snowrules.compile.changes import ChangeStatements
 from snowrules.compile.expressions import ExpressionCompiler
-from snowrules.compile.scope import Scope, Symbols, family_name, suggest
+from snowrules.compile.scope import Scope, Symbols, family_name, refined, suggest
 from snowrules.compile.steps import (
     ChooseStep,
     ForStep,
@@ -40,6 +40,17 @@ Native = Callable[[Any, list], None]
 def assigned_names(node: s.Node) -> set[str]:
     """Names a block assigns with `name = value` (its parameters among them need own slots)."""
     return {item.name for item in s.walk(node) if isinstance(item, s.Assign)}
+
+
+def declined_or_chosen(node: s.Choose) -> s.Block | None:
+    """The block a decision runs after its answer. An `optionally` decision's block runs only
+    when something was chosen, its `else:` only on a decline: the block becomes
+    `if VAR != none: BLOCK else: ELSE`, so the decision step itself needs no special case."""
+    if not node.optional or node.count_mode is not None or node.body is None:
+        return node.body
+    at = node.body.pos
+    chosen = s.Binary(at, "!=", s.Name(at, node.var), s.Literal(at, None))
+    return s.Block(at, (s.If(at, ((chosen, node.body),), node.otherwise),))
 
 
 class SuspendAnalysis:
@@ -230,14 +241,15 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
         target = inner if node.simultaneous or node.body is not None else scope
         slot = target.define(node.var, chosen)
         block = native_body = None
-        if node.body is not None:
+        body = declined_or_chosen(node)
+        if body is not None:
             body_scope = inner if node.simultaneous else target.child()
-            if self.analysis.statement(node.body):
+            if self.analysis.statement(body):
                 kind_of_block = LOOP if node.simultaneous else SEQUENCE
                 slots = (player_slot, slot) if node.simultaneous else ()
-                block = self.stepped_body(node.body, body_scope, kind_of_block, slots)
+                block = self.stepped_body(body, body_scope, kind_of_block, slots)
             else:  # what follows the answer cannot wait: run it straight away
-                native_body = self.native_body(node.body, body_scope)
+                native_body = self.native_body(body, body_scope)
         return ChooseStep(simultaneous=node.simultaneous, who=who, player_slot=player_slot, source=source,
                           slot=slot, optional=node.optional, count_mode=node.count_mode, count=count,
                           block=block, native_body=native_body, position=node.pos, variable=node.var,
@@ -259,7 +271,9 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
         if node.name in scope.names:
             self.diag.error(node.pos, f"{node.name!r} is already defined in this block",
                             "use `name = value` to change it")
-        slot = scope.define(node.name, kind)
+        key = ("local", node.pos, node.name)
+        slot = scope.define(node.name, self.sym.kinds.start(key, kind))
+        scope.origins[node.name] = key
         src, ns = fuse.expression(fn)
         return fuse.statement([f"env[{slot}] = {src}"], ns, 0)
 
@@ -269,7 +283,10 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
         if local is not None:
             slot = local[0]
             if local[1] == t.NONE or t.vague(local[1]):
-                scope.retype(node.name, kind if t.vague(local[1]) else t.unify(local[1], kind))
+                scope.retype(node.name, refined(local[1], kind))
+                origin = scope.origin(node.name)
+                if origin is not None:
+                    self.sym.kinds.learn(origin, refined(local[1], kind))
 
             src, ns = fuse.expression(fn)
             return fuse.statement([f"env[{int(slot)}] = {src}"], ns, 0)
@@ -280,7 +297,8 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
                             or "declare it with `let` or `variable`")
             return lambda st, env: None
         if variable.kind == t.NONE or t.vague(variable.kind):
-            variable.kind = kind if t.vague(variable.kind) else t.unify(variable.kind, kind)
+            variable.kind = refined(variable.kind, kind)
+            self.sym.kinds.learn(("variable", node.name), variable.kind)
         src, ns = fuse.expression(fn)
         return fuse.statement([f"st.vars[{int(variable.index)}] = {src}"], ns, 0)
 
@@ -302,6 +320,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
         inner, bindings = self.x.bind_arguments(node, decl.params, node.args, scope, "procedure",
                                                 assigned_names(decl.body))
         self.calling.append(node.name)
+        self.diag.calls.append((node.name, node.pos))
         try:
             if stepped:
                 return _CallStep(bindings, self.stepped_body(decl.body, inner))
@@ -313,6 +332,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
             body, body_ns, nesting = self.body_code(decl.body, inner)
         finally:
             self.calling.pop()
+            self.diag.calls.pop()
         return fuse.statement(lines + body, {**namespace, **body_ns}, nesting)
 
     def _if(self, node: s.If, scope: Scope):

@@ -89,9 +89,29 @@ class Diagnostics:
 
     def __init__(self) -> None:
         self.items: list[Diagnostic] = []
+        # The definitions being expanded at a call, innermost last: (name, where it is called).
+        # A definition's body is checked at each call with the arguments' kinds, so a problem
+        # inside it also says which calls gave the values: one diagnostic per problem, listing
+        # every call that meets it.
+        self.calls: list[tuple[str, Position]] = []
+        self._chains: dict[tuple, tuple[int, list[str]]] = {}  # problem -> (its item, its calls)
 
     def error(self, position: Position, message: str, hint: str = "") -> None:
-        self.items.append(Diagnostic(position, message, hint))
+        if not self.calls:
+            self.items.append(Diagnostic(position, message, hint))
+            return
+        name, at = self.calls[-1]
+        chain = f"in {name!r} called at {at}" + "".join(
+            f" (in {outer!r} called at {where})" for outer, where in reversed(self.calls[:-1]))
+        key = (position, message, hint)
+        if key not in self._chains:
+            self._chains[key] = (len(self.items), [])
+            self.items.append(Diagnostic(position, message, hint))
+        index, chains = self._chains[key]
+        if chain not in chains:
+            chains.append(chain)
+        where = "; ".join(chains)
+        self.items[index] = Diagnostic(position, message, f"{hint}; {where}" if hint else where)
 
     def extend(self, diagnostics: list[Diagnostic]) -> None:
         self.items.extend(diagnostics)

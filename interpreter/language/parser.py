@@ -6,6 +6,7 @@ snippet's positions are shifted by the line and column where it sits inside its 
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from importlib import resources
 
@@ -27,6 +28,23 @@ class _RulesIndenter(Indenter):
     tab_len = 4
 
 
+class _ReservedWord(Exception):
+    """A keyword found where the grammar wants a name (raised by the lexer, reported by `_parse`)."""
+
+    def __init__(self, token: Token):
+        super().__init__(str(token))
+        self.token = token
+
+
+def _refuse_keyword(token: Token) -> Token:
+    """Keywords are never names. LALR's contextual lexer would read `dice` as a name wherever the
+    keyword cannot come next (`let dice = 2`) and then fail elsewhere (`roll dice dice ...`):
+    every NAME token is checked here, so a keyword used as a name fails at once, everywhere."""
+    if token.value in keywords():
+        raise _ReservedWord(token)
+    return token
+
+
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
     grammar = resources.files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
@@ -37,7 +55,17 @@ def _parser() -> Lark:
         start=["ruleset", "effect", "expression"],
         propagate_positions=True,
         maybe_placeholders=True,
+        lexer_callbacks={"NAME": _refuse_keyword},
     )
+
+
+@lru_cache(maxsize=1)
+def keywords() -> frozenset[str]:
+    """The reserved words: every word the grammar spells out (`"roll"`, `"dice"`...). `player`
+    and `turn` are not among them: the grammar reads them as names where it needs them."""
+    grammar = resources.files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
+    code = "\n".join(line.split("//", 1)[0] for line in grammar.splitlines())
+    return frozenset(re.findall(r'"([a-z_][a-z0-9_]*)"', code))
 
 
 # Names of grammar terminals as a designer would say them.
@@ -121,7 +149,13 @@ class _ToSyntax(Transformer):
         return items[0]
 
     def per_player(self, meta, items):
+        self._word(items[0], "player", "`per player` or `shared`")
         return True
+
+    def _word(self, token: Token, wanted: str, what: str) -> None:
+        """A name the grammar reads where it needs one fixed word (`per player`, `each turn`)."""
+        if str(token) != wanted:
+            raise RulesSyntaxError(Diagnostic(self._tok(token), f"unexpected {str(token)!r}", f"expected {what}"))
 
     def shared(self, meta, items):
         return False
@@ -142,7 +176,8 @@ class _ToSyntax(Transformer):
         name, keys, scope, *bounds = items
         lower = next((b[1] for b in bounds if b[0] == "from"), None)
         upper = next((b[1] for b in bounds if b[0] == "to"), None)
-        return s.CounterDecl(self._pos(meta), str(name), tuple(keys or ()), scope, lower, upper)
+        start = next((b[1] for b in bounds if b[0] == "initially"), None)
+        return s.CounterDecl(self._pos(meta), str(name), tuple(keys or ()), scope, lower, upper, start)
 
     def counter_keys(self, meta, items):
         return [str(i) for i in items]
@@ -152,6 +187,9 @@ class _ToSyntax(Transformer):
 
     def upper_bound(self, meta, items):
         return ("to", items[0])
+
+    def start_value(self, meta, items):
+        return ("initially", items[0])
 
     def variable_decl(self, meta, items):
         return s.VariableDecl(self._pos(meta), str(items[0]), items[1])
@@ -172,7 +210,8 @@ class _ToSyntax(Transformer):
         return s.SetupDecl(self._pos(meta), items[0])
 
     def each_turn(self, meta, items):
-        return s.TurnDecl(self._pos(meta), None, items[0])
+        self._word(items[0], "turn", "`each turn:`")
+        return s.TurnDecl(self._pos(meta), None, items[1])
 
     def fixed_rounds(self, meta, items):
         return s.TurnDecl(self._pos(meta), items[0], items[1])
@@ -203,7 +242,7 @@ class _ToSyntax(Transformer):
         return s.MoveRandom(self._pos(meta), items[0], items[1], items[2], items[3] is not None)
 
     def random_stmt(self, meta, items):
-        return s.RandomPick(self._pos(meta), str(items[0]), items[1])
+        return s.RandomPick(self._pos(meta), str(items[0]), items[1], items[2])
 
     def at_bottom(self, meta, items):
         return True
@@ -227,7 +266,10 @@ class _ToSyntax(Transformer):
         return s.EndGame(self._pos(meta), items[0])
 
     def roll_stmt(self, meta, items):
-        return s.Roll(self._pos(meta), items[0], items[1], str(items[2]))
+        return s.Roll(self._pos(meta), items[0], items[1], str(items[3]), items[2])
+
+    def weights(self, meta, items):
+        return items[0]
 
     def shuffle_stmt(self, meta, items):
         return s.Shuffle(self._pos(meta), items[0])
@@ -274,16 +316,23 @@ class _ToSyntax(Transformer):
         return s.Phase(self._pos(meta), str(items[0]), items[1])
 
     def choose_simple(self, meta, items):
-        return self._choose(meta, items[0], items[1], None)
+        return self._choose(meta, items[0], items[1], None, None)
 
     def choose_block(self, meta, items):
-        return self._choose(meta, items[0], items[1], items[2])
+        return self._choose(meta, items[0], items[1], items[2], items[3])
 
-    def _choose(self, meta, chooser, choice, body):
+    def choose_else(self, meta, items):
+        return (self._pos(meta), items[0])
+
+    def _choose(self, meta, chooser, choice, body, declined):
         simultaneous, chooser_var, who = chooser
         optional, count_mode, count, var, source = choice
+        else_at, otherwise = declined if declined is not None else (None, None)
+        if otherwise is not None and not (optional and count_mode is None):
+            raise RulesSyntaxError(Diagnostic(else_at, "only an `optionally` choice of one item has `else:`",
+                                              "write `ask p to optionally choose x from ...:`"))
         return s.Choose(self._pos(meta), simultaneous, chooser_var, who, optional, count_mode, count,
-                        var, source, body)
+                        var, source, body, otherwise)
 
     def single_chooser(self, meta, items):
         return (False, None, items[0])
@@ -438,6 +487,11 @@ def _parse(text: str, start: str, shift: _Shift):
         return _ToSyntax(shift).transform(tree)
     except UnexpectedInput as error:
         raise _syntax_error(error, text, shift) from None
+    except _ReservedWord as reserved:
+        token = reserved.token
+        raise RulesSyntaxError(Diagnostic(shift(token.line, token.column),
+                                          f"{token.value!r} is a keyword and cannot be a name",
+                                          f"choose another name, such as my_{token.value}")) from None
     except DedentError:
         line, col = _bad_dedent(text)
         raise RulesSyntaxError(Diagnostic(shift(line, col), "this line's indentation matches no enclosing block",

@@ -188,9 +188,12 @@ class EndGame(Node):
 
 @dataclass(frozen=True)
 class Roll(Node):
+    """`roll N dice with S sides [weighted by LIST] as NAME`: LIST gives each side's weight."""
+
     count: Node
     sides: Node
     name: str
+    weights: Node | None = None
 
 
 @dataclass(frozen=True)
@@ -209,9 +212,11 @@ class MoveRandom(Node):
 
 @dataclass(frozen=True)
 class RandomPick(Node):
-    """`choose NAME at random from LIST`."""
+    """`choose NAME at random from LIST [weighted by EXPR]`: EXPR is each element's weight,
+    with NAME bound to the element."""
     name: str
     source: Node
+    weights: Node | None = None
 
 
 @dataclass(frozen=True)
@@ -282,6 +287,7 @@ class Choose(Node):
     var: str
     source: Node
     body: Block | None
+    otherwise: Block | None = None  # `else:` of an `optionally` decision, run on a decline
 
 
 # ---- declarations ------------------------------------------------------------------------------
@@ -306,6 +312,7 @@ class CounterDecl(Node):
     per_player: bool
     lower: Node | None
     upper: Node | None
+    start: Node | None = None  # `initially N`; without it, the lower bound (or 0)
 
 
 @dataclass(frozen=True)

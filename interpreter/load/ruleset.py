@@ -26,11 +26,15 @@ PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 PROJECT_ROOT = PACKAGE_ROOT.parent
 BUNDLED_RULESETS = PROJECT_ROOT / "rulesets"
 GENERIC_SCHEMAS = PROJECT_ROOT / "schemas"
+# The key of a component entry that says how many identical copies it stands for. It belongs to
+# snowrules, not to the game: it is taken out before the entry is checked against its schema (so
+# no schema declares it), and a schema that declares a field of that name is refused.
+COPIES = "copies"
 
 
 @dataclass
 class ComponentDef:
-    """One entry of a component list; `count` copies (times the seats, when per seat)."""
+    """One entry of a component list; `count` copies (its `copies:`; times the seats, when per seat)."""
 
     name: str
     fields: dict[str, Any]
@@ -343,19 +347,28 @@ class _Reader:
                 self.problems.error(where, f"table {key!r} is defined twice", f"first at {tables[key][1]}")
             tables[key] = (plain(tree["tables"][key]), where)
         per_seat = bool(tree.get("per_seat", False))
+        declared = (schema or {}).get("properties", {})
+        if COPIES in declared:
+            self.problems.error(document.position(["schema"]), f"the schema {tree['schema']} declares a field "
+                                f"{COPIES!r}, but `{COPIES}:` is snowrules' number of copies of an entry",
+                                "rename the field (every schema accepts `copies:` without declaring it)")
+            return
         for i, entry in enumerate(tree.get("components", []) or []):
+            copies = self._copies(document, entry, ["components", i])
             if schema is not None:
-                found = schema_errors(document, schema, entry, ["components", i])
+                own = {key: value for key, value in entry.items() if key != COPIES}
+                found = schema_errors(document, schema, own, ["components", i])
                 if found:
-                    self.problems.extend(found)
+                    self.problems.extend(_copies_hint(d, declared) for d in found)
                     continue
             fields = plain(entry)
+            fields.pop(COPIES, None)
             for reserved in ("owner", "id"):
                 if reserved in fields:
                     self.problems.error(key_position(document.path, tree, ["components", i], reserved),
                                         f"{reserved!r} is set by snowrules and cannot be a card field")
             component = ComponentDef(
-                name=str(fields.pop("name")), fields=fields, count=int(fields.pop("count", 1)),
+                name=str(fields.pop("name")), fields=fields, count=copies,
                 per_seat=per_seat, position=document.position(["components", i]))
             language = (schema or {}).get("properties", {})
             for key, value in fields.items():
@@ -366,6 +379,17 @@ class _Reader:
                     continue
                 self._snippet(document, ["components", i, key], str(value), kind, component, key)
             components.append(component)
+
+    def _copies(self, document: YamlDocument, entry: Any, where: list) -> int:
+        """An entry's `copies:` (1 without it); a value that is not a whole number >= 1 is reported."""
+        if not isinstance(entry, dict) or COPIES not in entry:
+            return 1
+        value = entry[COPIES]
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            self.problems.error(document.position(where + [COPIES]), f"{COPIES}: {value!r} is not a whole "
+                                "number of copies, 1 or more")
+            return 1
+        return int(value)
 
     def _snippet(self, document: YamlDocument, where: list, text: str, kind: str,
                  component: ComponentDef, key: str) -> None:
@@ -378,6 +402,13 @@ class _Reader:
                 component.expressions[key] = parse_expression(text, document.path, line, col, block)
         except RulesSyntaxError as error:
             self.problems.extend(error.diagnostics)
+
+
+def _copies_hint(diagnostic: Diagnostic, declared: dict) -> Diagnostic:
+    """`count:` meant copies before `copies:` did: say so where a schema refuses an unknown `count`."""
+    if "'count' was unexpected" in diagnostic.message and "count" not in declared:
+        return Diagnostic(diagnostic.position, diagnostic.message, f"the number of copies is `{COPIES}: N`")
+    return diagnostic
 
 
 def _at(tree: Any, where: list) -> Any:

@@ -48,10 +48,19 @@ class CounterFamily:
     lower: int | None
     upper: int | None
     base: int = 0
+    start: int | None = None  # `initially N`
 
     @property
     def width(self) -> int:
         return len(self.keys) if self.keys else 1
+
+    @property
+    def initial(self) -> int:
+        """The value a game starts with and `reset` returns to: `initially`, else the lower bound,
+        else 0 (so that a counter's floor need not be where it starts, as with `from -999`)."""
+        if self.start is not None:
+            return self.start
+        return self.lower if self.lower is not None else 0
 
 
 @dataclass
@@ -61,6 +70,7 @@ class Layout:
     component_names: list[str] = field(default_factory=list)
     component_defs: list[int] = field(default_factory=list)  # cid -> index in ruleset.components
     component_files: list[str] = field(default_factory=list)  # cid -> the component list it is from
+    component_copy: list[int] = field(default_factory=list)  # cid -> 1 + earlier components of its name
     fields: dict[str, list[Any]] = field(default_factory=dict)
     zone_families: dict[str, ZoneFamily] = field(default_factory=dict)
     zones: list[ZoneInstance] = field(default_factory=list)
@@ -68,6 +78,7 @@ class Layout:
     counter_labels: list[str] = field(default_factory=list)
     counter_lower: list[int | None] = field(default_factory=list)
     counter_upper: list[int | None] = field(default_factory=list)
+    counter_initial: list[int] = field(default_factory=list)
 
     def add_zone(self, family: ZoneFamily) -> None:
         family.base = len(self.zones)
@@ -87,6 +98,7 @@ class Layout:
                 self.counter_labels.append(label if key is None else f"{label}[{key}]")
                 self.counter_lower.append(family.lower)
                 self.counter_upper.append(family.upper)
+                self.counter_initial.append(family.initial)
 
     def counter_index(self, name: str, owner: int | None = None, key: str | None = None) -> int:
         family = self.counter_families[name]
@@ -103,12 +115,16 @@ def instantiate_components(ruleset: Ruleset, layout: Layout) -> None:
     """Give every copy of every component an id, and build one list per field (fast lookup)."""
     field_names = sorted({k for c in ruleset.components for k in c.fields})
     layout.fields = {name: [] for name in field_names + ["owner"]}
+    seen: dict[str, int] = {}
     for def_index, definition in enumerate(ruleset.components):
         owners = range(layout.seats) if definition.per_seat else [None]
         for owner in owners:
             for _copy in range(definition.count):
                 prefix = "" if owner is None else f"{layout.seat_names[owner]} "
                 layout.component_names.append(prefix + definition.name)
+                name = prefix + definition.name
+                seen[name] = seen.get(name, 0) + 1
+                layout.component_copy.append(seen[name])
                 layout.component_defs.append(def_index)
                 layout.component_files.append(definition.position.path)
                 for name in field_names:

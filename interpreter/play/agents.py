@@ -41,6 +41,10 @@ class Observation:
     def label(self, option) -> str:
         return self._game.option_label(self._state, option)
 
+    def labels(self) -> list[str]:
+        """Every option's label, copies of one component told apart ("window #2")."""
+        return self._game.option_labels(self._state, self.options)
+
 
 class Agent(Protocol):
     name: str
@@ -87,8 +91,8 @@ class HumanAgent:
         scores = {k: v for k, v in view["counters"].items() if v}
         if scores:
             self.write("  " + ", ".join(f"{k}={v}" for k, v in scores.items()))
-        for number, option in enumerate(options, 1):
-            self.write(f"  {number}) {observation.label(option)}")
+        for number, label in enumerate(observation.labels(), 1):
+            self.write(f"  {number}) {label}")
         while True:
             try:
                 text = self.read(f"choice 1-{len(options)}: ").strip()

@@ -151,12 +151,13 @@ def _answer(game: Game, st: State, names: _Names, choice: dict, where: list) -> 
     indexes = []
     for seat, options in zip(pending["players"], pending["options"]):
         wanted = labels[seat]
-        shown = [game.option_label(st, o) for o in options]
-        if wanted not in shown:
+        shown = game.option_labels(st, options)
+        plain_labels = [game.option_label(st, o) for o in options]  # a copy's plain name: the first such
+        if wanted not in shown and wanted not in plain_labels:
             raise names.error(where + [game.layout.seat_names[seat]],
                               f"{wanted!r} is not a legal option for {game.layout.seat_names[seat]} here "
                               f"({pending['rule']})", "legal: " + "; ".join(shown))
-        indexes.append(shown.index(wanted))
+        indexes.append(shown.index(wanted) if wanted in shown else plain_labels.index(wanted))
     game.answer(st, indexes)
 
 
@@ -210,7 +211,7 @@ def run_scenario(path: Path, ruleset_ref: str) -> ScenarioResult:
             break
         pending = st.pending
         deciders = ", ".join(game.layout.seat_names[s] for s in pending["players"])
-        options = "; ".join(game.option_label(st, o) for o in pending["options"][0])
+        options = "; ".join(game.option_labels(st, pending["options"][0]))
         raise names.error(["choices"], f"the game waits for a choice the scenario does not give: "
                           f"{deciders} at {pending['rule']}", f"options: {options}")
     if st.paused and until == "game end":
@@ -254,7 +255,7 @@ def _compare(game: Game, st: State, names: _Names, expect: dict) -> list[str]:
         pending = st.pending
         got = None if pending is None else {
             "seats": [layout.seat_names[s] for s in pending["players"]],
-            "options": [game.option_label(st, o) for o in pending["options"][0]]}
+            "options": game.option_labels(st, pending["options"][0])}
         if wanted is None or got is None:
             ok = wanted == got
         else:

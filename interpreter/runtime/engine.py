@@ -80,8 +80,13 @@ class Game:
 
     @staticmethod
     def chance_outcomes(st: State) -> list[tuple[Any, float]]:
-        """The pending draw's outcomes, each with its probability (every outcome equally likely)."""
+        """The pending draw's outcomes, each with its probability (its weight over the total, when
+        the rules give weights; otherwise every outcome equally likely)."""
         outcomes = st.pending["options"][0]
+        weights = st.pending.get("weights")
+        if weights is not None:
+            total = sum(weights)
+            return [(outcome, weight / total) for outcome, weight in zip(outcomes, weights)]
         return [(outcome, 1.0 / len(outcomes)) for outcome in outcomes]
 
     def decision(self, st: State) -> Decision | None:
@@ -170,6 +175,25 @@ class Game:
     def option_label(self, st: State, value: Any) -> str:
         """An option of the pending decision, as its player reads it."""
         return self.label(value, st.pending.get("kind", "component") if st.pending else "component")
+
+    def option_labels(self, st: State, options: list) -> list[str]:
+        """The options of one seat, as a person reads them, each different from the others: options
+        that would read the same (copies of one component, `copies: 3`) get the copy's number,
+        "window #1", "window #3" (the same copy keeps its number wherever it is). A log keeps the
+        plain name and the option's index."""
+        labels = [self.option_label(st, o) for o in options]
+        repeated = {label for label in labels if labels.count(label) > 1}
+        kind = st.pending.get("kind", "component") if st.pending else "component"
+        if not repeated or kind != "component":
+            return labels
+        return [self._numbered(o) if label in repeated else label for o, label in zip(options, labels)]
+
+    def _numbered(self, value: Any) -> str:
+        if isinstance(value, list):
+            return "[" + ", ".join(self._numbered(v) for v in value) + "]" if value else "none of them"
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(self.layout.component_names):
+            return f"{self.layout.component_names[value]} #{self.layout.component_copy[value]}"
+        return self.label(value)
 
     def view(self, st: State, player: int) -> dict:
         """What `player` may see: public zones, their own hidden zones, sizes of the rest."""
