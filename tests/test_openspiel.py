@@ -2,6 +2,7 @@
 bundled ruleset handed to OpenSpiel's tests through the adapter."""
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -114,6 +115,9 @@ def test_same_game_facts_as_openspiel(case):
                  "min_utility", "max_utility"):
         assert getattr(ours, fact)() == getattr(theirs, fact)(), fact
     assert ours.get_type().dynamics == theirs.get_type().dynamics
+    assert ours.get_type().utility == theirs.get_type().utility
+    if theirs.get_type().utility in (pyspiel.GameType.Utility.ZERO_SUM, pyspiel.GameType.Utility.CONSTANT_SUM):
+        assert ours.utility_sum() == theirs.utility_sum()
 
 
 def test_oh_hell_cards_are_named_and_numbered_as_openspiel_does():
@@ -257,3 +261,45 @@ def test_a_count_that_is_not_a_whole_number(tmp_path):
     folder, line, col = _goofspiel_copy(tmp_path, "  distinct: num_cards", "  distinct: num_cards - 20")
     with pytest.raises(SnowrulesError, match=f"ruleset.yaml:{line}:{col}: error: a count must be a whole number"):
         load_game(folder)
+
+
+# --- perfect recall: a seat remembers what it saw, even once it is overwritten -------------------
+
+RULESETS = Path(__file__).resolve().parent / "rulesets"
+
+
+def test_cfr_finds_the_information_sets_of_a_player_who_remembers():
+    """The shower sets the public `shown` to 1 or 2 (one information set), then resets it to 0
+    (two: it knows what it chose), then the guesser names the number (two: it saw `shown` change
+    to 1 or to 2). A guesser that only sees the present would have one: 4 sets instead of 5."""
+    game = load_game(str(RULESETS / "recall"))
+    solver = cfr.CFRSolver(game)
+    solver.evaluate_and_update_policy()
+    assert len(solver.average_policy().state_lookup) == 5
+
+
+def test_an_information_state_is_the_seats_observations_in_order():
+    game = load_game(str(RULESETS / "recall"))
+    state = game.new_initial_state()
+    state.apply_action(1)  # shows 2
+    state.apply_action(0)  # resets to 0
+    rules = "rules.sr"  # as the ruleset's folder is shown, which depends on where the tests run
+
+    def notes(player: int) -> list[str]:
+        lines = state.information_state_string(player).splitlines()
+        return [re.sub(r"\S*/rules\.sr", "rules.sr", line) for line in lines]
+
+    assert notes(1) == [
+        'saw zones.box={"count": 0}; counters.turn=1; variables.shown=0',
+        "saw variables.shown=2",
+        "saw variables.shown=0",
+        f'asked at {rules}:13:9: ["1", "2"]']
+    assert notes(0)[1:] == [
+        f'asked at {rules}:8:5: ["1", "2"]', "chose 2", "saw variables.shown=2",
+        f'asked at {rules}:10:9: ["0"]', "chose 0", "saw variables.shown=0"]
+    # Without recall, the guesser sees only the present: `shown` is 0 whatever was shown.
+    other = game.new_initial_state()
+    other.apply_action(0)
+    other.apply_action(0)
+    assert other.observation_string(1) == state.observation_string(1)
+    assert other.information_state_string(1) != state.information_state_string(1)

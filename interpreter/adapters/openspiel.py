@@ -68,7 +68,11 @@ def register(ruleset: str) -> type:
     return game_class
 
 
-def _game_type(ruleset: Ruleset, short_name: str) -> pyspiel.GameType:
+UTILITY = {"zero-sum": pyspiel.GameType.Utility.ZERO_SUM, "constant-sum": pyspiel.GameType.Utility.CONSTANT_SUM,
+           "general-sum": pyspiel.GameType.Utility.GENERAL_SUM, "identical": pyspiel.GameType.Utility.IDENTICAL}
+
+
+def _game_type(ruleset: Ruleset, short_name: str, utility: str = "general-sum") -> pyspiel.GameType:
     nodes = [n for f in ruleset.rules for n in s.walk(f)]
     nodes += [n for d in ruleset.components for body in d.effects.values() for n in s.walk(body)]
     simultaneous = any(isinstance(n, s.Choose) and n.simultaneous for n in nodes)
@@ -85,7 +89,7 @@ def _game_type(ruleset: Ruleset, short_name: str) -> pyspiel.GameType:
                      else pyspiel.GameType.ChanceMode.DETERMINISTIC),
         information=(pyspiel.GameType.Information.IMPERFECT_INFORMATION if hidden or simultaneous
                      else pyspiel.GameType.Information.PERFECT_INFORMATION),
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        utility=UTILITY[utility],
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=ruleset.max_players * ruleset.seats_per_player,
         min_num_players=ruleset.min_players * ruleset.seats_per_player,
@@ -126,13 +130,31 @@ class SnowrulesGame(pyspiel.Game):
         declared = ("returns", "value") in self.interface
         low = self.evaluate(("returns", "min"), State()) if declared else -1.0
         high = self.evaluate(("returns", "max"), State()) if declared else 1.0
+        self.utility, utility_sum = self._utility(declared)
         seats = self.program.seats
         info = pyspiel.GameInfo(
             num_distinct_actions=self.distinct, max_chance_outcomes=self.chance_size, num_players=seats,
-            min_utility=float(low), max_utility=float(high), utility_sum=None,
+            min_utility=float(low), max_utility=float(high), utility_sum=utility_sum,
             max_game_length=self._count(("max_game_length",), self.program.max_steps))
         all_params = {"players": players, "variant": variant or "", **self.program.options}
-        super().__init__(self.game_type, info, all_params)
+        game_type = self.game_type
+        if self.utility != "general-sum":  # the registered type says general-sum: the options may differ
+            game_type = _game_type(loaded, game_type.short_name, self.utility)
+        super().__init__(game_type, info, all_params)
+
+    def _utility(self, declared: bool) -> tuple[str, float | None]:
+        """How the returns add up, and their sum when it is fixed. The manifest's `utility` may
+        depend on the options (the compiler checked its value); without `returns`, the winners
+        share +1 and the others -1, which is zero-sum."""
+        if ("returns", "utility") in self.interface:
+            utility = self.evaluate(("returns", "utility"), State())
+        else:
+            utility = "general-sum" if declared else "zero-sum"
+        if utility == "zero-sum":
+            return utility, 0.0
+        if utility == "constant-sum":
+            return utility, float(self.evaluate(("returns", "sum"), State()))
+        return utility, None
 
     def evaluate(self, key: tuple, st: State, bound: Any = None) -> Any:
         """A manifest expression's value, with `p` or `it` bound; its failure is reported at its
@@ -164,9 +186,9 @@ class SnowrulesGame(pyspiel.Game):
         the game's ids."""
         key = (group, pending["kind"])
         position = self.interface[key][3]
-        if key[1] == "value" and type(option) is not int:
+        if key[1] == "value" and type(option) not in (int, str, bool):
             raise RuntimeRulesError.at(position, f"an option {option!r} has no declared id: `value` ids are "
-                                       "for whole numbers", f"the decision is at {pending['rule']}")
+                                       "for numbers, texts and true/false", f"the decision is at {pending['rule']}")
         found = self.evaluate(key, State(), option)
         limit = self.chance_size if group == "chance" else self.distinct
         if type(found) is not int or not 0 <= found < limit:
@@ -190,7 +212,8 @@ class SnowrulesState(pyspiel.State):
     def __init__(self, game: SnowrulesGame):
         super().__init__(game)
         self.st = game.engine.start(0, explicit=True)
-        self.seen: list[list[str]] = [[] for _ in range(game.program.seats)]  # each seat's own moves
+        self.recall = Recall(game.program.seats)  # what each seat saw change, was asked and chose
+        self._observe()
 
     # ---- whose turn -----------------------------------------------------------------------
     def current_player(self) -> int:
@@ -266,12 +289,14 @@ class SnowrulesState(pyspiel.State):
         if pending.get("chance"):
             index = self._index(self._ids("chance", pending["options"][0]), action, "chance")
             self.get_game().engine.answer(self.st, [index])
+            self._observe()
             return
         seat = pending["players"][0]
         ids, options = self._seat_options(seat)
         index = self._index(ids, action, f"player {seat}")
-        self.seen[seat].append(self.get_game().engine.option_label(self.st, options[index]))
+        self.recall.chose(seat, self.get_game().engine.option_label(self.st, options[index]))
         self.get_game().engine.answer(self.st, [index])
+        self._observe()
 
     def _apply_actions(self, actions: list[int]) -> None:
         pending = self.st.pending
@@ -279,9 +304,24 @@ class SnowrulesState(pyspiel.State):
         for seat in pending["players"]:
             ids, options = self._seat_options(seat)
             index = self._index(ids, actions[seat], f"player {seat}")
-            self.seen[seat].append(self.get_game().engine.option_label(self.st, options[index]))
+            self.recall.chose(seat, self.get_game().engine.option_label(self.st, options[index]))
             answers.append(index)
         self.get_game().engine.answer(self.st, answers)
+        self._observe()
+
+    def _observe(self) -> None:
+        """Each seat notes what it sees change, at every node that is not a draw: draws in a
+        row with no decision between them (a deal) are seen together, once they are done, so
+        the order in which a hand was dealt is not remembered (as in OpenSpiel's card games)."""
+        st = self.st
+        if st.result is None and st.pending.get("chance"):
+            return
+        game = self.get_game()
+        for seat in range(game.program.seats):
+            self.recall.saw(seat, game.engine.view(st, game.program.controller(seat)))
+            if st.result is None and seat in st.pending["players"]:
+                options = st.pending["options"][st.pending["players"].index(seat)]
+                self.recall.asked(seat, st.pending["rule"], [game.engine.option_label(st, o) for o in options])
 
     def _action_to_string(self, player: int, action: int) -> str:
         """The option as a player reads it; identical components are told apart by their id."""
@@ -322,8 +362,35 @@ class SnowrulesState(pyspiel.State):
         return json.dumps(self.st.to_json(), sort_keys=True)
 
 
+class Recall:
+    """Each seat's whole sequence of observations, in order: what it saw change (the parts of
+    its view that differ from the last time it looked), the decisions it was asked (the rule
+    and the options) and what it chose. Nothing is ever removed, so a value the seat saw and
+    that was later overwritten is still told apart: this is its perfect-recall information state."""
+
+    def __init__(self, seats: int):
+        self.notes: list[list[str]] = [[] for _ in range(seats)]
+        self.last: list[dict[str, str]] = [{} for _ in range(seats)]
+
+    def saw(self, seat: int, view: dict) -> None:
+        parts = {f"{section}.{name}": json.dumps(value, sort_keys=True)
+                 for section in ("zones", "counters", "variables") for name, value in view[section].items()}
+        last = self.last[seat]
+        changed = [f"{key}={value}" for key, value in parts.items() if last.get(key) != value]
+        if changed:
+            self.notes[seat].append("saw " + "; ".join(changed))
+            self.last[seat] = parts
+
+    def asked(self, seat: int, rule: str, labels: list[str]) -> None:
+        self.notes[seat].append(f"asked at {rule}: {json.dumps(labels)}")
+
+    def chose(self, seat: int, label: str) -> None:
+        self.notes[seat].append(f"chose {label}")
+
+
 class SnowrulesObserver:
-    """What a seat sees (Game.view), and with perfect recall also its own moves so far."""
+    """Without perfect recall, what a seat sees now (Game.view) and the decision it is asked;
+    with perfect recall, the seat's whole sequence of observations and moves (see Recall)."""
 
     def __init__(self, game: SnowrulesGame, perfect_recall: bool):
         self.game = game
@@ -337,6 +404,8 @@ class SnowrulesObserver:
     def string_from(self, state: SnowrulesState, player: int) -> str:
         """The seat's view, and the decision it is asked (its rule and its options: a player
         knows what is asked of them, so two states that ask differently never look alike)."""
+        if self.perfect_recall:
+            return "\n".join(state.recall.notes[player])
         program = self.game.program
         st = state.st
         view = self.game.engine.view(st, program.controller(player))
@@ -346,7 +415,4 @@ class SnowrulesObserver:
             options = pending["options"][pending["players"].index(player)]
             labels = [self.game.engine.option_label(st, o) for o in options]
             text += f"\nasked at {pending['rule']}: " + json.dumps(labels)
-        if self.perfect_recall:
-            text += "\nmoves: " + json.dumps(state.seen[player])
         return text
-
