@@ -30,6 +30,7 @@ from snowrules.load.ruleset import Ruleset, load_ruleset
 from snowrules.model.program import Program
 from snowrules.model.state import State
 from snowrules.runtime.engine import Game
+from snowrules.runtime.returns import evaluate_manifest, seat_returns
 
 PREFIX = "snowrules_"
 NOTHING_TO_DECIDE = 0   # the one legal action of a seat left out of a simultaneous node
@@ -157,21 +158,8 @@ class SnowrulesGame(pyspiel.Game):
         return utility, None
 
     def evaluate(self, key: tuple, st: State, bound: Any = None) -> Any:
-        """A manifest expression's value, with `p` or `it` bound; its failure is reported at its
-        place in the manifest. Counts, bounds and ids are evaluated on an empty state: they may
-        use constants and options (and the option `it`), never the game's state."""
-        fn, size, slot, position = self.interface[key]
-        env = [None] * size
-        if slot is not None:
-            env[slot] = bound
-        try:
-            return fn(st, env)
-        except ZeroDivisionError:
-            raise RuntimeRulesError.at(position, "a division by zero") from None
-        except (TypeError, ValueError, IndexError, KeyError, AttributeError) as error:
-            hint = "" if st.zones else "counts, bounds and action ids may use only constants, options and `it`"
-            raise RuntimeRulesError.at(position, f"this expression cannot be worked out here ({error})",
-                                       hint) from None
+        """A manifest expression's value (see runtime/returns.py), with `p` or `it` bound."""
+        return evaluate_manifest(self.program, key, st, bound)
 
     def _count(self, key: tuple, default: int) -> int:
         if key not in self.interface:
@@ -349,10 +337,9 @@ class SnowrulesState(pyspiel.State):
         seats = self.get_game().program.seats
         if self.st.result is None:
             return [0.0] * seats
-        interface = self.get_game().interface
-        if ("returns", "value") in interface:
-            game = self.get_game()
-            return [float(game.evaluate(("returns", "value"), self.st, seat)) for seat in range(seats)]
+        declared = seat_returns(self.get_game().program, self.st)
+        if declared is not None:
+            return declared
         winners = set(self.st.result["winners"] or [])
         if not winners or len(winners) == seats:
             return [0.0] * seats
