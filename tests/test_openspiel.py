@@ -469,3 +469,22 @@ def test_validate_reports_an_id_or_utility_that_cannot_work(tmp_path, monkeypatc
     lines = (tmp_path / "copy" / "ruleset.yaml").read_text().splitlines()
     line = next(i for i, x in enumerate(lines, 1) if where in x)
     assert reported[0].startswith(f"copy/ruleset.yaml:{line}:{lines[line - 1].index(where) + 1}: error: ")
+
+
+def test_a_constant_sum_game_reports_its_sum(tmp_path):
+    """Kuhn poker with 2 added to every return: the returns add up to 4, and a best response
+    gains as much as in the zero-sum game (11/24 against uniform play)."""
+    folder = tmp_path / "kuhn"
+    shutil.copytree(RULESETS / "kuhn_poker", folder)
+    manifest = folder / "ruleset.yaml"
+    text = manifest.read_text()
+    for old, new in (("'stake() if p == winner() else 0 - stake()'", "'2 + stake() if p == winner() else 2 - stake()'"),
+                     ('min: "-2"', 'min: "0"'), ('max: "2"', 'max: "4"'),
+                     ("utility: zero-sum", 'utility: constant-sum\n  sum: "4"')):
+        assert text.count(old) == 1
+        text = text.replace(old, new)
+    manifest.write_text(text)
+    game = load_game(str(folder))
+    assert game.get_type().utility == pyspiel.GameType.Utility.CONSTANT_SUM and game.utility_sum() == 4.0
+    assert _returns_hold_their_utility(game, 100)
+    assert exploitability.exploitability(game, policy.UniformRandomPolicy(game)) == pytest.approx(11 / 24)

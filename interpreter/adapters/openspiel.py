@@ -17,6 +17,7 @@ Needs the `open-spiel` package (`pip install 'snowrules[openspiel]'`).
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -123,6 +124,7 @@ class SnowrulesGame(pyspiel.Game):
         self.program: Program = load_program(self.ruleset, variant, players, tuple(sorted(params.items())),
                                              explicit_chance=True)
         self.engine = Game(self.program)
+        self.sight = Sight.of(self.program)
         self.interface = self.program.interface
         self.ids: dict[tuple, dict] = {key: {} for key in self.interface if key[0] in ("choice", "chance")}
         components = len(self.program.layout.component_names)
@@ -305,10 +307,9 @@ class SnowrulesState(pyspiel.State):
         if st.result is None and st.pending.get("chance"):
             return
         game = self.get_game()
-        for seat in range(game.program.seats):
-            self.recall.saw(seat, game.engine.view(st, game.program.controller(seat)))
-            if st.result is None and seat in st.pending["players"]:
-                options = st.pending["options"][st.pending["players"].index(seat)]
+        self.recall.look(st, game.sight)
+        if st.result is None:
+            for seat, options in zip(st.pending["players"], st.pending["options"]):
                 self.recall.asked(seat, st.pending["rule"], [game.engine.option_label(st, o) for o in options])
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -349,30 +350,87 @@ class SnowrulesState(pyspiel.State):
         return json.dumps(self.st.to_json(), sort_keys=True)
 
 
+@dataclass(frozen=True)
+class Sight:
+    """What never changes in what the seats see: the zones' labels and which zones' content each
+    seat sees (as in Game.view: public zones and its player's hidden ones). Kept by the game, not
+    in the states, which are copied at every node."""
+
+    zone_labels: list[str]
+    counter_labels: list[str]
+    variable_names: list[str]
+    component_names: list[str]
+    sees: list[list[bool]]
+
+    @classmethod
+    def of(cls, program: Program) -> Sight:
+        layout = program.layout
+        sees = [[zone.visibility == "public" or (zone.visibility == "hidden"
+                                                 and zone.owner in program.seats_of(program.controller(seat)))
+                 for zone in layout.zones] for seat in range(program.seats)]
+        return cls([zone.label(layout.seat_names) for zone in layout.zones], list(layout.counter_labels),
+                   list(program.variable_names), list(layout.component_names), sees)
+
+
 class Recall:
     """Each seat's whole sequence of observations, in order: what it saw change (the parts of
-    its view that differ from the last time it looked), the decisions it was asked (the rule
-    and the options) and what it chose. Nothing is ever removed, so a value the seat saw and
-    that was later overwritten is still told apart: this is its perfect-recall information state."""
+    its view, Game.view, that differ from the last time it looked), the decisions it was asked
+    (the rule and the options) and what it chose. Nothing is ever removed, so a value the seat
+    saw and that was later overwritten is still told apart: this is its perfect-recall
+    information state. Every seat looks at the same moments, so the state is compared with the
+    last look once, and each change is told to the seats that may see it."""
 
     def __init__(self, seats: int):
         self.notes: list[list[str]] = [[] for _ in range(seats)]
-        self.last: list[dict[str, str]] = [{} for _ in range(seats)]
+        self.last_zones: list[list[int] | None] | None = None
+        self.last_counters: list[int] | None = None
+        self.last_vars: list[Any] | None = None
 
-    def saw(self, seat: int, view: dict) -> None:
-        parts = {f"{section}.{name}": json.dumps(value, sort_keys=True)
-                 for section in ("zones", "counters", "variables") for name, value in view[section].items()}
-        last = self.last[seat]
-        changed = [f"{key}={value}" for key, value in parts.items() if last.get(key) != value]
-        if changed:
-            self.notes[seat].append("saw " + "; ".join(changed))
-            self.last[seat] = parts
+    def look(self, st: State, sight: Sight) -> None:
+        """Every seat notes what changed since the last look (at the first look, everything)."""
+        first = self.last_zones is None
+        last_zones = self.last_zones or [None] * len(st.zones)
+        changed_zones = [i for i, zone in enumerate(st.zones) if zone != last_zones[i]]
+        public = [f"counters.{sight.counter_labels[i]}={value}" for i, value in enumerate(st.counters)
+                  if first or value != self.last_counters[i]]
+        public += [f"variables.{sight.variable_names[i]}={json.dumps(_plain(value), sort_keys=True)}"
+                   for i, value in enumerate(st.vars)
+                   if first or value != self.last_vars[i] or type(value) is not type(self.last_vars[i])]
+        names = sight.component_names
+        for seat, notes in enumerate(self.notes):
+            sees = sight.sees[seat]
+            parts = []
+            for i in changed_zones:
+                zone, last = st.zones[i], last_zones[i]
+                if sees[i]:
+                    parts.append(f"zones.{sight.zone_labels[i]}={json.dumps([names[c] for c in zone])}")
+                elif last is None or len(zone) != len(last):
+                    parts.append(f'zones.{sight.zone_labels[i]}={{"count": {len(zone)}}}')
+            if parts or public:
+                notes.append("saw " + "; ".join(parts + public))
+        for i in changed_zones:
+            last_zones[i] = list(st.zones[i])
+        self.last_zones = last_zones
+        self.last_counters = list(st.counters)
+        self.last_vars = [_copied(v) for v in st.vars]
 
     def asked(self, seat: int, rule: str, labels: list[str]) -> None:
         self.notes[seat].append(f"asked at {rule}: {json.dumps(labels)}")
 
     def chose(self, seat: int, label: str) -> None:
         self.notes[seat].append(f"chose {label}")
+
+
+def _copied(value: Any) -> Any:
+    """A variable's value as it is now (lists change in place)."""
+    return [_copied(v) for v in value] if isinstance(value, list) else value
+
+
+def _plain(value: Any) -> Any:
+    """A variable's value as Game.view shows it: none, a number, a text, or a list of those."""
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value if value is None or isinstance(value, (int, str, bool, float)) else str(value)
 
 
 class SnowrulesObserver:
