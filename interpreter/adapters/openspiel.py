@@ -8,8 +8,13 @@ simultaneous node, where a seat with nothing to decide has the single legal acti
 Action ids. A ruleset may declare OpenSpiel ids in its manifest (`action_ids`): one expression per
 kind of option (`component`, `player`, `value`) for choices and for chance outcomes, with `it`
 the option, and the id counts. Without them an option's id is its position among the legal
-options (the same id may then mean different moves at different nodes). Returns come from the
-manifest's `returns` when declared; otherwise the winners share +1 and the others share -1.
+options (the same id may then mean different moves at different nodes); compile/action_ids.py
+checks the declared ones before play. Returns come from the manifest's `returns` when declared
+(runtime/returns.py), with its `utility` (general-sum unless it says otherwise); otherwise the
+winners share +1 and the others share -1, which is zero-sum.
+
+Information states have perfect recall: each seat's whole sequence of observations (what it saw
+change, what it was asked, what it chose; see Recall). Observation strings are its view now.
 
 OpenSpiel players are seats: a variant giving a player several seats shows one player per seat.
 Needs the `open-spiel` package (`pip install 'snowrules[openspiel]'`).
