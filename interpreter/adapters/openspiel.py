@@ -8,8 +8,13 @@ simultaneous node, where a seat with nothing to decide has the single legal acti
 Action ids. A ruleset may declare OpenSpiel ids in its manifest (`action_ids`): one expression per
 kind of option (`component`, `player`, `value`) for choices and for chance outcomes, with `it`
 the option, and the id counts. Without them an option's id is its position among the legal
-options (the same id may then mean different moves at different nodes). Returns come from the
-manifest's `returns` when declared; otherwise the winners share +1 and the others share -1.
+options (the same id may then mean different moves at different nodes); compile/action_ids.py
+checks the declared ones before play. Returns come from the manifest's `returns` when declared
+(runtime/returns.py), with its `utility` (general-sum unless it says otherwise); otherwise the
+winners share +1 and the others share -1, which is zero-sum.
+
+Information states have perfect recall: each seat's whole sequence of observations (what it saw
+change, what it was asked, what it chose; see Recall). Observation strings are its view now.
 
 OpenSpiel players are seats: a variant giving a player several seats shows one player per seat.
 Needs the `open-spiel` package (`pip install 'snowrules[openspiel]'`).
@@ -17,6 +22,7 @@ Needs the `open-spiel` package (`pip install 'snowrules[openspiel]'`).
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -30,6 +36,7 @@ from snowrules.load.ruleset import Ruleset, load_ruleset
 from snowrules.model.program import Program
 from snowrules.model.state import State
 from snowrules.runtime.engine import Game
+from snowrules.runtime.returns import evaluate_manifest, seat_returns
 
 PREFIX = "snowrules_"
 NOTHING_TO_DECIDE = 0   # the one legal action of a seat left out of a simultaneous node
@@ -68,7 +75,11 @@ def register(ruleset: str) -> type:
     return game_class
 
 
-def _game_type(ruleset: Ruleset, short_name: str) -> pyspiel.GameType:
+UTILITY = {"zero-sum": pyspiel.GameType.Utility.ZERO_SUM, "constant-sum": pyspiel.GameType.Utility.CONSTANT_SUM,
+           "general-sum": pyspiel.GameType.Utility.GENERAL_SUM, "identical": pyspiel.GameType.Utility.IDENTICAL}
+
+
+def _game_type(ruleset: Ruleset, short_name: str, utility: str = "general-sum") -> pyspiel.GameType:
     nodes = [n for f in ruleset.rules for n in s.walk(f)]
     nodes += [n for d in ruleset.components for body in d.effects.values() for n in s.walk(body)]
     simultaneous = any(isinstance(n, s.Choose) and n.simultaneous for n in nodes)
@@ -85,7 +96,7 @@ def _game_type(ruleset: Ruleset, short_name: str) -> pyspiel.GameType:
                      else pyspiel.GameType.ChanceMode.DETERMINISTIC),
         information=(pyspiel.GameType.Information.IMPERFECT_INFORMATION if hidden or simultaneous
                      else pyspiel.GameType.Information.PERFECT_INFORMATION),
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        utility=UTILITY[utility],
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=ruleset.max_players * ruleset.seats_per_player,
         min_num_players=ruleset.min_players * ruleset.seats_per_player,
@@ -118,6 +129,7 @@ class SnowrulesGame(pyspiel.Game):
         self.program: Program = load_program(self.ruleset, variant, players, tuple(sorted(params.items())),
                                              explicit_chance=True)
         self.engine = Game(self.program)
+        self.sight = Sight.of(self.program)
         self.interface = self.program.interface
         self.ids: dict[tuple, dict] = {key: {} for key in self.interface if key[0] in ("choice", "chance")}
         components = len(self.program.layout.component_names)
@@ -126,30 +138,35 @@ class SnowrulesGame(pyspiel.Game):
         declared = ("returns", "value") in self.interface
         low = self.evaluate(("returns", "min"), State()) if declared else -1.0
         high = self.evaluate(("returns", "max"), State()) if declared else 1.0
+        self.utility, utility_sum = self._utility(declared)
         seats = self.program.seats
         info = pyspiel.GameInfo(
             num_distinct_actions=self.distinct, max_chance_outcomes=self.chance_size, num_players=seats,
-            min_utility=float(low), max_utility=float(high), utility_sum=None,
+            min_utility=float(low), max_utility=float(high), utility_sum=utility_sum,
             max_game_length=self._count(("max_game_length",), self.program.max_steps))
         all_params = {"players": players, "variant": variant or "", **self.program.options}
-        super().__init__(self.game_type, info, all_params)
+        game_type = self.game_type
+        if self.utility != "general-sum":  # the registered type says general-sum: the options may differ
+            game_type = _game_type(loaded, game_type.short_name, self.utility)
+        super().__init__(game_type, info, all_params)
+
+    def _utility(self, declared: bool) -> tuple[str, float | None]:
+        """How the returns add up, and their sum when it is fixed. The manifest's `utility` may
+        depend on the options (the compiler checked its value); without `returns`, the winners
+        share +1 and the others -1, which is zero-sum."""
+        if ("returns", "utility") in self.interface:
+            utility = self.evaluate(("returns", "utility"), State())
+        else:
+            utility = "general-sum" if declared else "zero-sum"
+        if utility == "zero-sum":
+            return utility, 0.0
+        if utility == "constant-sum":
+            return utility, float(self.evaluate(("returns", "sum"), State()))
+        return utility, None
 
     def evaluate(self, key: tuple, st: State, bound: Any = None) -> Any:
-        """A manifest expression's value, with `p` or `it` bound; its failure is reported at its
-        place in the manifest. Counts, bounds and ids are evaluated on an empty state: they may
-        use constants and options (and the option `it`), never the game's state."""
-        fn, size, slot, position = self.interface[key]
-        env = [None] * size
-        if slot is not None:
-            env[slot] = bound
-        try:
-            return fn(st, env)
-        except ZeroDivisionError:
-            raise RuntimeRulesError.at(position, "a division by zero") from None
-        except (TypeError, ValueError, IndexError, KeyError, AttributeError) as error:
-            hint = "" if st.zones else "counts, bounds and action ids may use only constants, options and `it`"
-            raise RuntimeRulesError.at(position, f"this expression cannot be worked out here ({error})",
-                                       hint) from None
+        """A manifest expression's value (see runtime/returns.py), with `p` or `it` bound."""
+        return evaluate_manifest(self.program, key, st, bound)
 
     def _count(self, key: tuple, default: int) -> int:
         if key not in self.interface:
@@ -164,9 +181,9 @@ class SnowrulesGame(pyspiel.Game):
         the game's ids."""
         key = (group, pending["kind"])
         position = self.interface[key][3]
-        if key[1] == "value" and type(option) is not int:
+        if key[1] == "value" and type(option) not in (int, str, bool):
             raise RuntimeRulesError.at(position, f"an option {option!r} has no declared id: `value` ids are "
-                                       "for whole numbers", f"the decision is at {pending['rule']}")
+                                       "for numbers, texts and true/false", f"the decision is at {pending['rule']}")
         found = self.evaluate(key, State(), option)
         limit = self.chance_size if group == "chance" else self.distinct
         if type(found) is not int or not 0 <= found < limit:
@@ -190,7 +207,8 @@ class SnowrulesState(pyspiel.State):
     def __init__(self, game: SnowrulesGame):
         super().__init__(game)
         self.st = game.engine.start(0, explicit=True)
-        self.seen: list[list[str]] = [[] for _ in range(game.program.seats)]  # each seat's own moves
+        self.recall = Recall(game.program.seats)  # what each seat saw change, was asked and chose
+        self._observe()
 
     # ---- whose turn -----------------------------------------------------------------------
     def current_player(self) -> int:
@@ -266,12 +284,14 @@ class SnowrulesState(pyspiel.State):
         if pending.get("chance"):
             index = self._index(self._ids("chance", pending["options"][0]), action, "chance")
             self.get_game().engine.answer(self.st, [index])
+            self._observe()
             return
         seat = pending["players"][0]
         ids, options = self._seat_options(seat)
         index = self._index(ids, action, f"player {seat}")
-        self.seen[seat].append(self.get_game().engine.option_label(self.st, options[index]))
+        self.recall.chose(seat, self.get_game().engine.option_label(self.st, options[index]))
         self.get_game().engine.answer(self.st, [index])
+        self._observe()
 
     def _apply_actions(self, actions: list[int]) -> None:
         pending = self.st.pending
@@ -279,9 +299,23 @@ class SnowrulesState(pyspiel.State):
         for seat in pending["players"]:
             ids, options = self._seat_options(seat)
             index = self._index(ids, actions[seat], f"player {seat}")
-            self.seen[seat].append(self.get_game().engine.option_label(self.st, options[index]))
+            self.recall.chose(seat, self.get_game().engine.option_label(self.st, options[index]))
             answers.append(index)
         self.get_game().engine.answer(self.st, answers)
+        self._observe()
+
+    def _observe(self) -> None:
+        """Each seat notes what it sees change, at every node that is not a draw: draws in a
+        row with no decision between them (a deal) are seen together, once they are done, so
+        the order in which a hand was dealt is not remembered (as in OpenSpiel's card games)."""
+        st = self.st
+        if st.result is None and st.pending.get("chance"):
+            return
+        game = self.get_game()
+        self.recall.look(st, game.sight)
+        if st.result is None:
+            for seat, options in zip(st.pending["players"], st.pending["options"]):
+                self.recall.asked(seat, st.pending["rule"], [game.engine.option_label(st, o) for o in options])
 
     def _action_to_string(self, player: int, action: int) -> str:
         """The option as a player reads it; identical components are told apart by their id."""
@@ -309,10 +343,9 @@ class SnowrulesState(pyspiel.State):
         seats = self.get_game().program.seats
         if self.st.result is None:
             return [0.0] * seats
-        interface = self.get_game().interface
-        if ("returns", "value") in interface:
-            game = self.get_game()
-            return [float(game.evaluate(("returns", "value"), self.st, seat)) for seat in range(seats)]
+        declared = seat_returns(self.get_game().program, self.st)
+        if declared is not None:
+            return declared
         winners = set(self.st.result["winners"] or [])
         if not winners or len(winners) == seats:
             return [0.0] * seats
@@ -322,8 +355,92 @@ class SnowrulesState(pyspiel.State):
         return json.dumps(self.st.to_json(), sort_keys=True)
 
 
+@dataclass(frozen=True)
+class Sight:
+    """What never changes in what the seats see: the zones' labels and which zones' content each
+    seat sees (as in Game.view: public zones and its player's hidden ones). Kept by the game, not
+    in the states, which are copied at every node."""
+
+    zone_labels: list[str]
+    counter_labels: list[str]
+    variable_names: list[str]
+    component_names: list[str]
+    sees: list[list[bool]]
+
+    @classmethod
+    def of(cls, program: Program) -> Sight:
+        layout = program.layout
+        sees = [[zone.visibility == "public" or (zone.visibility == "hidden"
+                                                 and zone.owner in program.seats_of(program.controller(seat)))
+                 for zone in layout.zones] for seat in range(program.seats)]
+        return cls([zone.label(layout.seat_names) for zone in layout.zones], list(layout.counter_labels),
+                   list(program.variable_names), list(layout.component_names), sees)
+
+
+class Recall:
+    """Each seat's whole sequence of observations, in order: what it saw change (the parts of
+    its view, Game.view, that differ from the last time it looked), the decisions it was asked
+    (the rule and the options) and what it chose. Nothing is ever removed, so a value the seat
+    saw and that was later overwritten is still told apart: this is its perfect-recall
+    information state. Every seat looks at the same moments, so the state is compared with the
+    last look once, and each change is told to the seats that may see it."""
+
+    def __init__(self, seats: int):
+        self.notes: list[list[str]] = [[] for _ in range(seats)]
+        self.last_zones: list[list[int] | None] | None = None
+        self.last_counters: list[int] | None = None
+        self.last_vars: list[Any] | None = None
+
+    def look(self, st: State, sight: Sight) -> None:
+        """Every seat notes what changed since the last look (at the first look, everything)."""
+        first = self.last_zones is None
+        last_zones = self.last_zones or [None] * len(st.zones)
+        changed_zones = [i for i, zone in enumerate(st.zones) if zone != last_zones[i]]
+        public = [f"counters.{sight.counter_labels[i]}={value}" for i, value in enumerate(st.counters)
+                  if first or value != self.last_counters[i]]
+        public += [f"variables.{sight.variable_names[i]}={json.dumps(_plain(value), sort_keys=True)}"
+                   for i, value in enumerate(st.vars)
+                   if first or value != self.last_vars[i] or type(value) is not type(self.last_vars[i])]
+        names = sight.component_names
+        for seat, notes in enumerate(self.notes):
+            sees = sight.sees[seat]
+            parts = []
+            for i in changed_zones:
+                zone, last = st.zones[i], last_zones[i]
+                if sees[i]:
+                    parts.append(f"zones.{sight.zone_labels[i]}={json.dumps([names[c] for c in zone])}")
+                elif last is None or len(zone) != len(last):
+                    parts.append(f'zones.{sight.zone_labels[i]}={{"count": {len(zone)}}}')
+            if parts or public:
+                notes.append("saw " + "; ".join(parts + public))
+        for i in changed_zones:
+            last_zones[i] = list(st.zones[i])
+        self.last_zones = last_zones
+        self.last_counters = list(st.counters)
+        self.last_vars = [_copied(v) for v in st.vars]
+
+    def asked(self, seat: int, rule: str, labels: list[str]) -> None:
+        self.notes[seat].append(f"asked at {rule}: {json.dumps(labels)}")
+
+    def chose(self, seat: int, label: str) -> None:
+        self.notes[seat].append(f"chose {label}")
+
+
+def _copied(value: Any) -> Any:
+    """A variable's value as it is now (lists change in place)."""
+    return [_copied(v) for v in value] if isinstance(value, list) else value
+
+
+def _plain(value: Any) -> Any:
+    """A variable's value as Game.view shows it: none, a number, a text, or a list of those."""
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value if value is None or isinstance(value, (int, str, bool, float)) else str(value)
+
+
 class SnowrulesObserver:
-    """What a seat sees (Game.view), and with perfect recall also its own moves so far."""
+    """Without perfect recall, what a seat sees now (Game.view) and the decision it is asked;
+    with perfect recall, the seat's whole sequence of observations and moves (see Recall)."""
 
     def __init__(self, game: SnowrulesGame, perfect_recall: bool):
         self.game = game
@@ -337,6 +454,8 @@ class SnowrulesObserver:
     def string_from(self, state: SnowrulesState, player: int) -> str:
         """The seat's view, and the decision it is asked (its rule and its options: a player
         knows what is asked of them, so two states that ask differently never look alike)."""
+        if self.perfect_recall:
+            return "\n".join(state.recall.notes[player])
         program = self.game.program
         st = state.st
         view = self.game.engine.view(st, program.controller(player))
@@ -346,7 +465,4 @@ class SnowrulesObserver:
             options = pending["options"][pending["players"].index(player)]
             labels = [self.game.engine.option_label(st, o) for o in options]
             text += f"\nasked at {pending['rule']}: " + json.dumps(labels)
-        if self.perfect_recall:
-            text += "\nmoves: " + json.dumps(state.seen[player])
         return text
-

@@ -13,6 +13,7 @@ from snowrules.play.narrate import Narrator, secrets_for
 from snowrules.records.logfile import LogWriter, header, replay, result_event
 from snowrules.records.scenarios import load_scenario, run_scenario, scenario_files
 from snowrules.runtime.engine import Game
+from snowrules.runtime.returns import player_returns
 
 
 class UsageError(Exception):
@@ -93,6 +94,9 @@ def command_run(args) -> int:
               "agents": agent_names, "player_names": player_names, "scores": outcome.scores,
               "seat_scores": dict(zip(seat_names, outcome.seat_scores)), "winners": outcome.winners,
               "winner_names": [player_names[w] for w in outcome.winners], "turns": outcome.turns}
+    returns = player_returns(game.program, st)
+    if returns is not None:  # the manifest's `returns`: what each player gets, shown instead of scores
+        result["returns"] = returns
     if args.json:
         print(json.dumps(result))
         return 0
@@ -120,10 +124,12 @@ def _print_result(title: str, result: dict) -> None:
     table = Table(title=f"{title}: result after {result['turns']} turns")
     table.add_column("player")
     table.add_column("agent")
-    table.add_column("score", justify="right")
+    shown = "returns" if "returns" in result else "scores"
+    table.add_column("return" if shown == "returns" else "score", justify="right")
     table.add_column("")
     for i, name in enumerate(result["player_names"]):
-        table.add_row(name, result["agents"][i], str(result["scores"][i]),
+        value = result[shown][i]
+        table.add_row(name, result["agents"][i], str(value) if isinstance(value, int) else f"{value:.4g}",
                       "winner" if i in result["winners"] else "")
     Console().print(table)
 
@@ -248,9 +254,10 @@ def command_simulate(args) -> int:
     table = Table(title=f"{ruleset.title}: {args.games} games, {summary['games_per_s']} games/s")
     table.add_column("player")
     table.add_column("win rate", justify="right")
-    table.add_column("mean score", justify="right")
+    means = "return_means" if "return_means" in summary else "score_means"
+    table.add_column("mean return" if means == "return_means" else "mean score", justify="right")
     for i in range(players):
-        table.add_row(str(i + 1), f"{summary['win_rates'][i]:.3f}", f"{summary['score_means'][i]:.2f}")
+        table.add_row(summary["player_names"][i], f"{summary['win_rates'][i]:.3f}", f"{summary[means][i]:.2f}")
     Console().print(table)
     print(f"mean turns: {summary['mean_turns']:.2f}")
     return 0

@@ -7,14 +7,16 @@ with any problem gives no program. `check` runs the same pass for every allowed 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
+from snowrules.compile.action_ids import check_action_ids
 from snowrules.compile.expressions import ExpressionCompiler
 from snowrules.compile.scope import BOUND_NAMES, BUILTIN_VALUES, RoutineSlots, Scope, Symbols, Variable
 from snowrules.compile.statements import StatementCompiler, SuspendAnalysis, TriggerRuntime
 from snowrules.compile.steps import PushBlock, TurnsStep
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, Diagnostics, Position, RulesetError, RuntimeRulesError
-from snowrules.load.ruleset import Ruleset, load_ruleset, options_text
+from snowrules.load.ruleset import UTILITIES, Ruleset, load_ruleset, options_text
 from snowrules.model import kinds as t
 from snowrules.model.layout import BOX, CounterFamily, Layout, ZoneFamily, instantiate_components, seat_names
 from snowrules.model.program import ROUTINE, TURNS, Block, Program, Routine
@@ -169,6 +171,10 @@ class _Compiler:
                 self.symbols.expressions[(index, field)] = (fn, scope.slots, slots["me"], slots["this"])
 
         interface = self._interface()
+        if not self.diag.items:
+            nodes = [n for f in ruleset.rules for n in s.walk(f)]
+            nodes += [n for d in ruleset.components for body in d.effects.values() for n in s.walk(body)]
+            check_action_ids(interface, layout, self.symbols, self.diag, nodes)
         counters_initial = list(layout.counter_initial)
         return Program(
             title=ruleset.title, ruleset=ruleset.name, version=ruleset.version, variant=ruleset.variant,
@@ -183,7 +189,8 @@ class _Compiler:
     def _interface(self) -> dict[tuple, tuple]:
         """The manifest's `returns` (of a player `p`) and `action_ids` (of an option `it`),
         compiled; its `constraints`, checked for this game."""
-        kinds = {"component": t.COMPONENT, "player": t.PLAYER, "value": t.INT}
+        # A `value` option is a number or a text ("roll"): its id may compare it with either.
+        kinds = {"component": t.COMPONENT, "player": t.PLAYER, "value": t.ANY}
         compiled = {}
         for key, node in self.ruleset.interface.items():
             if key[0] == "constraint":
@@ -194,7 +201,10 @@ class _Compiler:
             else:
                 names = {"it": kinds[key[1]]} if key[0] in ("choice", "chance") else {}
             scope, slots = self._routine_scope(names)
-            if key[0] == "returns":  # a return may be a fraction (ratio())
+            if key == ("returns", "utility"):
+                fn = self.exprs.expect(node, scope, t.STR, "a utility")
+                self._utility(fn, scope.slots.size, node)
+            elif key[0] == "returns":  # a return may be a fraction (ratio())
                 fn, kind = self.exprs.compile(node, scope)
                 if kind not in (t.INT, t.FRACTION, t.ANY):
                     self.diag.error(node.pos, f"a return must be a number, not {t.describe(kind)}")
@@ -202,6 +212,21 @@ class _Compiler:
                 fn = self.exprs.expect(node, scope, t.INT, "an action id or count")
             compiled[key] = (fn, scope.slots.size, next(iter(slots.values()), None), node.pos)
         return compiled
+
+    def _utility(self, fn: Any, size: int, node: s.Node) -> None:
+        """The manifest's utility must be one of OpenSpiel's words, and a constant sum needs its
+        `sum`: checked for this game's options, so that `validate` reports it at its line."""
+        if self.diag.items:
+            return
+        try:
+            utility = fn(State(), [None] * size)
+        except (TypeError, ValueError, IndexError, KeyError, AttributeError, ZeroDivisionError):
+            self.diag.error(node.pos, "a utility may use only constants, options and player_count")
+            return
+        if utility not in UTILITIES:
+            self.diag.error(node.pos, f"the utility is {utility!r}, not one of {', '.join(UTILITIES)}")
+        elif utility == "constant-sum" and ("returns", "sum") not in self.ruleset.interface:
+            self.diag.error(node.pos, "a constant-sum game needs `sum:` beside `utility:`, the total of the returns")
 
     def _indexes(self, decl: s.ZoneDecl) -> list[int] | None:
         if decl.index is None:

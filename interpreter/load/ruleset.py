@@ -5,6 +5,7 @@ raises one `RulesetError` that lists them all, each at `path:line:col`.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,8 @@ GENERIC_SCHEMAS = PROJECT_ROOT / "schemas"
 # snowrules, not to the game: it is taken out before the entry is checked against its schema (so
 # no schema declares it), and a schema that declares a field of that name is refused.
 COPIES = "copies"
+# How a game's returns add up (a manifest's `returns: utility:`), in OpenSpiel's terms.
+UTILITIES = ("zero-sum", "constant-sum", "general-sum", "identical")
 
 
 @dataclass
@@ -270,7 +273,8 @@ class _Reader:
         stand."""
         found: dict[tuple, Any] = {}
         returns = m.get("returns", {})
-        places = [(("returns", key), ["returns", key]) for key in ("value", "min", "max") if key in returns]
+        places = [(("returns", key), ["returns", key]) for key in ("value", "min", "max", "utility", "sum")
+                  if key in returns]
         ids = m.get("action_ids", {})
         places += [((key,), ["action_ids", key]) for key in ("distinct", "chance_outcomes", "max_game_length")
                    if key in ids]
@@ -280,6 +284,8 @@ class _Reader:
         for key, where in places:
             text = str(_at(m, where))
             line, col, block = _snippet_origin(manifest, where, text)
+            if key == ("returns", "utility") and text in UTILITIES:  # a plain word: the text itself
+                text = json.dumps(text)
             try:
                 found[key] = parse_expression(text, manifest.path, line, col, block)
             except RulesSyntaxError as error:

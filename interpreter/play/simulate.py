@@ -10,6 +10,7 @@ def _batch(ruleset: str, variant: str | None, players: int, agents: str, seeds: 
     from snowrules.compile.compiler import load_program
     from snowrules.play.agents import make_agent, play
     from snowrules.runtime.engine import Game
+    from snowrules.runtime.returns import player_returns
     game = Game(load_program(ruleset, variant, players, options))
     names = [n.strip() for n in agents.split(",")]
     names = names * players if len(names) == 1 else names
@@ -17,7 +18,7 @@ def _batch(ruleset: str, variant: str | None, players: int, agents: str, seeds: 
     for seed in seeds:
         st = play(game, [make_agent(n, seed * 1000 + i) for i, n in enumerate(names)], seed)
         outcome = game.outcome(st)
-        results.append((outcome.winners, outcome.scores, outcome.turns))
+        results.append((outcome.winners, outcome.scores, outcome.turns, player_returns(game.program, st)))
     return results
 
 
@@ -46,13 +47,28 @@ def simulate(ruleset: str, variant: str | None, players: int, agents: str, games
     wins = [0.0] * players
     totals = [0] * players
     turns = 0
-    for winners, scores, game_turns in results:
+    returns = [0.0] * players
+    for winners, scores, game_turns, game_returns in results:
         for w in winners:
             wins[w] += 1 / len(winners)
         for i, score in enumerate(scores):
             totals[i] += score
         turns += game_turns
-    return {"players": players, "games": games, "agents": agents, "seed": seed,
-            "win_rates": [round(w / games, 4) for w in wins],
-            "score_means": [round(t / games, 3) for t in totals], "mean_turns": round(turns / games, 3),
-            "seconds": round(elapsed, 3), "games_per_s": round(games / elapsed, 1)}
+        for i, value in enumerate(game_returns or []):
+            returns[i] += value
+    summary = {"players": players, "player_names": _player_names(ruleset, variant, players, options),
+               "games": games, "agents": agents, "seed": seed,
+               "win_rates": [round(w / games, 4) for w in wins],
+               "score_means": [round(t / games, 3) for t in totals], "mean_turns": round(turns / games, 3),
+               "seconds": round(elapsed, 3), "games_per_s": round(games / elapsed, 1)}
+    if results and results[0][3] is not None:  # the manifest declares `returns`: their means too
+        summary["return_means"] = [round(r / games, 4) for r in returns]
+    return summary
+
+
+def _player_names(ruleset: str, variant: str | None, players: int, options: tuple) -> list[str]:
+    """Each player by their seats' names (a player with several seats: "red & blue")."""
+    from snowrules.compile.compiler import load_program
+    program = load_program(ruleset, variant, players, options)
+    names = program.layout.seat_names
+    return [" & ".join(names[s] for s in program.seats_of(p)) for p in range(players)]

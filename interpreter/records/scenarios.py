@@ -19,6 +19,7 @@ from snowrules.load.ruleset import GENERIC_SCHEMAS, Ruleset, display_path, load_
 from snowrules.load.yaml_files import YamlDocument, key_position, load_schema, load_yaml, plain, schema_errors
 from snowrules.model.state import State
 from snowrules.runtime.engine import Game
+from snowrules.runtime.returns import declares_returns, seat_returns
 from snowrules.runtime.vm import run
 
 
@@ -245,6 +246,8 @@ def _compare(game: Game, st: State, names: _Names, expect: dict) -> list[str]:
         if (wanted is None) != (got is None) or (got is not None and sorted(got) != sorted(wanted)):
             failures.append(f"{names.document.position(['expect', 'winners'])}: winners are "
                             f"{got if got is not None else 'none (the game goes on)'}, expected {wanted}")
+    if "returns" in expect:
+        failures += _compare_returns(game, st, names, expect["returns"])
     if "rolls" in expect:
         got = [e["dice"] for e in names.events if e["e"] == "roll"]
         if got != expect["rolls"]:
@@ -263,6 +266,23 @@ def _compare(game: Game, st: State, names: _Names, expect: dict) -> list[str]:
         if not ok:
             failures.append(f"{names.document.position(['expect', 'decision'])}: the pending decision is "
                             f"{got}, expected {wanted}")
+    return failures
+
+
+def _compare_returns(game: Game, st: State, names: _Names, wanted: dict) -> list[str]:
+    """Each listed seat's return (the manifest's `returns`), to within rounding of fractions."""
+    where = names.document.position(["expect", "returns"])
+    if not declares_returns(game.program):
+        return [f"{where}: the ruleset's manifest declares no `returns` (expect winners or counters instead)"]
+    got = seat_returns(game.program, st)
+    if got is None:
+        return [f"{where}: the game goes on: there are no returns yet"]
+    failures = []
+    for label, value in wanted.items():
+        seat = names.lookup(names.seats, label, ["expect", "returns", label], "seat")
+        if abs(got[seat] - value) > 1e-9:
+            failures.append(f"{names.document.position(['expect', 'returns', label])}: {label}'s return is "
+                            f"{got[seat]:.6g}, expected {value}")
     return failures
 
 
