@@ -25,6 +25,7 @@ Needs scipy (the `stats` extra).
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
@@ -135,6 +136,13 @@ def _mark(figures: list[Difference]) -> list[Difference]:
 def compare(base: Sequence[GameRecord], other: Sequence[GameRecord], base_players: int,
             other_players: int) -> Comparison:
     """Every figure of `summarize`, base against other, on the games both sides finished."""
+    with warnings.catch_warnings():  # scipy warns about nearly constant samples; their p-values stand
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return _compare(base, other, base_players, other_players)
+
+
+def _compare(base: Sequence[GameRecord], other: Sequence[GameRecord], base_players: int,
+             other_players: int) -> Comparison:
     common = sorted({r.index for r in base} & {r.index for r in other})
     by_index_a, by_index_b = {r.index: r for r in base}, {r.index: r for r in other}
     a = [by_index_a[i] for i in common]
