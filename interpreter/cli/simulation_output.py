@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict
 
-from snowrules.play.comparison import Comparison, Difference
+from snowrules.play.comparison import Comparison, Difference, p_text
 from snowrules.play.simulate import SimulationRun
 from snowrules.play.statistics import Distribution, Rate, Summary
 
@@ -145,8 +145,7 @@ def print_comparison(title: str, comparison: Comparison, base_label: str, other_
             section = d.section
             table.add_section()
         interval = "-" if d.low is None or math.isnan(d.low) else f"{d.low:+.3f}..{d.high:+.3f}"
-        p = "-" if d.p_value is None else f"{d.p_value:.3g}"
-        q = "-" if d.adjusted_p is None else f"{d.adjusted_p:.3g}"
+        p, q = p_text(d.p_value), p_text(d.adjusted_p)
         table.add_row(d.figure, f"{d.base:.3f}", f"{d.other:.3f}", f"{d.difference:+.3f}", interval, p, q,
                       "*" if d.significant else "")
     console.print(table)

@@ -60,6 +60,13 @@ class Comparison:
     figures: list[Difference]
 
 
+def p_text(value: float | None) -> str:
+    """A p-value as shown to a designer: one below the smallest float reads as such, not as 0."""
+    if value is None:
+        return "-"
+    return "<1e-300" if value == 0 else f"{value:.3g}"
+
+
 def _means(a: Sequence[float], b: Sequence[float], paired: bool) -> tuple[float, float, float | None, str]:
     """(low, high, p) of mean(b) - mean(a), and the test's name."""
     from scipy import stats

@@ -14,7 +14,7 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
-from snowrules.play.comparison import Comparison
+from snowrules.play.comparison import Comparison, p_text
 from snowrules.play.simulate import SimulationRun
 from snowrules.play.statistics import Summary
 from snowrules.records.game_table import GameRecord
@@ -131,7 +131,7 @@ _PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{title}</title>
 <style>body{{font-family:sans-serif;max-width:70em;margin:2em auto}}table{{border-collapse:collapse}}
 td,th{{border:1px solid #ccc;padding:.2em .5em;text-align:right}}td:first-child{{text-align:left}}
-.significant{{background:#fde2a0}}</style></head>
+.significant{{background:#fde2a0}}img{{max-width:100%}}</style></head>
 <body>
 <h1>{title}</h1>
 {body}
@@ -198,7 +198,7 @@ def comparison_report(folder: Path, title: str, runs: Sequence[SimulationRun], c
              f"p &lt; 0.05 (Benjamini-Hochberg over {len(comparison.figures)} figures).</p>")
     rows = [[d.figure, f"{d.base:.3f}", f"{d.other:.3f}", f"{d.difference:+.3f}",
              "-" if d.low is None or math.isnan(d.low) else f"{d.low:+.3f} .. {d.high:+.3f}",
-             "-" if d.p_value is None else f"{d.p_value:.3g}", d.test] for d in comparison.figures]
+             p_text(d.p_value), d.test] for d in comparison.figures]
     table = _table(["figure", "A", "B", "B - A", "95% interval", "p", "test"], rows,
                    [d.significant for d in comparison.figures])
     common = {r.index for r in runs[0].records} & {r.index for r in runs[1].records}
