@@ -84,6 +84,30 @@ def test_the_terminal_summary_without_progress_when_not_a_terminal(capsys):
     assert "ETA" not in out + err and "games/s" not in err
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
+def test_progress_shows_the_rate_and_the_time_left_on_a_terminal():
+    import pty
+    terminal, side = pty.openpty()
+    process = subprocess.Popen([str(SNOWRULES), "simulate", "snow_time", "--games", "1500", "--players", "2"],
+                               stdout=subprocess.PIPE, stderr=side, env={**os.environ, "TERM": "xterm"})
+    os.close(side)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(terminal, 65536)
+        except OSError:  # the other side closed
+            break
+        if not chunk:
+            break
+        shown += chunk
+    out, _ = process.communicate(timeout=120)
+    os.close(terminal)
+    text = shown.decode("utf-8", "replace")
+    assert process.returncode == 0
+    assert "/1500" in text and "games/s" in text and "ETA" in text
+    assert b"ETA" not in out   # the summary on stdout is not mixed with the bar
+
+
 # --- per-game files -----------------------------------------------------------------------------
 
 

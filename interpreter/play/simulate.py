@@ -77,7 +77,9 @@ def _ignore_interrupts() -> None:
 
 def _pool_results(workers: int, play: Callable, chunks: list[list[int]]) -> tuple[Iterator, Callable, str]:
     import multiprocessing
-    pool = multiprocessing.get_context("fork").Pool(workers, initializer=_ignore_interrupts)
+    # fork starts a worker at once; where there is none (Windows), spawn re-imports snowrules first
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    pool = multiprocessing.get_context(method).Pool(workers, initializer=_ignore_interrupts)
 
     def results() -> Iterator[list[GameRecord]]:
         pending = pool.imap_unordered(play, chunks)
