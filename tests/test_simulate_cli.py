@@ -287,19 +287,37 @@ def test_ctrl_c_stops_within_a_second_with_the_summary_so_far(workers, tmp_path)
 # --- usage errors -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("args, message", [
-    (["simulate", "snow_time", "--games", "5", "--out", "games.txt"], "write .csv, .jsonl or .parquet"),
-    (["simulate", "snow_time", "--games", "5", "--workers", "2", "--cluster", "tcp://x:1"],
+@pytest.mark.parametrize("args, code, message", [
+    (["simulate", "snow_time", "--games", "5", "--out", "games.txt"], 2, "write .csv, .jsonl or .parquet"),
+    (["simulate", "snow_time", "--games", "5", "--workers", "2", "--cluster", "tcp://x:1"], 2,
      "give --workers or --cluster, not both"),
-    (["compare", "snow_time", "--games", "5"], "nothing to compare"),
-    (["compare", "snow_time", "--games", "5", "--variant", "a", "--variant", "b", "--variant", "c"],
+    (["compare", "snow_time", "--games", "5"], 2, "nothing to compare"),
+    (["compare", "snow_time", "--games", "5", "--variant", "a", "--variant", "b", "--variant", "c"], 2,
      "give one (base against it) or two"),
-    (["compare", "snow_time", "--games", "5", "--variant", "nope"], "unknown variant 'nope'"),
-    (["compare", "snow_time", "--games", "0", "--variant", "short_track"], "--games must be at least 1"),
-    (["compare", "goofspiel", "--games", "5", "--other-option", "num_cards=99"], "--option"),
-    (["compare", "snow_time", "--games", "5", "--variant", "two_colours", "--players", "4"], "--players 4"),
+    (["compare", "snow_time", "--games", "5", "--variant", "nope"], 1, "unknown variant 'nope'"),
+    (["compare", "snow_time", "--games", "0", "--variant", "short_track"], 2, "--games must be at least 1"),
+    (["compare", "goofspiel", "--games", "5", "--other-option", "num_cards=99"], 2, "--option: "),
+    (["compare", "snow_time", "--games", "5", "--variant", "two_colours", "--players", "4"], 2,
+     "--players 4: Snow Time (variant two_colours) is for 2 to 2 players"),
+    (["compare", "snow_time", "--games", "5", "--variant", "short_track", "--agents", "robot"], 2,
+     "unknown agent 'robot'"),
 ])
-def test_usage_errors(capsys, args, message):
-    code, out, err = cli(capsys, *args)
-    assert code in (1, 2), err
+def test_usage_errors(capsys, args, code, message):
+    got, out, err = cli(capsys, *args)
+    assert got == code, err
     assert message in err and "Traceback" not in err
+    assert out == ""
+
+
+def test_compare_has_help(capsys):
+    code, out, _ = cli(capsys, "compare", "--help")
+    assert code == 0
+    assert "--variant" in out and "--other-option" in out and "--report" in out and "--cluster" in out
+
+
+def test_a_cluster_that_does_not_answer_is_reported(capsys, monkeypatch):
+    pytest.importorskip("distributed")
+    monkeypatch.setattr("snowrules.play.cluster.CONNECT_SECONDS", 1)
+    code, out, err = cli(capsys, "simulate", "goofspiel", "--games", "5", "--cluster", "tcp://127.0.0.1:9")
+    assert code == 2
+    assert "--cluster tcp://127.0.0.1:9: no Dask scheduler answers there" in err and "Traceback" not in err

@@ -71,10 +71,10 @@ def _parser() -> argparse.ArgumentParser:
 
 def _simulation_arguments(command: argparse.ArgumentParser) -> None:
     """The arguments simulate and compare share."""
-    command.add_argument("--games", type=int, required=True)
-    command.add_argument("--players", type=int)
+    command.add_argument("--games", type=int, required=True, help="how many games (each side, for compare)")
+    command.add_argument("--players", type=int, help="number of players (default: the ruleset's minimum)")
     command.add_argument("--seed", type=int, default=0, help="master seed: game i's seed is derived from it")
-    command.add_argument("--agents", default="random")
+    command.add_argument("--agents", default="random", help="one agent for everybody, or one per player")
     command.add_argument("--workers", type=int, default=1, help="local worker processes (default 1)")
     command.add_argument("--cluster", metavar="ADDRESS",
                          help="play on a Dask scheduler, e.g. tcp://10.0.0.5:8786 (the cluster extra)")
