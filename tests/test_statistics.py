@@ -198,3 +198,28 @@ def test_sides_with_other_player_counts_are_unpaired():
     assert not result.paired
     assert {f.test for f in result.figures if f.figure.endswith("win rate")} == {"Welch t"}
     assert len([f for f in result.figures if f.figure.endswith("win rate")]) == 2   # players both sides have
+
+
+def test_a_comparison_of_one_game_has_no_p_values():
+    from snowrules.play.comparison import compare
+    base = _games([3], [(0,)])
+    other = _games([5], [(1,)])
+    result = compare(base, other, 2, 2)
+    turns = next(f for f in result.figures if f.figure == "mean turns")
+    assert turns.difference == 2 and turns.low == turns.high == 2   # one pair: the difference is exact
+    wins = next(f for f in result.figures if f.figure == "player 1 win rate")
+    assert wins.difference == -1
+
+
+@pytest.mark.parametrize("weights, sd, median", [
+    ([1, 1, 1], 1.0, 2.0),                     # 1, 2, 3
+    ([2, 0, 2], math.sqrt(4 / 3), 2.0),        # 1, 1, 3, 3: mean 2, squares 4, over n - 1 = 3
+    ([3, 1, 0], 0.5, 1.0),                     # 1, 1, 1, 2: mean 1.25, squares .75 / 3
+    ([0, 0, 5], 0.0, 3.0),
+])
+def test_a_resample_as_counts_of_distinct_values(weights, sd, median):
+    import numpy as np
+    from snowrules.play.comparison import _weighted
+    values, drawn = np.array([1.0, 2.0, 3.0]), np.array([weights])
+    assert _weighted(values, drawn, "sd")[0] == pytest.approx(sd)
+    assert _weighted(values, drawn, "median")[0] == pytest.approx(median)

@@ -13,7 +13,7 @@ Which test for which figure:
   on the per-game values, or Welch's t-test when unpaired; its interval is the t interval of the
   difference;
 - spread (standard deviation): Levene's test (Brown-Forsythe, around the median) for the p-value,
-  a bootstrap (1000 resamples of the games, fixed seed) for the interval;
+  a bootstrap (1000 resamples of the games or of the pairs, fixed seed) for the interval;
 - medians: Mood's median test for the p-value, the same bootstrap for the interval;
 - win rate of those who played a component: Welch's t-test on won/lost of each such player.
 A figure is marked significant when its p-value, adjusted for the number of figures by the
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from snowrules.play.statistics import Summary, plays_of, summarize
@@ -85,36 +85,62 @@ def _means(a: Sequence[float], b: Sequence[float], paired: bool) -> tuple[float,
             return math.nan, math.nan, None, test
         result = stats.ttest_ind(b, a, equal_var=False)
     interval = result.confidence_interval(1 - ALPHA)
-    return float(interval.low), float(interval.high), float(result.pvalue), test
+    p = float(result.pvalue)
+    return float(interval.low), float(interval.high), None if math.isnan(p) else p, test
 
 
-def _bootstrap(a: Sequence[float], b: Sequence[float], paired: bool, figure: Callable) -> tuple[float, float]:
-    """95% percentile interval of figure(b) - figure(a); `figure` reduces each row of a 2-d array."""
+def _bootstrap(a: Sequence[float], b: Sequence[float], paired: bool, figure: str) -> tuple[float, float]:
+    """95% percentile interval of figure(b) - figure(a), figure "sd" or "median", over
+    BOOTSTRAP_RESAMPLES resamples of the games (of the pairs when paired), with a fixed seed.
+
+    Drawing n games with replacement is drawing multinomial counts of the distinct values (or
+    distinct pairs) with their observed frequencies; scores and turns take few distinct values, so
+    each resample costs the number of distinct values, not the number of games."""
     import numpy as np
     rng = np.random.default_rng(0)
     x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    diffs = []
-    for _ in range(BOOTSTRAP_RESAMPLES // 100):
-        i = rng.integers(0, len(x), (100, len(x)))
-        j = i if paired else rng.integers(0, len(y), (100, len(y)))
-        diffs.append(figure(y[j]) - figure(x[i]))
-    low, high = np.percentile(np.concatenate(diffs), [2.5, 97.5])
+    if paired:
+        pairs, counts = np.unique(np.stack([x, y], axis=1), axis=0, return_counts=True)
+        weights = rng.multinomial(len(x), counts / len(x), size=BOOTSTRAP_RESAMPLES)
+        diffs = _weighted(pairs[:, 1], weights, figure) - _weighted(pairs[:, 0], weights, figure)
+    else:
+        sides = []
+        for values in (x, y):
+            distinct, counts = np.unique(values, return_counts=True)
+            weights = rng.multinomial(len(values), counts / len(values), size=BOOTSTRAP_RESAMPLES)
+            sides.append(_weighted(distinct, weights, figure))
+        diffs = sides[1] - sides[0]
+    low, high = np.percentile(diffs, [2.5, 97.5])
     return float(low), float(high)
 
 
-def _spread(a, b, paired) -> tuple[float, float, float | None, str]:
+def _weighted(values, weights, figure: str):
+    """The figure of each resample (a row of `weights`: how many times each value was drawn)."""
     import numpy as np
+    n = int(weights[0].sum())
+    if figure == "sd":
+        mean = weights @ values / n
+        variance = (weights @ (values * values) - n * mean * mean) / max(n - 1, 1)
+        return np.sqrt(np.maximum(variance, 0.0))
+    order = np.argsort(values, kind="stable")
+    ordered, cumulative = values[order], np.cumsum(weights[:, order], axis=1)
+    # the median is the mean of the values of rank floor((n-1)/2) and ceil((n-1)/2), from 0
+    low = (cumulative <= (n - 1) // 2).sum(axis=1)
+    high = (cumulative <= n // 2).sum(axis=1)
+    return (ordered[low] + ordered[high]) / 2
+
+
+def _spread(a, b, paired) -> tuple[float, float, float | None, str]:
     from scipy import stats
-    low, high = _bootstrap(a, b, paired, lambda m: np.std(m, axis=1, ddof=1))
+    low, high = _bootstrap(a, b, paired, "sd")
     if len(set(a)) <= 1 and len(set(b)) <= 1:
         return low, high, None, "Levene"
     return low, high, float(stats.levene(a, b, center="median").pvalue), "Levene"
 
 
 def _median(a, b, paired) -> tuple[float, float, float | None, str]:
-    import numpy as np
     from scipy import stats
-    low, high = _bootstrap(a, b, paired, lambda m: np.median(m, axis=1))
+    low, high = _bootstrap(a, b, paired, "median")
     try:
         p = float(stats.median_test(a, b).pvalue)
     except ValueError:  # every value equal to the grand median: the test is undefined

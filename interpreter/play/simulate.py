@@ -14,6 +14,9 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
+from rich.text import Text
 from snowrules.play.batch import GameSpec, play_batch
 from snowrules.records.game_table import GameRecord
 
@@ -56,7 +59,7 @@ def simulate(spec: GameSpec, games: int, master_seed: int, workers: int = 1, clu
     else:
         results, stop, where = (play(chunk) for chunk in chunks), (lambda: None), "1 process"
     start = time.perf_counter()
-    with _progress_bar(games, progress) as advance:
+    with _ProgressBar(games, progress) as advance:
         try:
             for part in results:
                 records += part
@@ -97,18 +100,24 @@ def _pool_results(workers: int, play: Callable, chunks: list[list[int]]) -> tupl
     return results(), stop, f"{workers} workers"
 
 
-class _progress_bar:
-    """Progress with rate and time left on a terminal; nothing when `shown` is false."""
+class _RateColumn(ProgressColumn):
+    """Games per second, once rich has measured a speed."""
+
+    def render(self, task) -> Text:
+        return Text(f"{task.speed:.0f} games/s" if task.speed else "")
+
+
+class _ProgressBar:
+    """Progress with rate and time left on stderr; nothing when `shown` is false (not a terminal,
+    or --json)."""
 
     def __init__(self, total: int, shown: bool):
         self.total, self.shown = total, shown
+        self.bar: Progress | None = None
 
     def __enter__(self) -> Callable[[int], None]:
         if not self.shown:
-            self.bar = None
             return lambda n: None
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
         self.bar = Progress(TextColumn("playing"), BarColumn(), MofNCompleteColumn(), _RateColumn(),
                             TextColumn("ETA"), TimeRemainingColumn(), console=Console(stderr=True), transient=True)
         self.bar.start()
@@ -118,18 +127,3 @@ class _progress_bar:
     def __exit__(self, *exc) -> None:
         if self.bar is not None:
             self.bar.stop()
-
-
-def _rate_column():
-    from rich.progress import ProgressColumn
-    from rich.text import Text
-
-    class RateColumn(ProgressColumn):
-        """Games per second, once rich has measured a speed."""
-
-        def render(self, task) -> Text:
-            return Text(f"{task.speed:.0f} games/s" if task.speed else "")
-    return RateColumn()
-
-
-_RateColumn = _rate_column

@@ -117,13 +117,14 @@ def component_names(records: Sequence[GameRecord]) -> list[str]:
     return sorted({n for r in records for n in r.held} | {n for r in records for n, _, _ in r.plays})
 
 
-def component_figures(records: Sequence[GameRecord], name: str) -> ComponentFigures:
+def component_figures(records: Sequence[GameRecord], plays_by_game: Sequence[dict], name: str) -> ComponentFigures:
+    """The figures of one component; `plays_by_game` holds `plays_of` of each record."""
     games_with = 0
     plays = 0
     players_who_played = 0
     their_wins = 0.0
-    for record in records:
-        by_player = plays_of(record).get(name, {})
+    for record, game_plays in zip(records, plays_by_game):
+        by_player = game_plays.get(name, {})
         if by_player:
             games_with += 1
         plays += sum(by_player.values())
@@ -140,7 +141,8 @@ def summarize(records: Sequence[GameRecord], players: int) -> Summary:
     n = len(records)
     per_player = [PlayerFigures(p, wilson(math.fsum(r.win_share(p) for r in records), n),
                                 distribution([r.scores[p] for r in records])) for p in range(players)]
-    components = [component_figures(records, name) for name in component_names(records)]
+    plays_by_game = [plays_of(r) for r in records]
+    components = [component_figures(records, plays_by_game, name) for name in component_names(records)]
     never = [c.name for c in components if c.plays_per_game == 0]
     return Summary(n, players, per_player, distribution([r.turns for r in records]),
                    wilson(sum(1 for r in records if len(r.winners) > 1), n), components, never)
