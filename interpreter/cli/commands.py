@@ -365,5 +365,5 @@ def command_compare(args) -> int:
         sides = [side_json(run, base.name, ruleset.option_values) for run, ruleset in zip(runs, (base, other))]
         print(json.dumps(compare_json(comparison, *sides)))
     else:
-        print_comparison(base.title, comparison, *labels)
+        print_comparison(base.title, comparison, *labels, tuple(runs))
     return 130 if any(run.interrupted for run in runs) else 0

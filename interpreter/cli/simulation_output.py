@@ -131,7 +131,8 @@ def print_summary(title: str, run: SimulationRun, summary: Summary, replay_comma
                       f"(game 0; every game's seed is in --out)", highlight=False)
 
 
-def print_comparison(title: str, comparison: Comparison, base_label: str, other_label: str) -> None:
+def print_comparison(title: str, comparison: Comparison, base_label: str, other_label: str,
+                     runs: tuple[SimulationRun, SimulationRun]) -> None:
     from rich.table import Table
     console = _console()
     pairing = "paired: the same seeds game by game" if comparison.paired else \
@@ -149,6 +150,10 @@ def print_comparison(title: str, comparison: Comparison, base_label: str, other_
         table.add_row(d.figure, f"{d.base:.3f}", f"{d.other:.3f}", f"{d.difference:+.3f}", interval, p, q,
                       "*" if d.significant else "")
     console.print(table)
+    for name, run in zip("AB", runs):
+        stopped = f" (interrupted: {len(run.records)} of {run.requested})" if run.interrupted else ""
+        console.print(f"{name}: {len(run.records)} games{stopped} in {run.seconds:.1f} s, {run.games_per_s:.0f} "
+                      f"games/s on {run.where}, master seed {run.master_seed}", highlight=False)
     marked = sum(d.significant for d in comparison.figures)
     console.print(f"* = significant: adjusted p < 0.05 (Benjamini-Hochberg over {len(comparison.figures)} "
                   f"figures); {marked} marked. Rates are fractions (0.25 = 25%).", highlight=False)
