@@ -106,6 +106,32 @@ def test_progress_shows_the_rate_and_the_time_left_on_a_terminal():
     assert process.returncode == 0
     assert "/1500" in text and "games/s" in text and "ETA" in text
     assert b"ETA" not in out   # the summary on stdout is not mixed with the bar
+    terminal, side = pty.openpty()   # with --json, no bar even on a terminal
+    process = subprocess.run([str(SNOWRULES), "simulate", "goofspiel", "--games", "300", "--json"],
+                             stdout=subprocess.PIPE, stderr=side, env={**os.environ, "TERM": "xterm"}, timeout=120)
+    os.close(side)
+    os.set_blocking(terminal, False)
+    try:
+        shown = os.read(terminal, 65536)
+    except (BlockingIOError, OSError):
+        shown = b""
+    os.close(terminal)
+    assert process.returncode == 0 and b"ETA" not in shown and json.loads(process.stdout)["games"] == 300
+
+
+def test_no_components_skips_their_figures_not_the_games(capsys):
+    full = simulated(capsys, "oh_hell", "--games", "20", "--players", "3", "--seed", "1")
+    bare = simulated(capsys, "oh_hell", "--games", "20", "--players", "3", "--seed", "1", "--no-components")
+    assert bare["components"] == [] and bare["never_played"] == [] and not bare["components_tracked"]
+    assert full["components_tracked"] and full["components"]
+    assert bare["per_player"] == full["per_player"] and bare["length"] == full["length"]
+
+
+def test_compare_picks_the_fewest_players_both_sides_allow(capsys):
+    code, out, err = cli(capsys, "compare", "snow_time", "--variant", "two_colours", "--games", "6", "--json")
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["base"]["players"] == result["other"]["players"] == 2 and result["paired"]
 
 
 # --- per-game files -----------------------------------------------------------------------------
