@@ -48,6 +48,12 @@ def test_run_without_declared_returns_shows_scores(capsys):
     assert "score" in out[out.index("result after"):]
 
 
+def player_rows(out: str) -> list[str]:
+    """The first column of the players' table (the first table simulate prints)."""
+    players_table = out.split("game length")[0]
+    return [line.split()[1] for line in players_table.splitlines() if line.startswith("│")]
+
+
 def test_simulate_shows_mean_returns_by_seat_name(capsys):
     """Every game is +1 or -1 for p0: its mean return is 2 x its win rate - 1, and p1's the opposite."""
     code, out = cli(capsys, "simulate", KUHN, "--games", "200", "--agents", "first,first", "--json")
@@ -59,7 +65,7 @@ def test_simulate_shows_mean_returns_by_seat_name(capsys):
     assert summary["return_means"] == pytest.approx([2 * p0 - 1, 1 - 2 * p0], abs=1e-3)
     code, out = cli(capsys, "simulate", KUHN, "--games", "20", "--agents", "first,first")
     assert "mean return" in out and "mean score" not in out
-    assert [line.split()[1] for line in out.splitlines() if line.startswith("│")] == ["p0", "p1"]
+    assert player_rows(out) == ["p0", "p1"]
 
 
 def test_simulate_numbers_seats_by_their_names(capsys):
@@ -67,7 +73,7 @@ def test_simulate_numbers_seats_by_their_names(capsys):
     summary = json.loads(out)
     assert summary["player_names"] == ["red", "blue", "green"] and "return_means" not in summary
     code, out = cli(capsys, "simulate", "snow_time", "--games", "4", "--players", "3")
-    assert [line.split()[1] for line in out.splitlines() if line.startswith("│")] == ["red", "blue", "green"]
+    assert player_rows(out) == ["red", "blue", "green"]
     assert "mean score" in out
 
 

@@ -233,32 +233,145 @@ def command_replay(args) -> int:
     return 1
 
 
-def command_simulate(args) -> int:
-    ruleset = _ruleset(args.ruleset, args.variant, args.option)
-    players = _players(ruleset, args.players)
-    _agents(args.agents, players, 0)
+def _check_simulation_arguments(args) -> None:
+    """Usage errors of simulate and compare, found before any game is played."""
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     if args.workers < 1:
         raise UsageError("--workers must be at least 1")
+    if args.cluster is not None and args.workers != 1:
+        raise UsageError("give --workers or --cluster, not both (a cluster's workers are its own)")
+    if args.report is not None:
+        from snowrules.play.report import ReportUnavailable, check_report_available
+        try:
+            check_report_available()
+        except ReportUnavailable as error:
+            raise UsageError(f"--report: {error}") from None
+
+
+def _simulated(args, ruleset, players: int, agent_names: list[str]):
+    """Play the games of one side; a cluster that cannot be used is a usage error."""
+    from snowrules.play.batch import GameSpec
+    from snowrules.play.cluster import ClusterError
     from snowrules.play.simulate import simulate
     options = tuple(sorted(ruleset.option_values.items()))
-    summary = simulate(args.ruleset, args.variant, players, args.agents, args.games, args.seed,
-                       args.workers, progress=not args.json, options=options)
-    summary.update({"ruleset": ruleset.name, "variant": args.variant, "options": dict(options)})
-    if args.json:
-        print(json.dumps(summary))
-        return 0
-    from rich.console import Console
-    from rich.table import Table
-    table = Table(title=f"{ruleset.title}: {args.games} games, {summary['games_per_s']} games/s")
-    table.add_column("player")
-    table.add_column("win rate", justify="right")
-    means = "return_means" if "return_means" in summary else "score_means"
-    table.add_column("mean return" if means == "return_means" else "mean score", justify="right")
-    for i in range(players):
-        table.add_row(summary["player_names"][i], f"{summary['win_rates'][i]:.3f}", f"{summary[means][i]:.2f}")
-    Console().print(table)
-    print(f"mean turns: {summary['mean_turns']:.2f}")
-    return 0
+    spec = GameSpec(args.ruleset, ruleset.variant, players, tuple(agent_names), options, not args.no_components)
+    try:
+        return simulate(spec, args.games, args.seed, args.workers, args.cluster,
+                        progress=not args.json and sys.stderr.isatty())
+    except ClusterError as error:
+        raise UsageError(str(error)) from None
 
+
+def _replay_command(args, ruleset, players: int, agent_names: list[str]) -> str:
+    """The `snowrules run` command that plays one of the simulated games again (add --seed)."""
+    parts = ["snowrules run", args.ruleset, f"--players {players}"]
+    if ruleset.variant:
+        parts.append(f"--variant {ruleset.variant}")
+    parts += [f"--option {name}={value}" for name, value in sorted(ruleset.option_values.items())
+              if value != ruleset.options[name]["default"]]
+    if set(agent_names) != {"random"}:
+        parts.append(f"--agents {','.join(agent_names)}")
+    return " ".join(parts)
+
+
+def command_simulate(args) -> int:
+    ruleset = _ruleset(args.ruleset, args.variant, args.option)
+    players = _players(ruleset, args.players)
+    _, agent_names = _agents(args.agents, players, 0)
+    _check_simulation_arguments(args)
+    if args.out is not None:
+        from snowrules.records.game_table import TableFormatError, check_table_path
+        try:
+            check_table_path(args.out)
+        except TableFormatError as error:
+            raise UsageError(f"--out: {error}") from None
+    from snowrules.cli.simulation_output import print_summary, simulate_json
+    from snowrules.play.batch import player_names
+    from snowrules.play.statistics import summarize
+    run = _simulated(args, ruleset, players, agent_names)
+    if not run.records:
+        print("interrupted before any game finished", file=sys.stderr)
+        return 130
+    summary = summarize(run.records, players)
+    names = player_names(run.spec)
+    if args.out is not None:
+        from snowrules.records.game_table import write_table
+        write_table(args.out, run.records, players)
+    if args.report is not None:
+        from snowrules.play.report import simulation_report
+        page = simulation_report(args.report, ruleset.title, run, summary)
+        if not args.json:
+            print(f"report written to {page}")
+    if args.json:
+        print(json.dumps(simulate_json(run, summary, ruleset.name, ruleset.option_values, names)))
+    else:
+        print_summary(ruleset.title, run, summary, _replay_command(args, ruleset, players, agent_names), names)
+        if args.out is not None:
+            print(f"{len(run.records)} games written to {args.out}")
+    return 130 if run.interrupted else 0
+
+
+def _compared_sides(args):
+    """(base ruleset, other ruleset): base against one variant, or the first variant against the second."""
+    if len(args.variant) > 2:
+        raise UsageError("--variant: give one (base against it) or two (the first against the second)")
+    if not args.variant and not args.other_option:
+        raise UsageError("nothing to compare: give --variant V, two --variant, or --other-option NAME=VALUE")
+    base_variant = args.variant[0] if len(args.variant) == 2 else None
+    other_variant = args.variant[-1] if args.variant else None
+    base = _ruleset(args.ruleset, base_variant, args.option)
+    other = _ruleset(args.ruleset, other_variant, args.option + args.other_option)
+    return base, other
+
+
+def _compared_players(args, base, other) -> tuple[int, int]:
+    """--players for both sides; by default the fewest players both allow (paired games), else each
+    side's own minimum."""
+    if args.players is not None:
+        return _players(base, args.players), _players(other, args.players)
+    common = max(base.min_players, other.min_players)
+    if common <= min(base.max_players, other.max_players):
+        return common, common
+    return base.min_players, other.min_players
+
+
+def _side_label(ruleset, base_options: dict) -> str:
+    changed = {k: v for k, v in ruleset.option_values.items() if base_options.get(k) != v}
+    label = f"variant {ruleset.variant}" if ruleset.variant else "base game"
+    return label + (f" with {options_text(changed)}" if changed else "")
+
+
+def command_compare(args) -> int:
+    base, other = _compared_sides(args)
+    base_players, other_players = _compared_players(args, base, other)
+    _, base_agents = _agents(args.agents, base_players, 0)
+    _, other_agents = _agents(args.agents, other_players, 0)
+    _check_simulation_arguments(args)
+    try:
+        import scipy  # noqa: F401
+    except ImportError:
+        raise UsageError("compare needs scipy for its tests: pip install 'snowrules[stats]'") from None
+    from snowrules.cli.simulation_output import compare_json, print_comparison, side_json
+    from snowrules.play.comparison import compare
+    runs = []
+    for ruleset, players, agents in ((base, base_players, base_agents), (other, other_players, other_agents)):
+        runs.append(_simulated(args, ruleset, players, agents))
+        if runs[-1].interrupted:
+            break
+    if len(runs) < 2 or not runs[0].records or not runs[1].records:
+        print("interrupted before both sides finished a game", file=sys.stderr)
+        return 130
+    comparison = compare(runs[0].records, runs[1].records, base_players, other_players)
+    labels = (_side_label(base, base.option_values), _side_label(other, base.option_values))
+    if args.report is not None:
+        from snowrules.play.report import comparison_report
+        page = comparison_report(args.report, base.title, runs, comparison, labels)
+        if not args.json:
+            print(f"report written to {page}")
+    if args.json:
+        sides = [side_json(run, base.name, ruleset.option_values) for run, ruleset in zip(runs, (base, other))]
+        print(json.dumps(compare_json(comparison, *sides)))
+    else:
+        print_comparison(base.title, comparison, *labels, tuple(runs))
+    return 130 if any(run.interrupted for run in runs) else 0

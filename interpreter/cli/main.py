@@ -1,4 +1,4 @@
-"""The `snowrules` command: run, validate, test, replay, simulate.
+"""The `snowrules` command: run, validate, test, replay, simulate, compare.
 
 Exit codes (a contract scripts rely on): 0 success; 1 the input has problems (each printed as
 `path:line:col: error: message`), a scenario failed or a replay differs; 2 a usage error.
@@ -50,16 +50,38 @@ def _parser() -> argparse.ArgumentParser:
 
     simulate = commands.add_parser("simulate", help="play many games and sum them up")
     simulate.add_argument("ruleset")
-    simulate.add_argument("--games", type=int, required=True)
-    simulate.add_argument("--players", type=int)
-    simulate.add_argument("--seed", type=int, default=0)
-    simulate.add_argument("--agents", default="random")
     simulate.add_argument("--variant")
     simulate.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                           help="set a game parameter the ruleset declares (repeatable)")
-    simulate.add_argument("--workers", type=int, default=1)
-    simulate.add_argument("--json", action="store_true")
+    _simulation_arguments(simulate)
+    simulate.add_argument("--out", type=Path, metavar="FILE",
+                          help="one row per game (seed, scores, winners, turns): .csv, .jsonl or .parquet")
+
+    compare = commands.add_parser("compare", help="simulate two versions of a ruleset on the same seeds")
+    compare.add_argument("ruleset")
+    compare.add_argument("--variant", action="append", default=[], metavar="V",
+                         help="once: the base game against V; twice: the first against the second")
+    compare.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                         help="set a game parameter on both sides (repeatable)")
+    compare.add_argument("--other-option", action="append", default=[], metavar="NAME=VALUE",
+                         help="set a game parameter on the compared side only (repeatable)")
+    _simulation_arguments(compare)
     return parser
+
+
+def _simulation_arguments(command: argparse.ArgumentParser) -> None:
+    """The arguments simulate and compare share."""
+    command.add_argument("--games", type=int, required=True, help="how many games (each side, for compare)")
+    command.add_argument("--players", type=int, help="number of players (default: the ruleset's minimum)")
+    command.add_argument("--seed", type=int, default=0, help="master seed: game i's seed is derived from it")
+    command.add_argument("--agents", default="random", help="one agent for everybody, or one per player")
+    command.add_argument("--workers", type=int, default=1, help="local worker processes (default 1)")
+    command.add_argument("--cluster", metavar="ADDRESS",
+                         help="play on a Dask scheduler, e.g. tcp://10.0.0.5:8786 (the cluster extra)")
+    command.add_argument("--json", action="store_true", help="print one JSON object (see schemas/)")
+    command.add_argument("--report", type=Path, metavar="DIR", help="write an HTML page with plots there")
+    command.add_argument("--no-components", action="store_true",
+                         help="skip the per-component figures (faster: no move events are followed)")
 
 
 def main(argv: list[str] | None = None) -> int:

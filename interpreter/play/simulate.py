@@ -1,74 +1,129 @@
-"""Many seeded games, summed up: win rates (shared wins count as a fraction), mean scores, speed."""
+"""Many seeded games: in this process, on local worker processes, or on a Dask cluster.
+
+Every runner hands out the same small batches of game indexes to `batch.play_batch`, so the games
+and their results are the same whichever runner plays them, and in whatever order they finish;
+the records are sorted by game index at the end. Batches are small (well under a second each) so
+that progress moves smoothly and Ctrl-C stops the run within a second: the games finished so far
+are kept and summed up, and the run says it was interrupted.
+"""
 from __future__ import annotations
 
+import functools
+import signal
 import time
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
+from rich.text import Text
+from snowrules.play.batch import GameSpec, play_batch
+from snowrules.records.game_table import GameRecord
+
+BATCH_MOST = 40  # games per batch, at most: a fraction of a second for every bundled ruleset
 
 
-def _batch(ruleset: str, variant: str | None, players: int, agents: str, seeds: list[int],
-           options: tuple = ()) -> list[tuple]:
-    from snowrules.compile.compiler import load_program
-    from snowrules.play.agents import make_agent, play
-    from snowrules.runtime.engine import Game
-    from snowrules.runtime.returns import player_returns
-    game = Game(load_program(ruleset, variant, players, options))
-    names = [n.strip() for n in agents.split(",")]
-    names = names * players if len(names) == 1 else names
-    results = []
-    for seed in seeds:
-        st = play(game, [make_agent(n, seed * 1000 + i) for i, n in enumerate(names)], seed)
-        outcome = game.outcome(st)
-        results.append((outcome.winners, outcome.scores, outcome.turns, player_returns(game.program, st)))
-    return results
+@dataclass
+class SimulationRun:
+    spec: GameSpec
+    master_seed: int
+    requested: int
+    records: list[GameRecord]    # sorted by game index
+    seconds: float
+    interrupted: bool
+    where: str                   # "1 process", "2 workers", "cluster tcp://..."
+
+    @property
+    def games_per_s(self) -> float:
+        return len(self.records) / self.seconds if self.seconds > 0 else 0.0
 
 
-def simulate(ruleset: str, variant: str | None, players: int, agents: str, games: int, seed: int,
-             workers: int = 1, progress: bool = False, options: tuple = ()) -> dict:
-    from rich.progress import Progress
-    seeds = list(range(seed, seed + games))
-    size = max(1, min(200, -(-games // (workers * 4))))  # several chunks per worker, at most 200 games
-    chunks = [seeds[i:i + size] for i in range(0, games, size)]
+def batches(games: int, workers: int) -> list[list[int]]:
+    """Game indexes 0..games-1 cut into batches: several per worker, at most BATCH_MOST games each."""
+    size = max(1, min(BATCH_MOST, -(-games // (workers * 8))))
+    return [list(range(start, min(start + size, games))) for start in range(0, games, size)]
+
+
+def simulate(spec: GameSpec, games: int, master_seed: int, workers: int = 1, cluster: str | None = None,
+             progress: bool = False) -> SimulationRun:
+    """Play `games` games of `spec`; Ctrl-C ends the run early with the games finished so far."""
+    chunks = batches(games, workers if cluster is None else 16)
+    play = functools.partial(play_batch, spec, master_seed)
+    records: list[GameRecord] = []
+    interrupted = False
+    if cluster is not None:
+        from snowrules.play.cluster import cluster_results
+        results, stop, where = cluster_results(cluster, play, chunks)
+    elif workers > 1:
+        results, stop, where = _pool_results(workers, play, chunks)
+    else:
+        results, stop, where = (play(chunk) for chunk in chunks), (lambda: None), "1 process"
     start = time.perf_counter()
-    results: list[tuple] = []
-    with Progress(disable=not progress, transient=True) as bar:
-        task = bar.add_task("playing", total=games)
-        if workers == 1:
-            for chunk in chunks:
-                results += _batch(ruleset, variant, players, agents, chunk, options)
-                bar.advance(task, len(chunk))
-        else:
-            with ProcessPoolExecutor(workers) as pool:
-                futures = [pool.submit(_batch, ruleset, variant, players, agents, c, options) for c in chunks]
-                for future in futures:
-                    part = future.result()
-                    results += part
-                    bar.advance(task, len(part))
-    elapsed = time.perf_counter() - start
-    wins = [0.0] * players
-    totals = [0] * players
-    turns = 0
-    returns = [0.0] * players
-    for winners, scores, game_turns, game_returns in results:
-        for w in winners:
-            wins[w] += 1 / len(winners)
-        for i, score in enumerate(scores):
-            totals[i] += score
-        turns += game_turns
-        for i, value in enumerate(game_returns or []):
-            returns[i] += value
-    summary = {"players": players, "player_names": _player_names(ruleset, variant, players, options),
-               "games": games, "agents": agents, "seed": seed,
-               "win_rates": [round(w / games, 4) for w in wins],
-               "score_means": [round(t / games, 3) for t in totals], "mean_turns": round(turns / games, 3),
-               "seconds": round(elapsed, 3), "games_per_s": round(games / elapsed, 1)}
-    if results and results[0][3] is not None:  # the manifest declares `returns`: their means too
-        summary["return_means"] = [round(r / games, 4) for r in returns]
-    return summary
+    with _ProgressBar(games, progress) as advance:
+        try:
+            for part in results:
+                records += part
+                advance(len(part))
+        except KeyboardInterrupt:
+            interrupted = True
+        finally:
+            stop()
+    seconds = time.perf_counter() - start
+    records.sort(key=lambda r: r.index)
+    return SimulationRun(spec, master_seed, games, records, seconds, interrupted, where)
 
 
-def _player_names(ruleset: str, variant: str | None, players: int, options: tuple) -> list[str]:
-    """Each player by their seats' names (a player with several seats: "red & blue")."""
-    from snowrules.compile.compiler import load_program
-    program = load_program(ruleset, variant, players, options)
-    names = program.layout.seat_names
-    return [" & ".join(names[s] for s in program.seats_of(p)) for p in range(players)]
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the main process, which stops them (no traceback from each worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _pool_results(workers: int, play: Callable, chunks: list[list[int]]) -> tuple[Iterator, Callable, str]:
+    import multiprocessing
+    # fork starts a worker at once; where there is none (Windows), spawn re-imports snowrules first
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    pool = multiprocessing.get_context(method).Pool(workers, initializer=_ignore_interrupts)
+
+    def results() -> Iterator[list[GameRecord]]:
+        pending = pool.imap_unordered(play, chunks)
+        for _ in chunks:
+            while True:
+                try:  # a short wait, so that Ctrl-C is seen at once
+                    yield pending.next(timeout=0.2)
+                    break
+                except multiprocessing.TimeoutError:
+                    continue
+
+    def stop() -> None:
+        pool.terminate()
+        pool.join()
+    return results(), stop, f"{workers} workers"
+
+
+class _RateColumn(ProgressColumn):
+    """Games per second, once rich has measured a speed."""
+
+    def render(self, task) -> Text:
+        return Text(f"{task.speed:.0f} games/s" if task.speed else "")
+
+
+class _ProgressBar:
+    """Progress with rate and time left on stderr; nothing when `shown` is false (not a terminal,
+    or --json)."""
+
+    def __init__(self, total: int, shown: bool):
+        self.total, self.shown = total, shown
+        self.bar: Progress | None = None
+
+    def __enter__(self) -> Callable[[int], None]:
+        if not self.shown:
+            return lambda n: None
+        self.bar = Progress(TextColumn("playing"), BarColumn(), MofNCompleteColumn(), _RateColumn(),
+                            TextColumn("ETA"), TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+        self.bar.start()
+        task = self.bar.add_task("playing", total=self.total)
+        return lambda n: self.bar.advance(task, n)
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.stop()
