@@ -8,14 +8,14 @@ from concurrent.futures import ProcessPoolExecutor
 def _batch(ruleset: str, variant: str | None, players: int, agents: str, seeds: list[int],
            options: tuple = ()) -> list[tuple]:
     from snowrules.compile.compiler import load_program
-    from snowrules.play.agents import make_agent, play
+    from snowrules.play.agents import parse_agents, play
     from snowrules.runtime.engine import Game
     game = Game(load_program(ruleset, variant, players, options))
-    names = [n.strip() for n in agents.split(",")]
-    names = names * players if len(names) == 1 else names
+    specs = parse_agents(agents)
+    specs = specs * players if len(specs) == 1 else specs
     results = []
     for seed in seeds:
-        st = play(game, [make_agent(n, seed * 1000 + i) for i, n in enumerate(names)], seed)
+        st = play(game, [s.build(seed * 1000 + i) for i, s in enumerate(specs)], seed)
         outcome = game.outcome(st)
         results.append((outcome.winners, outcome.scores, outcome.turns))
     return results
