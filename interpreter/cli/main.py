@@ -30,7 +30,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--players", type=int, help="number of players (default: the ruleset's minimum)")
     run.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     run.add_argument("--agents", default="random",
-                     help="one agent for everybody, or one per player, comma-separated: random, first, human")
+                     help="one agent for everybody, or one per player, comma-separated: random, first, human, "
+                          "greedy, mcts; settings as NAME:key=value,... (mcts:iterations=200,seed=3)")
     run.add_argument("--variant", help="a variant of the ruleset, by name")
     run.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                      help="set a game parameter the ruleset declares (repeatable), e.g. --option size=6")
@@ -53,7 +54,7 @@ def _parser() -> argparse.ArgumentParser:
     simulate.add_argument("--games", type=int, required=True)
     simulate.add_argument("--players", type=int)
     simulate.add_argument("--seed", type=int, default=0)
-    simulate.add_argument("--agents", default="random")
+    simulate.add_argument("--agents", default="random", help="as for run (mcts:iterations=50,random,random)")
     simulate.add_argument("--variant")
     simulate.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                           help="set a game parameter the ruleset declares (repeatable)")
