@@ -129,13 +129,23 @@ class MctsAgent:
 
     @staticmethod
     def _playout(game: Game, st: State, rng: random.Random) -> None:
-        """Uniformly random answers for every seat until the game ends."""
+        """Uniformly random answers for every seat until the game ends. The answers are given from
+        inside the run, as `play` does, which spares a stop and a restart at every decision."""
+        draw = rng.random
+
+        def decide(state: State):
+            decision = game.decision(state)
+            return game.take(state, [int(draw() * len(options)) for options in decision.options])
         while True:
             settle_chance(game, st, rng)
             decision = game.decision(st)
             if decision is None:
                 return
-            game.answer(st, [int(rng.random() * len(options)) for options in decision.options])
+            st.decide = decide
+            try:
+                game.answer(st, [int(draw() * len(options)) for options in decision.options])
+            finally:
+                st.decide = None
 
 
 def _keys(options: list[list], answers: list[int]):
