@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 
 import pytest
 from snowrules.cli.main import main
@@ -315,3 +316,26 @@ def test_mcts_is_reproducible_for_a_seed():
     st = advance_to(game, 2, seat0_chooses("card"))
     picks = [MctsAgent(seed=8, iterations=30).choose(observe(game, st)) for _ in range(2)]
     assert picks[0] == picks[1]
+
+
+# ---- the benchmark's interval --------------------------------------------------------------------
+
+def _bench_tool():
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "tools" / "bots.py"
+    spec = importlib.util.spec_from_file_location("bots_tool", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bots_tool"] = module  # its dataclass looks itself up there
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("rate, games, low, high", [
+    (0.5, 100, 0.4038, 0.5962),    # the textbook Wilson interval of 50 successes in 100
+    (0.0, 10, 0.0, 0.2775),        # z^2 / (n + z^2) = 3.8415 / 13.8415
+    (1.0, 10, 0.7225, 1.0),
+])
+def test_benchmark_interval_is_wilsons(rate, games, low, high):
+    found = _bench_tool().wilson(rate, games)
+    assert found == (pytest.approx(low, abs=1e-4), pytest.approx(high, abs=1e-4))

@@ -61,6 +61,6 @@ def determinize(game: Game, st: State, player: int, rng: random.Random) -> State
         for component in dealt:
             where[component] = index
     world.rng = rng.getrandbits(64) & MASK64
-    if game.decision(world) is not None:
+    if game.decision(world) is not None and not game.is_chance(world):
         game.ask_again(world)
     return world
