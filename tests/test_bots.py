@@ -92,6 +92,8 @@ def test_agent_specs_parse(text, expected):
     ("mcts:iterations=0", "mcts: iterations=0 is below its least value 1"),
     ("mcts:iterations=lots", "mcts: iterations='lots' is not a whole number"),
     ("mcts:exploration=high", "mcts: exploration='high' is not a number"),
+    ("mcts:exploration=inf", "mcts: exploration='inf' is not a number"),
+    ("mcts:seed=1,iterations=5,seed=2", "mcts: setting 'seed' is given twice"),
     ("first:seed=2", "first has no setting 'seed'; its settings: none"),
     ("mcts:", "mcts: setting '' should be KEY=VALUE (settings of mcts: seed, iterations, exploration)"),
     ("random,,random", "'random,,random' has an empty agent name (two commas in a row?)"),

@@ -1,6 +1,7 @@
 """Agents: who answers a decision for a player. Each sees only its own player's view."""
 from __future__ import annotations
 
+import math
 import random
 import sys
 from dataclasses import dataclass
@@ -8,6 +9,8 @@ from typing import Protocol
 
 from snowrules.model.state import State
 from snowrules.play.determinize import determinize
+from snowrules.play.greedy import GreedyAgent
+from snowrules.play.mcts import MctsAgent
 from snowrules.runtime.engine import Game
 
 
@@ -119,9 +122,6 @@ class HumanAgent:
             self.write(f"please type a number from 1 to {len(options)}")
 
 
-from snowrules.play.greedy import GreedyAgent  # noqa: E402 - they use Observation, defined above
-from snowrules.play.mcts import MctsAgent  # noqa: E402
-
 AGENTS = {"random": RandomAgent, "first": FirstAgent, "human": HumanAgent, "greedy": GreedyAgent,
           "mcts": MctsAgent}
 
@@ -170,7 +170,15 @@ def parse_agents(text: str) -> list[AgentSpec]:
         if name not in AGENTS:
             raise AgentSpecError(f"unknown agent {name!r}; agents: {', '.join(AGENTS)}")
         found.append((name, [setting.strip()] if colon else []))
-    return [AgentSpec(name, tuple(_setting(name, s) for s in settings)) for name, settings in found]
+    specs = []
+    for name, settings in found:
+        parsed = tuple(_setting(name, s) for s in settings)
+        keys = [key for key, _value in parsed]
+        twice = next((key for key in keys if keys.count(key) > 1), None)
+        if twice is not None:
+            raise AgentSpecError(f"{name}: setting {twice!r} is given twice")
+        specs.append(AgentSpec(name, parsed))
+    return specs
 
 
 def _setting(agent: str, text: str) -> tuple[str, int | float]:
@@ -184,6 +192,8 @@ def _setting(agent: str, text: str) -> tuple[str, int | float]:
     kind, least = parameters[key]
     try:
         value = kind(raw)
+        if not math.isfinite(value):
+            raise ValueError(raw)
     except ValueError:
         raise AgentSpecError(f"{agent}: {key}={raw!r} is not {'a whole number' if kind is int else 'a number'}") \
             from None

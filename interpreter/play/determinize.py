@@ -12,12 +12,13 @@ states that the player cannot tell apart give the same sampled worlds for the sa
 
 What is kept apart:
 - components of different lists (component files) or owners are dealt only among themselves: a
-  player knows the back of a card and whose it is (a bid card marked for another seat never lands
-  in a third seat's hand), so each zone keeps, position by position, the kind of component it held;
+  player knows the back of a component and whose it is (a component of one seat's set never lands
+  in another seat's zone), so each zone keeps, position by position, the kind of component it held;
 - the box (components the game has not brought in or has put away) is left alone: setup puts
   there what the rules do not use at this player count, which every player knows;
-- what a player could remember or infer (a card seen in a trick earlier, a suit someone could not
-  follow) is not modelled: the sample agrees with the view, not with the whole history.
+- what a player could remember or infer (a component seen face up earlier and hidden since, an
+  option someone did not take when they could) is not modelled: the sample agrees with the view,
+  not with the whole history.
 """
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ Each iteration samples a world consistent with the player's view (see determiniz
 way the agent gets a state: it never reads what its player cannot see), walks down one shared
 tree with that world, adds one node, plays the rest of the game at random and backs up who won.
 The tree is keyed by the answers given (the options' values), so that all the worlds a player
-cannot tell apart share their statistics; an option that a world does not offer (a card another
+cannot tell apart share their statistics; an option that a world does not offer (a component another
 player holds in one world and not in another) is only counted where it is offered: UCB uses,
 for each option, the number of visits in which it was available (single-observer ISMCTS, Cowling,
 Powley and Whitehouse, 2012).
