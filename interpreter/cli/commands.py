@@ -8,7 +8,7 @@ from pathlib import Path
 from snowrules.compile.compiler import check, compile_ruleset
 from snowrules.language.diagnostics import Diagnostic, Position, SnowrulesError
 from snowrules.load.ruleset import bundled_names, find_ruleset, load_ruleset, options_text, read_ruleset, set_options
-from snowrules.play.agents import AGENTS, make_agent, play
+from snowrules.play.agents import AgentSpecError, parse_agents, play
 from snowrules.play.narrate import Narrator, secrets_for
 from snowrules.records.logfile import LogWriter, header, replay, result_event
 from snowrules.records.scenarios import load_scenario, run_scenario, scenario_files
@@ -50,15 +50,17 @@ def _players(ruleset, requested: int | None) -> int:
 
 
 def _agents(spec: str, players: int, seed: int) -> tuple[list, list[str]]:
-    names = [n.strip() for n in spec.split(",")]
-    if len(names) == 1:
-        names = names * players
-    if len(names) != players:
-        raise UsageError(f"--agents gives {len(names)} agents for {players} players")
-    for name in names:
-        if name not in AGENTS:
-            raise UsageError(f"--agents: unknown agent {name!r}; agents: {', '.join(AGENTS)}")
-    return [make_agent(name, seed * 1000 + i) for i, name in enumerate(names)], names
+    """The agents of `--agents` (see `parse_agents`: `mcts:iterations=200,seed=3,random`): one
+    for everybody, or one per player."""
+    try:
+        specs = parse_agents(spec)
+    except AgentSpecError as error:
+        raise UsageError(f"--agents: {error}") from None
+    if len(specs) == 1:
+        specs = specs * players
+    if len(specs) != players:
+        raise UsageError(f"--agents gives {len(specs)} agents for {players} players")
+    return [s.build(seed * 1000 + i) for i, s in enumerate(specs)], [str(s) for s in specs]
 
 
 def command_run(args) -> int:

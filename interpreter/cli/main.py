@@ -30,7 +30,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--players", type=int, help="number of players (default: the ruleset's minimum)")
     run.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     run.add_argument("--agents", default="random",
-                     help="one agent for everybody, or one per player, comma-separated: random, first, human")
+                     help="one agent for everybody, or one per player, comma-separated: random, first, human, "
+                          "greedy, mcts; settings as NAME:key=value,... (mcts:iterations=200,seed=3)")
     run.add_argument("--variant", help="a variant of the ruleset, by name")
     run.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                      help="set a game parameter the ruleset declares (repeatable), e.g. --option size=6")
@@ -74,7 +75,8 @@ def _simulation_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("--games", type=int, required=True, help="how many games (each side, for compare)")
     command.add_argument("--players", type=int, help="number of players (default: the ruleset's minimum)")
     command.add_argument("--seed", type=int, default=0, help="master seed: game i's seed is derived from it")
-    command.add_argument("--agents", default="random", help="one agent for everybody, or one per player")
+    command.add_argument("--agents", default="random",
+                         help="one agent for everybody, or one per player (mcts:iterations=50,random,random)")
     command.add_argument("--workers", type=int, default=1, help="local worker processes (default 1)")
     command.add_argument("--cluster", metavar="ADDRESS",
                          help="play on a Dask scheduler, e.g. tcp://10.0.0.5:8786 (the cluster extra)")

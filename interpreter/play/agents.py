@@ -1,11 +1,16 @@
 """Agents: who answers a decision for a player. Each sees only its own player's view."""
 from __future__ import annotations
 
+import math
 import random
 import sys
+from dataclasses import dataclass
 from typing import Protocol
 
 from snowrules.model.state import State
+from snowrules.play.determinize import determinize
+from snowrules.play.greedy import GreedyAgent
+from snowrules.play.mcts import MctsAgent
 from snowrules.runtime.engine import Game
 
 
@@ -45,9 +50,23 @@ class Observation:
         """Every option's label, copies of one component told apart ("window #2")."""
         return self._game.option_labels(self._state, self.options)
 
+    @property
+    def game(self) -> Game:
+        """The rules (public knowledge): what a search agent runs its sampled worlds with."""
+        return self._game
+
+    def determinize(self, rng: random.Random) -> State:
+        """A complete state consistent with the deciding player's view, waiting at this decision:
+        what the view shows is kept, the rest is re-dealt from `rng` (see determinize.py). The
+        only way an agent gets a state, so that it never reads what its player cannot see."""
+        return determinize(self._game, self._state, self.player, rng)
+
 
 class Agent(Protocol):
     name: str
+    # The settings an agent accepts on the command line (`mcts:iterations=200,seed=3`), each with
+    # its type and its least value (None: any).
+    parameters: dict[str, tuple[type, float | None]]
 
     def choose(self, observation: Observation) -> int:
         """The index of the chosen option among `observation.options`."""
@@ -57,6 +76,7 @@ class RandomAgent:
     """Uniformly random among the legal options, from its own seeded generator."""
 
     name = "random"
+    parameters = {"seed": (int, None)}
 
     def __init__(self, seed: int = 0):
         self._random = random.Random(seed).random
@@ -69,6 +89,7 @@ class FirstAgent:
     """Always the first legal option: deterministic, for tests and golden transcripts."""
 
     name = "first"
+    parameters: dict = {}
 
     def choose(self, observation: Observation) -> int:
         return 0
@@ -78,6 +99,7 @@ class HumanAgent:
     """Asks at the terminal: shows the player's view and numbered options, re-asks on bad input."""
 
     name = "human"
+    parameters: dict = {}
 
     def __init__(self, read=input, write=print):
         self.read, self.write = read, write
@@ -104,13 +126,94 @@ class HumanAgent:
             self.write(f"please type a number from 1 to {len(options)}")
 
 
-AGENTS = {"random": RandomAgent, "first": FirstAgent, "human": HumanAgent}
+AGENTS = {"random": RandomAgent, "first": FirstAgent, "human": HumanAgent, "greedy": GreedyAgent,
+          "mcts": MctsAgent}
 
 
-def make_agent(name: str, seed: int):
-    if name == "random":
-        return RandomAgent(seed)
-    return AGENTS[name]()
+class AgentSpecError(ValueError):
+    """An `--agents` text that names no agent or gives an agent a setting it does not have."""
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """One agent as the command line names it: `mcts:iterations=200,seed=3` is the agent `mcts`
+    with two settings. A `seed` setting fixes the agent's generator; without it the agent gets the
+    seed the caller derives from the game's seed."""
+
+    name: str
+    settings: tuple[tuple[str, int | float], ...] = ()
+
+    def __str__(self) -> str:
+        if not self.settings:
+            return self.name
+        return self.name + ":" + ",".join(f"{key}={value}" for key, value in self.settings)
+
+    def build(self, seed: int):
+        cls = AGENTS[self.name]
+        values = dict(self.settings)
+        if "seed" in cls.parameters:
+            values.setdefault("seed", seed)
+        return cls(**values)
+
+
+def parse_agents(text: str) -> list[AgentSpec]:
+    """The agents of an `--agents` text, in order. Agents are separated by commas, and so are an
+    agent's settings: a part `key=value` belongs to the agent before it, so that
+    `mcts:iterations=200,seed=3,random` is two agents."""
+    found: list[tuple[str, list[str]]] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            raise AgentSpecError(f"{text!r} has an empty agent name (two commas in a row?)")
+        name, colon, setting = part.partition(":")
+        if not colon and "=" in part:
+            if not found:
+                raise AgentSpecError(f"setting {part!r} comes before any agent: write NAME:{part}")
+            found[-1][1].append(part)
+            continue
+        name = name.strip()
+        if name not in AGENTS:
+            raise AgentSpecError(f"unknown agent {name!r}; agents: {', '.join(AGENTS)}")
+        found.append((name, [setting.strip()] if colon else []))
+    specs = []
+    for name, settings in found:
+        parsed = tuple(_setting(name, s) for s in settings)
+        keys = [key for key, _value in parsed]
+        twice = next((key for key in keys if keys.count(key) > 1), None)
+        if twice is not None:
+            raise AgentSpecError(f"{name}: setting {twice!r} is given twice")
+        specs.append(AgentSpec(name, parsed))
+    return specs
+
+
+def _setting(agent: str, text: str) -> tuple[str, int | float]:
+    parameters = AGENTS[agent].parameters
+    known = ", ".join(parameters) if parameters else "none"
+    key, equals, raw = (t.strip() for t in text.partition("="))
+    if not equals or not key:
+        raise AgentSpecError(f"{agent}: setting {text!r} should be KEY=VALUE (settings of {agent}: {known})")
+    if key not in parameters:
+        raise AgentSpecError(f"{agent} has no setting {key!r}; its settings: {known}")
+    kind, least = parameters[key]
+    try:
+        value = kind(raw)
+        if not math.isfinite(value):
+            raise ValueError(raw)
+    except ValueError:
+        raise AgentSpecError(f"{agent}: {key}={raw!r} is not {'a whole number' if kind is int else 'a number'}") \
+            from None
+    if least is not None and value < least:
+        raise AgentSpecError(f"{agent}: {key}={raw} is below its least value {least}")
+    return key, value
+
+
+def make_agent(spec: str | AgentSpec, seed: int):
+    """An agent from its name or command-line text (`random`, `mcts:iterations=50`)."""
+    if isinstance(spec, str):
+        specs = parse_agents(spec)
+        if len(specs) != 1:
+            raise AgentSpecError(f"{spec!r} names {len(specs)} agents, not one")
+        spec = specs[0]
+    return spec.build(seed)
 
 
 def play(game: Game, agents: list, seed: int, sink=None, forced=None) -> State:

@@ -101,6 +101,22 @@ class Game:
         st.answer = self.take(st, choices)
         run(self.program, st)
 
+    def suspended_copy(self, st: State) -> State:
+        """A copy of `st` that waits at its pending decision and that `answer` continues. Agents
+        that search take one from inside `decide` (see `play`), where the choice statement has
+        not stepped back yet: it does only when the run stops at the decision."""
+        other = st.clone()
+        if st.decide is not None and st.pending is not None:
+            other.frames[-1][1] -= 1
+        return other
+
+    def ask_again(self, st: State) -> None:
+        """Reach the pending decision of a suspended state again, its options computed afresh
+        from the zones: after an agent re-deals the zones a player cannot see (see
+        play/determinize.py), the other seats' options must come from their new contents."""
+        st.pending = st.answer = None
+        run(self.program, st)
+
     def take(self, st: State, choices: list[int]):
         """Check the answers to the pending decision and log them; the chosen value(s)."""
         pending = st.pending

@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""How strong are the bots? `mcts` and `greedy` against `random` in every bundled multiplayer ruleset.
+
+Each game seats one bot and `random` on every other seat; the bot's seat turns round from game to
+game (game g: seat g mod P), so no seat's advantage counts for or against it. Game g is played
+with seed g and the bot's generator seeded g too: a run is reproducible. The figure is the bot's
+win rate (a shared win counts as 1/k for each of k winners) with a 95% Wilson interval; a random
+seat's fair share is 1/P, so a bot is better than random when the interval lies above 1/P.
+
+    python tools/bots.py                                  # every ruleset, 3 players, 100 games
+    python tools/bots.py --ruleset goofspiel --games 200 --iterations 100 --json
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from dataclasses import asdict, dataclass
+
+from snowrules.compile.compiler import load_program
+from snowrules.load.ruleset import bundled_names, load_ruleset
+from snowrules.play.agents import make_agent, play
+from snowrules.runtime.engine import Game
+
+Z95 = 1.959963984540054
+
+
+@dataclass
+class Figure:
+    ruleset: str
+    players: int
+    bot: str
+    games: int
+    win_rate: float
+    low: float
+    high: float
+    fair_share: float
+    seconds: float
+
+    @property
+    def verdict(self) -> str:
+        if self.low > self.fair_share:
+            return "better than random"
+        if self.high < self.fair_share:
+            return "worse than random"
+        return "not distinguishable"
+
+
+def wilson(rate: float, games: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion observed over `games` trials."""
+    centre = (rate + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def measure(ruleset: str, players: int, bot: str, games: int) -> Figure:
+    game = Game(load_program(ruleset, None, players))
+    wins = 0.0
+    start = time.perf_counter()
+    for g in range(games):
+        seat = g % players
+        agents = [make_agent(bot if p == seat else "random", g * 1000 + p) for p in range(players)]
+        outcome = game.outcome(play(game, agents, g))
+        if seat in outcome.winners:
+            wins += 1 / len(outcome.winners)
+    rate = wins / games
+    low, high = wilson(rate, games)
+    return Figure(ruleset, players, bot, games, round(rate, 4), round(low, 4), round(high, 4),
+                  round(1 / players, 4), round(time.perf_counter() - start, 1))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--ruleset", action="append", help="a bundled ruleset (repeatable; default: all)")
+    parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--iterations", type=int, default=50, help="mcts iterations per decision")
+    parser.add_argument("--samples", type=int, default=4, help="greedy's sampled worlds per decision")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    names = args.ruleset or [n for n in bundled_names() if load_ruleset(n, None).max_players > 1]
+    bots = [f"mcts:iterations={args.iterations}", f"greedy:samples={args.samples}"]
+    figures = []
+    for name in names:
+        ruleset = load_ruleset(name, None)
+        players = min(max(args.players, ruleset.min_players), ruleset.max_players)
+        for bot in bots:
+            figure = measure(name, players, bot, args.games)
+            figures.append(figure)
+            if not args.json:
+                print(f"{name:13} {players}p {bot:20} win rate {figure.win_rate:.3f} "
+                      f"[{figure.low:.3f}, {figure.high:.3f}] vs fair share {figure.fair_share:.3f}: "
+                      f"{figure.verdict} ({figure.games} games, {figure.seconds:.0f} s)", flush=True)
+    if args.json:
+        print(json.dumps([asdict(f) | {"verdict": f.verdict} for f in figures]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
