@@ -20,13 +20,23 @@ import random
 import statistics
 import sys
 import time
+from pathlib import Path
 
 from snowrules.compile.compiler import load_program
 from snowrules.load.ruleset import PROJECT_ROOT, bundled_names, load_ruleset
 from snowrules.play.agents import RandomAgent, play
 from snowrules.runtime.engine import Game
 
-REFERENCES = PROJECT_ROOT.parent / "shared" / "bench"
+
+def _references() -> Path:
+    """../shared/bench beside the project, or beside a folder above it (a git worktree)."""
+    for folder in [PROJECT_ROOT, *PROJECT_ROOT.parents]:
+        if (folder.parent / "shared" / "bench").is_dir():
+            return folder.parent / "shared" / "bench"
+    return PROJECT_ROOT.parent / "shared" / "bench"
+
+
+REFERENCES = _references()
 # Bundled rulesets written from an OpenSpiel game, by OpenSpiel's name for it.
 OPENSPIEL_GAMES = {"goofspiel": "goofspiel", "oh_hell": "oh_hell"}
 

@@ -24,11 +24,13 @@ import numpy as np
 import pyspiel
 from snowrules.compile.chance import CHANCE
 from snowrules.compile.compiler import load_program
+from snowrules.compile.fuse import PYTHON_ERRORS, rules_error
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Position, RulesetError, RuntimeRulesError
 from snowrules.load.ruleset import Ruleset, load_ruleset
 from snowrules.model.program import Program
 from snowrules.model.state import State
+from snowrules.model.values import Decision
 from snowrules.runtime.engine import Game
 
 PREFIX = "snowrules_"
@@ -144,12 +146,9 @@ class SnowrulesGame(pyspiel.Game):
             env[slot] = bound
         try:
             return fn(st, env)
-        except ZeroDivisionError:
-            raise RuntimeRulesError.at(position, "a division by zero") from None
-        except (TypeError, ValueError, IndexError, KeyError, AttributeError) as error:
+        except PYTHON_ERRORS as error:
             hint = "" if st.zones else "counts, bounds and action ids may use only constants, options and `it`"
-            raise RuntimeRulesError.at(position, f"this expression cannot be worked out here ({error})",
-                                       hint) from None
+            raise rules_error(error, position, "in this manifest expression", hint) from None
 
     def _count(self, key: tuple, default: int) -> int:
         if key not in self.interface:
@@ -159,20 +158,20 @@ class SnowrulesGame(pyspiel.Game):
             raise RuntimeRulesError.at(self.interface[key][3], f"a count must be a whole number, not {value!r}")
         return value
 
-    def id_of(self, group: str, pending: dict, option: Any) -> int:
+    def id_of(self, group: str, pending: Decision, option: Any) -> int:
         """An option's declared id (remembered: see SnowrulesState._ids), checked to be one of
         the game's ids."""
-        key = (group, pending["kind"])
+        key = (group, pending.kind)
         position = self.interface[key][3]
         if key[1] == "value" and type(option) is not int:
             raise RuntimeRulesError.at(position, f"an option {option!r} has no declared id: `value` ids are "
-                                       "for whole numbers", f"the decision is at {pending['rule']}")
+                                       "for whole numbers", f"the decision is at {pending.rule}")
         found = self.evaluate(key, State(), option)
         limit = self.chance_size if group == "chance" else self.distinct
         if type(found) is not int or not 0 <= found < limit:
-            label = self.engine.label(option, pending["kind"])
+            label = self.engine.label(option, pending.kind)
             raise RuntimeRulesError.at(position, f"the id of {label!r} is {found!r}, not one of 0..{limit - 1}",
-                                       f"the decision is at {pending['rule']}")
+                                       f"the decision is at {pending.rule}")
         self.ids[key][option] = found
         return found
 
@@ -197,10 +196,10 @@ class SnowrulesState(pyspiel.State):
         st = self.st
         if st.result is not None:
             return pyspiel.PlayerId.TERMINAL
-        if st.pending.get("chance"):
+        if st.pending.chance:
             return pyspiel.PlayerId.CHANCE
-        seats = st.pending["players"]
-        if st.pending["simultaneous"] and len(seats) > 1:
+        seats = st.pending.seats
+        if st.pending.simultaneous and len(seats) > 1:
             return pyspiel.PlayerId.SIMULTANEOUS
         return seats[0]
 
@@ -211,7 +210,7 @@ class SnowrulesState(pyspiel.State):
         (`up to N`) have no declared ids: such a node numbers its options by position."""
         game = self.get_game()
         pending = self.st.pending
-        known = game.ids.get((group, pending["kind"]))
+        known = game.ids.get((group, pending.kind))
         if known is not None and None not in options:
             try:
                 ids = [known[o] for o in options]
@@ -221,29 +220,29 @@ class SnowrulesState(pyspiel.State):
                 ids = None
             if ids is not None:
                 if len(set(ids)) != len(ids):
-                    raise RuntimeRulesError.at(Position.parse(pending["rule"]), "two options of this decision "
+                    raise RuntimeRulesError.at(Position.parse(pending.rule), "two options of this decision "
                                                f"have the same action id: {ids}", "see the manifest's action_ids")
                 return ids
         limit = game.chance_size if group == "chance" else game.distinct
         if len(options) > limit:
             what = "chance_outcomes" if group == "chance" else "distinct"
-            raise RuntimeRulesError.at(Position.parse(pending["rule"]),
+            raise RuntimeRulesError.at(Position.parse(pending.rule),
                                        f"{len(options)} options here, more than the {limit} ids the game has",
                                        f"declare `action_ids: {{{what}: ...}}` in the ruleset's manifest")
         return list(range(len(options)))
 
     def _seat_options(self, player: int) -> tuple[list[int], list]:
         pending = self.st.pending
-        if player not in pending["players"]:
+        if player not in pending.seats:
             return [], []
-        options = pending["options"][pending["players"].index(player)]
+        options = pending.options[pending.seats.index(player)]
         return self._ids("choice", options), options
 
     def _legal_actions(self, player: int) -> list[int]:
         if self.st.result is not None:
             return []
-        if self.st.pending.get("chance"):
-            return sorted(self._ids("chance", self.st.pending["options"][0]))
+        if self.st.pending.chance:
+            return sorted(self._ids("chance", self.st.pending.options[0]))
         ids, _ = self._seat_options(player)
         if not ids and self.current_player() == pyspiel.PlayerId.SIMULTANEOUS:
             return [NOTHING_TO_DECIDE]
@@ -263,11 +262,11 @@ class SnowrulesState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         pending = self.st.pending
-        if pending.get("chance"):
-            index = self._index(self._ids("chance", pending["options"][0]), action, "chance")
+        if pending.chance:
+            index = self._index(self._ids("chance", pending.options[0]), action, "chance")
             self.get_game().engine.answer(self.st, [index])
             return
-        seat = pending["players"][0]
+        seat = pending.seats[0]
         ids, options = self._seat_options(seat)
         index = self._index(ids, action, f"player {seat}")
         self.seen[seat].append(self.get_game().engine.option_label(self.st, options[index]))
@@ -276,7 +275,7 @@ class SnowrulesState(pyspiel.State):
     def _apply_actions(self, actions: list[int]) -> None:
         pending = self.st.pending
         answers = []
-        for seat in pending["players"]:
+        for seat in pending.seats:
             ids, options = self._seat_options(seat)
             index = self._index(ids, actions[seat], f"player {seat}")
             self.seen[seat].append(self.get_game().engine.option_label(self.st, options[index]))
@@ -288,8 +287,8 @@ class SnowrulesState(pyspiel.State):
         pending = self.st.pending
         if pending is None:
             return f"action {action}"
-        if pending.get("chance"):
-            options = pending["options"][0]
+        if pending.chance:
+            options = pending.options[0]
             ids = self._ids("chance", options)
         else:
             ids, options = self._seat_options(player)
@@ -313,7 +312,7 @@ class SnowrulesState(pyspiel.State):
         if ("returns", "value") in interface:
             game = self.get_game()
             return [float(game.evaluate(("returns", "value"), self.st, seat)) for seat in range(seats)]
-        winners = set(self.st.result["winners"] or [])
+        winners = set(self.st.result.winners)
         if not winners or len(winners) == seats:
             return [0.0] * seats
         return [1.0 / len(winners) if seat in winners else -1.0 / (seats - len(winners)) for seat in range(seats)]
@@ -342,10 +341,10 @@ class SnowrulesObserver:
         view = self.game.engine.view(st, program.controller(player))
         text = json.dumps(view, sort_keys=True)
         pending = st.pending
-        if pending is not None and not pending.get("chance") and player in pending["players"]:
-            options = pending["options"][pending["players"].index(player)]
+        if pending is not None and not pending.chance and player in pending.seats:
+            options = pending.options[pending.seats.index(player)]
             labels = [self.game.engine.option_label(st, o) for o in options]
-            text += f"\nasked at {pending['rule']}: " + json.dumps(labels)
+            text += f"\nasked at {pending.rule}: " + json.dumps(labels)
         if self.perfect_recall:
             text += "\nmoves: " + json.dumps(state.seen[player])
         return text

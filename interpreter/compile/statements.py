@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from snowrules.compile import fuse
+from snowrules.compile import apply, fuse
 from snowrules.compile.chance import CHANCE, ChanceStatements, outcome_kind
 from snowrules.compile.changes import ChangeStatements
 from snowrules.compile.expressions import ExpressionCompiler
@@ -30,8 +30,10 @@ from snowrules.compile.triggers import TriggerRuntime, release
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostics, Position, RuntimeRulesError
 from snowrules.model import kinds as t
+from snowrules.model.events import PhaseStarted
 from snowrules.model.layout import Layout
 from snowrules.model.program import LOOP, SEQUENCE, WHILE, Block
+from snowrules.model.values import Frame
 
 MAX_WHILE = 1_000_000
 Native = Callable[[Any, list], None]
@@ -112,6 +114,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
         self.triggers = triggers
         self.effects = effects
         self.calling: list[str] = []
+        self.final_section = False  # compiling `at game end:` (an `end game` there is the final one)
 
     # ---- blocks ---------------------------------------------------------------------------
     def new_block(self, kind: str, position: Position, slots: tuple[int, ...] = ()) -> Block:
@@ -255,7 +258,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
         method = getattr(self, "_" + type(node).__name__.lower())
         fn = method(node, scope)
         if getattr(fn, "lines", None) is not None:  # where the generated lines came from
-            fn.lines = [fuse.mark(node.pos)] + fn.lines
+            fn.lines = [fuse.mark(node.pos, fn.ns)] + fn.lines
         return fn
 
     def _let(self, node: s.Let, scope: Scope):
@@ -286,7 +289,9 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
         if variable.kind == t.NONE or t.ANY in variable.kind:
             variable.kind = kind if t.ANY in variable.kind else t.unify(variable.kind, kind)
         src, ns = fuse.expression(fn)
-        return fuse.statement([f"st.vars[{int(variable.index)}] = {src}"], ns, 0)
+        names = {k: fuse.fresh("_v") for k in ("set", "rule")}
+        return fuse.statement([f"{names['set']}(st, {int(variable.index)}, {src}, {names['rule']})"],
+                              {**ns, names["set"]: apply.set_variable, names["rule"]: str(node.pos)}, 0)
 
     def _callstatement(self, node: s.CallStatement, scope: Scope):
         return self._call(node, scope, stepped=False)
@@ -325,14 +330,14 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
             src, ns = fuse.expression(self.x.expect(cond, scope, t.BOOL, "the condition"))
             inner, inner_ns, depth = self.body_code(body, scope.child())
             if number:
-                lines.append(fuse.mark(cond.pos))
+                lines.append(fuse.mark(cond.pos, namespace))
             lines += [f"{'if' if number == 0 else 'elif'} {src}:"] + fuse.indent(inner)
             namespace.update(ns)
             namespace.update(inner_ns)
             nesting = max(nesting, depth + 1)
         if node.otherwise is not None:
             inner, inner_ns, depth = self.body_code(node.otherwise, scope.child())
-            lines += [fuse.mark(node.pos), "else:"] + fuse.indent(inner)
+            lines += [fuse.mark(node.pos, namespace), "else:"] + fuse.indent(inner)
             namespace.update(inner_ns)
             nesting = max(nesting, depth + 1)
         return fuse.statement(lines, namespace, nesting)
@@ -373,9 +378,8 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
 
     def _phase(self, node: s.Phase, scope: Scope):
         body, body_ns, depth = self.body_code(node.body, scope.child())
-        event = fuse.fresh("_v")
-        lines = ["if st.sink is not None:", f"    st.sink(dict({event}))"] + body
-        return fuse.statement(lines, {**body_ns, event: {"e": "phase", "phase": node.name}}, depth + 1)
+        start, start_ns, _ = fuse.block_code(_phase_event(node.name))
+        return fuse.statement(start + body, {**body_ns, **start_ns}, depth)
 
     def _pass(self, node, scope):
         return fuse.statement(["pass"], {}, 0)
@@ -398,11 +402,12 @@ class _CallStep:
     def run(self, st, frame, env, program) -> bool:
         for slot, arg in self.bindings:
             env[slot] = arg(st, env)
-        st.frames.append([self.block, 0, frame[2], None, 0])
+        st.frames.append(Frame(self.block, 0, frame.env))
         return False
 
 
 def _phase_event(name: str) -> Native:
-    event = fuse.fresh("_v")
-    return fuse.statement(["if st.sink is not None:", f"    st.sink(dict({event}))"],
-                          {event: {"e": "phase", "phase": name}}, 1)
+    """The start of a phase laid out inline (apply.start_phase sends its event)."""
+    event, start = fuse.fresh("_v"), fuse.fresh("_v")
+    return fuse.statement([f"if st.sink is not None: {start}(st, {event})"],
+                          {event: PhaseStarted(name), start: apply.start_phase}, 1)

@@ -36,7 +36,7 @@ class Observation:
 
     @property
     def choice(self) -> str:
-        return self._state.pending["choice"]
+        return self._state.pending.variable
 
     def label(self, option) -> str:
         return self._game.option_label(self._state, option)
@@ -117,17 +117,17 @@ def play(game: Game, agents: list, seed: int, sink=None, forced=None) -> State:
     def decide(st: State):
         """Answer the decision the rules wait for, from inside the run (no suspending)."""
         pending = st.pending
-        seats = pending["players"]
+        seats = pending.seats
         if len(seats) == 1:
             seat = seats[0]
-            return game.take(st, [by_seat[seat].choose(Observation(game, st, seat, pending["options"][0]))])
+            return game.take(st, [by_seat[seat].choose(Observation(game, st, seat, pending.options[0]))])
         return game.take(st, [by_seat[seat].choose(Observation(game, st, seat, options))
-                              for seat, options in zip(seats, pending["options"])])
+                              for seat, options in zip(seats, pending.options)])
 
     st = game.start(seed, sink, forced, decide)
     st.decide = None
     while st.result is None:  # a state whose run stopped at a decision (never, today)
         pending = st.pending
         game.answer(st, [by_seat[seat].choose(Observation(game, st, seat, options))
-                         for seat, options in zip(pending["players"], pending["options"])])
+                         for seat, options in zip(pending.seats, pending.options)])
     return st
