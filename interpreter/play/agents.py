@@ -60,6 +60,10 @@ class RandomAgent:
     def choose(self, observation: Observation) -> int:
         return int(self._random() * len(observation.options))
 
+    def choose_index(self, count: int) -> int:
+        """The same choice given only the number of options (`play` uses it: no Observation)."""
+        return int(self._random() * count)
+
 
 class FirstAgent:
     """Always the first legal option: deterministic, for tests and golden transcripts."""
@@ -109,8 +113,9 @@ def make_agent(name: str, seed: int):
     return AGENTS[name]()
 
 
-def play(game: Game, agents: list, seed: int, sink=None, forced=None) -> State:
-    """Play one game from the start to its end; `agents` holds one agent per player."""
+def play(game: Game, agents: list, seed: int, sink=None, forced=None, listen=None) -> State:
+    """Play one game from the start to its end; `agents` holds one agent per player. Events go
+    to `listen` as values and to `sink` as JSON (see Game.start)."""
     program = game.program
     by_seat = [agents[program.controller(seat)] for seat in range(program.seats)]
 
@@ -124,7 +129,7 @@ def play(game: Game, agents: list, seed: int, sink=None, forced=None) -> State:
         return game.take(st, [by_seat[seat].choose(Observation(game, st, seat, options))
                               for seat, options in zip(seats, pending.options)])
 
-    st = game.start(seed, sink, forced, decide)
+    st = game.start(seed, sink, forced, decide, listen=listen)
     st.decide = None
     while st.result is None:  # a state whose run stopped at a decision (never, today)
         pending = st.pending
