@@ -189,7 +189,11 @@ class SnowrulesState(pyspiel.State):
     def __init__(self, game: SnowrulesGame):
         super().__init__(game)
         self.st = game.engine.start(0, explicit=True)
-        self.seen: list[list[str]] = [[] for _ in range(game.program.seats)]  # each seat's own moves
+        # Each seat's own moves so far, as (option, kind), labelled when an observation tells them.
+        self.seen: list[list[tuple]] = [[] for _ in range(game.program.seats)]
+        # The action ids of the pending decision, worked out once per decision: (the decision,
+        # per options list (ids in the options' order, the same sorted)).
+        self._memo: tuple | None = None
 
     # ---- whose turn -----------------------------------------------------------------------
     def current_player(self) -> int:
@@ -231,27 +235,44 @@ class SnowrulesState(pyspiel.State):
                                        f"declare `action_ids: {{{what}: ...}}` in the ruleset's manifest")
         return list(range(len(options)))
 
+    def _node_ids(self) -> list[tuple[list[int], list[int]]]:
+        """For each options list of the pending decision: its ids, and the same sorted."""
+        pending = self.st.pending
+        memo = self._memo
+        if memo is not None and memo[0] is pending:
+            return memo[1]
+        group = "chance" if pending.chance else "choice"
+        found = []
+        for options in pending.options:
+            ids = self._ids(group, options)
+            found.append((ids, sorted(ids)))
+        self._memo = (pending, found)
+        return found
+
     def _seat_options(self, player: int) -> tuple[list[int], list]:
         pending = self.st.pending
-        if player not in pending.seats:
+        seats = pending.seats
+        if player not in seats:
             return [], []
-        options = pending.options[pending.seats.index(player)]
-        return self._ids("choice", options), options
+        index = seats.index(player)
+        return self._node_ids()[index][0], pending.options[index]
 
     def _legal_actions(self, player: int) -> list[int]:
-        if self.st.result is not None:
+        st = self.st
+        if st.result is not None:
             return []
-        if self.st.pending.chance:
-            return sorted(self._ids("chance", self.st.pending.options[0]))
-        ids, _ = self._seat_options(player)
-        if not ids and self.current_player() == pyspiel.PlayerId.SIMULTANEOUS:
-            return [NOTHING_TO_DECIDE]
-        return sorted(ids)
+        pending = st.pending
+        if pending.chance:
+            return self._node_ids()[0][1][:]
+        seats = pending.seats
+        if player not in seats:
+            return [NOTHING_TO_DECIDE] if pending.simultaneous and len(seats) > 1 else []
+        return self._node_ids()[seats.index(player)][1][:]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        outcomes = Game.chance_outcomes(self.st)
-        ids = self._ids("chance", [outcome for outcome, _ in outcomes])
-        return sorted((i, probability) for i, (_, probability) in zip(ids, outcomes))
+        outcomes = self.st.pending.options[0]
+        probability = 1.0 / len(outcomes)
+        return [(i, probability) for i in self._node_ids()[0][1]]
 
     # ---- moves ----------------------------------------------------------------------------
     def _index(self, ids: list[int], action: int, who: str) -> int:
@@ -263,22 +284,22 @@ class SnowrulesState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         pending = self.st.pending
         if pending.chance:
-            index = self._index(self._ids("chance", pending.options[0]), action, "chance")
+            index = self._index(self._node_ids()[0][0], action, "chance")
             self.get_game().engine.answer(self.st, [index])
             return
         seat = pending.seats[0]
         ids, options = self._seat_options(seat)
         index = self._index(ids, action, f"player {seat}")
-        self.seen[seat].append(self.get_game().engine.option_label(self.st, options[index]))
+        self.seen[seat].append((options[index], pending.kind))
         self.get_game().engine.answer(self.st, [index])
 
     def _apply_actions(self, actions: list[int]) -> None:
         pending = self.st.pending
+        node = self._node_ids()
         answers = []
-        for seat in pending.seats:
-            ids, options = self._seat_options(seat)
-            index = self._index(ids, actions[seat], f"player {seat}")
-            self.seen[seat].append(self.get_game().engine.option_label(self.st, options[index]))
+        for number, seat in enumerate(pending.seats):
+            index = self._index(node[number][0], actions[seat], f"player {seat}")
+            self.seen[seat].append((pending.options[number][index], pending.kind))
             answers.append(index)
         self.get_game().engine.answer(self.st, answers)
 
@@ -289,7 +310,7 @@ class SnowrulesState(pyspiel.State):
             return f"action {action}"
         if pending.chance:
             options = pending.options[0]
-            ids = self._ids("chance", options)
+            ids = self._node_ids()[0][0]
         else:
             ids, options = self._seat_options(player)
         if action not in ids:
@@ -346,6 +367,7 @@ class SnowrulesObserver:
             labels = [self.game.engine.option_label(st, o) for o in options]
             text += f"\nasked at {pending.rule}: " + json.dumps(labels)
         if self.perfect_recall:
-            text += "\nmoves: " + json.dumps(state.seen[player])
+            engine = self.game.engine
+            text += "\nmoves: " + json.dumps([engine.label(value, kind) for value, kind in state.seen[player]])
         return text
 

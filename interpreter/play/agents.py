@@ -118,6 +118,31 @@ def play(game: Game, agents: list, seed: int, sink=None, forced=None, listen=Non
     to `listen` as values and to `sink` as JSON (see Game.start)."""
     program = game.program
     by_seat = [agents[program.controller(seat)] for seat in range(program.seats)]
+    if sink is None and listen is None and all(type(agent) is RandomAgent for agent in agents):
+        # Random agents and nobody listening: the same draws from each seat's generator, given
+        # the number of options only (no Observation, no answer check: the index is in range).
+        draws = [agent._random for agent in by_seat]
+
+        def decide(st: State):
+            pending = st.pending
+            if pending.simultaneous:
+                return [options[int(draws[seat]() * len(options))]
+                        for seat, options in zip(pending.seats, pending.options)]
+            options = pending.options[0]
+            return options[int(draws[pending.seats[0]]() * len(options))]
+    else:
+        decide = _asking(game, by_seat)
+    st = game.start(seed, sink, forced, decide, listen=listen)
+    st.decide = None
+    while st.result is None:  # a state whose run stopped at a decision (never, today)
+        pending = st.pending
+        game.answer(st, [by_seat[seat].choose(Observation(game, st, seat, options))
+                         for seat, options in zip(pending.seats, pending.options)])
+    return st
+
+
+def _asking(game: Game, by_seat: list):
+    """The `decide` of `play` for any agents: each is shown an Observation, its answer checked."""
 
     def decide(st: State):
         """Answer the decision the rules wait for, from inside the run (no suspending)."""
@@ -128,11 +153,4 @@ def play(game: Game, agents: list, seed: int, sink=None, forced=None, listen=Non
             return game.take(st, [by_seat[seat].choose(Observation(game, st, seat, pending.options[0]))])
         return game.take(st, [by_seat[seat].choose(Observation(game, st, seat, options))
                               for seat, options in zip(seats, pending.options)])
-
-    st = game.start(seed, sink, forced, decide, listen=listen)
-    st.decide = None
-    while st.result is None:  # a state whose run stopped at a decision (never, today)
-        pending = st.pending
-        game.answer(st, [by_seat[seat].choose(Observation(game, st, seat, options))
-                         for seat, options in zip(pending.seats, pending.options)])
-    return st
+    return decide
