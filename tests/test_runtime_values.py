@@ -175,3 +175,16 @@ def test_the_listener_of_docs_events_md_sees_every_point_scored():
     for seat in range(3):
         assert sum(by for owner, by, _ in gains if owner == seat) == game.seat_scores(st)[seat]
     assert all(":" in rule for _, _, rule in gains)
+
+
+def test_the_generator_is_splitmix64_and_below_draws_from_its_outputs():
+    """SplitMix64's published first output from state 0, and `below` (written out for speed) is
+    the multiply-shift of `next_u64`'s bits, draw for draw."""
+    from snowrules.model.rng import below, next_u64, seed_state
+    assert next_u64(0) == (0x9E3779B97F4A7C15, 0xE220A8397B1DCDAF)
+    state = other = seed_state(2024)
+    for n in (1, 2, 6, 52, 10**12):
+        for _ in range(50):
+            state, value = below(state, n)
+            other, bits = next_u64(other)
+            assert (state, value) == (other, (bits * n) >> 64) and 0 <= value < n

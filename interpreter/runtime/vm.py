@@ -43,6 +43,15 @@ def run(program: Program, st: State) -> None:
                                                f"{program.max_steps} steps")
             elif block.kind is SEQUENCE:
                 frames.pop()
+            elif block.kind is LOOP:  # the next item, as _end_of_block does (the common case here)
+                index = frame.index + 1
+                items = frame.items
+                if index < len(items):
+                    frame.index = index
+                    frame.pc = 0
+                    bind(envs[frame.env], block.slots, items[index])
+                else:
+                    frames.pop()
             elif _end_of_block(program, st, block, frame):
                 return
     except GameEnded as end:
