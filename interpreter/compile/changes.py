@@ -69,14 +69,16 @@ class ChangeStatements:
         c = fuse.fresh("_c")
         what_src, what_ns = fuse.expression(what)
         target_src, target_ns = fuse.expression(target)
-        names = {k: fuse.fresh("_v") for k in ("move", "fail", "rule")}
+        names = {k: fuse.fresh("_v") for k in ("fail", "rule")}
+        b, a = fuse.fresh("_b"), fuse.fresh("_a")
 
         def nothing_to_move():
             raise RuntimeRulesError.at(position, "nothing to move: the value is none")
         lines = [f"{c} = {what_src}",
                  f"if {c} is None: {names['fail']}()",
-                 f"{names['move']}(st, {c}, {target_src}, {bottom!r}, {names['rule']})"]
-        return fuse.statement(lines, {**what_ns, **target_ns, names["move"]: apply.move_one,
+                 f"{b} = {target_src}",
+                 *apply.move_lines(c, b, a, bottom, names["rule"])]
+        return fuse.statement(lines, {**what_ns, **target_ns, **apply.NAMESPACE,
                                       names["fail"]: nothing_to_move, names["rule"]: rule}, 1)
 
     def _add(self, node: s.Add, scope: Scope):
@@ -87,7 +89,7 @@ class ChangeStatements:
 
     def _counter_change(self, node, scope: Scope, stepped: bool):
         """`add`, `subtract` and `set` on a counter: clamp to its bounds, then (when the value
-        changes) apply.change_counter sets it, tells it and fires the triggers. One generated
+        changes) apply.counter_lines sets it, tells it and fires the triggers. One generated
         function serves both forms: as a step (`stepped`) its result is the triggered bodies
         that may wait, for the VM to push."""
         ref, family = self.x.counter_ref(node.target, scope, "the counter")
@@ -101,7 +103,7 @@ class ChangeStatements:
             return lambda st, env: None
         low, high = family.lower, family.upper
         triggers = self.triggers.setdefault(family.name, [])
-        names = {k: fuse.fresh("_v") for k in ("t", "rule", "change", "low", "high")}
+        names = {k: fuse.fresh("_v") for k in ("t", "rule", "low", "high")}
         i, o, n = fuse.fresh("_i"), fuse.fresh("_o"), fuse.fresh("_n")
         ref_src, ref_ns = fuse.expression(ref)
         amount_src, amount_ns = fuse.expression(amount)
@@ -111,11 +113,10 @@ class ChangeStatements:
             lines.append(f"if {n} < {names['low']}: {n} = {names['low']}")
         if high is not None:
             lines.append(f"if {n} > {names['high']}: {n} = {names['high']}")
-        call = f"{names['change']}(st, {i}, {o}, {n}, {names['t']}, {names['rule']})"
-        lines.append(f"if {n} != {o}: " + ("return " + call if stepped else call))
-        namespace = {**ref_ns, **amount_ns, names["t"]: triggers, names["rule"]: self._rule(node),
-                     names["change"]: apply.change_counter, names["low"]: low, names["high"]: high}
-        return fuse.statement(lines, namespace, 1)
+        lines += apply.counter_lines(i, o, n, names["t"], names["rule"], stepped)
+        namespace = {**ref_ns, **amount_ns, **apply.NAMESPACE, names["t"]: triggers,
+                     names["rule"]: self._rule(node), names["low"]: low, names["high"]: high}
+        return fuse.statement(lines, namespace, 2)
 
     def _reset(self, node: s.Reset, scope: Scope):
         family = self.layout.counter_families.get(node.name)
