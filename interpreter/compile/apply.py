@@ -26,8 +26,8 @@ from snowrules.model.values import Ending
 # Generated code binds these names (NAMESPACE) and calls nothing for a move or a counter change;
 # the functions below that do the same (move_one) are generated from the same templates, so
 # each change is written once.
-MOVED, CHANGED, FIRE = "_Moved", "_CounterChanged", "_fire"
-NAMESPACE = {MOVED: Moved, CHANGED: CounterChanged, FIRE: fire}
+MOVED, CHANGED, SET, FIRE = "_Moved", "_CounterChanged", "_VariableSet", "_fire"
+NAMESPACE = {MOVED: Moved, CHANGED: CounterChanged, SET: VariableSet, FIRE: fire}
 
 
 def move_lines(c: str, b: str, a: str, bottom: bool, rule: str) -> list[str]:
@@ -52,6 +52,13 @@ def counter_lines(i: str, old: str, new: str, triggers: str, rule: str, handing_
             f"    st.counters[{i}] = {new}",
             f"    if st.sink is not None: st.sink({CHANGED}({i}, {old}, {new}, {rule}))",
             f"    if {triggers}: {give}{FIRE}(st, {triggers}, {i}, {old}, {new})"]
+
+
+def variable_lines(index: int, value: str, rule: str) -> list[str]:
+    """Game variable number `index` (a number snowrules computed) given `value` (an expression
+    of generated code), as generated lines."""
+    return [f"st.vars[{int(index)}] = {value}",
+            f"if st.sink is not None: st.sink({SET}({int(index)}, st.vars[{int(index)}], {rule}))"]
 
 
 def _generated(name: str, params: str, lines: list[str]):
@@ -130,12 +137,6 @@ def reset_counters(st, start: int, size: int, value: int) -> None:
     """`reset`: a whole counter family back to its lowest value, for every seat (no event: a
     reset starts a count afresh rather than changing it by an amount)."""
     st.counters[start:start + size] = [value] * size
-
-
-def set_variable(st, index: int, value, rule: str) -> None:
-    st.vars[index] = value
-    if st.sink is not None:
-        st.sink(VariableSet(index, value, rule))
 
 
 # ---- phases, turns, the end ----------------------------------------------------------------

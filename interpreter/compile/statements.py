@@ -289,9 +289,9 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
         if variable.kind == t.NONE or t.ANY in variable.kind:
             variable.kind = kind if t.ANY in variable.kind else t.unify(variable.kind, kind)
         src, ns = fuse.expression(fn)
-        names = {k: fuse.fresh("_v") for k in ("set", "rule")}
-        return fuse.statement([f"{names['set']}(st, {int(variable.index)}, {src}, {names['rule']})"],
-                              {**ns, names["set"]: apply.set_variable, names["rule"]: str(node.pos)}, 0)
+        rule = fuse.fresh("_v")
+        return fuse.statement(apply.variable_lines(variable.index, src, rule),
+                              {**ns, **apply.NAMESPACE, rule: str(node.pos)}, 0)
 
     def _callstatement(self, node: s.CallStatement, scope: Scope):
         return self._call(node, scope, stepped=False)
