@@ -62,7 +62,7 @@ def play_checked(game: Game, seed: int, check_every: int = 1, sink=None) -> tupl
         n += 1
         pending = st.pending
         answer = [agents[game.program.controller(s)].choose(Observation(game, st, s, o))
-                  for s, o in zip(pending["players"], pending["options"])]
+                  for s, o in zip(pending.seats, pending.options)]
         choices.append(answer)
         game.answer(st, answer)
     check_invariants(game, st)

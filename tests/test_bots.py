@@ -46,7 +46,7 @@ def seat0_chooses(choice: str, after_turn: int = 0):
     def wanted(game, st):
         decision = game.decision(st)
         turn = st.counters[game.program.turn_counter]
-        return (0 in decision.seats and decision.choice == choice and turn > after_turn
+        return (0 in decision.seats and decision.variable == choice and turn > after_turn
                 and len(decision.options[decision.seats.index(0)]) > 1)
     return wanted
 

@@ -92,7 +92,7 @@ def test_a_random_pick_offers_the_list_and_binds_the_outcome(tmp_path):
     game.answer(st, [2])
     assert [o for o, _ in game.chance_outcomes(st)] == [0, 1]
     game.answer(st, [1])
-    assert st.result["winners"] == [1]  # an empty list offers no draw: `nothing` is none
+    assert st.result.winners == [1]  # an empty list offers no draw: `nothing` is none
 
 
 def test_explicit_decisions_ask_even_a_single_option(tmp_path):
@@ -104,7 +104,7 @@ each turn:
     end game winners players
 """
     game, st = explicit_game(tmp_path, rules)
-    assert st.pending is not None and len(st.pending["options"][0]) == 1
+    assert st.pending is not None and len(st.pending.options[0]) == 1
     assert game.start(0).result is not None  # not explicit: it is taken without asking
 
 
@@ -115,17 +115,17 @@ def _play_explicit_like_the_generator(game: Game, seed: int):
     rng = seed_state(seed)
     while st.result is None:
         if Game.is_chance(st):
-            rng, index = below(rng, len(st.pending["options"][0]))
+            rng, index = below(rng, len(st.pending.options[0]))
             game.answer(st, [index])
         else:
-            game.answer(st, [0] * len(st.pending["players"]))
+            game.answer(st, [0] * len(st.pending.seats))
     return st
 
 
 def _play_sampled(game: Game, seed: int):
     st = game.start(seed)
     while st.result is None:
-        game.answer(st, [0] * len(st.pending["players"]))
+        game.answer(st, [0] * len(st.pending.seats))
     return st
 
 

@@ -294,8 +294,8 @@ def test_human_agent_shows_the_view_and_reasks_on_bad_input():
     answers = iter(["", "zero", "0", "11", "3"])
     shown: list[str] = []
     agent = HumanAgent(read=lambda prompt: next(answers), write=shown.append)
-    seat = st.pending["players"][0]
-    index = agent.choose(Observation(game, st, seat, st.pending["options"][0]))
+    seat = st.pending.seats[0]
+    index = agent.choose(Observation(game, st, seat, st.pending.options[0]))
     assert index == 2
     text = "\n".join(shown)
     assert "red.hand: red 1, red 2" in text          # the player's own hand is shown

@@ -100,7 +100,7 @@ each turn:
         for each p in players:
             add 2 to p.gems
 """, players=3)
-    assert st.result["winners"] == [0, 1, 2]
+    assert st.result.winners == [0, 1, 2]
 
 
 def test_a_choice_of_up_to_two_offers_every_subset_largest_first(tmp_path):
@@ -114,7 +114,7 @@ each turn:
     end game
 """), 2))
     st = game.start(0)
-    options = [game.label(o) for o in st.pending["options"][0]]
+    options = [game.label(o) for o in st.pending.options[0]]
     assert options == ["[seat 1 t, seat 1 t]", "[seat 1 t]", "[seat 1 t]", "none of them"]
 
 
@@ -129,8 +129,8 @@ each turn:
     end game
 """), 3))
     st = game.start(0)
-    assert st.pending["simultaneous"] and st.pending["players"] == [0, 1, 2]
-    assert [game.label(o) for o in st.pending["options"][1]] == ["seat 2 t", "nothing"]
+    assert st.pending.simultaneous and st.pending.seats == [0, 1, 2]
+    assert [game.label(o) for o in st.pending.options[1]] == ["seat 2 t", "nothing"]
 
 
 def test_recursion_and_wrong_kinds_are_reported_before_the_game(tmp_path):
@@ -166,7 +166,7 @@ rounds 3:
 at game end:
     end game winners [each p in players where p.score == max([q.score for each q in players])]
 """, agent=RandomAgent)
-    assert st.result["winners"] == [0]
+    assert st.result.winners == [0]
     assert st.counters[1] == 1 + 2 + 3   # the built-in `turn` counter first, then score
 
 

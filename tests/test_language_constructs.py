@@ -228,7 +228,7 @@ each turn:
 def test_options_that_read_the_same_are_told_apart_by_copy_number(tmp_path):
     game = Game(compile_ruleset(ruleset(tmp_path, LABELS), 2))
     st = game.start(0)
-    options = st.pending["options"][0]
+    options = st.pending.options[0]
     # seat 1's four copies read the same and are numbered; seat 2's one token is alone: plain.
     assert game.option_labels(st, options) == [
         "seat 1 t #1", "seat 1 t #2", "seat 1 t #3", "seat 1 t #4", "seat 2 t"]
@@ -242,7 +242,7 @@ def test_a_person_sees_numbered_copies(tmp_path):
     st = game.start(0)
     shown: list[str] = []
     human = HumanAgent(read=lambda prompt: "3", write=shown.append)
-    assert human.choose(Observation(game, st, 0, st.pending["options"][0])) == 2
+    assert human.choose(Observation(game, st, 0, st.pending.options[0])) == 2
     assert [line.strip() for line in shown if re.match(r"\s+\d\)", line)] == [
         "1) seat 1 t #1", "2) seat 1 t #2", "3) seat 1 t #3", "4) seat 1 t #4", "5) seat 2 t"]
 

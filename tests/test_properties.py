@@ -100,7 +100,7 @@ def test_views_hide_other_players_hidden_and_secret_zones(config):
                 else:
                     assert isinstance(shown, list)
         pending = st.pending
-        game.answer(st, [0] * len(pending["players"]))
+        game.answer(st, [0] * len(pending.seats))
 
 
 def test_every_log_line_follows_the_log_schema(tmp_path):

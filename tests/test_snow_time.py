@@ -41,11 +41,11 @@ def test_fruit_and_cards_follow_the_rulebook_in_random_games(players):
                 for level in range(1, 8):
                     assert zone(game, st, f"tree[{level}]") == [], "the tree is empty between turns"
             pending = st.pending
-            game.answer(st, [agents[s].choose(Observation(game, st, s, o)) for s, o in zip(pending["players"],
-                                                                               pending["options"])])
+            game.answer(st, [agents[s].choose(Observation(game, st, s, o)) for s, o in zip(pending.seats,
+                                                                               pending.options)])
         outcome = game.outcome(st)
         # [End of Game & Winner] the winner's pawn is on the last space, the others' are not beyond.
-        assert all(outcome.seat_scores[w] == LAST_SPACE for w in st.result["winners"])
+        assert all(outcome.seat_scores[w] == LAST_SPACE for w in st.result.winners)
         assert max(outcome.seat_scores) == LAST_SPACE
 
 
@@ -59,9 +59,9 @@ def test_two_colours_variant_gives_each_player_two_seats_and_the_win_to_the_owne
         while st.result is None:
             pending = st.pending
             game.answer(st, [agents[game.program.controller(s)].choose(Observation(game, st, s, o))
-                             for s, o in zip(pending["players"], pending["options"])])
+                             for s, o in zip(pending.seats, pending.options)])
         outcome = game.outcome(st)
-        winning_seats = st.result["winners"]
+        winning_seats = st.result.winners
         assert outcome.winners == sorted({s // 2 for s in winning_seats})
         assert all(outcome.scores[p] == LAST_SPACE for p in outcome.winners)
 

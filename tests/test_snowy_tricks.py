@@ -38,7 +38,7 @@ def test_no_view_holds_another_players_hand_or_prediction(config):
                             assert f'"{card}"' not in text, (me, other, card)
             pending = st.pending
             game.answer(st, [agents[s].choose(Observation(game, st, s, o))
-                             for s, o in zip(pending["players"], pending["options"])])
+                             for s, o in zip(pending.seats, pending.options)])
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -54,13 +54,13 @@ def test_every_card_play_follows_suit_when_it_can(players):
         while st.result is None:
             pending = st.pending
             led = st.vars[game.program.variable_names.index("led")]
-            if not pending["simultaneous"]:
-                seat = pending["players"][0]
+            if not pending.simultaneous:
+                seat = pending.seats[0]
                 hand = st.zones[next(i for i, z in enumerate(layout.zones)
                                      if z.family == "hand" and z.owner == seat)]
-                options = pending["options"][0]
-                if pending["choice"] == "card" and led is not None and any(colour[c] == led for c in hand):
+                options = pending.options[0]
+                if pending.variable == "card" and led is not None and any(colour[c] == led for c in hand):
                     assert all(colour[c] == led or special[c] is not None for c in options)
                     assert sorted(options) == sorted(c for c in hand if colour[c] == led or special[c])
             game.answer(st, [agents[s].choose(Observation(game, st, s, o))
-                             for s, o in zip(pending["players"], pending["options"])])
+                             for s, o in zip(pending.seats, pending.options)])

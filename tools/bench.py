@@ -20,13 +20,23 @@ import random
 import statistics
 import sys
 import time
+from pathlib import Path
 
 from snowrules.compile.compiler import load_program
 from snowrules.load.ruleset import PROJECT_ROOT, bundled_names, load_ruleset
 from snowrules.play.agents import RandomAgent, play
 from snowrules.runtime.engine import Game
 
-REFERENCES = PROJECT_ROOT.parent / "shared" / "bench"
+
+def _references() -> Path:
+    """../shared/bench beside the project, or beside a folder above it (a git worktree)."""
+    for folder in [PROJECT_ROOT, *PROJECT_ROOT.parents]:
+        if (folder.parent / "shared" / "bench").is_dir():
+            return folder.parent / "shared" / "bench"
+    return PROJECT_ROOT.parent / "shared" / "bench"
+
+
+REFERENCES = _references()
 # Bundled rulesets written from an OpenSpiel game, by OpenSpiel's name for it.
 OPENSPIEL_GAMES = {"goofspiel": "goofspiel", "oh_hell": "oh_hell"}
 
@@ -41,8 +51,8 @@ def snowrules_round(game: Game, players: int, games: int, first_seed: int) -> fl
     return games / (time.perf_counter() - start)
 
 
-def load_reference(name: str):
-    path = REFERENCES / f"{name}.py"
+def load_reference(name: str, folder: Path = REFERENCES):
+    path = folder / f"{name}.py"
     if not path.is_file():
         return None
     spec = importlib.util.spec_from_file_location(f"reference_{name}", path)
@@ -103,10 +113,10 @@ def calibrate(run, seconds: float) -> int:
         games *= 4
 
 
-def measure(name: str, players: int, rounds: int, seconds: float) -> dict:
+def measure(name: str, players: int, rounds: int, seconds: float, references: Path = REFERENCES) -> dict:
     game = Game(load_program(name, None, players))
     sides = {"games_per_s": lambda g, r: snowrules_round(game, players, g, r * g)}
-    reference = load_reference(name)
+    reference = load_reference(name, references)
     if reference is not None:
         sides["reference_games_per_s"] = lambda g, r: reference_round(reference, players, g, r + 1)
     pair = openspiel_reference(name, players)
@@ -135,13 +145,15 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=5, help="alternating rounds; medians are reported")
     parser.add_argument("--seconds", type=float, default=1.0, help="length of one round of one side")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--references", type=Path, help=f"the hand-written references (default: {REFERENCES})")
     args = parser.parse_args(argv)
+
     rows = []
     for name in args.ruleset or bundled_names():
         ruleset = load_ruleset(name)
         for players in args.players:
             if ruleset.min_players <= players <= ruleset.max_players:
-                rows.append(measure(name, players, args.rounds, args.seconds))
+                rows.append(measure(name, players, args.rounds, args.seconds, args.references or REFERENCES))
     if args.json:
         print(json.dumps(rows))
         return 0

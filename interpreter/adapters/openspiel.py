@@ -35,6 +35,7 @@ from snowrules.language.diagnostics import Position, RulesetError, RuntimeRulesE
 from snowrules.load.ruleset import Ruleset, load_ruleset
 from snowrules.model.program import Program
 from snowrules.model.state import State
+from snowrules.model.values import Decision
 from snowrules.runtime.engine import Game
 from snowrules.runtime.returns import evaluate_manifest, seat_returns
 
@@ -176,20 +177,20 @@ class SnowrulesGame(pyspiel.Game):
             raise RuntimeRulesError.at(self.interface[key][3], f"a count must be a whole number, not {value!r}")
         return value
 
-    def id_of(self, group: str, pending: dict, option: Any) -> int:
+    def id_of(self, group: str, pending: Decision, option: Any) -> int:
         """An option's declared id (remembered: see SnowrulesState._ids), checked to be one of
         the game's ids."""
-        key = (group, pending["kind"])
+        key = (group, pending.kind)
         position = self.interface[key][3]
         if key[1] == "value" and type(option) not in (int, str, bool):
             raise RuntimeRulesError.at(position, f"an option {option!r} has no declared id: `value` ids are "
-                                       "for numbers, texts and true/false", f"the decision is at {pending['rule']}")
+                                       "for numbers, texts and true/false", f"the decision is at {pending.rule}")
         found = self.evaluate(key, State(), option)
         limit = self.chance_size if group == "chance" else self.distinct
         if type(found) is not int or not 0 <= found < limit:
-            label = self.engine.label(option, pending["kind"])
+            label = self.engine.label(option, pending.kind)
             raise RuntimeRulesError.at(position, f"the id of {label!r} is {found!r}, not one of 0..{limit - 1}",
-                                       f"the decision is at {pending['rule']}")
+                                       f"the decision is at {pending.rule}")
         self.ids[key][option] = found
         return found
 
@@ -209,16 +210,19 @@ class SnowrulesState(pyspiel.State):
         self.st = game.engine.start(0, explicit=True)
         self.recall = Recall(game.program.seats)  # what each seat saw change, was asked and chose
         self._observe()
+        # The action ids of the pending decision, worked out once per decision: (the decision,
+        # per options list (ids in the options' order, the same sorted)).
+        self._memo: tuple | None = None
 
     # ---- whose turn -----------------------------------------------------------------------
     def current_player(self) -> int:
         st = self.st
         if st.result is not None:
             return pyspiel.PlayerId.TERMINAL
-        if st.pending.get("chance"):
+        if st.pending.chance:
             return pyspiel.PlayerId.CHANCE
-        seats = st.pending["players"]
-        if st.pending["simultaneous"] and len(seats) > 1:
+        seats = st.pending.seats
+        if st.pending.simultaneous and len(seats) > 1:
             return pyspiel.PlayerId.SIMULTANEOUS
         return seats[0]
 
@@ -229,7 +233,7 @@ class SnowrulesState(pyspiel.State):
         (`up to N`) have no declared ids: such a node numbers its options by position."""
         game = self.get_game()
         pending = self.st.pending
-        known = game.ids.get((group, pending["kind"]))
+        known = game.ids.get((group, pending.kind))
         if known is not None and None not in options:
             try:
                 ids = [known[o] for o in options]
@@ -239,38 +243,54 @@ class SnowrulesState(pyspiel.State):
                 ids = None
             if ids is not None:
                 if len(set(ids)) != len(ids):
-                    raise RuntimeRulesError.at(Position.parse(pending["rule"]), "two options of this decision "
+                    raise RuntimeRulesError.at(Position.parse(pending.rule), "two options of this decision "
                                                f"have the same action id: {ids}", "see the manifest's action_ids")
                 return ids
         limit = game.chance_size if group == "chance" else game.distinct
         if len(options) > limit:
             what = "chance_outcomes" if group == "chance" else "distinct"
-            raise RuntimeRulesError.at(Position.parse(pending["rule"]),
+            raise RuntimeRulesError.at(Position.parse(pending.rule),
                                        f"{len(options)} options here, more than the {limit} ids the game has",
                                        f"declare `action_ids: {{{what}: ...}}` in the ruleset's manifest")
         return list(range(len(options)))
 
+    def _node_ids(self) -> list[tuple[list[int], list[int]]]:
+        """For each options list of the pending decision: its ids, and the same sorted."""
+        pending = self.st.pending
+        memo = self._memo
+        if memo is not None and memo[0] is pending:
+            return memo[1]
+        group = "chance" if pending.chance else "choice"
+        found = []
+        for options in pending.options:
+            ids = self._ids(group, options)
+            found.append((ids, sorted(ids)))
+        self._memo = (pending, found)
+        return found
+
     def _seat_options(self, player: int) -> tuple[list[int], list]:
         pending = self.st.pending
-        if player not in pending["players"]:
+        seats = pending.seats
+        if player not in seats:
             return [], []
-        options = pending["options"][pending["players"].index(player)]
-        return self._ids("choice", options), options
+        index = seats.index(player)
+        return self._node_ids()[index][0], pending.options[index]
 
     def _legal_actions(self, player: int) -> list[int]:
-        if self.st.result is not None:
+        st = self.st
+        if st.result is not None:
             return []
-        if self.st.pending.get("chance"):
-            return sorted(self._ids("chance", self.st.pending["options"][0]))
-        ids, _ = self._seat_options(player)
-        if not ids and self.current_player() == pyspiel.PlayerId.SIMULTANEOUS:
-            return [NOTHING_TO_DECIDE]
-        return sorted(ids)
+        pending = st.pending
+        if pending.chance:
+            return self._node_ids()[0][1][:]
+        seats = pending.seats
+        if player not in seats:
+            return [NOTHING_TO_DECIDE] if pending.simultaneous and len(seats) > 1 else []
+        return self._node_ids()[seats.index(player)][1][:]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        outcomes = Game.chance_outcomes(self.st)
-        ids = self._ids("chance", [outcome for outcome, _ in outcomes])
-        return sorted((i, probability) for i, (_, probability) in zip(ids, outcomes))
+        ids = self._node_ids()[0][0]  # in the outcomes' order
+        return sorted((i, probability) for i, (_, probability) in zip(ids, Game.chance_outcomes(self.st)))
 
     # ---- moves ----------------------------------------------------------------------------
     def _index(self, ids: list[int], action: int, who: str) -> int:
@@ -281,12 +301,12 @@ class SnowrulesState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         pending = self.st.pending
-        if pending.get("chance"):
-            index = self._index(self._ids("chance", pending["options"][0]), action, "chance")
+        if pending.chance:
+            index = self._index(self._node_ids()[0][0], action, "chance")
             self.get_game().engine.answer(self.st, [index])
             self._observe()
             return
-        seat = pending["players"][0]
+        seat = pending.seats[0]
         ids, options = self._seat_options(seat)
         index = self._index(ids, action, f"player {seat}")
         self.recall.chose(seat, self.get_game().engine.option_label(self.st, options[index]))
@@ -296,7 +316,7 @@ class SnowrulesState(pyspiel.State):
     def _apply_actions(self, actions: list[int]) -> None:
         pending = self.st.pending
         answers = []
-        for seat in pending["players"]:
+        for seat in pending.seats:
             ids, options = self._seat_options(seat)
             index = self._index(ids, actions[seat], f"player {seat}")
             self.recall.chose(seat, self.get_game().engine.option_label(self.st, options[index]))
@@ -309,22 +329,22 @@ class SnowrulesState(pyspiel.State):
         row with no decision between them (a deal) are seen together, once they are done, so
         the order in which a hand was dealt is not remembered (as in OpenSpiel's card games)."""
         st = self.st
-        if st.result is None and st.pending.get("chance"):
+        if st.result is None and st.pending.chance:
             return
         game = self.get_game()
         self.recall.look(st, game.sight)
         if st.result is None:
-            for seat, options in zip(st.pending["players"], st.pending["options"]):
-                self.recall.asked(seat, st.pending["rule"], [game.engine.option_label(st, o) for o in options])
+            for seat, options in zip(st.pending.seats, st.pending.options):
+                self.recall.asked(seat, st.pending.rule, [game.engine.option_label(st, o) for o in options])
 
     def _action_to_string(self, player: int, action: int) -> str:
         """The option as a player reads it; identical components are told apart by their id."""
         pending = self.st.pending
         if pending is None:
             return f"action {action}"
-        if pending.get("chance"):
-            options = pending["options"][0]
-            ids = self._ids("chance", options)
+        if pending.chance:
+            options = pending.options[0]
+            ids = self._node_ids()[0][0]
         else:
             ids, options = self._seat_options(player)
         if action not in ids:
@@ -346,7 +366,7 @@ class SnowrulesState(pyspiel.State):
         declared = seat_returns(self.get_game().program, self.st)
         if declared is not None:
             return declared
-        winners = set(self.st.result["winners"] or [])
+        winners = set(self.st.result.winners or [])
         if not winners or len(winners) == seats:
             return [0.0] * seats
         return [1.0 / len(winners) if seat in winners else -1.0 / (seats - len(winners)) for seat in range(seats)]
@@ -461,8 +481,8 @@ class SnowrulesObserver:
         view = self.game.engine.view(st, program.controller(player))
         text = json.dumps(view, sort_keys=True)
         pending = st.pending
-        if pending is not None and not pending.get("chance") and player in pending["players"]:
-            options = pending["options"][pending["players"].index(player)]
+        if pending is not None and not pending.chance and player in pending.seats:
+            options = pending.options[pending.seats.index(player)]
             labels = [self.game.engine.option_label(st, o) for o in options]
-            text += f"\nasked at {pending['rule']}: " + json.dumps(labels)
+            text += f"\nasked at {pending.rule}: " + json.dumps(labels)
         return text

@@ -10,20 +10,22 @@ explicit state (`State.explicit`) each draw waits as a chance decision whose opt
 outcomes, each equally likely, and whoever drives the game answers with the outcome that
 happened; in any other state the step draws from the generator, exactly as the native one.
 
-A step keeps its progress (dice rolled so far, the shuffle's position...) in the pending decision,
+A step keeps its progress (dice rolled so far, the shuffle's position...) in the pending `Decision`,
 so a state waiting in the middle of a shuffle is still plain data.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from snowrules.compile.changes import move_event
+from snowrules.compile.apply import draw
 from snowrules.compile.scope import Scope
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Position, RuntimeRulesError
 from snowrules.model import kinds as t
+from snowrules.model.events import Rolled, Shuffled
 from snowrules.model.rng import below
 from snowrules.model.state import State
+from snowrules.model.values import Decision
 
 
 class ChanceStep:
@@ -77,7 +79,7 @@ class ChanceStep:
         if pending is not None:  # the outcome of a waiting draw is in st.answer
             outcome = st.answer
             st.answer = st.pending = None
-            progress = self.apply(st, env, pending["progress"], outcome)
+            progress = self.apply(st, env, pending.progress, outcome)
         else:
             progress = self.begin(st, env)
         while progress is not None:
@@ -86,11 +88,9 @@ class ChanceStep:
             if not st.explicit:
                 progress = self.apply(st, env, progress, self.sample(st, outcomes, weights))
                 continue
-            st.pending = {"players": [], "chance": True, "options": [outcomes], "simultaneous": False,
-                          "rule": self.rule, "choice": self.what, "kind": self.kind, "progress": progress}
-            if weights is not None:
-                st.pending["weights"] = weights
-            frame[1] -= 1
+            st.pending = Decision([], [outcomes], False, self.rule, self.what, self.kind, chance=True,
+                                  progress=progress, weights=weights)
+            frame.pc -= 1
             return True
         return False
 
@@ -171,7 +171,7 @@ class RollStep(ChanceStep):
 
     def _told(self, st: State, dice: list[int], sides: int) -> None:
         if st.sink is not None:
-            st.sink({"e": "roll", "dice": dice, "sides": sides, "rule": self.rule})
+            st.sink(Rolled(dice, sides, self.rule))
 
 
 class ShuffleStep(ChanceStep):
@@ -216,8 +216,7 @@ class ShuffleStep(ChanceStep):
 
     def _told(self, st: State, z: int) -> None:
         if st.sink is not None:
-            layout = self.layout
-            st.sink({"e": "shuffle", "zone": layout.zones[z].label(layout.seat_names), "rule": self.rule})
+            st.sink(Shuffled(z, self.rule))
 
 
 class DrawStep(ChanceStep):
@@ -240,8 +239,7 @@ class DrawStep(ChanceStep):
 
     def apply(self, st: State, env: list, progress: dict, outcome: Any) -> dict | None:
         a = progress["from"]
-        st.zones[a].remove(outcome)
-        self._put(st, a, progress["to"], outcome)
+        draw(st, a, st.zones[a].index(outcome), progress["to"], self.bottom, self.rule)
         progress["left"] -= 1
         return progress if progress["left"] > 0 and st.zones[a] else None
 
@@ -251,19 +249,10 @@ class DrawStep(ChanceStep):
         if progress is None:
             return
         a, b = progress["from"], progress["to"]
-        source = st.zones[a]
+        source, bottom, rule = st.zones[a], self.bottom, self.rule
         for _ in range(progress["left"]):
             st.rng, index = below(st.rng, len(source))
-            self._put(st, a, b, source.pop(index))
-
-    def _put(self, st: State, a: int, b: int, item: int) -> None:
-        if self.bottom:
-            st.zones[b].insert(0, item)
-        else:
-            st.zones[b].append(item)
-        st.where[item] = b
-        if st.sink is not None:
-            st.sink(move_event(self.layout, [item], a, b, self.rule))
+            draw(st, a, index, b, bottom, rule)
 
 
 class PickStep(ChanceStep):

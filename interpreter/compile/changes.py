@@ -1,124 +1,85 @@
 """Statements that change the game: moves, counters, the account, the end.
 
 Mixed into the statement compiler. Each compiles to generated lines (see fuse.py) or, where the
-work is long or rare, to a closure; each move and counter change tells the log which rule (file,
-line, column) caused it.
+work is long or rare, to a closure, that works out what changes and hands it to apply.py, which
+changes the game and sends the event naming the rule (file, line, column) that caused it.
 """
 from __future__ import annotations
 
-from snowrules.compile import fuse
+from snowrules.compile import apply, fuse
 from snowrules.compile.scope import Scope, suggest
 from snowrules.compile.steps import GameEnded
-from snowrules.compile.triggers import fire
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Position, RuntimeRulesError
 from snowrules.model import kinds as t
-
-
-def move_event(layout, moved: list[int], source: int, dest: int, rule: str) -> dict:
-    """The log's account of components moved from one zone to another by a rule."""
-    return {"e": "move", "what": [layout.component_names[c] for c in moved],
-            "from": layout.zones[source].label(layout.seat_names),
-            "to": layout.zones[dest].label(layout.seat_names), "rule": rule}
+from snowrules.model.events import Said
+from snowrules.model.values import Termination
 
 
 class ChangeStatements:
     """The `_move`, `_add`, `_setcounter`, `_reset`, `_endgame` and `_announce` methods of
-    StatementCompiler (chance is in chance.py)."""
+    StatementCompiler (chance is in chance.py). The changes themselves, with their events, are
+    applied by compile/apply.py: what is compiled here works out which change, then calls it."""
 
     def _rule(self, node: s.Node) -> str:
         return str(node.pos)
 
     def _move(self, node: s.Move, scope: Scope):
         target = self.x.zone(node.target, scope, "the destination")
-        layout, rule, bottom = self.layout, self._rule(node), node.bottom
-
-        def emit(st, moved, source, dest):
-            st.sink(move_event(layout, moved, source, dest, rule))
-
-        if node.mode == "all":
-            source = self.x.zone(node.source, scope, "the zone to empty")
-            a, b, moved = fuse.fresh("_a"), fuse.fresh("_b"), fuse.fresh("_m")
+        rule, bottom = self._rule(node), node.bottom
+        if node.mode in ("all", "top"):
+            source = self.x.zone(node.source, scope, "the zone to empty" if node.mode == "all"
+                                 else "the zone to take from")
             source_src, source_ns = fuse.expression(source)
             target_src, target_ns = fuse.expression(target)
-            emit_name, item = fuse.fresh("_v"), fuse.fresh("_x")
-            put = f"st.zones[{b}][:0] = {moved}" if bottom else f"st.zones[{b}].extend({moved})"
-            lines = [f"{a} = {source_src}",
-                     f"{b} = {target_src}",
-                     f"{moved} = st.zones[{a}]",
-                     f"if {moved} and {a} != {b}:",
-                     f"    st.zones[{a}] = []",
-                     f"    for {item} in {moved}:",
-                     f"        st.where[{item}] = {b}",
-                     f"    {put}",
-                     f"    if st.sink is not None: {emit_name}(st, {moved}, {a}, {b})"]
-            return fuse.statement(lines, {**source_ns, **target_ns, emit_name: emit}, 2)
-        if node.mode == "top":
-            count = self.x.expect(node.what, scope, t.INT, "the number of items to move")
-            source = self.x.zone(node.source, scope, "the zone to take from")
-            a, b, moved, c = fuse.fresh("_a"), fuse.fresh("_b"), fuse.fresh("_m"), fuse.fresh("_c")
-            count_src, count_ns = fuse.expression(count)
-            source_src, source_ns = fuse.expression(source)
-            target_src, target_ns = fuse.expression(target)
-            emit_name = fuse.fresh("_v")
-            put = f"st.zones[{b}].insert(0, {c})" if bottom else f"st.zones[{b}].append({c})"
-            lines = [f"{a} = {source_src}",
-                     f"{b} = {target_src}",
-                     f"{moved} = []",
-                     f"for {fuse.fresh()} in range(min({count_src}, len(st.zones[{a}]))):",
-                     f"    {c} = st.zones[{a}].pop()",
-                     f"    st.where[{c}] = {b}",
-                     f"    {moved}.append({c})",
-                     f"    {put}",
-                     f"if {moved} and st.sink is not None: {emit_name}(st, {moved}, {a}, {b})"]
-            return fuse.statement(lines, {**count_ns, **source_ns, **target_ns, emit_name: emit}, 1)
+            names = {k: fuse.fresh("_v") for k in ("move", "rule")}
+            namespace = {**source_ns, **target_ns, names["rule"]: rule}
+            if node.mode == "all":
+                namespace[names["move"]] = apply.move_all
+                line = f"{names['move']}(st, {source_src}, {target_src}, {bottom!r}, {names['rule']})"
+            else:
+                count = self.x.expect(node.what, scope, t.INT, "the number of items to move")
+                count_src, count_ns = fuse.expression(count)
+                namespace.update(count_ns)
+                namespace[names["move"]] = apply.move_top
+                line = (f"{names['move']}(st, {source_src}, {target_src}, {count_src}, {bottom!r}, "
+                        f"{names['rule']})")
+            return fuse.statement([line], namespace, 0)
         what, kind = self.x.compile(node.what, scope)
         position = node.pos
         if kind == t.COMPONENT:
-            return self._move_one(what, target, bottom, emit, position)
+            return self._move_one(what, target, bottom, rule, position)
         if kind == t.ZONE:
             self.diag.error(node.what.pos, "to move a zone's contents write `move all from ZONE to ...`")
         elif kind not in (t.COMPONENT, t.ANY) and not t.compatible(kind, t.list_of(t.COMPONENT)):
             self.diag.error(node.what.pos, f"only components move; this is {t.describe(kind)}")
         many = t.is_list(kind)
+        move_one = apply.move_one
 
         def move_items(st, env):
             value, b = what(st, env), target(st, env)
-            items = value if many or isinstance(value, list) else [value]
-            zones, where = st.zones, st.where
-            for c in items:
+            for c in (value if many or isinstance(value, list) else [value]):
                 if c is None:
                     raise RuntimeRulesError.at(position, "nothing to move: the value is none")
-                a = where[c]
-                zones[a].remove(c)
-                if bottom:
-                    zones[b].insert(0, c)
-                else:
-                    zones[b].append(c)
-                where[c] = b
-                if st.sink is not None:
-                    emit(st, [c], a, b)
+                move_one(st, c, b, bottom, rule)
         return move_items
 
-    def _move_one(self, what, target, bottom: bool, emit, position: Position):
+    def _move_one(self, what, target, bottom: bool, rule: str, position: Position):
         """`move CARD to ZONE` as generated lines."""
-        c, a, b = fuse.fresh("_c"), fuse.fresh("_a"), fuse.fresh("_b")
+        c = fuse.fresh("_c")
         what_src, what_ns = fuse.expression(what)
         target_src, target_ns = fuse.expression(target)
-        emit_name, fail_name = fuse.fresh("_v"), fuse.fresh("_v")
+        names = {k: fuse.fresh("_v") for k in ("fail", "rule")}
+        b, a = fuse.fresh("_b"), fuse.fresh("_a")
 
         def nothing_to_move():
             raise RuntimeRulesError.at(position, "nothing to move: the value is none")
-        put = f"st.zones[{b}].insert(0, {c})" if bottom else f"st.zones[{b}].append({c})"
         lines = [f"{c} = {what_src}",
-                 f"if {c} is None: {fail_name}()",
-                 f"{a} = st.where[{c}]",
-                 f"st.zones[{a}].remove({c})",
+                 f"if {c} is None: {names['fail']}()",
                  f"{b} = {target_src}",
-                 put,
-                 f"st.where[{c}] = {b}",
-                 f"if st.sink is not None: {emit_name}(st, [{c}], {a}, {b})"]
-        return fuse.statement(lines, {**what_ns, **target_ns, emit_name: emit, fail_name: nothing_to_move}, 1)
+                 *apply.move_lines(c, b, a, bottom, names["rule"])]
+        return fuse.statement(lines, {**what_ns, **target_ns, **apply.NAMESPACE,
+                                      names["fail"]: nothing_to_move, names["rule"]: rule}, 1)
 
     def _add(self, node: s.Add, scope: Scope):
         return self._counter_change(node, scope, stepped=False)
@@ -127,11 +88,14 @@ class ChangeStatements:
         return self._counter_change(node, scope, stepped=False)
 
     def _counter_change(self, node, scope: Scope, stepped: bool):
-        """`add`, `subtract` and `set` on a counter: clamp to its bounds, log, fire triggers."""
+        """`add`, `subtract` and `set` on a counter: clamp to its bounds, then (when the value
+        changes) apply.counter_lines sets it, tells it and fires the triggers. One generated
+        function serves both forms: as a step (`stepped`) its result is the triggered bodies
+        that may wait, for the VM to push."""
         ref, family = self.x.counter_ref(node.target, scope, "the counter")
         if isinstance(node, s.SetCounter):
-            value = self.x.expect(node.value, scope, t.INT, "the new value")
-            setting, amount, negate = True, value, False
+            amount = self.x.expect(node.value, scope, t.INT, "the new value")
+            setting, negate = True, False
         else:
             amount = self.x.expect(node.amount, scope, t.INT, "the amount")
             setting, negate = False, node.negate
@@ -139,30 +103,7 @@ class ChangeStatements:
             return lambda st, env: None
         low, high = family.lower, family.upper
         triggers = self.triggers.setdefault(family.name, [])
-        labels, rule = self.layout.counter_labels, self._rule(node)
-
-        def change(st, env):
-            i = ref(st, env)
-            counters = st.counters
-            old = counters[i]
-            n = amount(st, env)
-            new = n if setting else (old - n if negate else old + n)
-            if low is not None and new < low:
-                new = low
-            if high is not None and new > high:
-                new = high
-            if new == old:
-                return None
-            if not triggers:
-                counters[i] = new
-                if st.sink is not None:
-                    st.sink({"e": "count", "counter": labels[i], "by": new - old, "now": new, "rule": rule})
-                return None
-            return fire(st, triggers, i, old, new, labels, rule)
-        if stepped:
-            return change
-        # The same, as generated lines (no call per change).
-        names = {k: fuse.fresh("_v") for k in ("t", "labels", "rule", "fire", "low", "high")}
+        names = {k: fuse.fresh("_v") for k in ("t", "rule", "low", "high")}
         i, o, n = fuse.fresh("_i"), fuse.fresh("_o"), fuse.fresh("_n")
         ref_src, ref_ns = fuse.expression(ref)
         amount_src, amount_ns = fuse.expression(amount)
@@ -172,16 +113,9 @@ class ChangeStatements:
             lines.append(f"if {n} < {names['low']}: {n} = {names['low']}")
         if high is not None:
             lines.append(f"if {n} > {names['high']}: {n} = {names['high']}")
-        lines += [f"if {n} != {o}:",
-                  f"    if {names['t']}: {names['fire']}(st, {names['t']}, {i}, {o}, {n}, {names['labels']}, "
-                  f"{names['rule']})",
-                  "    else:",
-                  f"        st.counters[{i}] = {n}",
-                  "        if st.sink is not None:",
-                  f"            st.sink({{'e': 'count', 'counter': {names['labels']}[{i}], 'by': {n} - {o}, "
-                  f"'now': {n}, 'rule': {names['rule']}}})"]
-        namespace = {**ref_ns, **amount_ns, names["t"]: triggers, names["labels"]: labels,
-                     names["rule"]: rule, names["fire"]: fire, names["low"]: low, names["high"]: high}
+        lines += apply.counter_lines(i, o, n, names["t"], names["rule"], stepped)
+        namespace = {**ref_ns, **amount_ns, **apply.NAMESPACE, names["t"]: triggers,
+                     names["rule"]: self._rule(node), names["low"]: low, names["high"]: high}
         return fuse.statement(lines, namespace, 2)
 
     def _reset(self, node: s.Reset, scope: Scope):
@@ -194,14 +128,15 @@ class ChangeStatements:
         start, value = family.base, family.initial
 
         def reset(st, env):
-            st.counters[start:start + size] = [value] * size
+            apply.reset_counters(st, start, size, value)
         return reset
 
     def _endgame(self, node: s.EndGame, scope: Scope):
         position = node.pos
+        reason = Termination.FINAL if self.final_section else Termination.DURING_PLAY
         if node.winners is None:
             def end_without_winner(st, env):
-                raise GameEnded([], position)
+                raise GameEnded([], position, reason)
             return end_without_winner
         fn, kind = self.x.compile(node.winners, scope)
         if kind not in (t.PLAYER, t.ANY) and not t.compatible(kind, t.list_of(t.PLAYER)):
@@ -209,15 +144,16 @@ class ChangeStatements:
 
         def end_game(st, env):
             value = fn(st, env)
-            raise GameEnded(sorted(value) if isinstance(value, list) else [value], position)
+            raise GameEnded(sorted(value) if isinstance(value, list) else [value], position, reason)
         return end_game
 
     def _announce(self, node: s.Announce, scope: Scope):
         parts = [self._text(part, scope) for part in node.parts]
+        rule = self._rule(node)
 
         def announce(st, env):
             if st.sink is not None:
-                st.sink({"e": "say", "text": " ".join(p(st, env) for p in parts), "rule": str(node.pos)})
+                st.sink(Said(" ".join(p(st, env) for p in parts), rule))
         return announce
 
     def _text(self, node: s.Node, scope: Scope):

@@ -11,6 +11,7 @@ from typing import Any
 
 from snowrules.compile.action_ids import check_action_ids
 from snowrules.compile.expressions import ExpressionCompiler
+from snowrules.compile.fuse import PYTHON_ERRORS, rules_error
 from snowrules.compile.scope import BOUND_NAMES, BUILTIN_VALUES, RoutineSlots, Scope, Symbols, Variable
 from snowrules.compile.statements import StatementCompiler, SuspendAnalysis, TriggerRuntime
 from snowrules.compile.steps import PushBlock, TurnsStep
@@ -270,8 +271,10 @@ class _Compiler:
             return  # the ruleset has other problems; the constraint may be their consequence
         try:
             ok = holds(State(), [None] * scope.slots.size)
-        except (TypeError, ValueError, IndexError, KeyError, AttributeError, ZeroDivisionError):
-            self.diag.error(node.pos, "a constraint may use only constants, options and player_count")
+        except PYTHON_ERRORS as error:
+            problem = rules_error(error, node.pos, "in this constraint",
+                                  "a constraint may use only constants, options and player_count")
+            self.diag.extend(problem.diagnostics)
             return
         if not ok:
             values = options_text(self.ruleset.option_values)
@@ -326,8 +329,10 @@ class _Compiler:
             statements.fill(block, turn.body, scope.child())
             main.add_step(TurnsStep(block.id), turn.pos)
         if finals:
+            statements.final_section = True  # an `end game` here ends the game as planned
             main.add_step(PushBlock(statements.stepped_body(finals[0].body, scope.child()), "game end"),
                           finals[0].pos)
+            statements.final_section = False
         position = (finals or turns or [None])[0]
         where = position.pos if position is not None else Position(self.ruleset.name)
 

@@ -13,6 +13,8 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
+from snowrules.language.diagnostics import Position, RuntimeRulesError
+
 Fn = Callable[[Any, list], Any]
 MAX_DEPTH = 24  # fused code nests no deeper than this; deeper parts are called instead
 _fresh = itertools.count()
@@ -76,7 +78,7 @@ def from_source(src: str, namespace: dict, depth: int) -> Fn:
     """The generated function of an expression source assembled by this module's callers from
     their templates (never from ruleset text)."""
     src = "(" + src + ")"
-    fn = eval(compile("lambda st, env: " + src, "<snowrules-fused>", "eval"), dict(namespace))  # noqa: S307
+    fn = eval(compile("lambda st, env: " + src, GENERATED, "eval"), dict(namespace))  # noqa: S307
     fn.src, fn.ns, fn.depth = src, namespace, depth
     return fn
 
@@ -139,39 +141,65 @@ def statement(lines: list[str], namespace: dict, nesting: int) -> Fn:
     name = f"_s{next(_fresh)}"
     source = f"def {name}(st, env):\n" + "\n".join(indent(lines))
     scope = dict(namespace)
-    exec(compile(source, "<snowrules-fused>", "exec"), scope)  # noqa: S102
+    scope[SOURCE] = source.splitlines()  # read back by position_of_error
+    exec(compile(source, GENERATED, "exec"), scope)  # noqa: S102
     fn = scope[name]
-    _sources[fn.__code__] = source.splitlines()
     fn.lines, fn.ns, fn.nesting = lines, namespace, nesting
     return fn
 
 
-# Where each generated line came from: a statement's lines begin with a `# @N` comment naming
-# positions[N]; a runtime error is reported at the nearest such mark above the failing line.
-_positions: list = []
-_sources: dict = {}
+# Where each generated line came from: a statement's lines begin with a `# @NAME` comment, NAME
+# bound in the function's namespace to the rule's position; a runtime error is reported at the
+# nearest such mark above the failing line. Everything lives in the generated functions' own
+# namespaces, so it goes away with the program that holds them.
+GENERATED = "<snowrules-fused>"
+SOURCE = "__snowrules_source__"
 
 
-def mark(position) -> str:
-    _positions.append(position)
-    return f"# @{len(_positions) - 1}"
+def mark(position, namespace: dict) -> str:
+    """A comment line naming `position`, which is bound in `namespace` (that of the lines)."""
+    name = fresh("_p")
+    namespace[name] = position
+    return f"# @{name}"
 
 
 def position_of_error(traceback):
     """The rule position of the innermost generated line in a traceback, or None."""
     found = None
     while traceback is not None:
-        code = traceback.tb_frame.f_code
-        if code in _sources:
-            lines = _sources[code]
+        frame = traceback.tb_frame
+        lines = frame.f_globals.get(SOURCE) if frame.f_code.co_filename == GENERATED else None
+        if lines is not None:
             number = traceback.tb_lineno - 1
             for line in reversed(lines[:number + 1]):
                 text = line.strip()
                 if text.startswith("# @"):
-                    found = _positions[int(text[3:])]
+                    found = frame.f_globals.get(text[3:], found)
                     break
         traceback = traceback.tb_next
     return found
+
+
+# The Python errors that a rule's mistake (a none value, a wrong kind, a division by zero) shows
+# up as; any other exception is a bug of snowrules itself and keeps its traceback.
+PYTHON_ERRORS = (TypeError, ValueError, IndexError, KeyError, AttributeError, ZeroDivisionError, RecursionError)
+
+
+def rules_error(error: BaseException, fallback: Position, when: str, hint: str = "") -> RuntimeRulesError:
+    """A Python error raised by compiled rules, as the designer's error at the rule that failed
+    (the innermost generated line in its traceback, else `fallback`): the one place that maps
+    Python's errors to rules (the VM, the OpenSpiel adapter and the compiler's checks use it).
+    `when` says what was running ("while the game ran")."""
+    where = position_of_error(error.__traceback__) or fallback
+    if isinstance(error, ZeroDivisionError):
+        message = "a division by zero"
+    elif isinstance(error, RecursionError):
+        message = "the rules nest too deeply"
+    elif "NoneType" in str(error):
+        message = "a value is none where this rule needs one (find() or first() found nothing?)"
+    else:
+        message = "a value is not of the kind this rule expects"
+    return RuntimeRulesError.at(where, f"{message}, {when}", hint or f"Python said: {error}")
 
 
 def fresh(prefix: str = "_x") -> str:

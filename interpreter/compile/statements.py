@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from snowrules.compile import fuse
+from snowrules.compile import apply, fuse
 from snowrules.compile.chance import CHANCE, ChanceStatements, outcome_kind
 from snowrules.compile.changes import ChangeStatements
 from snowrules.compile.expressions import ExpressionCompiler
@@ -30,8 +30,10 @@ from snowrules.compile.triggers import TriggerRuntime, release
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostics, Position, RuntimeRulesError
 from snowrules.model import kinds as t
+from snowrules.model.events import PhaseStarted
 from snowrules.model.layout import Layout
 from snowrules.model.program import LOOP, SEQUENCE, WHILE, Block
+from snowrules.model.values import Frame
 
 MAX_WHILE = 1_000_000
 Native = Callable[[Any, list], None]
@@ -116,6 +118,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
         self.triggers = triggers
         self.effects = effects
         self.calling: list[str] = []
+        self.final_section = False  # compiling `at game end:` (an `end game` there is the final one)
 
     # ---- blocks ---------------------------------------------------------------------------
     def new_block(self, kind: str, position: Position, slots: tuple[int, ...] = ()) -> Block:
@@ -263,7 +266,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
             return lambda st, env: None
         fn = handler(self, node, scope)
         if getattr(fn, "lines", None) is not None:  # where the generated lines came from
-            fn.lines = [fuse.mark(node.pos)] + fn.lines
+            fn.lines = [fuse.mark(node.pos, fn.ns)] + fn.lines
         return fn
 
     def _let(self, node: s.Let, scope: Scope):
@@ -300,7 +303,9 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
             variable.kind = refined(variable.kind, kind)
             self.sym.kinds.learn(("variable", node.name), variable.kind)
         src, ns = fuse.expression(fn)
-        return fuse.statement([f"st.vars[{int(variable.index)}] = {src}"], ns, 0)
+        rule = fuse.fresh("_v")
+        return fuse.statement(apply.variable_lines(variable.index, src, rule),
+                              {**ns, **apply.NAMESPACE, rule: str(node.pos)}, 0)
 
     def _callstatement(self, node: s.CallStatement, scope: Scope):
         return self._call(node, scope, stepped=False)
@@ -341,14 +346,14 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
             src, ns = fuse.expression(self.x.expect(cond, scope, t.BOOL, "the condition"))
             inner, inner_ns, depth = self.body_code(body, scope.child())
             if number:
-                lines.append(fuse.mark(cond.pos))
+                lines.append(fuse.mark(cond.pos, namespace))
             lines += [f"{'if' if number == 0 else 'elif'} {src}:"] + fuse.indent(inner)
             namespace.update(ns)
             namespace.update(inner_ns)
             nesting = max(nesting, depth + 1)
         if node.otherwise is not None:
             inner, inner_ns, depth = self.body_code(node.otherwise, scope.child())
-            lines += [fuse.mark(node.pos), "else:"] + fuse.indent(inner)
+            lines += [fuse.mark(node.pos, namespace), "else:"] + fuse.indent(inner)
             namespace.update(inner_ns)
             nesting = max(nesting, depth + 1)
         return fuse.statement(lines, namespace, nesting)
@@ -389,9 +394,8 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
 
     def _phase(self, node: s.Phase, scope: Scope):
         body, body_ns, depth = self.body_code(node.body, scope.child())
-        event = fuse.fresh("_v")
-        lines = ["if st.sink is not None:", f"    st.sink(dict({event}))"] + body
-        return fuse.statement(lines, {**body_ns, event: {"e": "phase", "phase": node.name}}, depth + 1)
+        start, start_ns, _ = fuse.block_code(_phase_event(node.name))
+        return fuse.statement(start + body, {**body_ns, **start_ns}, depth)
 
     def _pass(self, node, scope):
         return fuse.statement(["pass"], {}, 0)
@@ -414,14 +418,15 @@ class _CallStep:
     def run(self, st, frame, env, program) -> bool:
         for slot, arg in self.bindings:
             env[slot] = arg(st, env)
-        st.frames.append([self.block, 0, frame[2], None, 0])
+        st.frames.append(Frame(self.block, 0, frame.env))
         return False
 
 
 def _phase_event(name: str) -> Native:
-    event = fuse.fresh("_v")
-    return fuse.statement(["if st.sink is not None:", f"    st.sink(dict({event}))"],
-                          {event: {"e": "phase", "phase": name}}, 1)
+    """The start of a phase laid out inline (apply.start_phase sends its event)."""
+    event, start = fuse.fresh("_v"), fuse.fresh("_v")
+    return fuse.statement([f"if st.sink is not None: {start}(st, {event})"],
+                          {event: PhaseStarted(name), start: apply.start_phase}, 1)
 
 
 StatementCompiler._handlers = s.handlers(StatementCompiler)

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import itertools
 
+from snowrules.compile import apply
 from snowrules.language.diagnostics import Position
+from snowrules.model.events import PhaseStarted
+from snowrules.model.values import Decision, Ending, Frame, Termination
 
 
 def combinations(items: list, sizes: range) -> list[list]:
@@ -16,12 +19,11 @@ def combinations(items: list, sizes: range) -> list[list]:
 
 
 class GameEnded(Exception):
-    """Raised by `end game`: unwinds every native loop at once."""
+    """Raised by `end game`: unwinds every native loop at once; the VM records its ending."""
 
-    def __init__(self, winners: list[int] | None, position: Position):
+    def __init__(self, winners: list[int], position: Position, reason: Termination = Termination.DURING_PLAY):
         super().__init__("game ended")
-        self.winners = winners
-        self.position = position
+        self.ending = Ending(winners, str(position), reason)
 
 
 def bind(env: list, slots: tuple, item) -> None:
@@ -37,12 +39,13 @@ class PushBlock:
     """Run a block (a phase, a procedure's body, a branch) in the current environment."""
 
     def __init__(self, block: int, phase: str | None = None):
-        self.block, self.phase = block, phase
+        self.block = block
+        self.phase = None if phase is None else PhaseStarted(phase)
 
     def run(self, st, frame, env, program) -> bool:
-        if self.phase is not None and st.sink is not None:
-            st.sink({"e": "phase", "phase": self.phase})
-        st.frames.append([self.block, 0, frame[2], None, 0])
+        if self.phase is not None:
+            apply.start_phase(st, self.phase)
+        st.frames.append(Frame(self.block, 0, frame.env))
         return False
 
 
@@ -53,10 +56,10 @@ class IfStep:
     def run(self, st, frame, env, program) -> bool:
         for cond, block in self.branches:
             if cond(st, env):
-                st.frames.append([block, 0, frame[2], None, 0])
+                st.frames.append(Frame(block, 0, frame.env))
                 return False
         if self.otherwise is not None:
-            st.frames.append([self.otherwise, 0, frame[2], None, 0])
+            st.frames.append(Frame(self.otherwise, 0, frame.env))
         return False
 
 
@@ -68,7 +71,7 @@ class ForStep:
         items = list(self.source(st, env))
         if items:
             env[self.slot] = items[0]
-            st.frames.append([self.block, 0, frame[2], items, 0])
+            st.frames.append(Frame(self.block, 0, frame.env, items))
         return False
 
 
@@ -78,7 +81,7 @@ class WhileStep:
 
     def run(self, st, frame, env, program) -> bool:
         if self.cond(st, env):
-            st.frames.append([self.block, 0, frame[2], None, 0])
+            st.frames.append(Frame(self.block, 0, frame.env))
         return False
 
 
@@ -89,7 +92,7 @@ class RepeatStep:
     def run(self, st, frame, env, program) -> bool:
         n = self.count(st, env)
         if n > 0:
-            st.frames.append([self.block, 0, frame[2], list(range(n)), 0])
+            st.frames.append(Frame(self.block, 0, frame.env, list(range(n))))
         return False
 
 
@@ -103,10 +106,8 @@ class TurnsStep:
         limit = program.blocks[self.block].limit
         if limit is not None and limit(st, env) < 1:
             return False
-        st.counters[program.turn_counter] = 1
-        if st.sink is not None:
-            st.sink({"e": "turn", "turn": 1})
-        st.frames.append([self.block, 0, frame[2], None, 1])
+        apply.start_turn(st, program.turn_counter, 1)
+        st.frames.append(Frame(self.block, 0, frame.env, None, 1))
         return False
 
 
@@ -128,7 +129,7 @@ class ResolveStep:
         local[routine.slots["this"]] = card
         local[routine.slots["me"]] = self.player(st, env)
         st.envs.append(local)
-        st.frames.append([routine.block, 0, len(st.envs) - 1, None, 0])
+        st.frames.append(Frame(routine.block, 0, len(st.envs) - 1))
         return False
 
 
@@ -144,7 +145,7 @@ class TriggeredAdd:
             if player_slot is not None:
                 local[player_slot] = player
             st.envs.append(local)
-            st.frames.append([routine.block, 0, len(st.envs) - 1, None, 0])
+            st.frames.append(Frame(routine.block, 0, len(st.envs) - 1))
         return False
 
 
@@ -161,6 +162,7 @@ class ChooseStep:
         self.kind = kind  # what the options are: components, players, numbers...
         self.rule = str(position)
         self.variable = variable
+        self.up_to = count_mode is not None and count_mode != "exactly"
 
     def options(self, st, env) -> list:
         items = self.source(st, env)
@@ -199,37 +201,47 @@ class ChooseStep:
                 return False
             players, options = [player], [found]
             forced = len(found) == 1
-        st.pending = {"players": players, "options": options, "simultaneous": self.simultaneous,
-                      "rule": self.rule, "choice": self.variable, "kind": self.kind}
         if forced and not st.explicit:
             # Nothing to decide: the only legal option is taken without asking anyone.
-            st.answer = [found[0] for found in options] if self.simultaneous else options[0][0]
-            return self._resume(st, frame, env)
+            return self._go_on(st, frame, env, players,
+                               [found[0] for found in options] if self.simultaneous else options[0][0])
+        how_many = None
+        if self.count_mode is not None:
+            if self.simultaneous:
+                env[self.player_slot] = players[0]
+            how_many = self.count(st, env)
+        st.pending = Decision(players, options, self.simultaneous, self.rule, self.variable, self.kind, False,
+                              how_many, self.up_to, self.optional)
         if st.decide is not None:  # agents answer as the rules reach the decision
-            st.answer = st.decide(st)
-            return self._resume(st, frame, env)
-        frame[1] -= 1
+            answer = st.decide(st)
+            st.pending = None
+            return self._go_on(st, frame, env, players, answer)
+        frame.pc -= 1
         return True
 
     def _resume(self, st, frame, env) -> bool:
-        answer, pending = st.answer, st.pending
+        answer, seats = st.answer, st.pending.seats
         st.answer = st.pending = None
+        return self._go_on(st, frame, env, seats, answer)
+
+    def _go_on(self, st, frame, env, seats: list[int], answer) -> bool:
+        """What the rules do with the answer of `seats` (one value, or one per seat)."""
         body = self.native_body
         if self.simultaneous:
             if body is not None:
                 player_slot, slot = self.player_slot, self.slot
-                for p, a in zip(pending["players"], answer):
+                for p, a in zip(seats, answer):
                     env[player_slot] = p
                     env[slot] = a
                     body(st, env)
                 return False
-            items = [[p, a] for p, a in zip(pending["players"], answer)]
-            st.frames.append([self.block, 0, frame[2], items, 0])
+            items = [[p, a] for p, a in zip(seats, answer)]
+            st.frames.append(Frame(self.block, 0, frame.env, items))
             bind(env, (self.player_slot, self.slot), items[0])
         else:
             env[self.slot] = answer
             if body is not None:
                 body(st, env)
             elif self.block is not None:
-                st.frames.append([self.block, 0, frame[2], None, 0])
+                st.frames.append(Frame(self.block, 0, frame.env))
         return False

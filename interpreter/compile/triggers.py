@@ -1,8 +1,9 @@
 """Triggers at run time: `when` rules watching counters, and `together` blocks that delay them.
 
-A counter change calls `fire`: every trigger on that counter whose condition has just become true
-runs at once (native body), is handed back for the VM to push (a body that may wait), or, inside
-`together`, is remembered and run by `release` when the block closes.
+A counter change (compile/apply.py) calls `fire` once the counter holds its new value: every
+trigger on that counter whose condition has just become true runs at once (native body), is
+handed back for the VM to push (a body that may wait), or, inside `together`, is remembered and
+run by `release` when the block closes.
 """
 from __future__ import annotations
 
@@ -27,14 +28,12 @@ class TriggerRuntime:
     width: int
 
 
-def fire(st, triggers: list[TriggerRuntime], i: int, old: int, new: int, labels, rule):
-    """Change counter `i` and run the triggers whose condition became true. Native trigger bodies
-    run at once; the others are returned for the VM to push. A condition is evaluated on the new
-    value first; only when it holds is it evaluated on the old one (did it *become* true?)."""
+def fire(st, triggers: list[TriggerRuntime], i: int, old: int, new: int):
+    """Run the triggers whose condition became true when counter `i` went from `old` to `new`
+    (it holds `new`). Native trigger bodies run at once; the others are returned for the VM to
+    push. A condition is evaluated on the new value first; only when it holds is it evaluated on
+    the old one (did it *become* true?)."""
     counters = st.counters
-    counters[i] = new
-    if st.sink is not None:
-        st.sink({"e": "count", "counter": labels[i], "by": new - old, "now": new, "rule": rule})
     deferring = st.deferring
     pushed = None
     for trigger in triggers:

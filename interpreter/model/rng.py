@@ -25,6 +25,9 @@ def next_u64(state: int) -> tuple[int, int]:
 
 
 def below(state: int, n: int) -> tuple[int, int]:
-    """(new state, a uniform integer in 0..n-1). Multiply-shift: the bias is under n / 2**64."""
-    state, bits = next_u64(state)
-    return state, (bits * n) >> 64
+    """(new state, a uniform integer in 0..n-1). Multiply-shift: the bias is under n / 2**64.
+    The step of `next_u64`, written out here: this runs for every die, shuffle place and draw."""
+    state = (state + GOLDEN) & MASK
+    z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return state, ((z ^ (z >> 31)) * n) >> 64

@@ -1,16 +1,19 @@
 """The game state: plain lists and integers, so it can be cloned cheaply and written to JSON.
 
-Where the rules will continue is data too: a stack of frames, each `[block id, next statement,
-env index, loop items, loop position]`, and a stack of environments (local variable slots of
-each running routine). No Python generator or closure is ever stored here; the compiled program
-that the ids refer to lives beside the state, shared by every copy.
+Where the rules will continue is data too: a stack of `Frame`s (block, next statement, env index,
+loop items, loop position), and a stack of environments (local variable slots of each running
+routine). What the rules wait for is a `Decision`, how the game ended an `Ending` (values.py).
+No Python generator or closure is ever stored here; the compiled program that the ids refer to
+lives beside the state, shared by every copy.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-Sink = Callable[[dict], None]
+from snowrules.model.values import Decision, Ending, Frame, plain_copy
+
+Sink = Callable[[Any], None]   # receives the game's events (model/events.py)
 
 
 class State:
@@ -23,12 +26,12 @@ class State:
         self.where: list[int] = []            # component id -> zone instance (derived, kept for speed)
         self.counters: list[int] = []
         self.vars: list[Any] = []             # global variables
-        self.frames: list[list] = []
+        self.frames: list[Frame] = []
         self.envs: list[list] = []
         self.rng: int = 0
-        self.pending: dict | None = None      # the decision the rules wait for
+        self.pending: Decision | None = None  # the decision the rules wait for
         self.answer: Any = None               # its answer, until the rules take it
-        self.result: dict | None = None       # set when the game has ended
+        self.result: Ending | None = None     # set when the game has ended
         self.forced: list = []                # chance outcomes a scenario imposes, in order
         self.steps: int = 0                   # statements run, against runaway rules
         self.pause_after_turn: int | None = None  # stop when this turn ends (scenarios look there)
@@ -52,13 +55,14 @@ class State:
         other.where = self.where[:]
         other.counters = self.counters[:]
         other.vars = _copy(self.vars)
-        other.frames = [[f[0], f[1], f[2], f[3], f[4]] for f in self.frames]
+        other.frames = [f.copy() for f in self.frames]
         other.envs = [_copy(e) for e in self.envs]
         other.rng = self.rng
-        other.pending = _copy(self.pending)
+        pending = self.pending
+        other.pending = pending if pending is None or pending.progress is None else pending.copy()
         other.answer = _copy(self.answer)
-        other.result = _copy(self.result)
-        other.forced = _copy(self.forced)
+        other.result = self.result              # frozen
+        other.forced = self.forced[:]
         other.steps = self.steps
         other.pause_after_turn = self.pause_after_turn
         other.paused = self.paused
@@ -73,9 +77,11 @@ class State:
 
     def to_json(self) -> dict:
         return {
-            "zones": self.zones, "counters": self.counters, "vars": self.vars, "frames": self.frames,
-            "envs": self.envs, "rng": self.rng, "pending": self.pending, "answer": self.answer,
-            "result": self.result, "forced": self.forced, "steps": self.steps,
+            "zones": self.zones, "counters": self.counters, "vars": self.vars,
+            "frames": [f.to_json() for f in self.frames], "envs": self.envs, "rng": self.rng,
+            "pending": None if self.pending is None else self.pending.to_json(), "answer": self.answer,
+            "result": None if self.result is None else self.result.to_json(), "forced": self.forced,
+            "steps": self.steps,
             "pause_after_turn": self.pause_after_turn, "paused": self.paused, "explicit": self.explicit,
         }
 
@@ -85,12 +91,12 @@ class State:
         state.zones = [list(z) for z in data["zones"]]
         state.counters = list(data["counters"])
         state.vars = _copy(data["vars"])
-        state.frames = [list(f) for f in data["frames"]]
+        state.frames = [Frame.from_json(f) for f in data["frames"]]
         state.envs = [_copy(e) for e in data["envs"]]
         state.rng = int(data["rng"])
-        state.pending = _copy(data["pending"])
+        state.pending = None if data["pending"] is None else Decision.from_json(data["pending"])
         state.answer = _copy(data["answer"])
-        state.result = _copy(data["result"])
+        state.result = None if data["result"] is None else Ending.from_json(data["result"])
         state.forced = _copy(data["forced"])
         state.steps = int(data["steps"])
         state.pause_after_turn = data["pause_after_turn"]
@@ -107,10 +113,4 @@ class State:
         return isinstance(other, State) and self.to_json() == other.to_json() and self.where == other.where
 
 
-def _copy(value: Any) -> Any:
-    """A deep copy of plain data (lists, dicts, scalars), much faster than copy.deepcopy."""
-    if isinstance(value, list):
-        return [_copy(v) if isinstance(v, (list, dict)) else v for v in value]
-    if isinstance(value, dict):
-        return {k: _copy(v) if isinstance(v, (list, dict)) else v for k, v in value.items()}
-    return value
+_copy = plain_copy  # the state copies its plain data the same way

@@ -41,7 +41,7 @@ class Observation:
 
     @property
     def choice(self) -> str:
-        return self._state.pending["choice"]
+        return self._state.pending.variable
 
     def label(self, option) -> str:
         return self._game.option_label(self._state, option)
@@ -83,6 +83,10 @@ class RandomAgent:
 
     def choose(self, observation: Observation) -> int:
         return int(self._random() * len(observation.options))
+
+    def choose_index(self, count: int) -> int:
+        """The same choice given only the number of options (`play` uses it: no Observation)."""
+        return int(self._random() * count)
 
 
 class FirstAgent:
@@ -216,25 +220,44 @@ def make_agent(spec: str | AgentSpec, seed: int):
     return spec.build(seed)
 
 
-def play(game: Game, agents: list, seed: int, sink=None, forced=None) -> State:
-    """Play one game from the start to its end; `agents` holds one agent per player."""
+def play(game: Game, agents: list, seed: int, sink=None, forced=None, listen=None) -> State:
+    """Play one game from the start to its end; `agents` holds one agent per player. Events go
+    to `listen` as values and to `sink` as JSON (see Game.start)."""
     program = game.program
     by_seat = [agents[program.controller(seat)] for seat in range(program.seats)]
+    if sink is None and listen is None and all(type(agent) is RandomAgent for agent in agents):
+        # Random agents and nobody listening: the same draws from each seat's generator, given
+        # the number of options only (no Observation, no answer check: the index is in range).
+        draws = [agent._random for agent in by_seat]
 
-    def decide(st: State):
-        """Answer the decision the rules wait for, from inside the run (no suspending)."""
-        pending = st.pending
-        seats = pending["players"]
-        if len(seats) == 1:
-            seat = seats[0]
-            return game.take(st, [by_seat[seat].choose(Observation(game, st, seat, pending["options"][0]))])
-        return game.take(st, [by_seat[seat].choose(Observation(game, st, seat, options))
-                              for seat, options in zip(seats, pending["options"])])
-
-    st = game.start(seed, sink, forced, decide)
+        def decide(st: State):
+            pending = st.pending
+            if pending.simultaneous:
+                return [options[int(draws[seat]() * len(options))]
+                        for seat, options in zip(pending.seats, pending.options)]
+            options = pending.options[0]
+            return options[int(draws[pending.seats[0]]() * len(options))]
+    else:
+        decide = _asking(game, by_seat)
+    st = game.start(seed, sink, forced, decide, listen=listen)
     st.decide = None
     while st.result is None:  # a state whose run stopped at a decision (never, today)
         pending = st.pending
         game.answer(st, [by_seat[seat].choose(Observation(game, st, seat, options))
-                         for seat, options in zip(pending["players"], pending["options"])])
+                         for seat, options in zip(pending.seats, pending.options)])
     return st
+
+
+def _asking(game: Game, by_seat: list):
+    """The `decide` of `play` for any agents: each is shown an Observation, its answer checked."""
+
+    def decide(st: State):
+        """Answer the decision the rules wait for, from inside the run (no suspending)."""
+        pending = st.pending
+        seats = pending.seats
+        if len(seats) == 1:
+            seat = seats[0]
+            return game.take(st, [by_seat[seat].choose(Observation(game, st, seat, pending.options[0]))])
+        return game.take(st, [by_seat[seat].choose(Observation(game, st, seat, options))
+                              for seat, options in zip(seats, pending.options)])
+    return decide

@@ -21,9 +21,9 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from snowrules.language.diagnostics import RuntimeRulesError
 from snowrules.model.state import State
 from snowrules.runtime.engine import Game
+from snowrules.runtime.returns import evaluate_manifest
 
 if TYPE_CHECKING:
     from snowrules.play.agents import Observation
@@ -54,7 +54,7 @@ def state_value(game: Game, st: State, player: int) -> float:
     program = game.program
     seats = program.seats_of(player)
     if RETURNS in program.interface:
-        value = max(_returns(game, st, seat) for seat in seats)
+        value = max(float(evaluate_manifest(program, RETURNS, st, seat)) for seat in seats)
     else:
         scores = game.seat_scores(st)
         best_other = max((scores[s] for s in range(program.seats) if program.controller(s) != player),
@@ -65,17 +65,6 @@ def state_value(game: Game, st: State, player: int) -> float:
         value += WIN / len(outcome.winners)
     return value
 
-
-def _returns(game: Game, st: State, seat: int) -> float:
-    fn, size, slot, position = game.program.interface[RETURNS]
-    env = [None] * size
-    if slot is not None:
-        env[slot] = seat
-    try:
-        return float(fn(st, env))
-    except (TypeError, ValueError, IndexError, KeyError, AttributeError, ZeroDivisionError) as error:
-        raise RuntimeRulesError.at(position, "the manifest's returns could not be evaluated",
-                                   f"Python said: {error}") from None
 
 
 class GreedyAgent:

@@ -13,14 +13,15 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from snowrules.compile.apply import place
 from snowrules.compile.compiler import compile_ruleset
 from snowrules.language.diagnostics import Diagnostic, ScenarioError, SnowrulesError
 from snowrules.load.ruleset import GENERIC_SCHEMAS, Ruleset, display_path, load_ruleset, set_options
 from snowrules.load.yaml_files import YamlDocument, key_position, load_schema, load_yaml, plain, schema_errors
+from snowrules.model.events import Rolled
 from snowrules.model.state import State
 from snowrules.runtime.engine import Game
 from snowrules.runtime.returns import declares_returns, seat_returns
-from snowrules.runtime.vm import run
 
 
 @dataclass
@@ -110,23 +111,17 @@ def _impose(st: State, names: _Names, situation: dict, base: list) -> None:
         for c in [c for c in st.zones[z] if c not in picked]:
             match = next((i for i, (_, f) in enumerate(sources) if f == family(c)), None)
             home = sources.pop(match)[0] if match is not None else _home_for(st, names, c, listed, picked)
-            _place(st, c, home)
+            place(st, c, home)
     for c, z in picked.items():
         if st.where[c] != z:
-            _place(st, c, z)
-    for z in listed:  # in the order the situation lists them
-        st.zones[z] = [c for c, target in picked.items() if target == z]
+            place(st, c, z)
+    for z in listed:  # in the order the situation lists them (the same components: no move)
+        st.zones[z][:] = [c for c, target in picked.items() if target == z]
 
 
 def _close(name: str, known: list[str]) -> str:
     close = difflib.get_close_matches(name, known, n=3)
     return f"did you mean {' or '.join(close)}?" if close else ""
-
-
-def _place(st: State, component: int, zone: int) -> None:
-    st.zones[st.where[component]].remove(component)
-    st.zones[zone].append(component)
-    st.where[component] = zone
 
 
 def _home_for(st: State, names: _Names, component: int, listed: set[int], picked: dict) -> int:
@@ -139,25 +134,26 @@ def _home_for(st: State, names: _Names, component: int, listed: set[int], picked
 
 def _answer(game: Game, st: State, names: _Names, choice: dict, where: list) -> None:
     pending = st.pending
+    seats = pending.seats
     labels = {}
     for seat_name, option in choice.items():
         seat = names.lookup(names.seats, seat_name, where + [seat_name], "seat")
         labels[seat] = option
-    missing = [game.layout.seat_names[s] for s in pending["players"] if s not in labels]
-    extra = [game.layout.seat_names[s] for s in labels if s not in pending["players"]]
+    missing = [game.layout.seat_names[s] for s in seats if s not in labels]
+    extra = [game.layout.seat_names[s] for s in labels if s not in seats]
     if missing or extra:
-        deciders = ", ".join(game.layout.seat_names[s] for s in pending["players"])
-        raise names.error(where, f"this decision ({pending['rule']}) is for {deciders}",
+        deciders = ", ".join(game.layout.seat_names[s] for s in seats)
+        raise names.error(where, f"this decision ({pending.rule}) is for {deciders}",
                           f"missing: {', '.join(missing) or '-'}; not deciding: {', '.join(extra) or '-'}")
     indexes = []
-    for seat, options in zip(pending["players"], pending["options"]):
+    for seat, options in zip(seats, pending.options):
         wanted = labels[seat]
         shown = game.option_labels(st, options)
         plain_labels = [game.option_label(st, o) for o in options]  # a copy's plain name: the first such
         if wanted not in shown and wanted not in plain_labels:
             raise names.error(where + [game.layout.seat_names[seat]],
                               f"{wanted!r} is not a legal option for {game.layout.seat_names[seat]} here "
-                              f"({pending['rule']})", "legal: " + "; ".join(shown))
+                              f"({pending.rule})", "legal: " + "; ".join(shown))
         indexes.append(shown.index(wanted) if wanted in shown else plain_labels.index(wanted))
     game.answer(st, indexes)
 
@@ -191,14 +187,14 @@ def run_scenario(path: Path, ruleset_ref: str) -> ScenarioResult:
                             + error.diagnostics) from None
     names = _Names(game, document)
     events: list[dict] = names.events
-    st = game.start(int(data.get("seed", 0)), events.append, data.get("dice"))
+    rolls: list[Rolled] = []
+    st = game.start(int(data.get("seed", 0)), events.append, data.get("dice"),
+                    listen=lambda event: rolls.append(event) if isinstance(event, Rolled) else None)
     if data.get("situation"):
         if st.result is not None:
             raise names.error(["situation"], "the game ended before its first decision")
         _impose(st, names, data["situation"], ["situation"])
-        # the decision waiting there was computed before the situation: ask it again
-        st.pending = st.answer = None
-        run(game.program, st)
+        game.ask_again(st)  # the decision waiting there was worked out before the situation
     until = data.get("until", "next decision")
     match = re.fullmatch(r"end of turn (\d+)", until)
     if match:
@@ -211,17 +207,17 @@ def run_scenario(path: Path, ruleset_ref: str) -> ScenarioResult:
         if until == "next decision":
             break
         pending = st.pending
-        deciders = ", ".join(game.layout.seat_names[s] for s in pending["players"])
-        options = "; ".join(game.option_labels(st, pending["options"][0]))
+        deciders = ", ".join(game.layout.seat_names[s] for s in pending.seats)
+        options = "; ".join(game.option_labels(st, pending.options[0]))
         raise names.error(["choices"], f"the game waits for a choice the scenario does not give: "
-                          f"{deciders} at {pending['rule']}", f"options: {options}")
+                          f"{deciders} at {pending.rule}", f"options: {options}")
     if st.paused and until == "game end":
-        run(game.program, st)
-    failures = _compare(game, st, names, data["expect"])
+        game.go_on(st)
+    failures = _compare(game, st, names, data["expect"], rolls)
     return ScenarioResult(data["name"], display_path(path), not failures, failures, events)
 
 
-def _compare(game: Game, st: State, names: _Names, expect: dict) -> list[str]:
+def _compare(game: Game, st: State, names: _Names, expect: dict, rolls: list[Rolled]) -> list[str]:
     failures = []
     layout = game.layout
     for label, wanted in (expect.get("counters") or {}).items():
@@ -242,14 +238,14 @@ def _compare(game: Game, st: State, names: _Names, expect: dict) -> list[str]:
     if "winners" in expect:
         wanted = expect["winners"]
         outcome = game.outcome(st)
-        got = None if outcome is None else [layout.seat_names[s] for s in st.result["winners"]]
+        got = None if outcome is None else [layout.seat_names[s] for s in st.result.winners]
         if (wanted is None) != (got is None) or (got is not None and sorted(got) != sorted(wanted)):
             failures.append(f"{names.document.position(['expect', 'winners'])}: winners are "
                             f"{got if got is not None else 'none (the game goes on)'}, expected {wanted}")
     if "returns" in expect:
         failures += _compare_returns(game, st, names, expect["returns"])
     if "rolls" in expect:
-        got = [e["dice"] for e in names.events if e["e"] == "roll"]
+        got = [roll.dice for roll in rolls]
         if got != expect["rolls"]:
             failures.append(f"{names.document.position(['expect', 'rolls'])}: the dice rolled were {got}, "
                             f"expected {expect['rolls']}")
@@ -257,8 +253,8 @@ def _compare(game: Game, st: State, names: _Names, expect: dict) -> list[str]:
         wanted = expect["decision"]
         pending = st.pending
         got = None if pending is None else {
-            "seats": [layout.seat_names[s] for s in pending["players"]],
-            "options": game.option_labels(st, pending["options"][0])}
+            "seats": [layout.seat_names[s] for s in pending.seats],
+            "options": game.option_labels(st, pending.options[0])}
         if wanted is None or got is None:
             ok = wanted == got
         else:

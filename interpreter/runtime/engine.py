@@ -9,33 +9,25 @@ from dataclasses import dataclass
 from typing import Any
 
 from snowrules.language.diagnostics import IllegalChoiceError, Position
+from snowrules.model.events import Chosen, Event
 from snowrules.model.program import Program
 from snowrules.model.rng import seed_state
 from snowrules.model.state import Sink, State
+from snowrules.model.values import Decision, Frame, Termination
 from snowrules.runtime.vm import run
 
 
 @dataclass(frozen=True)
-class Decision:
-    """What the rules wait for: the seats that decide, each seat's legal options, and whether
-    they decide at once without seeing each other's answers."""
-
-    seats: list[int]
-    options: list[list[Any]]
-    simultaneous: bool
-    rule: str
-    choice: str
-
-
-@dataclass(frozen=True)
 class Outcome:
-    """How a game ended: the winning players (shared victory when several) and every score."""
+    """How a game ended: the winning players (shared victory when several), every score, the
+    turns played, the `end game` rule that ended it and why (`reason`)."""
 
     winners: list[int]
     scores: list[int]
     seat_scores: list[int]
     turns: int
     rule: str
+    reason: Termination = Termination.DURING_PLAY
 
 
 class Game:
@@ -48,11 +40,12 @@ class Game:
 
     # ---- running --------------------------------------------------------------------------
     def start(self, seed: int, sink: Sink | None = None, forced: list | None = None,
-              decide=None, explicit: bool = False) -> State:
-        """A new game, advanced to its first decision. With `decide` (see `play`), decisions are
-        answered as the rules reach them, and the game runs to its end in this call. An
-        `explicit` game waits at every chance draw (see chance.py) and asks even decisions that
-        have a single legal option: the view of a game tree that OpenSpiel needs."""
+              decide=None, explicit: bool = False, listen: Sink | None = None) -> State:
+        """A new game, advanced to its first decision. Its events (model/events.py) go to
+        `listen` as values and to `sink` in their JSON form (a log's lines). With `decide` (see
+        `play`), decisions are answered as the rules reach them, and the game runs to its end in
+        this call. An `explicit` game waits at every chance draw (see chance.py) and asks even
+        decisions that have a single legal option: the view of a game tree that OpenSpiel needs."""
         program = self.program
         if explicit and not program.explicit_chance:
             raise ValueError("an explicit game needs a program compiled with explicit_chance=True")
@@ -63,38 +56,55 @@ class Game:
         st.where = [0] * count
         st.counters = list(program.counters_initial)
         st.vars = [v if not isinstance(v, list) else list(v) for v in program.variables_initial]
-        st.frames = [[program.main.block, 0, 0, None, 0]]
+        st.frames = [Frame(program.main.block, 0, 0)]
         st.envs = [[None] * program.main.env_size]
         st.rng = seed_state(seed)
         st.forced = list(forced or [])
-        st.sink = sink
+        st.sink = self.listener(sink, listen)
         st.decide = decide
         st.explicit = explicit
         run(program, st)
         return st
 
+    def listener(self, sink: Sink | None, listen: Sink | None = None) -> Sink | None:
+        """What `State.sink` calls with each event: `listen` gets the event, `sink` its JSON form
+        (events without one, such as a variable's new value, are not written)."""
+        if sink is None:
+            return listen
+        layout = self.layout
+
+        def to_sink(event: Event) -> None:
+            if listen is not None:
+                listen(event)
+            data = event.to_json(layout)
+            if data is not None:
+                sink(data)
+        return to_sink
+
     @staticmethod
     def is_chance(st: State) -> bool:
         """Whether the game waits for a chance draw (explicit games only)."""
-        return st.pending is not None and st.pending.get("chance", False)
+        return st.pending is not None and st.pending.chance
 
     @staticmethod
     def chance_outcomes(st: State) -> list[tuple[Any, float]]:
         """The pending draw's outcomes, each with its probability (its weight over the total, when
         the rules give weights; otherwise every outcome equally likely)."""
-        outcomes = st.pending["options"][0]
-        weights = st.pending.get("weights")
+        outcomes = st.pending.options[0]
+        weights = st.pending.weights
         if weights is not None:
             total = sum(weights)
             return [(outcome, weight / total) for outcome, weight in zip(outcomes, weights)]
         return [(outcome, 1.0 / len(outcomes)) for outcome in outcomes]
 
-    def decision(self, st: State) -> Decision | None:
-        pending = st.pending
-        if pending is None:
-            return None
-        return Decision(pending["players"], pending["options"], pending["simultaneous"], pending["rule"],
-                        pending["choice"])
+    @staticmethod
+    def decision(st: State) -> Decision | None:
+        """What the rules wait for (None once the game is over)."""
+        return st.pending
+
+    def go_on(self, st: State) -> None:
+        """Run on from where the state stopped at the end of a turn (`State.paused`)."""
+        run(self.program, st)
 
     def answer(self, st: State, choices: list[int]) -> None:
         """Answer the pending decision with one option index per deciding seat, then continue."""
@@ -107,13 +117,13 @@ class Game:
         not stepped back yet: it does only when the run stops at the decision."""
         other = st.clone()
         if st.decide is not None and st.pending is not None:
-            other.frames[-1][1] -= 1
+            other.frames[-1].pc -= 1
         return other
 
     def ask_again(self, st: State) -> None:
-        """Reach the pending decision of a suspended state again, its options computed afresh
-        from the zones: after an agent re-deals the zones a player cannot see (see
-        play/determinize.py), the other seats' options must come from their new contents."""
+        """Work out the pending decision of a suspended state afresh, after the state was changed
+        from outside the rules: a scenario imposing a situation, or an agent re-dealing the zones a
+        player cannot see (play/determinize.py): the options must come from the new contents."""
         st.pending = st.answer = None
         run(self.program, st)
 
@@ -122,19 +132,19 @@ class Game:
         pending = st.pending
         if pending is None:
             raise IllegalChoiceError.at(Position("<answer>"), "the game is not waiting for a decision")
-        seats, options = pending["players"], pending["options"]
-        if pending.get("chance"):
+        seats, options = pending.seats, pending.options
+        if pending.chance:
             index = choices[0] if len(choices) == 1 else None
             if index.__class__ is not int or not 0 <= index < len(options[0]):
-                raise IllegalChoiceError.at(Position.parse(pending["rule"]), f"chance outcome {index!r} is not "
+                raise IllegalChoiceError.at(Position.parse(pending.rule), f"chance outcome {index!r} is not "
                                             f"one of 0..{len(options[0]) - 1}")
             return options[0][index]
-        if st.sink is None and len(choices) == 1 and not pending["simultaneous"]:  # the common case
+        if st.sink is None and len(choices) == 1 and not pending.simultaneous:  # the common case
             index, legal = choices[0], options[0]
             if index.__class__ is int and 0 <= index < len(legal):
                 return legal[index]
         if len(choices) != len(seats):
-            raise IllegalChoiceError.at(Position.parse(pending["rule"]), f"{len(seats)} answer(s) expected, "
+            raise IllegalChoiceError.at(Position.parse(pending.rule), f"{len(seats)} answer(s) expected, "
                                         f"{len(choices)} given")
         try:
             values = [legal[index] for index, legal in zip(choices, options)
@@ -144,14 +154,13 @@ class Game:
         if len(values) != len(seats):
             seat, index, legal = next((s, i, o) for s, i, o in zip(seats, choices, options)
                                       if i.__class__ is not int or not 0 <= i < len(o))
-            raise IllegalChoiceError.at(Position.parse(pending["rule"]),
+            raise IllegalChoiceError.at(Position.parse(pending.rule),
                                         f"option {index!r} is not legal for {self.layout.seat_names[seat]}: "
                                         f"choose 0..{len(legal) - 1}")
         if st.sink is not None:
             for seat, index, value in zip(seats, choices, values):
-                st.sink({"e": "choice", "seat": self.layout.seat_names[seat], "index": index,
-                         "option": self.label(value, pending["kind"]), "rule": pending["rule"]})
-        return values if pending["simultaneous"] else values[0]
+                st.sink(Chosen(seat, index, value, self.label(value, pending.kind), pending.rule))
+        return values if pending.simultaneous else values[0]
 
     # ---- reading a state ------------------------------------------------------------------
     def outcome(self, st: State) -> Outcome | None:
@@ -160,8 +169,9 @@ class Game:
         program = self.program
         seat_scores = self.seat_scores(st)
         scores = [max(seat_scores[s] for s in program.seats_of(p)) for p in range(program.players)]
-        winners = sorted({program.controller(s) for s in st.result["winners"]})
-        return Outcome(winners, scores, seat_scores, st.counters[program.turn_counter], st.result["rule"])
+        ending = st.result
+        winners = sorted({program.controller(s) for s in ending.winners})
+        return Outcome(winners, scores, seat_scores, st.counters[program.turn_counter], ending.rule, ending.reason)
 
     def seat_scores(self, st: State) -> list[int]:
         if self._score_base is None:
@@ -190,7 +200,7 @@ class Game:
 
     def option_label(self, st: State, value: Any) -> str:
         """An option of the pending decision, as its player reads it."""
-        return self.label(value, st.pending.get("kind", "component") if st.pending else "component")
+        return self.label(value, st.pending.kind if st.pending else "component")
 
     def option_labels(self, st: State, options: list) -> list[str]:
         """The options of one seat, as a person reads them, each different from the others: options
@@ -199,7 +209,7 @@ class Game:
         plain name and the option's index."""
         labels = [self.option_label(st, o) for o in options]
         repeated = {label for label in labels if labels.count(label) > 1}
-        kind = st.pending.get("kind", "component") if st.pending else "component"
+        kind = st.pending.kind if st.pending else "component"
         if not repeated or kind != "component":
             return labels
         return [self._numbered(o) if label in repeated else label for o, label in zip(options, labels)]

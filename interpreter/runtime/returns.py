@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from snowrules.language.diagnostics import RuntimeRulesError
+from snowrules.compile.fuse import PYTHON_ERRORS, rules_error
 from snowrules.model.program import Program
 from snowrules.model.state import State
 
@@ -29,11 +29,9 @@ def evaluate_manifest(program: Program, key: tuple, st: State, bound: Any = None
         env[slot] = bound
     try:
         return fn(st, env)
-    except ZeroDivisionError:
-        raise RuntimeRulesError.at(position, "a division by zero") from None
-    except (TypeError, ValueError, IndexError, KeyError, AttributeError) as error:
+    except PYTHON_ERRORS as error:
         hint = "" if st.zones else "counts, bounds and action ids may use only constants, options and `it`"
-        raise RuntimeRulesError.at(position, f"this expression cannot be worked out here ({error})", hint) from None
+        raise rules_error(error, position, "in this manifest expression", hint) from None
 
 
 def seat_returns(program: Program, st: State) -> list[float] | None:
