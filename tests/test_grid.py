@@ -480,3 +480,12 @@ def test_spot_ids_are_distinct_and_bounded(x, y, rotation):
     ident = spot_id(Cell(x, y), rotation)
     assert 0 <= ident < spot_id_bound(max(abs(x), abs(y)))
     assert spot_id(Cell(x, y + 1), rotation) != ident != spot_id(Cell(x + 1, y), rotation)
+
+
+def test_the_documented_examples_run():
+    """docs/architecture.md, "Grids (the model of issue 11)": every example is a doctest."""
+    import doctest
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "docs" / "architecture.md"
+    result = doctest.testfile(str(path), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 20 and result.failed == 0
