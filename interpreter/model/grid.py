@@ -376,7 +376,11 @@ def spot_id(anchor: Cell, rotation: int) -> int:
     Each coordinate is folded to a natural number (0, -1, 1, -2, ... -> 0, 1, 2, 3, ...), the pair
     is numbered by Szudzik's pairing, then the rotation is the last factor of 4. Spots within
     `radius` of the origin have ids below `spot_id_bound(radius)`."""
-    a, b = _fold(anchor.x), _fold(anchor.y)
+    return _spot_number(anchor.x, anchor.y, rotation)
+
+
+def _spot_number(x: int, y: int, rotation: int) -> int:
+    a, b = _fold(x), _fold(y)
     pair = a * a + a + b if a >= b else b * b + a
     return pair * 4 + (rotation // 90) % 4
 
@@ -395,44 +399,50 @@ def legal_spots(grid: Grid, pieces: Pieces, piece: int, rules: PlacementRules = 
     """Every legal placement of a piece (which must not be on the grid), each distinct footprint
     once, sorted by id. Two placements are one footprint when they put the same turned fields in
     the same cells (a domino whose two squares are alike, turned 180° about its middle). On an
-    empty grid the anchor is the origin, in every distinct rotation."""
+    empty grid the anchor is the origin, in every distinct rotation. Cells are plain (x, y) pairs
+    inside: this runs at every decision of a tile game, over a few hundred candidates."""
     shape = pieces[piece]
-    candidates: set[Placement] = set()
-    if not grid.stacks:
-        candidates = {Placement(Cell(0, 0), r) for r in ROTATIONS}
-    else:
-        targets = set(grid.stacks) | {n for c in grid.stacks for n in c.neighbours()}
-        for rotation in ROTATIONS:
-            offsets = [turn_offset(q.offset, rotation) for q in shape.squares]
-            candidates |= {Placement(target - o, rotation) for target in targets for o in offsets}
-    kept: dict[frozenset, Spot] = {}
-    for placement in sorted(candidates, key=lambda p: spot_id(p.anchor, p.rotation)):
-        cells = shape.cells(placement.anchor, placement.rotation)
-        if not _allowed(grid, cells, rules):
+    occupied = {(c.x, c.y): stack for c, stack in grid.stacks.items()}
+    around = set(occupied) | {(x + dx, y + dy) for x, y in occupied for dx, dy in STEP.values()}
+    candidates = []
+    for rotation in ROTATIONS:
+        offsets = [turn_offset(q.offset, rotation) for q in shape.squares]
+        looks = [repr(sorted(shape.turned_fields(i, rotation).items())) for i in range(len(offsets))]
+        anchors = {(0, 0)} if not occupied else {(x - o.x, y - o.y) for x, y in around for o in offsets}
+        for ax, ay in anchors:
+            cells = [(ax + o.x, ay + o.y) for o in offsets]
+            candidates.append((_spot_number(ax, ay, rotation), ax, ay, rotation, cells, looks))
+    candidates.sort(key=lambda c: c[0])
+    seen: set[frozenset] = set()
+    spots = []
+    for number, ax, ay, rotation, cells, looks in candidates:
+        if not _allowed(occupied, cells, rules):
             continue
-        footprint = frozenset((c, repr(sorted(shape.turned_fields(i, placement.rotation).items())))
-                              for i, c in enumerate(cells))
-        if footprint in kept:
+        footprint = frozenset(zip(cells, looks))
+        if footprint in seen:
             continue
-        covers = tuple(grid.stacks[c][-1] for c in cells if c in grid.stacks)
-        kept[footprint] = Spot(placement.anchor, placement.rotation, cells, covers,
-                               spot_id(placement.anchor, placement.rotation),
-                               spot_label(placement, covers, names))
-    return sorted(kept.values(), key=lambda s: s.id)
+        seen.add(footprint)
+        covers = tuple(occupied[c][-1] for c in cells if c in occupied)
+        placement = Placement(Cell(ax, ay), rotation)
+        spots.append(Spot(placement.anchor, rotation, tuple(Cell(x, y) for x, y in cells), covers, number,
+                          spot_label(placement, covers, names)))
+    return spots
 
 
-def _allowed(grid: Grid, cells: tuple[Cell, ...], rules: PlacementRules) -> bool:
-    if len(set(cells)) != len(cells):
+def _allowed(occupied: Mapping[tuple[int, int], list[Layer]], cells: list[tuple[int, int]],
+             rules: PlacementRules) -> bool:
+    own = set(cells)
+    if len(own) != len(cells):
         return False
-    covered = [c for c in cells if c in grid.stacks]
+    covered = [c for c in cells if c in occupied]
     if not rules.least_covered <= len(covered) <= rules.most_covered:
         return False
-    if any(grid.stacks[c][-1].piece in rules.uncoverable for c in covered):
+    if rules.uncoverable and any(occupied[c][-1].piece in rules.uncoverable for c in covered):
         return False
-    if not rules.touching or not grid.stacks or covered:
+    if not rules.touching or not occupied or covered:
         return True
-    own = set(cells)
-    contact = sum(1 for c in cells for n in c.neighbours() if n in grid.stacks and n not in own)
+    contact = sum(1 for x, y in cells for dx, dy in STEP.values()
+                  if (x + dx, y + dy) in occupied and (x + dx, y + dy) not in own)
     return contact >= rules.least_contact
 
 
