@@ -166,3 +166,16 @@ def test_twin_ponds_laid_out_with_the_tiles():
         place(grid, pieces, tile, Placement(anchor, 0))
     groups = connected_groups(visible(grid, pieces), having("features", "pond"))
     assert [len(g) for g in groups] == [2]
+
+
+SIDE_TOWARD = {(1, 0): "e", (-1, 0): "w", (0, 1): "n", (0, -1): "s"}
+OPPOSITE = {"n": "s", "e": "w", "s": "n", "w": "e"}
+
+
+def test_a_trail_that_crosses_between_the_squares_of_a_tile_is_drawn_on_both():
+    """Inside a tile a trail cannot stop at the seam: a square whose trail leaves toward the other
+    square is met by that square's trail (tile 07: the bush square leaves e, the pond square w)."""
+    for tile in entries("tiles.yaml") + entries("cabin.yaml"):
+        a, b = tile["squares"]
+        toward = SIDE_TOWARD[(b["dx"] - a["dx"], b["dy"] - a["dy"])]
+        assert (toward in a["trail"]) == (OPPOSITE[toward] in b["trail"]), tile["name"]
