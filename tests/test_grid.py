@@ -358,6 +358,17 @@ def test_spot_labels_and_ids():
     assert spot_id(Cell(0, -1), 90) == (1 * 1 + 0) * 4 + 1
 
 
+def test_a_piece_on_the_grid_has_no_spots_until_lifted():
+    pieces = {0: domino(), 1: domino()}
+    grid = Grid()
+    place(grid, pieces, 0, At(Cell(0, 0), 0))
+    place(grid, pieces, 1, At(Cell(0, 1), 0))
+    with pytest.raises(GridError, match="lift it"):
+        legal_spots(grid, pieces, 1)
+    lift(grid, pieces, 1)
+    assert len(legal_spots(grid, pieces, 1)) == 16          # as next to a single domino
+
+
 def test_an_uncoverable_piece_is_never_covered():
     pieces = {0: domino(), 1: domino()}
     grid = Grid()

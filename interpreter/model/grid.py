@@ -401,6 +401,8 @@ def legal_spots(grid: Grid, pieces: Pieces, piece: int, rules: PlacementRules = 
     the same cells (a domino whose two squares are alike, turned 180° about its middle). On an
     empty grid the anchor is the origin, in every distinct rotation. Cells are plain (x, y) pairs
     inside: this runs at every decision of a tile game, over a few hundred candidates."""
+    if any(layer.piece == piece for stack in grid.stacks.values() for layer in stack):
+        raise GridError(f"piece {piece} is on the grid: lift it before looking for its spots")
     shape = pieces[piece]
     occupied = {(c.x, c.y): stack for c, stack in grid.stacks.items()}
     around = set(occupied) | {(x + dx, y + dy) for x, y in occupied for dx, dy in STEP.values()}
