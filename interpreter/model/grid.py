@@ -1,0 +1,534 @@
+"""A grid of placed pieces and its geometry, as plain data and pure functions.
+
+A grid is an open plane of cells `(x, y)`, unbounded in every direction: x grows to the east, y
+to the north. Each occupied cell holds a stack of layers, the top one visible. A piece is a
+component made of squares (offsets from its anchor, each square with its own fields); placed at
+an anchor cell with a rotation, it covers one cell per square and may cover what lies beneath.
+
+Rotations are clockwise quarter turns, in degrees (0, 90, 180, 270). A turn moves each square's
+offset and its side data: a field named as a side field lists sides (`n`, `e`, `s`, `w`) such as
+the sides a path leaves a square by, and a quarter turn makes `e` into `s`.
+
+The geometry reads the grid and never changes it. The few changes (place, lift, turn in place)
+mutate the grid given to them, because the game state is changed in place at one change point
+and cloned when a copy is needed; each returns what it did so that the change can be reported.
+Every value here turns into JSON-able lists and dicts and back, so the grid can live in a state.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+SIDES = ("n", "e", "s", "w")
+STEP = {"n": (0, 1), "e": (1, 0), "s": (0, -1), "w": (-1, 0)}
+OPPOSITE = {"n": "s", "e": "w", "s": "n", "w": "e"}
+ROTATIONS = (0, 90, 180, 270)
+# A rotation is told by where the piece's own east (its +x axis) points once turned.
+FACING = {0: "east", 90: "south", 180: "west", 270: "north"}
+
+
+class GridError(ValueError):
+    """A change the grid cannot make (a piece lifted from under another, a turn that does not fit)."""
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Cell:
+    x: int
+    y: int
+
+    def step(self, side: str) -> Cell:
+        dx, dy = STEP[side]
+        return Cell(self.x + dx, self.y + dy)
+
+    def neighbours(self) -> tuple[Cell, Cell, Cell, Cell]:
+        """The four orthogonal neighbours, north, east, south, west (never a diagonal)."""
+        return self.step("n"), self.step("e"), self.step("s"), self.step("w")
+
+    def __add__(self, other: Cell) -> Cell:
+        return Cell(self.x + other.x, self.y + other.y)
+
+    def __sub__(self, other: Cell) -> Cell:
+        return Cell(self.x - other.x, self.y - other.y)
+
+    def to_json(self) -> list[int]:
+        return [self.x, self.y]
+
+    @classmethod
+    def from_json(cls, data: list[int]) -> Cell:
+        return cls(int(data[0]), int(data[1]))
+
+    def __str__(self) -> str:
+        return f"({self.x},{self.y})"
+
+
+def turn_offset(offset: Cell, rotation: int) -> Cell:
+    """An offset turned clockwise by `rotation` degrees: east becomes south, south west..."""
+    x, y = offset.x, offset.y
+    for _ in range((rotation // 90) % 4):
+        x, y = y, -x
+    return Cell(x, y)
+
+
+def turn_side(side: str, rotation: int) -> str:
+    return SIDES[(SIDES.index(side) + rotation // 90) % 4]
+
+
+@dataclass(frozen=True, slots=True)
+class Square:
+    """One square of a piece: its offset from the anchor and its fields (features, side lists...)."""
+
+    offset: Cell
+    fields: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """What the grid needs to know of a component: its squares, and which fields list sides."""
+
+    squares: tuple[Square, ...]
+    side_fields: frozenset[str] = frozenset()
+
+    @classmethod
+    def from_data(cls, squares: Iterable[Mapping[str, Any]], side_fields: Collection[str] = ()) -> Piece:
+        """From a component's `squares:` entries: `dx`, `dy` (0 when absent) and any other fields."""
+        built = []
+        for entry in squares:
+            fields = {k: v for k, v in entry.items() if k not in ("dx", "dy")}
+            for name in side_fields:
+                wrong = [v for v in fields.get(name, ()) if v not in SIDES]
+                if wrong:
+                    raise GridError(f"{name} lists {wrong[0]!r}, not a side (n, e, s, w)")
+            built.append(Square(Cell(int(entry.get("dx", 0)), int(entry.get("dy", 0))), fields))
+        return cls(tuple(built), frozenset(side_fields))
+
+    def cells(self, anchor: Cell, rotation: int) -> tuple[Cell, ...]:
+        """The cells the squares cover, in square order."""
+        return tuple(anchor + turn_offset(q.offset, rotation) for q in self.squares)
+
+    def turned_fields(self, index: int, rotation: int) -> dict[str, Any]:
+        """A square's fields as seen once the piece is turned: each side field's sides turned too."""
+        fields = dict(self.squares[index].fields)
+        for name in self.side_fields:
+            if name in fields:
+                fields[name] = sorted((turn_side(v, rotation) for v in fields[name]), key=SIDES.index)
+        return fields
+
+
+Pieces = Mapping[int, Piece]
+
+
+@dataclass(frozen=True, slots=True)
+class Layer:
+    """One placed square in a cell's stack: which piece, which of its squares, the piece's rotation."""
+
+    piece: int
+    square: int
+    rotation: int
+
+    def to_json(self) -> list[int]:
+        return [self.piece, self.square, self.rotation]
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Placement:
+    """Where a piece sits: its anchor cell and rotation."""
+
+    anchor: Cell
+    rotation: int
+
+
+@dataclass
+class Grid:
+    """The sparse map: cell -> stack of layers, bottom first. Empty stacks are never kept."""
+
+    stacks: dict[Cell, list[Layer]] = field(default_factory=dict)
+
+    def top(self, cell: Cell) -> Layer | None:
+        stack = self.stacks.get(cell)
+        return stack[-1] if stack else None
+
+    def occupied(self, cell: Cell) -> bool:
+        return cell in self.stacks
+
+    def pieces(self) -> list[int]:
+        """Every piece on the grid (covered or not), in increasing order."""
+        return sorted({layer.piece for stack in self.stacks.values() for layer in stack})
+
+    def copy(self) -> Grid:
+        return Grid({cell: list(stack) for cell, stack in self.stacks.items()})
+
+    def to_json(self) -> list[list]:
+        """`[[x, y, [[piece, square, rotation], ...]], ...]` sorted by cell: plain lists, stable bytes."""
+        return [[c.x, c.y, [layer.to_json() for layer in self.stacks[c]]] for c in sorted(self.stacks)]
+
+    @classmethod
+    def from_json(cls, data: list[list]) -> Grid:
+        return cls({Cell(x, y): [Layer(*layer) for layer in stack] for x, y, stack in data})
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """A visible square: the top of a stack, with its cell and its fields as turned on the grid."""
+
+    cell: Cell
+    piece: int
+    square: int
+    rotation: int
+    fields: Mapping[str, Any]
+
+    def has(self, name: str, value: Any) -> bool:
+        """Whether the field is the value, or is a list holding it (`features` holding `tree`)."""
+        got = self.fields.get(name)
+        return value in got if isinstance(got, list | tuple) else got == value
+
+    def to_json(self) -> dict[str, Any]:
+        return {"cell": self.cell.to_json(), "piece": self.piece, "square": self.square,
+                "rotation": self.rotation, **self.fields}
+
+
+Keep = Callable[[Seen], bool]
+
+
+def having(name: str, value: Any) -> Keep:
+    """A predicate for the squares whose field has the value (see `Seen.has`)."""
+    return lambda square: square.has(name, value)
+
+
+# ---- reading the layout ------------------------------------------------------------------------
+def visible(grid: Grid, pieces: Pieces) -> list[Seen]:
+    """Every visible square (the top of each stack), sorted by cell (x, then y)."""
+    return [_seen(grid, pieces, cell) for cell in sorted(grid.stacks)]
+
+
+def _seen(grid: Grid, pieces: Pieces, cell: Cell) -> Seen:
+    layer = grid.stacks[cell][-1]
+    return Seen(cell, layer.piece, layer.square, layer.rotation,
+                pieces[layer.piece].turned_fields(layer.square, layer.rotation))
+
+
+def neighbours(grid: Grid, pieces: Pieces, cell: Cell) -> list[Seen]:
+    """The visible squares orthogonally next to a cell (0 to 4): a diagonal is never a neighbour."""
+    return [_seen(grid, pieces, c) for c in cell.neighbours() if c in grid.stacks]
+
+
+def surrounded(grid: Grid, cell: Cell) -> bool:
+    """Whether all four orthogonal neighbours of the cell are occupied."""
+    return all(c in grid.stacks for c in cell.neighbours())
+
+
+def rows(squares: Iterable[Seen]) -> dict[int, list[Seen]]:
+    """The squares by row (their y), rows in increasing y, each row west to east."""
+    return _lines(squares, lambda s: (s.cell.y, s.cell.x))
+
+
+def columns(squares: Iterable[Seen]) -> dict[int, list[Seen]]:
+    """The squares by column (their x), columns in increasing x, each column south to north."""
+    return _lines(squares, lambda s: (s.cell.x, s.cell.y))
+
+
+def _lines(squares: Iterable[Seen], key: Callable[[Seen], tuple[int, int]]) -> dict[int, list[Seen]]:
+    lines: dict[int, list[Seen]] = {}
+    for square in sorted(squares, key=key):
+        lines.setdefault(key(square)[0], []).append(square)
+    return lines
+
+
+def connected_groups(squares: Iterable[Seen], keep: Keep | None = None) -> list[list[Seen]]:
+    """The kept squares split into orthogonally connected groups. Each group is sorted by cell;
+    groups are ordered by their first cell, so the result does not depend on the input's order."""
+    return _groups(squares, keep, lambda a, b, side: True)
+
+
+def connected_by_sides(squares: Iterable[Seen], side_field: str, keep: Keep | None = None) -> list[list[Seen]]:
+    """Groups where neighbours link only where their sides meet: a square listing `e` in the side
+    field links with its east neighbour only when that one lists `w`. Squares that list no side
+    are left out (they have nothing to meet with)."""
+    def meet(a: Seen, b: Seen, side: str) -> bool:
+        return side in a.fields.get(side_field, ()) and OPPOSITE[side] in b.fields.get(side_field, ())
+
+    def listed(s: Seen) -> bool:
+        return bool(s.fields.get(side_field)) and (keep is None or keep(s))
+    return _groups(squares, listed, meet)
+
+
+def _groups(squares: Iterable[Seen], keep: Keep | None, link: Callable[[Seen, Seen, str], bool]) -> list[list[Seen]]:
+    by_cell = {s.cell: s for s in squares if keep is None or keep(s)}
+    seen: set[Cell] = set()
+    groups = []
+    for start in sorted(by_cell):
+        if start in seen:
+            continue
+        seen.add(start)
+        group, todo = [], [start]
+        while todo:
+            cell = todo.pop()
+            group.append(by_cell[cell])
+            for side in SIDES:
+                other = cell.step(side)
+                if other in by_cell and other not in seen and link(by_cell[cell], by_cell[other], side):
+                    seen.add(other)
+                    todo.append(other)
+        groups.append(sorted(group, key=lambda s: s.cell))
+    return groups
+
+
+def largest_groups(squares: Iterable[Seen], keep: Keep | None = None) -> list[list[Seen]]:
+    """Every connected group of kept squares of the largest size (several when tied; none when no
+    square is kept): a path measured in squares is such a group."""
+    groups = connected_groups(squares, keep)
+    best = max((len(g) for g in groups), default=0)
+    return [g for g in groups if len(g) == best]
+
+
+@dataclass(frozen=True, slots=True)
+class Rectangle:
+    """An axis-aligned rectangle of cells from its south-west corner `low` to its north-east `high`."""
+
+    low: Cell
+    high: Cell
+
+    @property
+    def width(self) -> int:
+        return self.high.x - self.low.x + 1
+
+    @property
+    def height(self) -> int:
+        return self.high.y - self.low.y + 1
+
+    @property
+    def area(self) -> int:
+        return self.width * self.height
+
+    def to_json(self) -> dict[str, Any]:
+        return {"low": self.low.to_json(), "high": self.high.to_json(), "area": self.area}
+
+
+def largest_rectangle(squares: Iterable[Seen], keep: Keep | None = None) -> Rectangle | None:
+    """The largest axis-aligned rectangle whose every cell is a kept square, or None. Of equal
+    areas, the first by south-west corner (y, then x), then the wider. A histogram sweep row by
+    row: each row is a histogram of how many kept cells stand above-and-including it."""
+    cells = {s.cell for s in squares if keep is None or keep(s)}
+    if not cells:
+        return None
+    xs = range(min(c.x for c in cells), max(c.x for c in cells) + 1)
+    ys = range(min(c.y for c in cells), max(c.y for c in cells) + 1)
+    best: tuple[int, int, int, int, int] | None = None   # (-area, low y, low x, -width, height)
+    height = dict.fromkeys(xs, 0)
+    for y in reversed(ys):                                 # rows from north to south
+        for x in xs:
+            height[x] = height[x] + 1 if Cell(x, y) in cells else 0
+        for left in xs:
+            tallest = height[left]
+            for right in range(left, xs.stop):
+                tallest = min(tallest, height[right])
+                if tallest == 0:
+                    break
+                width = right - left + 1
+                key = (-width * tallest, y, left, -width, tallest)
+                if best is None or key < best:
+                    best = key
+    assert best is not None
+    _, y, x, negative_width, tall = best
+    return Rectangle(Cell(x, y), Cell(x - negative_width - 1, y + tall - 1))
+
+
+# ---- placing -------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class PlacementRules:
+    """The rules a placement obeys. `touching`: the piece must touch the layout (an edge shared
+    with an occupied cell it does not cover, or a covered cell). `least_covered`/`most_covered`:
+    how many occupied cells it covers (0 and 0: never overlap; 1 and 2 for a domino: "cover 2
+    squares, or 1 square and an empty area"). `least_contact`: edges it must share with the layout
+    when it covers nothing (1: one square aligned with one square of a neighbour is enough).
+    `uncoverable`: pieces nothing may be put on."""
+
+    touching: bool = True
+    least_covered: int = 0
+    most_covered: int = 0
+    least_contact: int = 1
+    uncoverable: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Spot:
+    """A legal placement: anchor, rotation, the cells covered (square order), the layers covered
+    (the top of each occupied cell it covers), a stable id and a readable label."""
+
+    anchor: Cell
+    rotation: int
+    cells: tuple[Cell, ...]
+    covers: tuple[Layer, ...]
+    id: int
+    label: str
+
+    @property
+    def placement(self) -> Placement:
+        return Placement(self.anchor, self.rotation)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"cell": self.anchor.to_json(), "rotation": self.rotation, "cells": [c.to_json() for c in self.cells],
+                "covers": [layer.to_json() for layer in self.covers], "id": self.id, "label": self.label}
+
+
+def spot_id(anchor: Cell, rotation: int) -> int:
+    """A stable number for (anchor, rotation), whatever else is legal: an OpenSpiel action id.
+    Each coordinate is folded to a natural number (0, -1, 1, -2, ... -> 0, 1, 2, 3, ...), the pair
+    is numbered by Szudzik's pairing, then the rotation is the last factor of 4. Spots within
+    `radius` of the origin have ids below `spot_id_bound(radius)`."""
+    return _spot_number(anchor.x, anchor.y, rotation)
+
+
+def _spot_number(x: int, y: int, rotation: int) -> int:
+    a, b = _fold(x), _fold(y)
+    pair = a * a + a + b if a >= b else b * b + a
+    return pair * 4 + (rotation // 90) % 4
+
+
+def spot_id_bound(radius: int) -> int:
+    """One more than the largest id of a spot whose anchor has |x| and |y| at most `radius`."""
+    return 4 * (2 * radius + 1) ** 2
+
+
+def _fold(value: int) -> int:
+    return 2 * value if value >= 0 else -2 * value - 1
+
+
+def legal_spots(grid: Grid, pieces: Pieces, piece: int, rules: PlacementRules = PlacementRules(),
+                names: Mapping[int, str] | None = None) -> list[Spot]:
+    """Every legal placement of a piece (which must not be on the grid), each distinct footprint
+    once, sorted by id. Two placements are one footprint when they put the same turned fields in
+    the same cells (a domino whose two squares are alike, turned 180° about its middle). On an
+    empty grid the anchor is the origin, in every distinct rotation. Cells are plain (x, y) pairs
+    inside: this runs at every decision of a tile game, over a few hundred candidates."""
+    if any(layer.piece == piece for stack in grid.stacks.values() for layer in stack):
+        raise GridError(f"piece {piece} is on the grid: lift it before looking for its spots")
+    shape = pieces[piece]
+    occupied = {(c.x, c.y): stack for c, stack in grid.stacks.items()}
+    around = set(occupied) | {(x + dx, y + dy) for x, y in occupied for dx, dy in STEP.values()}
+    candidates = []
+    for rotation in ROTATIONS:
+        offsets = [turn_offset(q.offset, rotation) for q in shape.squares]
+        looks = [repr(sorted(shape.turned_fields(i, rotation).items())) for i in range(len(offsets))]
+        anchors = {(0, 0)} if not occupied else {(x - o.x, y - o.y) for x, y in around for o in offsets}
+        for ax, ay in anchors:
+            cells = [(ax + o.x, ay + o.y) for o in offsets]
+            candidates.append((_spot_number(ax, ay, rotation), ax, ay, rotation, cells, looks))
+    candidates.sort(key=lambda c: c[0])
+    seen: set[frozenset] = set()
+    spots = []
+    for number, ax, ay, rotation, cells, looks in candidates:
+        if not _allowed(occupied, cells, rules):
+            continue
+        footprint = frozenset(zip(cells, looks))
+        if footprint in seen:
+            continue
+        seen.add(footprint)
+        covers = tuple(occupied[c][-1] for c in cells if c in occupied)
+        placement = Placement(Cell(ax, ay), rotation)
+        spots.append(Spot(placement.anchor, rotation, tuple(Cell(x, y) for x, y in cells), covers, number,
+                          spot_label(placement, covers, names)))
+    return spots
+
+
+def _allowed(occupied: Mapping[tuple[int, int], list[Layer]], cells: list[tuple[int, int]],
+             rules: PlacementRules) -> bool:
+    own = set(cells)
+    if len(own) != len(cells):
+        return False
+    covered = [c for c in cells if c in occupied]
+    if not rules.least_covered <= len(covered) <= rules.most_covered:
+        return False
+    if rules.uncoverable and any(occupied[c][-1].piece in rules.uncoverable for c in covered):
+        return False
+    if not rules.touching or not occupied or covered:
+        return True
+    contact = sum(1 for x, y in cells for dx, dy in STEP.values()
+                  if (x + dx, y + dy) in occupied and (x + dx, y + dy) not in own)
+    return contact >= rules.least_contact
+
+
+def spot_label(placement: Placement, covers: tuple[Layer, ...], names: Mapping[int, str] | None = None) -> str:
+    """"(2,-1) turned east, covers nothing"; what is covered is named when names are given."""
+    where = f"{placement.anchor} turned {FACING[placement.rotation % 360]}"
+    if not covers:
+        return f"{where}, covers nothing"
+    count = f"{len(covers)} square{'s' if len(covers) > 1 else ''}"
+    if names:
+        count += " of " + " and ".join(dict.fromkeys(names.get(layer.piece, str(layer.piece)) for layer in covers))
+    return f"{where}, covers {count}"
+
+
+# ---- changing the layout (in place) --------------------------------------------------------------
+def place(grid: Grid, pieces: Pieces, piece: int, placement: Placement | Spot) -> tuple[Cell, ...]:
+    """Put a piece on the grid (on top of whatever its cells hold); returns the cells it covers.
+    The placement is not checked against any rule: `legal_spots` says which ones are legal."""
+    if isinstance(placement, Spot):
+        placement = placement.placement
+    if piece in grid.pieces():
+        raise GridError(f"piece {piece} is already on the grid")
+    cells = pieces[piece].cells(placement.anchor, placement.rotation)
+    for index, cell in enumerate(cells):
+        grid.stacks.setdefault(cell, []).append(Layer(piece, index, placement.rotation % 360))
+    return cells
+
+
+def placement_of(grid: Grid, pieces: Pieces, piece: int) -> Placement | None:
+    """Where a piece sits (covered or not), or None when it is not on the grid."""
+    for cell, stack in grid.stacks.items():
+        for layer in stack:
+            if layer.piece == piece:
+                offset = turn_offset(pieces[piece].squares[layer.square].offset, layer.rotation)
+                return Placement(cell - offset, layer.rotation)
+    return None
+
+
+def is_covered(grid: Grid, piece: int) -> bool:
+    """Whether any square of the piece lies under another piece's square."""
+    return any(layer.piece == piece for stack in grid.stacks.values() for layer in stack[:-1])
+
+
+def uncovered_pieces(grid: Grid) -> list[int]:
+    """The pieces on the grid with every square visible, in increasing order."""
+    return [p for p in grid.pieces() if not is_covered(grid, p)]
+
+
+def lift(grid: Grid, pieces: Pieces, piece: int) -> Placement:
+    """Take an uncovered piece off the grid; returns where it was (what it covered shows again)."""
+    where = placement_of(grid, pieces, piece)
+    if where is None:
+        raise GridError(f"piece {piece} is not on the grid")
+    if is_covered(grid, piece):
+        raise GridError(f"piece {piece} is covered: lift what lies on it first")
+    for cell in pieces[piece].cells(where.anchor, where.rotation):
+        grid.stacks[cell].pop()
+        if not grid.stacks[cell]:
+            del grid.stacks[cell]
+    return where
+
+
+def move(grid: Grid, pieces: Pieces, piece: int, placement: Placement | Spot) -> Placement:
+    """Lift an uncovered piece and put it down elsewhere; returns where it was."""
+    was = lift(grid, pieces, piece)
+    place(grid, pieces, piece, placement)
+    return was
+
+
+def turn_in_place(grid: Grid, pieces: Pieces, piece: int, degrees: int) -> Placement:
+    """Turn an uncovered piece by `degrees` clockwise so that it covers exactly the same cells
+    (a domino turned 180° about its middle); returns the new placement. A turn that cannot keep
+    the cells (a domino turned 90°) is refused."""
+    was = placement_of(grid, pieces, piece)
+    if was is None:
+        raise GridError(f"piece {piece} is not on the grid")
+    shape, rotation = pieces[piece], (was.rotation + degrees) % 360
+    old = set(shape.cells(was.anchor, was.rotation))
+    first = turn_offset(shape.squares[0].offset, rotation)
+    for cell in sorted(old):
+        anchor = cell - first
+        if set(shape.cells(anchor, rotation)) == old:
+            lift(grid, pieces, piece)
+            new = Placement(anchor, rotation)
+            place(grid, pieces, piece, new)
+            return new
+    raise GridError(f"piece {piece} turned {degrees}° does not cover the same cells")
