@@ -39,7 +39,15 @@ def _ruleset(ref: str, variant: str | None, options: list[str] | None = None):
     return ruleset
 
 
-def _players(ruleset, requested: int | None) -> int:
+RUN_FORMAT = "snowrules-run/1"  # the `run --json` object: schemas/run_result.schema.json
+SIMULATE_FORMAT = "snowrules-simulate/1"  # the `simulate --json` object: schemas/simulate_result.schema.json
+
+
+def _players(ruleset, requested: int | None, agents: str = "") -> int:
+    """The player count asked for; without one, one player per agent listed, else the ruleset's minimum."""
+    listed = [name for name in agents.split(",") if name.strip()]
+    if requested is None and len(listed) > 1:
+        requested = len(listed)
     players = ruleset.min_players if requested is None else requested
     if not ruleset.min_players <= players <= ruleset.max_players:
         variant = f" (variant {ruleset.variant})" if ruleset.variant else ""
@@ -62,7 +70,7 @@ def _agents(spec: str, players: int, seed: int) -> tuple[list, list[str]]:
 
 def command_run(args) -> int:
     ruleset = _ruleset(args.ruleset, args.variant, args.option)
-    players = _players(ruleset, args.players)
+    players = _players(ruleset, args.players, args.agents)
     agents, agent_names = _agents(args.agents, players, args.seed)
     game = Game(compile_ruleset(ruleset, players))
     sinks = []
@@ -88,7 +96,7 @@ def command_run(args) -> int:
     outcome = game.outcome(st)
     seat_names = game.layout.seat_names
     player_names = [" & ".join(seat_names[s] for s in game.program.seats_of(p)) for p in range(players)]
-    result = {"ruleset": ruleset.name, "variant": ruleset.variant, "options": ruleset.option_values,
+    result = {"format": RUN_FORMAT, "ruleset": ruleset.name, "variant": ruleset.variant, "options": ruleset.option_values,
               "seed": args.seed, "players": players,
               "agents": agent_names, "player_names": player_names, "scores": outcome.scores,
               "seat_scores": dict(zip(seat_names, outcome.seat_scores)), "winners": outcome.winners,
@@ -229,7 +237,7 @@ def command_replay(args) -> int:
 
 def command_simulate(args) -> int:
     ruleset = _ruleset(args.ruleset, args.variant, args.option)
-    players = _players(ruleset, args.players)
+    players = _players(ruleset, args.players, args.agents)
     _agents(args.agents, players, 0)
     if args.games < 1:
         raise UsageError("--games must be at least 1")
@@ -239,7 +247,8 @@ def command_simulate(args) -> int:
     options = tuple(sorted(ruleset.option_values.items()))
     summary = simulate(args.ruleset, args.variant, players, args.agents, args.games, args.seed,
                        args.workers, progress=not args.json, options=options)
-    summary.update({"ruleset": ruleset.name, "variant": args.variant, "options": dict(options)})
+    summary = {"format": SIMULATE_FORMAT, "ruleset": ruleset.name, "variant": args.variant, "options": dict(options),
+               **summary}
     if args.json:
         print(json.dumps(summary))
         return 0

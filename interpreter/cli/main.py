@@ -1,4 +1,4 @@
-"""The `snowrules` command: run, validate, test, replay, simulate.
+"""The `snowrules` command: run, validate, test, replay, simulate, list.
 
 Exit codes (a contract scripts rely on): 0 success; 1 the input has problems (each printed as
 `path:line:col: error: message`), a scenario failed or a replay differs; 2 a usage error.
@@ -23,11 +23,12 @@ class _Parser(argparse.ArgumentParser):
 
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="snowrules", description="Run tabletop games from rules written as data.")
+    parser.add_argument("--version", action="version", version=f"snowrules {_version()}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     run = commands.add_parser("run", help="play one game and tell it")
     run.add_argument("ruleset", help="a bundled ruleset's name or a ruleset folder")
-    run.add_argument("--players", type=int, help="number of players (default: the ruleset's minimum)")
+    run.add_argument("--players", type=int, help="number of players (default: one per agent given in --agents, else the ruleset's minimum)")
     run.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     run.add_argument("--agents", default="random",
                      help="one agent for everybody, or one per player, comma-separated: random, first, human")
@@ -51,7 +52,7 @@ def _parser() -> argparse.ArgumentParser:
     simulate = commands.add_parser("simulate", help="play many games and sum them up")
     simulate.add_argument("ruleset")
     simulate.add_argument("--games", type=int, required=True)
-    simulate.add_argument("--players", type=int)
+    simulate.add_argument("--players", type=int, help="default: one per agent given in --agents, else the minimum")
     simulate.add_argument("--seed", type=int, default=0)
     simulate.add_argument("--agents", default="random")
     simulate.add_argument("--variant")
@@ -59,7 +60,19 @@ def _parser() -> argparse.ArgumentParser:
                           help="set a game parameter the ruleset declares (repeatable)")
     simulate.add_argument("--workers", type=int, default=1)
     simulate.add_argument("--json", action="store_true")
+
+    listing = commands.add_parser("list", help="the bundled rulesets: player counts, variants, options")
+    listing.add_argument("--json", action="store_true", help="print them as one JSON object")
     return parser
+
+
+def _version() -> str:
+    """The installed distribution's version (its metadata: the same for a wheel and an editable install)."""
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("snowrules")
+    except PackageNotFoundError:  # imported from a source tree that was never installed
+        return "unknown (not installed)"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -67,8 +80,8 @@ def main(argv: list[str] | None = None) -> int:
         args = _parser().parse_args(argv)
     except SystemExit as done:  # a usage error (2) or --help (0): return the code, as for any other outcome
         return done.code if isinstance(done.code, int) else USAGE_ERROR
-    from snowrules.cli import commands
-    handler = getattr(commands, f"command_{args.command}")
+    from snowrules.cli import commands, listing
+    handler = listing.command_list if args.command == "list" else getattr(commands, f"command_{args.command}")
     try:
         return handler(args)
     except commands.UsageError as error:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from snowrules.data import bundled_folder
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, Diagnostics, Position, RulesetError, RulesSyntaxError
 from snowrules.language.parser import parse_effect, parse_expression, parse_rules
@@ -23,9 +24,9 @@ from snowrules.load.yaml_files import (
 )
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
-PROJECT_ROOT = PACKAGE_ROOT.parent
-BUNDLED_RULESETS = PROJECT_ROOT / "rulesets"
-GENERIC_SCHEMAS = PROJECT_ROOT / "schemas"
+PROJECT_ROOT = PACKAGE_ROOT.parent  # the clone, when running from one (tools use it); not in an installed package
+BUNDLED_RULESETS = bundled_folder("rulesets")
+GENERIC_SCHEMAS = bundled_folder("schemas")
 
 
 @dataclass
