@@ -11,6 +11,7 @@ from snowrules.load.ruleset import bundled_names, find_ruleset, load_ruleset, op
 from snowrules.play.agents import AGENTS, make_agent, play
 from snowrules.play.narrate import Narrator, secrets_for
 from snowrules.records.logfile import LogWriter, header, replay, result_event
+from snowrules.records.logwriter import log_target_problem
 from snowrules.records.scenarios import load_scenario, run_scenario, scenario_files
 from snowrules.runtime.engine import Game
 
@@ -69,6 +70,8 @@ def _agents(spec: str, players: int, seed: int) -> tuple[list, list[str]]:
 
 
 def command_run(args) -> int:
+    if args.log is not None and (problem := log_target_problem(args.log)) is not None:
+        raise UsageError(f"--log {args.log}: {problem}")
     ruleset = _ruleset(args.ruleset, args.variant, args.option)
     players = _players(ruleset, args.players, args.agents)
     agents, agent_names = _agents(args.agents, players, args.seed)
@@ -88,7 +91,7 @@ def command_run(args) -> int:
 
     if args.log is not None:
         with LogWriter(args.log) as log:
-            log.write(header(game, args.seed, agent_names, str(ruleset.folder)))
+            log.write(header(game, args.seed, agent_names, ruleset.folder))
             st = play(game, agents, args.seed, _tee(sinks + [log.write]))
             log.write(result_event(game, st))
     else:
@@ -96,8 +99,8 @@ def command_run(args) -> int:
     outcome = game.outcome(st)
     seat_names = game.layout.seat_names
     player_names = [" & ".join(seat_names[s] for s in game.program.seats_of(p)) for p in range(players)]
-    result = {"format": RUN_FORMAT, "ruleset": ruleset.name, "variant": ruleset.variant, "options": ruleset.option_values,
-              "seed": args.seed, "players": players,
+    result = {"format": RUN_FORMAT, "ruleset": ruleset.name, "variant": ruleset.variant,
+              "options": ruleset.option_values, "seed": args.seed, "players": players,
               "agents": agent_names, "player_names": player_names, "scores": outcome.scores,
               "seat_scores": dict(zip(seat_names, outcome.seat_scores)), "winners": outcome.winners,
               "winner_names": [player_names[w] for w in outcome.winners], "turns": outcome.turns}
@@ -224,7 +227,9 @@ def command_test(args) -> int:
 
 
 def command_replay(args) -> int:
-    report = replay(args.log)
+    report = replay(args.log, args.ruleset)
+    for note in report.notes:
+        print(f"{args.log}:1:1: note: {note}")
     if report.identical:
         print(f"{args.log}: identical ({report.events} events replayed)")
         return 0

@@ -28,7 +28,8 @@ def _parser() -> argparse.ArgumentParser:
 
     run = commands.add_parser("run", help="play one game and tell it")
     run.add_argument("ruleset", help="a bundled ruleset's name or a ruleset folder")
-    run.add_argument("--players", type=int, help="number of players (default: one per agent given in --agents, else the ruleset's minimum)")
+    run.add_argument("--players", type=int,
+                     help="number of players (default: one per agent given in --agents, else the ruleset's minimum)")
     run.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     run.add_argument("--agents", default="random",
                      help="one agent for everybody, or one per player, comma-separated: random, first, human")
@@ -48,6 +49,8 @@ def _parser() -> argparse.ArgumentParser:
 
     replay = commands.add_parser("replay", help="re-run a game log and check it")
     replay.add_argument("log", type=Path)
+    replay.add_argument("--ruleset", help="the ruleset's folder, for a log of a ruleset that is not bundled "
+                        "(default: the bundled ruleset the log names)")
 
     simulate = commands.add_parser("simulate", help="play many games and sum them up")
     simulate.add_argument("ruleset")
