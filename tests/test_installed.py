@@ -29,11 +29,10 @@ LITTER = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "*.jsonl",
 pytestmark = pytest.mark.installed
 
 
-def _run(command: list[str], cwd: Path, **kwargs) -> subprocess.CompletedProcess:
+def _run(command: list[str], cwd: Path, env_extra: dict | None = None) -> subprocess.CompletedProcess:
     environment = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
-    done = subprocess.run([str(c) for c in command], cwd=cwd, capture_output=True, text=True,
-                          env={**environment, "PYTHONIOENCODING": "utf-8"}, timeout=300, **kwargs)
-    return done
+    return subprocess.run([str(c) for c in command], cwd=cwd, capture_output=True, text=True, timeout=300,
+                          env={**environment, "PYTHONIOENCODING": "utf-8", **(env_extra or {})})
 
 
 def _ok(command: list[str], cwd: Path) -> str:
@@ -95,8 +94,9 @@ def test_the_installed_package_runs_a_game_validates_tests_and_replays_outside_t
     where = _ok([installed / "python", "-c", "import snowrules; print(snowrules.__file__)"], work).strip()
     assert Path(where).is_relative_to(installed.parent), f"snowrules came from {where}, not the wheel"
 
-    assert _ok([snowrules, "--version"], work).strip() == f"snowrules {_project_version()}"
-    assert _ok([installed / "python", "-m", "snowrules", "--version"], work).strip() == f"snowrules {_project_version()}"
+    version = f"snowrules {_project_version()}"
+    assert _ok([snowrules, "--version"], work).strip() == version
+    assert _ok([installed / "python", "-m", "snowrules", "--version"], work).strip() == version
     listed = json.loads(_ok([snowrules, "list", "--json"], work))
     assert [r["name"] for r in listed["rulesets"]] == sorted(p.name for p in (ROOT / "rulesets").iterdir()
                                                               if (p / "ruleset.yaml").is_file())
@@ -130,3 +130,46 @@ def test_the_installed_package_writes_the_same_log_bytes_as_the_clone(installed,
 def _project_version() -> str:
     import tomllib
     return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+
+
+def _hook() -> dict:
+    from ruamel.yaml import YAML
+    hooks = YAML(typ="safe", pure=True).load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    found = [hook for hook in hooks if hook["id"] == "snowrules-validate"]
+    assert len(found) == 1
+    return found[0]
+
+
+def test_the_pre_commit_hook_validates_the_files_a_commit_touches(installed, tmp_path):
+    """What pre-commit does with the hook: select the commit's files with `files`, and run
+    `entry` on them, from an environment with snowrules installed from a wheel (not editable)."""
+    import re
+    hook = _hook()
+    assert hook["language"] == "python", "pre-commit pip-installs this repository for a python hook"
+    repo = tmp_path / "game-repo"
+    shutil.copytree(ROOT / "rulesets" / "snow_time", repo / "rulesets" / "snow_time")
+    shutil.copytree(ROOT / "rulesets" / "goofspiel", repo / "goofspiel")
+    (repo / "README.md").write_text("# my games\n")
+    (repo / "rulesets" / "snow_time" / "game.jsonl").write_text("{}\n")
+    everything = sorted(p.relative_to(repo).as_posix() for p in repo.rglob("*") if p.is_file())
+    selected = [f for f in everything if re.search(hook["files"], f)]
+    assert [f for f in everything if f not in selected] == ["README.md", "rulesets/snow_time/game.jsonl"]
+    assert "rulesets/snow_time/schemas/card.schema.json" in selected and "goofspiel/rules.sr" in selected
+
+    environment = {"PATH": f"{installed}{os.pathsep}{os.environ.get('PATH', '')}"}
+    command = hook["entry"].split()
+    done = _run(command + selected, repo, env_extra=environment)
+    assert done.returncode == 0, done.stdout + done.stderr
+    # (one line per ruleset or per file: the validate command decides; each says valid)
+    lines = done.stdout.splitlines()
+    assert lines and all(line.endswith(": valid") for line in lines), lines
+    assert any("goofspiel" in line for line in lines) and any("snow_time" in line for line in lines)
+
+    cards = repo / "rulesets" / "snow_time" / "components" / "cards.yaml"
+    lines = cards.read_text(encoding="utf-8").splitlines()
+    number = next(i for i, line in enumerate(lines, 1) if "number: 1}" in line)
+    lines[number - 1] = lines[number - 1].replace("number: 1}", "nubmer: 1}")
+    cards.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    done = _run(command + ["rulesets/snow_time/components/cards.yaml"], repo, env_extra=environment)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"rulesets/snow_time/components/cards.yaml:{number}:" in done.stdout + done.stderr
