@@ -331,7 +331,7 @@ def test_failed_replay_keeps_its_log(game, capsys, tmp_path):
     log = tmp_path / "broken.jsonl"
     log.write_bytes(PRECIOUS + b"not json\n")
     output = fails(capsys, tmp_path, "replay", log)
-    assert f"{log}:1:1: error: the first line must be a snowrules-log/1 header" in output
+    assert f"{log}:1:1: error: the first line must be a snowrules-log/2 header" in output
 
 
 # --- the real console script -------------------------------------------------------------------

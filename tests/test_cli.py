@@ -241,7 +241,7 @@ def test_replay_reports_a_truncated_log(capsys, tmp_path):
     log.write_text("\n".join(kept) + "\n", encoding="utf-8")
     code, out, err = cli(capsys, "replay", log)
     assert code == 1, out + err
-    assert f"{log}:{len(kept) + 1}:1: error: the replay goes on after the log ends" in out
+    assert f"{log}:{len(kept) + 1}:1: error: the log ends without its result line" in err
 
 
 # --- validate and test ------------------------------------------------------------------------------

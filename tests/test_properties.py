@@ -11,7 +11,8 @@ from conftest import check_invariants, config_id, configurations, game_for, play
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
 from snowrules.model.state import State
-from snowrules.records.logfile import LogWriter, header, replay, result_event
+from snowrules.play.replay import replay
+from snowrules.records.logfile import LogWriter, header, result_event
 
 CONFIGS = configurations()
 SEEDS = st_.integers(min_value=0, max_value=2**40)

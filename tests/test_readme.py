@@ -1,8 +1,12 @@
 """The README's two commands are what CI and a newcomer run: they must stay runnable."""
 from __future__ import annotations
 
+import json
+import os
 import re
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -23,3 +27,124 @@ def test_play_command_plays_a_seeded_four_player_game_of_a_bundled_ruleset():
 def test_ci_runs_the_readme_test_command():
     assert "pytest" in command("test-command")
     assert "test-command" in (ROOT / ".ci" / "run").read_text()
+
+
+# --- every command line of README runs ----------------------------------------------------------
+#
+# Each line of README's ```sh blocks runs here, as a user would type it (the console script of this
+# environment for `.venv/bin/snowrules`), from a folder holding a copy of rulesets/snow_time so that
+# the paths README uses resolve. Each has an expectation of its output: a README line that no
+# expectation matches fails, so a new line gets its check. The two setup commands of the
+# Quickstart are CI itself (.ci/run); their `snowrules` part runs here.
+
+
+def _readme_command_lines() -> list[str]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    lines = []
+    for block in re.findall(r"```sh\n(.*?)```", text, re.S):
+        for line in block.splitlines():
+            line = re.sub(r"\s+#\s.*$", "", line).strip()
+            if line:
+                lines.append(line)
+    return lines
+
+
+def _json_with(format_name: str, **fields):
+    def check(out: str) -> None:
+        result = json.loads(out)
+        assert result["format"] == format_name
+        for key, value in fields.items():
+            assert result[key] == value, (key, result[key])
+    return check
+
+
+def _contains(*words: str):
+    def check(out: str) -> None:
+        for word in words:
+            assert word in out, word
+    return check
+
+
+def _ruleset_list(out: str) -> None:
+    assert out.splitlines()[0].startswith("goofspiel  Goofspiel 1.0.0, 2-10 players")
+    assert "snow_time  Snow Time 1.0.0, 2-5 players" in out
+    assert "    --variant two_colours  (2 players)" in out
+
+
+# (a regular expression a README line matches, what its output must show); the first match counts.
+EXPECTATIONS = [
+    (r"pip install .* && \.venv/bin/snowrules run snow_time --players 4 --seed 7$",
+     _contains("Snow Time - 4 players, seed 7", "result after")),
+    (r"pip install -q -e '\.\[test\]' && \.venv/bin/python -m pytest -q$", None),  # CI runs it: .ci/run
+    (r"snowrules list$", _ruleset_list),
+    (r"--seed 1 --rules$", _contains("Snow Time - 3 players, seed 1", "rules.sr:")),
+    (r"--json$", _json_with("snowrules-run/1", players=4, seed=7)),
+    (r"--variant two_colours$", _contains("variant two_colours")),
+    (r"run snowy_tricks --players 4 --seed 2$", _contains("Snowy Tricks - 4 players")),
+    (r"--agents human,random,random$", _contains("Snow Time - 3 players", "to choose", "choice 1-")),
+    (r"validate rulesets/snow_time$", _contains("rulesets/snow_time: valid")),
+    (r"test snow_time$", _contains(" passed, 0 failed")),
+    (r"--log game\.jsonl && .*replay game\.jsonl$", _contains("log written to game.jsonl", "game.jsonl: identical (")),
+    (r"simulate snow_time --games 2000 --players 4 --workers 2$",
+     _contains("Snow Time: 2000 games", "on 2 workers", "game length: mean")),
+    (r"run goofspiel .*num_cards=6", _contains("Goofspiel - 3 players, num_cards=6, points_order=descending")),
+    (r"run oh_hell .*off_bid_penalty=true",
+     _contains("Oh Hell! - 4 players, num_tricks_fixed=5, off_bid_penalty=true")),
+    (r"snowrules run snow_time --players 3 --seed 1$", _contains("Snow Time - 3 players, seed 1", "result after")),
+    (r"^python tools/bench\.py$", _contains("random-agent games per second", "snow_time")),
+    (r"^python tools/bots\.py$", _contains("goofspiel     3p mcts:iterations=5    win rate", "fair share 0.333")),
+    (r"--agents mcts:iterations=200,seed=3,greedy,random", _contains("Oh Hell! - 3 players", "mcts", "greedy")),
+    (r"--out games\.csv --report report/$", _contains("Snow Time: 2000 games", "games written to games.csv",
+                                                       "report written to")),
+    (r"compare snow_time --variant short_track", _contains("short_track")),
+]
+
+QUICK = {"python tools/bench.py": ["--rounds", "1", "--seconds", "0.05", "--players", "2"],
+         "python tools/bots.py": ["--ruleset", "goofspiel", "--games", "4", "--iterations", "5", "--samples", "1"]}
+# Lines that would take minutes run here with fewer games (the only change made to a README line).
+FEWER_GAMES = {"--games 10000": "--games 100"}
+
+
+def _argv(command: str) -> list[str]:
+    import shlex
+    import sys
+    for many, few in FEWER_GAMES.items():
+        command = command.replace(many, few)
+    words = shlex.split(command)
+    if words[0] == ".venv/bin/snowrules":
+        beside = Path(sys.executable).parent / "snowrules"
+        return [str(beside)] + words[1:]
+    if words[0] == "python":
+        return [sys.executable, str(ROOT / words[1])] + words[2:] + QUICK.get(command, [])
+    raise AssertionError(f"README command {command!r}: no way to run it here")
+
+
+@pytest.mark.parametrize("line", _readme_command_lines())
+def test_every_readme_command_line_runs(line, tmp_path):
+    import shutil
+    import subprocess
+    found = [check for pattern, check in EXPECTATIONS if re.search(pattern, line)]
+    assert found, f"README line {line!r} has no expectation in tests/test_readme.py"
+    check = found[0]
+    if check is None:
+        return
+    shutil.copytree(ROOT / "rulesets" / "snow_time", tmp_path / "rulesets" / "snow_time")
+    out = ""
+    for part in line.split(" && "):
+        if "pip install" in part or "python3 -m venv" in part:
+            continue  # the setup: CI does it on a fresh clone
+        done = subprocess.run(_argv(part), cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                              input="1\n" * 5000, env={**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "120"})
+        assert done.returncode == 0, (part, done.stdout[-2000:], done.stderr[-2000:])
+        assert "Traceback" not in done.stdout + done.stderr
+        out += done.stdout
+    check(out)
+
+
+def test_readme_python_examples_run(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) == 2
+    for block in blocks:
+        exec(compile(block, "README.md", "exec"), {})

@@ -10,7 +10,9 @@ from snowrules.language.diagnostics import Diagnostic, Position, SnowrulesError
 from snowrules.load.ruleset import bundled_names, find_ruleset, load_ruleset, options_text, read_ruleset, set_options
 from snowrules.play.agents import AgentSpecError, parse_agents, play
 from snowrules.play.narrate import Narrator, secrets_for
-from snowrules.records.logfile import LogWriter, header, replay, result_event
+from snowrules.play.replay import replay
+from snowrules.records.logfile import LogWriter, header, result_event
+from snowrules.records.logwriter import log_target_problem
 from snowrules.records.scenarios import load_scenario, run_scenario, scenario_files
 from snowrules.runtime.engine import Game
 from snowrules.runtime.returns import player_returns
@@ -40,7 +42,18 @@ def _ruleset(ref: str, variant: str | None, options: list[str] | None = None):
     return ruleset
 
 
-def _players(ruleset, requested: int | None) -> int:
+RUN_FORMAT = "snowrules-run/1"  # the `run --json` object: schemas/run_result.schema.json
+
+
+def _players(ruleset, requested: int | None, agents: str = "") -> int:
+    """The player count asked for; without one, one player per agent listed, else the ruleset's minimum."""
+    if requested is None and agents:
+        try:
+            listed = parse_agents(agents)  # `mcts:iterations=200,seed=3,random` is two agents
+        except AgentSpecError as error:
+            raise UsageError(f"--agents: {error}") from None
+        if len(listed) > 1:
+            requested = len(listed)
     players = ruleset.min_players if requested is None else requested
     if not ruleset.min_players <= players <= ruleset.max_players:
         variant = f" (variant {ruleset.variant})" if ruleset.variant else ""
@@ -64,8 +77,10 @@ def _agents(spec: str, players: int, seed: int) -> tuple[list, list[str]]:
 
 
 def command_run(args) -> int:
+    if args.log is not None and (problem := log_target_problem(args.log)) is not None:
+        raise UsageError(f"--log {args.log}: {problem}")
     ruleset = _ruleset(args.ruleset, args.variant, args.option)
-    players = _players(ruleset, args.players)
+    players = _players(ruleset, args.players, args.agents)
     agents, agent_names = _agents(args.agents, players, args.seed)
     game = Game(compile_ruleset(ruleset, players))
     sinks = []
@@ -83,7 +98,7 @@ def command_run(args) -> int:
 
     if args.log is not None:
         with LogWriter(args.log) as log:
-            log.write(header(game, args.seed, agent_names, str(ruleset.folder)))
+            log.write(header(game, args.seed, agent_names, ruleset.folder))
             st = play(game, agents, args.seed, _tee(sinks + [log.write]))
             log.write(result_event(game, st))
     else:
@@ -91,8 +106,8 @@ def command_run(args) -> int:
     outcome = game.outcome(st)
     seat_names = game.layout.seat_names
     player_names = [" & ".join(seat_names[s] for s in game.program.seats_of(p)) for p in range(players)]
-    result = {"ruleset": ruleset.name, "variant": ruleset.variant, "options": ruleset.option_values,
-              "seed": args.seed, "players": players,
+    result = {"format": RUN_FORMAT, "ruleset": ruleset.name, "variant": ruleset.variant,
+              "options": ruleset.option_values, "seed": args.seed, "players": players,
               "agents": agent_names, "player_names": player_names, "scores": outcome.scores,
               "seat_scores": dict(zip(seat_names, outcome.seat_scores)), "winners": outcome.winners,
               "winner_names": [player_names[w] for w in outcome.winners], "turns": outcome.turns}
@@ -224,7 +239,9 @@ def command_test(args) -> int:
 
 
 def command_replay(args) -> int:
-    report = replay(args.log)
+    report = replay(args.log, args.ruleset)
+    for note in report.notes:
+        print(f"{args.log}:1:1: note: {note}")
     if report.identical:
         print(f"{args.log}: identical ({report.events} events replayed)")
         return 0
@@ -279,7 +296,7 @@ def _replay_command(args, ruleset, players: int, agent_names: list[str]) -> str:
 
 def command_simulate(args) -> int:
     ruleset = _ruleset(args.ruleset, args.variant, args.option)
-    players = _players(ruleset, args.players)
+    players = _players(ruleset, args.players, args.agents)
     _, agent_names = _agents(args.agents, players, 0)
     _check_simulation_arguments(args)
     if args.out is not None:
@@ -331,7 +348,7 @@ def _compared_players(args, base, other) -> tuple[int, int]:
     """--players for both sides; by default the fewest players both allow (paired games), else each
     side's own minimum."""
     if args.players is not None:
-        return _players(base, args.players), _players(other, args.players)
+        return _players(base, args.players, args.agents), _players(other, args.players, args.agents)
     common = max(base.min_players, other.min_players)
     if common <= min(base.max_players, other.max_players):
         return common, common

@@ -1,4 +1,4 @@
-"""The `snowrules` command: run, validate, test, replay, simulate, compare.
+"""The `snowrules` command: run, validate, test, replay, simulate, compare, list.
 
 Exit codes (a contract scripts rely on): 0 success; 1 the input has problems (each printed as
 `path:line:col: error: message`), a scenario failed or a replay differs; 2 a usage error.
@@ -23,11 +23,13 @@ class _Parser(argparse.ArgumentParser):
 
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="snowrules", description="Run tabletop games from rules written as data.")
+    parser.add_argument("--version", action="version", version=f"snowrules {_version()}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     run = commands.add_parser("run", help="play one game and tell it")
     run.add_argument("ruleset", help="a bundled ruleset's name or a ruleset folder")
-    run.add_argument("--players", type=int, help="number of players (default: the ruleset's minimum)")
+    run.add_argument("--players", type=int,
+                     help="number of players (default: one per agent given in --agents, else the ruleset's minimum)")
     run.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     run.add_argument("--agents", default="random",
                      help="one agent for everybody, or one per player, comma-separated: random, first, human, "
@@ -48,6 +50,8 @@ def _parser() -> argparse.ArgumentParser:
 
     replay = commands.add_parser("replay", help="re-run a game log and check it")
     replay.add_argument("log", type=Path)
+    replay.add_argument("--ruleset", help="the ruleset's folder, for a log of a ruleset that is not bundled "
+                        "(default: the bundled ruleset the log names)")
 
     simulate = commands.add_parser("simulate", help="play many games and sum them up")
     simulate.add_argument("ruleset")
@@ -67,13 +71,17 @@ def _parser() -> argparse.ArgumentParser:
     compare.add_argument("--other-option", action="append", default=[], metavar="NAME=VALUE",
                          help="set a game parameter on the compared side only (repeatable)")
     _simulation_arguments(compare)
+
+    listing = commands.add_parser("list", help="the bundled rulesets: player counts, variants, options")
+    listing.add_argument("--json", action="store_true", help="print them as one JSON object")
     return parser
 
 
 def _simulation_arguments(command: argparse.ArgumentParser) -> None:
     """The arguments simulate and compare share."""
     command.add_argument("--games", type=int, required=True, help="how many games (each side, for compare)")
-    command.add_argument("--players", type=int, help="number of players (default: the ruleset's minimum)")
+    command.add_argument("--players", type=int,
+                         help="default: one per agent given in --agents, else the ruleset's minimum")
     command.add_argument("--seed", type=int, default=0, help="master seed: game i's seed is derived from it")
     command.add_argument("--agents", default="random",
                          help="one agent for everybody, or one per player (mcts:iterations=50,random,random)")
@@ -86,13 +94,22 @@ def _simulation_arguments(command: argparse.ArgumentParser) -> None:
                          help="skip the per-component figures (faster: no move events are followed)")
 
 
+def _version() -> str:
+    """The installed distribution's version (its metadata: the same for a wheel and an editable install)."""
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("snowrules")
+    except PackageNotFoundError:  # imported from a source tree that was never installed
+        return "unknown (not installed)"
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         args = _parser().parse_args(argv)
     except SystemExit as done:  # a usage error (2) or --help (0): return the code, as for any other outcome
         return done.code if isinstance(done.code, int) else USAGE_ERROR
-    from snowrules.cli import commands
-    handler = getattr(commands, f"command_{args.command}")
+    from snowrules.cli import commands, listing
+    handler = listing.command_list if args.command == "list" else getattr(commands, f"command_{args.command}")
     try:
         return handler(args)
     except commands.UsageError as error:

@@ -13,8 +13,9 @@ from snowrules.play.comparison import Comparison, Difference, p_text
 from snowrules.play.simulate import SimulationRun
 from snowrules.play.statistics import Distribution, Rate, Summary
 
-SIMULATE_FORMAT, SIMULATE_VERSION = "snowrules-simulate", 1
-COMPARE_FORMAT, COMPARE_VERSION = "snowrules-compare", 1
+# Each object names its contract and version in one field, as run, list and the log do.
+SIMULATE_FORMAT = "snowrules-simulate/1"
+COMPARE_FORMAT = "snowrules-compare/1"
 PLAYED_MEANS = ("played: moved by a rule out of the player's hand into a zone everybody sees, "
                 "or into a face-down zone of theirs")
 
@@ -61,7 +62,7 @@ def side_json(run: SimulationRun, ruleset_name: str, options: dict) -> dict:
 
 def simulate_json(run: SimulationRun, summary: Summary, ruleset_name: str, options: dict,
                   player_names: list[str]) -> dict:
-    result = {"format": SIMULATE_FORMAT, "version": SIMULATE_VERSION, **side_json(run, ruleset_name, options),
+    result = {"format": SIMULATE_FORMAT, **side_json(run, ruleset_name, options),
               **summary_json(summary)}
     # The first version's three figures, kept under their names for scripts that read them.
     result["win_rates"] = [round(f.win_rate.value, 4) for f in summary.per_player]
@@ -81,7 +82,7 @@ def _difference(d: Difference) -> dict:
 
 
 def compare_json(comparison: Comparison, base: dict, other: dict) -> dict:
-    return {"format": COMPARE_FORMAT, "version": COMPARE_VERSION, "games": comparison.games,
+    return {"format": COMPARE_FORMAT, "games": comparison.games,
             "paired": comparison.paired,
             "base": {**base, **summary_json(comparison.base)}, "other": {**other, **summary_json(comparison.other)},
             "figures": [_difference(d) for d in comparison.figures]}

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from snowrules.data import bundled_folder
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, Diagnostics, Position, RulesetError, RulesSyntaxError
 from snowrules.language.parser import parse_effect, parse_expression, parse_rules
@@ -24,15 +25,24 @@ from snowrules.load.yaml_files import (
 )
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
-PROJECT_ROOT = PACKAGE_ROOT.parent
-BUNDLED_RULESETS = PROJECT_ROOT / "rulesets"
-GENERIC_SCHEMAS = PROJECT_ROOT / "schemas"
+PROJECT_ROOT = PACKAGE_ROOT.parent  # the clone, when running from one (tools use it); not in an installed package
+BUNDLED_RULESETS = bundled_folder("rulesets")
+GENERIC_SCHEMAS = bundled_folder("schemas")
 # The key of a component entry that says how many identical copies it stands for. It belongs to
 # snowrules, not to the game: it is taken out before the entry is checked against its schema (so
 # no schema declares it), and a schema that declares a field of that name is refused.
 COPIES = "copies"
+# The one way a schema may declare it (so that an editor checking an entry against the schema accepts it):
+# a reference to the generic definition, by a path that ends so (relative to the schema's folder).
+COPIES_DEFINITION = "component_list.schema.json#/$defs/copies"
 # How a game's returns add up (a manifest's `returns: utility:`), in OpenSpiel's terms.
 UTILITIES = ("zero-sum", "constant-sum", "general-sum", "identical")
+
+
+def _declares_copies_as_snowrules_does(declaration: Any) -> bool:
+    """A schema's `copies` property is only a reference to the generic definition (and its description)."""
+    return isinstance(declaration, dict) and set(declaration) <= {"$ref", "description"} \
+        and isinstance(declaration.get("$ref"), str) and declaration["$ref"].endswith(COPIES_DEFINITION)
 
 
 @dataclass
@@ -354,10 +364,11 @@ class _Reader:
             tables[key] = (plain(tree["tables"][key]), where)
         per_seat = bool(tree.get("per_seat", False))
         declared = (schema or {}).get("properties", {})
-        if COPIES in declared:
+        if COPIES in declared and not _declares_copies_as_snowrules_does(declared[COPIES]):
             self.problems.error(document.position(["schema"]), f"the schema {tree['schema']} declares a field "
                                 f"{COPIES!r}, but `{COPIES}:` is snowrules' number of copies of an entry",
-                                "rename the field (every schema accepts `copies:` without declaring it)")
+                                "rename the field (every schema accepts `copies:` without declaring it; for "
+                                f"editors a schema may declare it as {{\"$ref\": \".../{COPIES_DEFINITION}\"}})")
             return
         for i, entry in enumerate(tree.get("components", []) or []):
             copies = self._copies(document, entry, ["components", i])

@@ -1,28 +1,37 @@
 """Game logs: JSON Lines, one event a line, self-describing; and their replay.
 
-The first line names the ruleset, its version, the variant, the seed, the players and the agents;
-then come the game's events in order (each choice with the option index the agent gave); the last
-line is the result. A replay re-runs the game with the logged choices and compares every event,
-reporting the first line that differs.
+The first line, the header, names the ruleset, its version and the hash of its files, the
+variant, the seed, the players, the agents and the options; then come the game's events in order
+(each choice with the option index the agent gave); the last line is the result. Nothing in a log
+depends on where it was written (see logwriter.py). A replay re-runs the game with the logged
+choices and compares every event, reporting the first line that differs; a log whose ruleset
+changed since it was written says so first.
 """
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from snowrules.language.diagnostics import Diagnostic, LogError, Position, SnowrulesError
+from snowrules.language.diagnostics import LogError, Position
 from snowrules.model.state import State
+from snowrules.records.logwriter import LogWriter, ruleset_hash
 from snowrules.runtime.engine import Game
 
-FORMAT = "snowrules-log/1"
+FORMAT = "snowrules-log/2"  # /2: rule paths inside the ruleset folder, the ruleset's hash, no folder path
+
+__all__ = ["FORMAT", "LogWriter", "header", "read_log", "result_event"]
 
 
-def header(game: Game, seed: int, agents: list[str], ruleset_ref: str) -> dict:
+def header(game: Game, seed: int, agents: list[str], ruleset_ref: str | Path) -> dict:
+    """The first line of a log. `ruleset_ref` (a bundled ruleset's name or its folder) is only
+    read for the hash of its files: the header names the ruleset by its name."""
+    from snowrules.load.ruleset import find_ruleset
     program = game.program
-    return {"e": "header", "format": FORMAT, "ruleset": program.ruleset, "ruleset_ref": ruleset_ref,
+    folder = find_ruleset(str(ruleset_ref))
+    return {"e": "header", "format": FORMAT, "ruleset": program.ruleset,
+            "ruleset_hash": ruleset_hash(folder) if folder is not None else None,
             "version": program.version, "variant": program.variant, "seed": seed,
             "players": program.players, "seats": game.layout.seat_names, "agents": agents,
             "options": program.options}
@@ -34,39 +43,42 @@ def result_event(game: Game, st: State) -> dict:
             "seat_scores": outcome.seat_scores, "turns": outcome.turns}
 
 
-class LogWriter:
-    """Writes a log to a temporary file beside the target and renames it only when the game has
-    ended, so a failed run never leaves a half log in place of a good one."""
-
-    def __init__(self, path: Path):
-        self.path = path
-        self.temporary = path.with_name(path.name + ".partial")
-        self.file = None
-
-    def __enter__(self) -> LogWriter:
-        try:
-            self.file = self.temporary.open("w", encoding="utf-8")
-        except OSError as error:
-            raise LogError.at(Position(str(self.path)), f"cannot write the log: {error.strerror}") from None
-        return self
-
-    def write(self, event: dict) -> None:
-        self.file.write(json.dumps(event, separators=(",", ":"), sort_keys=True) + "\n")
-
-    def __exit__(self, kind, value, traceback) -> None:
-        self.file.close()
-        if kind is None:
-            os.replace(self.temporary, self.path)
-        else:
-            self.temporary.unlink(missing_ok=True)
-
-
 @dataclass
 class LoggedGame:
     path: str
     header: dict
     events: list[tuple[int, dict]]  # (line number, event), header and result excluded
-    result: tuple[int, dict] | None
+    result: tuple[int, dict]
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# The header's fields a replay relies on: (name, required, check, what it must be).
+HEADER_FIELDS: list[tuple[str, bool, Any, str]] = [
+    ("ruleset", True, lambda v: isinstance(v, str) and v != "", "a ruleset's name"),
+    ("seed", True, _is_int, "a whole number"),
+    ("players", True, lambda v: _is_int(v) and v >= 1, "a whole number, at least 1"),
+    ("variant", True, lambda v: v is None or isinstance(v, str), "a variant's name or null"),
+    ("version", False, lambda v: isinstance(v, str), "a version text"),
+    ("ruleset_hash", False, lambda v: v is None or isinstance(v, str), "a text (sha256:...)"),
+    ("options", False, lambda v: isinstance(v, dict), "an object of option names and values"),
+    ("agents", False, lambda v: isinstance(v, list) and all(isinstance(a, str) for a in v), "a list of names"),
+]
+
+
+def _check_header(event: dict, where: str, number: int, line: str) -> None:
+    """Every header field a replay uses, of the right kind, or a message at its place in the line."""
+    for key, required, valid, what in HEADER_FIELDS:
+        column = line.find(json.dumps(key)) + 1 or 1
+        if key not in event:
+            if required:
+                raise LogError.at(Position(where, number, 1), f"the header has no {key!r}")
+            continue
+        if not valid(event[key]):
+            raise LogError.at(Position(where, number, column),
+                              f"the header's {key!r} must be {what}, not {json.dumps(event[key])}")
 
 
 def read_log(path: Path) -> LoggedGame:
@@ -79,9 +91,11 @@ def read_log(path: Path) -> LoggedGame:
         raise LogError.at(Position(shown), f"cannot read the log: {error}") from None
     events: list[tuple[int, dict]] = []
     head, result = None, None
+    last = 0
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
+        last = number
         try:
             event = json.loads(line)
         except json.JSONDecodeError as error:
@@ -89,112 +103,24 @@ def read_log(path: Path) -> LoggedGame:
         if not isinstance(event, dict) or "e" not in event:
             raise LogError.at(Position(shown, number, 1), "each line must be an object with an \"e\" field")
         if head is None:
-            if event["e"] != "header" or event.get("format") != FORMAT:
+            if event["e"] != "header" or not isinstance(event.get("format"), str):
                 raise LogError.at(Position(shown, number, 1), f"the first line must be a {FORMAT} header")
-            for key in ("ruleset", "seed", "players", "variant"):
-                if key not in event:
-                    raise LogError.at(Position(shown, number, 1), f"the header has no {key!r}")
+            if event["format"] != FORMAT:
+                raise LogError.at(Position(shown, number, line.find('"format"') + 1 or 1),
+                                  f"this log is {event['format']}; this snowrules reads {FORMAT}",
+                                  "write the log again with this version of snowrules")
+            _check_header(event, shown, number, line)
             head = event
+        elif result is not None:
+            raise LogError.at(Position(shown, number, 1), f"an event after the result line (line {result[0]})",
+                              "the result is the last line of a log")
         elif event["e"] == "result":
             result = (number, event)
         else:
             events.append((number, event))
     if head is None:
         raise LogError.at(Position(shown, 1, 1), "the log is empty")
+    if result is None:
+        raise LogError.at(Position(shown, last + 1, 1), "the log ends without its result line",
+                          "a log is complete only when its game ended; this one was cut short or edited")
     return LoggedGame(shown, head, events, result)
-
-
-class LoggedChoices:
-    """An agent that answers with the choices a log recorded, in order."""
-
-    name = "log"
-
-    def __init__(self, logged: LoggedGame):
-        self.choices = [(n, e) for n, e in logged.events if e["e"] == "choice"]
-        self.next = 0
-        self.path = logged.path
-
-    def choose(self, observation) -> int:
-        options = observation.options
-        if self.next >= len(self.choices):
-            raise _Divergence(None, {"e": "choice", "seat": observation.seat_name},
-                              "the game asks for a choice the log does not have")
-        number, event = self.choices[self.next]
-        self.next += 1
-        index = event.get("index")
-        if not isinstance(index, int) or not 0 <= index < len(options):
-            raise LogError.at(Position(self.path, number, 1), f"choice index {index!r} is not legal here: "
-                              f"0..{len(options) - 1}")
-        return index
-
-
-class _Divergence(Exception):
-    def __init__(self, number: int | None, got: dict | None, message: str):
-        super().__init__(message)
-        self.number, self.got, self.message = number, got, message
-
-
-@dataclass
-class ReplayReport:
-    identical: bool
-    events: int
-    message: str = ""
-    line: int | None = None
-    expected: Any = None
-    got: Any = None
-
-
-def replay(path: Path) -> ReplayReport:
-    """Re-run a logged game and compare it, event by event, with the log."""
-    from snowrules.compile.compiler import compile_ruleset
-    from snowrules.load.ruleset import load_ruleset
-    from snowrules.play.agents import play
-
-    logged = read_log(path)
-    head = logged.header
-    try:
-        ruleset = load_ruleset(head.get("ruleset_ref") or head["ruleset"], head["variant"], head.get("options"))
-        game = Game(compile_ruleset(ruleset, int(head["players"])))
-    except SnowrulesError as error:
-        raise LogError([Diagnostic(Position(logged.path, 1, 1), "the log's ruleset cannot be loaded")]
-                       + error.diagnostics) from None
-    if ruleset.version != head.get("version"):
-        note = f"the log was written with version {head.get('version')}, the ruleset is {ruleset.version}"
-    else:
-        note = ""
-    produced: list[dict] = []
-    agent = LoggedChoices(logged)
-    illegal = None
-    try:
-        st = play(game, [agent] * game.program.players, int(head["seed"]), sink=produced.append)
-    except _Divergence as divergence:
-        st = None
-        problem = divergence
-    except LogError as error:  # a logged choice index not legal here: maybe the game had already diverged
-        st, problem, illegal = None, None, error
-    else:
-        problem = None
-    for index, (number, expected) in enumerate(logged.events):
-        got = produced[index] if index < len(produced) else None
-        if got != expected:
-            if illegal is not None and index >= len(produced):
-                raise illegal  # the replay agreed with the log up to the illegal choice itself
-            if problem is not None and index >= len(produced):
-                break  # the log ran out of choices: it ends before the game does (below)
-            return ReplayReport(False, index, "the replay differs from the log" + (f" ({note})" if note else ""),
-                                number, expected, got)
-    if illegal is not None:
-        raise illegal
-    if len(produced) > len(logged.events):
-        return ReplayReport(False, len(logged.events), "the replay goes on after the log ends",
-                            logged.events[-1][0] + 1 if logged.events else 2, None, produced[len(logged.events)])
-    if problem is not None:
-        last = logged.events[-1][0] if logged.events else 1
-        return ReplayReport(False, len(produced), "the replay goes on after the log ends (" + problem.message + ")",
-                            last + 1, None, problem.got)
-    if logged.result is not None:
-        number, expected = logged.result
-        got = result_event(game, st)
-        if got != expected:
-            return ReplayReport(False, len(produced), "the result differs from the log", number, expected, got)
-    return ReplayReport(True, len(produced))

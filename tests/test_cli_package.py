@@ -1,0 +1,89 @@
+"""The command line of a real package (issue 10, part 1): --version, python -m snowrules,
+`snowrules list`, and --players following --agents."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+from snowrules.cli.main import main
+
+ROOT = Path(__file__).resolve().parent.parent
+VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+
+
+def cli(capsys, *args) -> tuple[int, str, str]:
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_version(capsys):
+    assert cli(capsys, "--version") == (0, f"snowrules {VERSION}\n", "")
+
+
+def test_python_dash_m_is_the_command(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "snowrules", "run", "goofspiel", "--players", "2",
+                           "--option", "num_cards=3", "--json"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["ruleset"] == "goofspiel"
+    done = subprocess.run([sys.executable, "-m", "snowrules", "frob"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 2 and "invalid choice: 'frob'" in done.stderr
+
+
+def test_list_tells_each_ruleset_with_its_variants_and_options(capsys):
+    code, out, err = cli(capsys, "list")
+    assert code == 0, err
+    # From the manifests, read by hand.
+    assert out.splitlines() == [
+        "goofspiel  Goofspiel 1.0.0, 2-10 players",
+        "    --option num_cards=13  (1..20)  cards in each hand and in the point deck",
+        "    --option points_order=random  (random|ascending|descending)  the order the point cards are dealt",
+        "    --option returns_type=win_loss  (win_loss|point_difference|total_points)  what a player gets at the end",
+        "oh_hell  Oh Hell! 1.0.0, 3-7 players",
+        "    --option num_suits=4  (1..4)  suits in the deck",
+        "    --option num_cards_per_suit=13  (2..13)  cards in each suit",
+        "    --option num_tricks_fixed=-1  (-1..17)  tricks in the game; -1 for random",
+        "    --option off_bid_penalty=false  (true|false)  a missed bid scores minus points_per_trick per trick off",
+        "    --option points_per_trick=1  (0..100)  points for each trick won",
+        "snow_time  Snow Time 1.0.0, 2-5 players",
+        "    --variant two_colours  (2 players)",
+        "    --variant short_track  (2-5 players)",
+        "snowy_tricks  Snowy Tricks 0.1.0, 2-5 players",
+        "    --variant two_player  (2 players)",
+    ]
+
+
+@pytest.mark.parametrize("arguments, players", [
+    (["--agents", "first,random,random"], 3),
+    (["--agents", "random,first,first,first,random"], 5),
+    (["--agents", "random"], 2),  # one agent for everybody: the ruleset's minimum
+    ([], 2),
+    (["--agents", "first", "--players", "4"], 4),
+    (["--agents", "first,random,first", "--players", "3"], 3),
+], ids=["three-agents", "five-agents", "one-agent", "none", "one-agent-four-players", "both-given"])
+def test_players_follow_the_agents(capsys, arguments, players):
+    code, out, err = cli(capsys, "run", "snow_time", "--seed", "2", "--json", *arguments)
+    assert code == 0, err
+    assert json.loads(out)["players"] == players
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--agents", "first,random", "--players", "3"], "--agents gives 2 agents for 3 players"),
+    (["--agents", "first,first,first,first,first,first"], "--players 6: Snow Time is for 2 to 5 players"),
+], ids=["count-differs", "too-many-agents"])
+def test_agents_and_players_that_disagree(capsys, arguments, message):
+    code, out, err = cli(capsys, "run", "snow_time", *arguments)
+    assert code == 2
+    assert message in err
+
+
+def test_simulate_players_follow_the_agents(capsys):
+    code, out, err = cli(capsys, "simulate", "snow_time", "--games", "3", "--agents", "first,random,random", "--json")
+    assert code == 0, err
+    assert json.loads(out)["players"] == 3
