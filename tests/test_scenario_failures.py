@@ -84,6 +84,8 @@ dice: [1, 2]
 expect:
   decision: null   # <-
 """, "a decision is pending for [Marie, Vincent]"),
+    Wrong("options-after-the-end", WIN + "expect:\n  decision:\n    options: [Marie 1]   # <-\n",
+          "no decision is pending (the game has ended), expected one for [anyone]"),
     Wrong("decision-after-the-end", WIN + "expect:\n  decision:\n    seats: [Marie]   # <-\n",
           "no decision is pending (the game has ended), expected one for [Marie]"),
 ]
@@ -94,6 +96,13 @@ dice: [1, 2]
 until: end of turn 1   # <-
 expect: {}
 """, "the game waits for a choice the scenario does not give: Marie, Vincent at", True),
+    # ... naming the options of the first of them: Marie's whole hand [Setup, cs]
+    Wrong("waits-and-names-the-options", """players: [Marie, Vincent]
+dice: [1, 2]
+until: end of turn 1   # <-
+expect: {}
+""", "(hint: options: Marie 1; Marie 2; Marie 3; Marie 4; Marie 5; Marie 6; Marie 7; Marie Healer; "
+     "Marie Watcher; Marie Snowstorm)", True),
     # [2. Watcher] the Watcher asks one more card: the turn cannot end without it
     Wrong("waits-after-the-last-choice", """players: [Marie, Vincent]
 dice: [1, 2]
@@ -102,6 +111,13 @@ choices:
 until: end of turn 1
 expect: {}
 """, "the game waits for a choice the scenario does not give: Marie at", True),
+    Wrong("waits-for-the-watchers-character", """players: [Marie, Vincent]
+dice: [1, 2]
+choices:
+  - {Marie: Marie Watcher, Vincent: Vincent 5}   # <-
+until: end of turn 1
+expect: {}
+""", "(hint: options: Marie 1; Marie 2; Marie 3; Marie 4; Marie 5; Marie 6; Marie 7)", True),
     Wrong("choice-after-the-stop", """players: [Marie, Vincent]
 dice: [1, 2]
 choices:
@@ -154,6 +170,12 @@ expect: {}
 """, "unknown counter 'Marie.scor' (hint: did you mean Marie.score", True),
     Wrong("unknown-zone-in-expect", TURN + "expect:\n  zones:\n    Marie.hnd: 10   # <-\n",
           "unknown zone 'Marie.hnd' (hint: did you mean Marie.hand", True),
+    Wrong("unknown-counter-in-expect", TURN + "expect:\n  counters:\n    Marie.scor: 2   # <-\n",
+          "unknown counter 'Marie.scor' (hint: did you mean Marie.score", True),
+    # reported where the unclosed list opens
+    Wrong("yaml-syntax", """players: [Marie, Vincent   # <-
+expect: {}
+""", "YAML syntax: a flow sequence starts here and is not closed properly", True),
     Wrong("unknown-component", """players: [Marie, Vincent]
 situation:
   zones:
@@ -233,6 +255,7 @@ def test_the_same_scenario_with_the_true_value_passes(tmp_path, row):
         "decision-seats": ("seats: [Marie, Vincent]", "seats: [Marie]"),
         "decision-options": ("[Marie 1, Marie 2]", "[Marie 1, Marie 2, Marie 3, Marie 4, Marie 5, Marie 6, Marie 7]"),
         "decision-expected-none": ("decision: null", "decision:\n    seats: [Marie, Vincent]"),
+        "options-after-the-end": ("decision:\n    options: [Marie 1]", "decision: null"),
         "decision-after-the-end": ("decision:\n    seats: [Marie]", "decision: null"),
     }[row.id]
     assert right[0] in row.text
@@ -241,3 +264,23 @@ def test_the_same_scenario_with_the_true_value_passes(tmp_path, row):
     path.write_text(f"name: {row.id}\n" + fixed.text)
     result = run_scenario(path, row.ruleset)
     assert result.passed, result.failures
+
+
+def test_every_wrong_expectation_is_reported_not_only_the_last(tmp_path):
+    """A scenario with several wrong expectations lists each, in the order written."""
+    path = tmp_path / "two_wrong.yaml"
+    path.write_text("name: two wrong\n" + TURN.replace("until: end of turn 1\n", "") + """expect:
+  counters:
+    Marie.score: 5
+  zones:
+    Vincent.hand: 3
+  decision:
+    seats: [Vincent]
+""")
+    result = run_scenario(path, "snow_time")
+    # [1. Placing the Fruit] turn 2 has begun: its card play waits for both players. Marie has 2
+    # points (see TURN); Vincent's 5 is discarded: 9 cards in hand.
+    assert [f.split(": ", 1)[1] for f in result.failures] == [
+        "Marie.score is 2, expected 5",
+        "Vincent.hand holds 9 component(s), expected 3",
+        "the pending decision is for [Marie, Vincent], expected [Vincent]"]
