@@ -75,11 +75,21 @@ def test_replay_identity(config, tmp_path):
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
 def test_many_games_run_clean(config):
-    """Hundreds of seeded games per configuration, invariants checked every few decisions."""
+    """Hundreds of seeded games per configuration, invariants checked every few decisions; each
+    game ends exactly once, with nothing happening after its end, and its result is the one the
+    end event announced: one or more winners, every one a seat of the game."""
     game = game_for(config)
+    seats = game.layout.seat_names
     for seed in range(300):
-        st, _ = play_checked(game, seed, check_every=7)
-        assert st.result is not None
+        events = []
+        st, choices = play_checked(game, seed, check_every=7, sink=events.append)
+        ends = [number for number, event in enumerate(events) if event["e"] == "end"]
+        assert len(ends) == 1, f"seed {seed}: the game ended {len(ends)} times"
+        assert ends[0] == len(events) - 1, f"seed {seed}: {events[ends[0] + 1:]} after the end"
+        winners = st.result.winners
+        assert winners and set(winners) <= set(range(len(seats))), (seed, winners)
+        assert events[-1]["winners"] == [seats[w] for w in winners]
+        assert st.pending is None and choices, seed
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)

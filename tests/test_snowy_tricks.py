@@ -64,3 +64,28 @@ def test_every_card_play_follows_suit_when_it_can(players):
                     assert sorted(options) == sorted(c for c in hand if colour[c] == led or special[c])
             game.answer(st, [agents[s].choose(Observation(game, st, s, o))
                              for s, o in zip(pending.seats, pending.options)])
+
+
+def test_two_player_rules_apply_without_the_variant_and_the_old_name_plays_the_same_game():
+    """[Game Setup] "Playing with 2 players? See the instructions at the end": the adjustments are
+    the game at two, not an option. `--variant two_player` is kept for old command lines and
+    must play exactly the base game at two (same events, seed for seed)."""
+    base, old_name = game_for(("snowy_tricks", None, 2)), game_for(("snowy_tricks", "two_player", 2))
+    for game in (base, old_name):
+        st = game.start(0)
+        for seat in game.layout.seat_names:
+            assert len(zone(game, st, f"{seat}.instructors")) == 5  # [Adjustments] 5 instead of 6
+        assert [len(zone(game, st, f"prize_row[{slot}]")) for slot in (1, 2, 3, 4)] == [1, 1, 0, 1]
+    for seed in range(5):
+        transcripts = []
+        for game in (base, old_name):
+            events = []
+            agents = [RandomAgent(seed * 10 + i) for i in range(2)]
+            st = game.start(seed, events.append)
+            while st.result is None:
+                pending = st.pending
+                game.answer(st, [agents[s].choose(Observation(game, st, s, o))
+                                 for s, o in zip(pending.seats, pending.options)])
+            transcripts.append([{k: v for k, v in e.items() if k != "rule"} for e in events])
+        assert transcripts[0] == transcripts[1]
+        assert any(e["e"] == "end" for e in transcripts[0])

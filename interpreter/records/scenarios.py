@@ -209,7 +209,10 @@ def run_scenario(path: Path, ruleset_ref: str) -> ScenarioResult:
         pending = st.pending
         deciders = ", ".join(game.layout.seat_names[s] for s in pending.seats)
         options = "; ".join(game.option_labels(st, pending.options[0]))
-        raise names.error(["choices"], f"the game waits for a choice the scenario does not give: "
+        # reported at the last choice given (the game asks one more), else at `until`
+        given = data.get("choices") or []
+        where = ["choices", len(given) - 1] if given else ["until"]
+        raise names.error(where, f"the game waits for a choice the scenario does not give: "
                           f"{deciders} at {pending.rule}", f"options: {options}")
     if st.paused and until == "game end":
         game.go_on(st)
@@ -229,19 +232,19 @@ def _compare(game: Game, st: State, names: _Names, expect: dict, rolls: list[Rol
         z = names.lookup(names.zones, label, ["expect", "zones", label], "zone")
         content = sorted(layout.component_names[c] for c in st.zones[z])
         if isinstance(wanted, int):
-            ok, shown = len(content) == wanted, f"{len(content)} component(s)"
+            ok, shown, expected = len(content) == wanted, f"{len(content)} component(s)", str(wanted)
         else:
-            ok, shown = content == sorted(wanted), "[" + ", ".join(content) + "]"
+            ok, shown, expected = content == sorted(wanted), _listed(content), _listed(sorted(wanted))
         if not ok:
             failures.append(f"{names.document.position(['expect', 'zones', label])}: {label} holds {shown}, "
-                            f"expected {wanted}")
+                            f"expected {expected}")
     if "winners" in expect:
         wanted = expect["winners"]
         outcome = game.outcome(st)
         got = None if outcome is None else [layout.seat_names[s] for s in st.result.winners]
         if (wanted is None) != (got is None) or (got is not None and sorted(got) != sorted(wanted)):
             failures.append(f"{names.document.position(['expect', 'winners'])}: winners are "
-                            f"{got if got is not None else 'none (the game goes on)'}, expected {wanted}")
+                            f"{_winners(got)}, expected {_winners(wanted)}")
     if "returns" in expect:
         failures += _compare_returns(game, st, names, expect["returns"])
     if "rolls" in expect:
@@ -250,18 +253,41 @@ def _compare(game: Game, st: State, names: _Names, expect: dict, rolls: list[Rol
             failures.append(f"{names.document.position(['expect', 'rolls'])}: the dice rolled were {got}, "
                             f"expected {expect['rolls']}")
     if "decision" in expect:
-        wanted = expect["decision"]
-        pending = st.pending
-        got = None if pending is None else {
-            "seats": [layout.seat_names[s] for s in pending.seats],
-            "options": game.option_labels(st, pending.options[0])}
-        if wanted is None or got is None:
-            ok = wanted == got
-        else:
-            ok = all(got[k] == v for k, v in wanted.items())
-        if not ok:
-            failures.append(f"{names.document.position(['expect', 'decision'])}: the pending decision is "
-                            f"{got}, expected {wanted}")
+        failures += _compare_decision(game, st, names, expect["decision"])
+    return failures
+
+
+def _listed(names: list[str]) -> str:
+    """Names as a scenario writes them: [Marie 5, Vincent 5]."""
+    return "[" + ", ".join(str(n) for n in names) + "]"
+
+
+def _winners(names: list[str] | None) -> str:
+    return "none (the game goes on)" if names is None else _listed(names)
+
+
+def _compare_decision(game: Game, st: State, names: _Names, wanted: dict | None) -> list[str]:
+    """The decision waiting at the stopping point: who decides, and what the first of them may
+    choose (`decision: null` expects none: the game has ended or stopped at a turn's end)."""
+    layout = game.layout
+    at = names.document.position(["expect", "decision"])
+    pending = None if st.result is not None else st.pending
+    if pending is None:
+        if wanted is None:
+            return []
+        why = "the game has ended" if st.result is not None else "the game has stopped"
+        return [f"{at}: no decision is pending ({why}), expected one for {_listed(wanted.get('seats', ['anyone']))}"]
+    seats = [layout.seat_names[s] for s in pending.seats]
+    options = game.option_labels(st, pending.options[0])
+    if wanted is None:
+        return [f"{at}: a decision is pending for {_listed(seats)} ({pending.rule}), expected none"]
+    failures = []
+    if "seats" in wanted and seats != wanted["seats"]:
+        failures.append(f"{names.document.position(['expect', 'decision', 'seats'])}: the pending decision "
+                        f"is for {_listed(seats)}, expected {_listed(wanted['seats'])}")
+    if "options" in wanted and options != wanted["options"]:
+        failures.append(f"{names.document.position(['expect', 'decision', 'options'])}: the pending decision "
+                        f"offers {_listed(options)}, expected {_listed(wanted['options'])}")
     return failures
 
 
