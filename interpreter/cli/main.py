@@ -40,6 +40,10 @@ def _parser() -> argparse.ArgumentParser:
 
     validate = commands.add_parser("validate", help="check rulesets, report every problem")
     validate.add_argument("paths", nargs="+", help="ruleset folders or names, or files inside a ruleset")
+    validate.add_argument("--format", choices=["text", "json", "github", "sarif"], default="text",
+                          help="text (default), json, github (workflow annotations) or sarif (2.1.0)")
+    validate.add_argument("--strict", action="store_true", help="warnings fail too (exit 1)")
+    validate.add_argument("--no-play", action="store_true", help="skip the seeded smoke games")
 
     test = commands.add_parser("test", help="run a ruleset's scenarios")
     test.add_argument("ruleset")

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from snowrules.language.codes import classify
+
 
 @dataclass(frozen=True)
 class Position:
@@ -39,10 +41,22 @@ class Diagnostic:
     message: str
     hint: str = ""
     severity: str = "error"
+    code: str = ""  # a stable code (language/codes.py); classified from the message when not given
+
+    def __post_init__(self) -> None:
+        if not self.code:
+            object.__setattr__(self, "code", classify(self.message, self.position.path))
 
     def __str__(self) -> str:
         text = f"{self.position}: {self.severity}: {self.message}"
         return f"{text} (hint: {self.hint})" if self.hint else text
+
+    def with_code(self) -> str:
+        """The text form with the code, as `validate` prints it (mypy's `[code]` convention keeps
+        the `path:line:col: error: ` prefix that editors and scripts match)."""
+        text = f"{self.position}: {self.severity}: {self.message}"
+        text = f"{text} (hint: {self.hint})" if self.hint else text
+        return f"{text} [{self.code}]"
 
 
 class SnowrulesError(Exception):
@@ -55,8 +69,8 @@ class SnowrulesError(Exception):
         super().__init__("\n".join(str(d) for d in self.diagnostics))
 
     @classmethod
-    def at(cls, position: Position, message: str, hint: str = "") -> SnowrulesError:
-        return cls(Diagnostic(position, message, hint))
+    def at(cls, position: Position, message: str, hint: str = "", code: str = "") -> SnowrulesError:
+        return cls(Diagnostic(position, message, hint, code=code))
 
 
 class RulesSyntaxError(SnowrulesError):
@@ -90,8 +104,8 @@ class Diagnostics:
     def __init__(self) -> None:
         self.items: list[Diagnostic] = []
 
-    def error(self, position: Position, message: str, hint: str = "") -> None:
-        self.items.append(Diagnostic(position, message, hint))
+    def error(self, position: Position, message: str, hint: str = "", code: str = "") -> None:
+        self.items.append(Diagnostic(position, message, hint, code=code))
 
     def extend(self, diagnostics: list[Diagnostic]) -> None:
         self.items.extend(diagnostics)

@@ -405,7 +405,7 @@ def _syntax_error(error: UnexpectedInput, text: str, shift: _Shift) -> RulesSynt
         message = str(error).splitlines()[0]
     expected = getattr(error, "expected", None) or getattr(error, "allowed", None) or set()
     hint = f"expected {_describe_expected(set(expected))}" if expected else ""
-    return RulesSyntaxError(Diagnostic(shift(max(line, 1), max(col, 1)), message, hint))
+    return RulesSyntaxError(Diagnostic(shift(max(line, 1), max(col, 1)), message, hint, code="SR301"))
 
 
 def _bad_dedent(text: str) -> tuple[int, int]:

@@ -160,11 +160,19 @@ def _answer(game: Game, st: State, names: _Names, choice: dict, where: list) -> 
     game.answer(st, indexes)
 
 
-def run_scenario(path: Path, ruleset_ref: str) -> ScenarioResult:
+def run_scenario(path: Path, ruleset_ref: str, max_steps: int | None = None) -> ScenarioResult:
+    """Run one scenario; `max_steps` lowers the step budget (validate checks scenarios cheaply)."""
     document = load_scenario(path)
     data = plain(document.tree)
     variant = data.get("variant")
-    ruleset = load_ruleset(ruleset_ref, variant)
+    try:
+        ruleset = load_ruleset(ruleset_ref, variant)
+    except SnowrulesError as error:
+        unknown = next((d for d in error.diagnostics if d.code == "SR208"), None)
+        if variant is None or unknown is None:
+            raise
+        raise ScenarioError(Diagnostic(document.position(["variant"]), unknown.message, unknown.hint,
+                                       code="SR501")) from None
     if data.get("options"):
         try:
             set_options(ruleset, data["options"])
@@ -183,10 +191,13 @@ def run_scenario(path: Path, ruleset_ref: str) -> ScenarioResult:
     else:
         players = players_field
     try:
-        game = Game(compile_ruleset(ruleset, players))
+        program = compile_ruleset(ruleset, players)
     except SnowrulesError as error:
         raise ScenarioError([Diagnostic(document.position(["players"]), "this scenario cannot run")]
                             + error.diagnostics) from None
+    if max_steps is not None:
+        program = dataclasses.replace(program, max_steps=min(program.max_steps, max_steps))
+    game = Game(program)
     names = _Names(game, document)
     events: list[dict] = names.events
     st = game.start(int(data.get("seed", 0)), events.append, data.get("dice"))
