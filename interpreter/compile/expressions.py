@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from snowrules.compile.budget import bounded_range
 from snowrules.compile.closures import Fn, const, constant_in, fail, local, slot_of
 from snowrules.compile.fuse import comprehension, fused, simple
 from snowrules.compile.scope import Scope, Symbols, suggest
 from snowrules.compile.stdlib import STDLIB, StandardLibrary
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostics
+from snowrules.language.limits import MAX_LIST
 from snowrules.model import kinds as t
 
 BUILTIN_VALUES = ("players", "components", "box", "turn", "player_count")
@@ -397,13 +399,17 @@ class ExpressionCompiler(StandardLibrary):
     def _range(self, node: s.Range, scope: Scope):
         start = self.expect(node.start, scope, t.INT, "a range's start")
         end = self.expect(node.end, scope, t.INT, "a range's end")
+        position, descending = node.pos, node.descending
         if isinstance(node.start, s.Literal) and isinstance(node.end, s.Literal):
             a, b = node.start.value, node.end.value
-            values = list(range(a, b - 1, -1)) if node.descending else list(range(a, b + 1))
+            size = a - b + 1 if descending else b - a + 1
+            if size > MAX_LIST:
+                self.diag.error(position, f"this range has {size} items, more than {MAX_LIST}", code="SR704")
+                return const([]), t.list_of(t.INT)
+            values = list(range(a, b - 1, -1)) if descending else list(range(a, b + 1))
             return const(values), t.list_of(t.INT)  # lists are never changed in place
-        if node.descending:
-            return (lambda st, env: list(range(start(st, env), end(st, env) - 1, -1))), t.list_of(t.INT)
-        return (lambda st, env: list(range(start(st, env), end(st, env) + 1))), t.list_of(t.INT)
+        return ((lambda st, env: bounded_range(start(st, env), end(st, env), descending, position)),
+                t.list_of(t.INT))
 
     # ---- operators ------------------------------------------------------------------------
     def _unary(self, node: s.Unary, scope: Scope):

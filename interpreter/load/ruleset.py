@@ -11,6 +11,7 @@ from typing import Any
 
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, Diagnostics, Position, RulesetError, RulesSyntaxError
+from snowrules.language.limits import MAX_COMPONENTS, MAX_COPIES
 from snowrules.language.parser import parse_effect, parse_expression, parse_rules
 from snowrules.load.yaml_files import (
     YamlDocument,
@@ -183,7 +184,14 @@ class _Reader:
         return None if found else document
 
     def read(self, variant: str | None) -> Ruleset:
-        manifest = self._validated(self.folder / "ruleset.yaml", "manifest.schema.json")
+        manifest_path = self.folder / "ruleset.yaml"
+        try:
+            manifest_path.resolve().relative_to(self.folder.resolve())
+        except (ValueError, OSError, RuntimeError):
+            raise RulesetError.at(Position(self.shown(manifest_path), 1, 1),
+                                  "ruleset.yaml is a link to a file outside the ruleset folder",
+                                  "a ruleset reads only files inside its own folder", code="SR106") from None
+        manifest = self._validated(manifest_path, "manifest.schema.json")
         self.problems.raise_if_any()
         m = plain(manifest.tree)
         rules_files = list(m["rules"])
@@ -199,7 +207,10 @@ class _Reader:
                 known = ", ".join(sorted(variants)) or "none"
                 raise RulesetError.at(manifest.position(["variants"]), f"unknown variant {variant!r}",
                                       f"this ruleset's variants: {known}")
-            overlay = self._validated(self.folder / variants[variant], "variant.schema.json")
+            self.manifest = manifest
+            located = self._locate(str(variants[variant]), "variants", variant)
+            self.problems.raise_if_any()
+            overlay = self._validated(located, "variant.schema.json")
             self.problems.raise_if_any()
             v = plain(overlay.tree)
             players = v.get("players", players)
@@ -222,6 +233,8 @@ class _Reader:
         if players["min"] > players["max"]:
             self.problems.error(manifest.position(["players"]), "players: min is larger than max")
         self.manifest = manifest
+        self.seats = max(1, int(players["max"])) * max(1, int(seats_per_player))
+        self.copies = 0
         rules = [r for r in (self._rules(f, f in override_files) for f in rules_files) if r is not None]
         components: list[ComponentDef] = []
         constants: dict[str, tuple[Any, Position]] = {}
@@ -282,20 +295,45 @@ class _Reader:
                 self.problems.extend(error.diagnostics)
         return found
 
-    def _missing(self, file: str, section: str) -> bool:
-        """Report a file the manifest lists but that is not there, at the manifest's line."""
-        if (self.folder / file).is_file():
-            return False
+    def _locate(self, file: str, section: str, variant: str | None = None) -> Path | None:
+        """The path of a file the manifest (or `variant`'s overlay) lists, once it is known to be
+        inside the ruleset folder and to exist; otherwise the problem is reported at the line
+        naming it, and None. Symlinks are resolved first: a link to a file outside the folder is
+        refused like `../x` or `/x`, and the outside file is never read."""
         entries = plain(self.manifest.tree).get(section, [])
-        where = [section, entries.index(file)] if file in entries else [section]
-        self.problems.error(self.manifest.position(where), f"file not found: {file}",
-                            f"looked in {self.shown(self.folder)}")
-        return True
+        if variant is not None:
+            where = ["variants", variant]
+        elif isinstance(entries, list) and file in entries:
+            where = [section, entries.index(file)]
+        elif isinstance(entries, dict) and file in entries.values():
+            where = [section, next(k for k, v in entries.items() if v == file)]
+        else:
+            where = [section]
+        position = self.manifest.position(where)
+        root = self.folder.resolve()
+        path = self.folder / file
+        try:
+            resolved = path.resolve()
+            resolved.relative_to(root)
+        except (ValueError, OSError, RuntimeError):
+            self.problems.error(position, f"{file} leads outside the ruleset folder",
+                                "a ruleset reads only files inside its own folder (no absolute paths, "
+                                "no `..`, no symlinks pointing out)", code="SR106")
+            return None
+        if not path.is_file():
+            self.problems.error(position, f"file not found: {file}", f"looked in {self.shown(self.folder)}",
+                                code="SR101")
+            return None
+        return path
+
+    def _missing(self, file: str, section: str) -> bool:
+        """Report a file the manifest lists but that is not there (or outside), at the manifest's line."""
+        return self._locate(file, section) is None
 
     def _rules(self, file: str, _override: bool) -> s.RulesFile | None:
-        if self._missing(file, "rules"):
+        path = self._locate(file, "rules")
+        if path is None:
             return None
-        path = self.folder / file
         text, problem = read_text(path, self.shown(path))
         if problem:
             self.problems.extend([problem])
@@ -311,6 +349,12 @@ class _Reader:
             return self._schemas[name]
         for folder in (self.folder / "schemas", GENERIC_SCHEMAS):
             path = folder / name
+            try:
+                path.resolve().relative_to(folder.resolve())
+            except (ValueError, OSError, RuntimeError):
+                self.problems.error(at, f"schema {name!r} leads outside the schemas folder",
+                                    "name a schema file of the ruleset's schemas/ folder", code="SR106")
+                return None
             if path.is_file():
                 try:
                     self._schemas[name] = load_schema(path)
@@ -323,9 +367,10 @@ class _Reader:
         return None
 
     def _components(self, file: str, components: list[ComponentDef], constants: dict, tables: dict) -> None:
-        if self._missing(file, "components"):
+        path = self._locate(file, "components")
+        if path is None:
             return
-        document = self._validated(self.folder / file, "component_list.schema.json")
+        document = self._validated(path, "component_list.schema.json")
         if document is None:
             return
         tree = document.tree
@@ -354,8 +399,20 @@ class _Reader:
                 if reserved in fields:
                     self.problems.error(key_position(document.path, tree, ["components", i], reserved),
                                         f"{reserved!r} is set by snowrules and cannot be a card field")
+            count = fields.pop("count", 1)
+            if isinstance(count, int) and count > MAX_COPIES:
+                self.problems.error(key_position(document.path, tree, ["components", i], "count"),
+                                    f"count {count} is more than {MAX_COPIES} copies of one component",
+                                    code="SR703")
+                continue
+            self.copies += int(count) * (self.seats if per_seat else 1)
+            if self.copies > MAX_COMPONENTS:
+                self.problems.error(document.position(["components", i]),
+                                    f"the components come to more than {MAX_COMPONENTS} copies here",
+                                    code="SR703")
+                self.copies = -10 * MAX_COMPONENTS  # reported once
             component = ComponentDef(
-                name=str(fields.pop("name")), fields=fields, count=int(fields.pop("count", 1)),
+                name=str(fields.pop("name")), fields=fields, count=int(count),
                 per_seat=per_seat, position=document.position(["components", i]))
             language = (schema or {}).get("properties", {})
             for key, value in fields.items():

@@ -69,12 +69,9 @@ def smoke_play(ruleset: Ruleset, bounds: SmokeBounds = DEFAULT_BOUNDS) -> list[D
                                      f"{bounds.seconds:g} seconds", where, code="SR602")
             except SnowrulesError as error:
                 first = error.diagnostics[0]
-                stuck = first.code == "SR706"
-                problem = Diagnostic(first.position,
-                                     f"{first.message} (in {where})" if not stuck else
-                                     f"a smoke game did not end within {bounds.max_steps} steps",
-                                     first.hint or (where if stuck else ""),
-                                     code="SR602" if stuck else "SR601")
+                # a refused limit keeps its own code (SR7xx); any other failure is SR601
+                code = first.code if first.code.startswith("SR7") else "SR601"
+                problem = Diagnostic(first.position, f"{first.message} (in {where})", first.hint, code=code)
             else:
                 continue
             key = (problem.position, problem.code)
