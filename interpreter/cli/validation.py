@@ -7,6 +7,7 @@ that holds them; each folder is checked once and each problem reported once.
 from __future__ import annotations
 
 import difflib
+import re
 from pathlib import Path
 
 from snowrules.compile.compiler import check
@@ -61,7 +62,11 @@ def validate_folder(folder: Path, play: bool = True, bounds: SmokeBounds = DEFAU
     add(problems)
     # Names used by the rules cannot be checked while a rules file does not parse: the check
     # would report every use of what that file declares. Syntax first, then the rest.
-    checked = check if ruleset.rules_parsed else (lambda _ruleset: [])
+    def checked(read) -> list[Diagnostic]:
+        if not read.rules_parsed:
+            return []
+        return [d for d in check(read) if not _follows_from_rejected(d, read.rejected_fields)]
+
     add(checked(ruleset))
     readable = {None: not found}
     for variant in ruleset.variants:
@@ -88,6 +93,13 @@ def validate_folder(folder: Path, play: bool = True, bounds: SmokeBounds = DEFAU
         except SnowrulesError as error:
             add(list(error.diagnostics))
     return _ordered(found)
+
+
+def _follows_from_rejected(diagnostic: Diagnostic, fields: set[str]) -> bool:
+    """A rule's "no component has a field X" when X is a field of a component entry left out for
+    a problem already reported: a follow-on, not a second mistake."""
+    match = re.match(r"no component has a field '([^']*)'", diagnostic.message)
+    return match is not None and match.group(1) in fields
 
 
 def _scenario_syntax(ruleset) -> list[Diagnostic]:

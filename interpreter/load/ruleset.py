@@ -65,6 +65,7 @@ class Ruleset:
     interface: dict[tuple, Any] = field(default_factory=dict)  # ("choice", "component") -> parsed expression
     constraint_messages: list[str] = field(default_factory=list)  # ("constraint", i) in `interface`
     rules_parsed: bool = True  # False when a rules file could not be parsed (its names are unknown)
+    rejected_fields: set[str] = field(default_factory=set)  # fields of entries left out for a problem
 
     def shown(self, path: Path) -> str:
         return display_path(path)
@@ -167,11 +168,16 @@ class _Reader:
         self.folder = folder
         self.problems = Diagnostics()
         self._schemas: dict[str, dict] = {}
+        self.rejected: set[int] = set()  # entries of the file being read that broke its envelope
+        self.rejected_fields: set[str] = set()  # fields of component entries left out for a problem
 
     def shown(self, path: Path) -> str:
         return display_path(path)
 
-    def _validated(self, path: Path, schema_name: str) -> YamlDocument | None:
+    def _validated(self, path: Path, schema_name: str, entries: str | None = None) -> YamlDocument | None:
+        """The document when it passes its schema, else None. With `entries`, a problem inside one
+        entry of that list leaves out that entry only (kept in `self.rejected`), so one broken
+        card is one error, not one for every rule that uses the fields of the others."""
         document, problems = load_yaml(path, self.shown(path))
         self.problems.extend(problems)
         if document is None:
@@ -181,6 +187,11 @@ class _Reader:
             return None
         found = schema_errors(document, load_schema(GENERIC_SCHEMAS / schema_name))
         self.problems.extend(found)
+        if entries is not None and found:
+            prefix = f"{entries}."
+            if all(d.message.startswith(prefix) for d in found):
+                self.rejected |= {int(d.message[len(prefix):].split(".")[0].split(":")[0]) for d in found}
+                return document
         return None if found else document
 
     def read(self, variant: str | None) -> Ruleset:
@@ -272,6 +283,7 @@ class _Reader:
             rules_parsed=len(rules) == len(rules_files), options=options,
             option_values={name: spec["default"] for name, spec in options.items()}, interface=interface,
             constraint_messages=[c["message"] for c in m.get("constraints", [])],
+            rejected_fields=self.rejected_fields,
         )
 
     def _interface(self, manifest: YamlDocument, m: dict) -> dict[tuple, Any]:
@@ -370,7 +382,7 @@ class _Reader:
         path = self._locate(file, "components")
         if path is None:
             return
-        document = self._validated(path, "component_list.schema.json")
+        document = self._validated(path, "component_list.schema.json", entries="components")
         if document is None:
             return
         tree = document.tree
@@ -388,11 +400,16 @@ class _Reader:
                 self.problems.error(where, f"table {key!r} is defined twice", f"first at {tables[key][1]}")
             tables[key] = (plain(tree["tables"][key]), where)
         per_seat = bool(tree.get("per_seat", False))
+        rejected, self.rejected = self.rejected, set()
         for i, entry in enumerate(tree.get("components", []) or []):
+            if i in rejected:
+                self.rejected_fields |= {str(k) for k in entry} if isinstance(entry, dict) else set()
+                continue
             if schema is not None:
                 found = schema_errors(document, schema, entry, ["components", i])
                 if found:
                     self.problems.extend(found)
+                    self.rejected_fields |= {str(k) for k in entry} if isinstance(entry, dict) else set()
                     continue
             fields = plain(entry)
             for reserved in ("owner", "id"):
