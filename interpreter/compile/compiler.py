@@ -32,6 +32,7 @@ def compile_ruleset(ruleset: Ruleset, players: int, explicit_chance: bool = Fals
                               f"{ruleset.title} is for {ruleset.min_players} to {ruleset.max_players} "
                               f"players, not {players}")
     program = _Compiler(ruleset, players, diagnostics, explicit_chance).compile()
+    diagnostics.relocate_call_errors()
     diagnostics.raise_if_any()
     return program
 
@@ -42,6 +43,7 @@ def check(ruleset: Ruleset) -> list[Diagnostic]:
     for players in sorted({ruleset.min_players, ruleset.max_players}):
         diagnostics = Diagnostics()
         _Compiler(ruleset, players, diagnostics).compile()
+        diagnostics.relocate_call_errors()
         for d in diagnostics.items:
             found.setdefault(str(d), d)
     return sorted(found.values(), key=lambda d: (d.position.path, d.position.line, d.position.col))

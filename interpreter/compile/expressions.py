@@ -320,6 +320,8 @@ class ExpressionCompiler(StandardLibrary):
                 inner.aliases[param] = (fn, kind)
             else:
                 bindings.append((inner.define(param, kind), fn))
+        for param in params[len(args):]:  # missing: reported at the call, not again in the body
+            bindings.append((inner.define(param, t.ANY), const(None)))
         return inner, bindings
 
     def _inline_function(self, node: s.Call, scope: Scope):
@@ -329,7 +331,9 @@ class ExpressionCompiler(StandardLibrary):
             return const(None), t.ANY
         inner, bindings = self.bind_arguments(node, decl.params, node.args, scope, "function")
         self.inlining.append(node.name)
+        before = len(self.diag.items)
         body, kind = self.compile(decl.expr, inner)
+        self.diag.calls.append((node.name, node.pos, before, len(self.diag.items)))
         self.inlining.pop()
         if not bindings:
             return body, kind

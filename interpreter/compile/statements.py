@@ -307,6 +307,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
         inner, bindings = self.x.bind_arguments(node, decl.params, node.args, scope, "procedure",
                                                 assigned_names(decl.body))
         self.calling.append(node.name)
+        before = len(self.diag.items)
         try:
             if stepped:
                 return _CallStep(bindings, self.stepped_body(decl.body, inner))
@@ -317,6 +318,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
                 namespace.update(ns)
             body, body_ns, nesting = self.body_code(decl.body, inner)
         finally:
+            self.diag.calls.append((node.name, node.pos, before, len(self.diag.items)))
             self.calling.pop()
         return fuse.statement(lines + body, {**namespace, **body_ns}, nesting)
 

@@ -90,7 +90,7 @@ _BY_MESSAGE: tuple[tuple[str, re.Pattern], ...] = tuple((code, re.compile(patter
     ("SR403", r"takes \d+ argument"),
     ("SR407", r"is always (true|false)"),
     ("SR405", r"already defined|a second `|repeats a key|has the name of"),
-    ("SR406", r"has no `each turn|finished without `end game`|end the `at game end"),
+    ("SR406", r"ha(s|ve) no `each turn|finished without `end game`|end the `at game end"),
     ("SR401", r"^unknown |has no |no component has|no table row|does not exist|no zone or counter|"
               r"no row of"),
     ("SR402", r" must be |is a procedure|is a definition|gives a value|cannot be indexed|only components move|"

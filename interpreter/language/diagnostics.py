@@ -103,6 +103,29 @@ class Diagnostics:
 
     def __init__(self) -> None:
         self.items: list[Diagnostic] = []
+        # Calls whose callee body is compiled at the call (inlined): (callee, call position, index
+        # of the first and past the last diagnostic made while compiling that body).
+        self.calls: list[tuple[str, Position, int, int]] = []
+
+    def relocate_call_errors(self) -> None:
+        """Errors in a callee's body that only some calls cause are those calls' mistakes (swapped
+        or wrong arguments): report one error at each such call, naming the first problem, and
+        not the body. A body that fails for every call keeps its own errors."""
+        clean = {name for name, _, start, end in self.calls if start == end}
+        moved: dict[int, Diagnostic] = {}
+        dropped: set[int] = set()
+        for name, at, start, end in self.calls:
+            if name not in clean or start == end:
+                continue
+            inside = [i for i in range(start, end) if i not in dropped and self.items[i].position.line != at.line]
+            if not inside or any(i in moved for i in inside):
+                continue
+            first = self.items[inside[0]]
+            dropped.update(inside)
+            moved[inside[0]] = Diagnostic(at, f"the arguments of this call do not fit {name!r}: {first.message} "
+                                          f"(at {first.position})", "are two arguments swapped?", code="SR402")
+        if moved or dropped:
+            self.items = [moved.get(i, d) for i, d in enumerate(self.items) if i not in dropped or i in moved]
 
     def error(self, position: Position, message: str, hint: str = "", code: str = "") -> None:
         self.items.append(Diagnostic(position, message, hint, code=code))

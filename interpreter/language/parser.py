@@ -397,7 +397,12 @@ def _syntax_error(error: UnexpectedInput, text: str, shift: _Shift) -> RulesSynt
             line = text.count("\n") + 1
             message = "the text ends too early"
         elif token.type in ("_INDENT", "_DEDENT"):
+            # the indenter makes this token at the end of the line before: the mistake is the
+            # indented line itself, at its first character
             message = "unexpected indentation"
+            line, col = _next_code_line(text, line)
+            hint = "indent a line only under a line that ends with ':'"
+            return RulesSyntaxError(Diagnostic(shift(line, col), message, hint, code="SR302"))
         elif token.type == "_NL":
             message = "the line ends too early"
         else:
@@ -407,6 +412,17 @@ def _syntax_error(error: UnexpectedInput, text: str, shift: _Shift) -> RulesSynt
     expected = getattr(error, "expected", None) or getattr(error, "allowed", None) or set()
     hint = f"expected {_describe_expected(set(expected))}" if expected else ""
     return RulesSyntaxError(Diagnostic(shift(max(line, 1), max(col, 1)), message, hint, code="SR301"))
+
+
+def _next_code_line(text: str, line: int) -> tuple[int, int]:
+    """The first line after `line` holding code (not blank, not only a comment), and the column
+    of its first character; `line` itself when there is none."""
+    lines = text.splitlines()
+    for number in range(line + 1, len(lines) + 1):
+        stripped = lines[number - 1].strip()
+        if stripped and not stripped.startswith("#"):
+            return number, len(lines[number - 1]) - len(lines[number - 1].lstrip()) + 1
+    return line, 1
 
 
 def _bad_dedent(text: str) -> tuple[int, int]:

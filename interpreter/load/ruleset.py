@@ -246,6 +246,7 @@ class _Reader:
         self.manifest = manifest
         self.seats = max(1, int(players["max"])) * max(1, int(seats_per_player))
         self.copies = 0
+        self.names: dict[str, Position] = {}  # component name -> its first entry
         rules = [r for r in (self._rules(f, f in override_files) for f in rules_files) if r is not None]
         components: list[ComponentDef] = []
         constants: dict[str, tuple[Any, Position]] = {}
@@ -431,6 +432,12 @@ class _Reader:
             component = ComponentDef(
                 name=str(fields.pop("name")), fields=fields, count=int(count),
                 per_seat=per_seat, position=document.position(["components", i]))
+            first = self.names.setdefault(component.name, component.position)
+            if first != component.position:
+                self.problems.error(key_position(document.path, tree, ["components", i], "name"),
+                                    f"component {component.name!r} is defined twice",
+                                    f"first at {first}; give one `count: 2`, or another name", code="SR205")
+                continue
             language = (schema or {}).get("properties", {})
             for key, value in fields.items():
                 kind = language.get(key, {}).get("x-language")
