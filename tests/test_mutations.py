@@ -2,8 +2,9 @@
 `validate` at the line where it was planted, with its code, and never as an internal error.
 
 The full run (`python tests/mutations.py --all`) takes minutes; the test runs one mutation of
-each kind in each ruleset. Two kinds are measured, not required: a deleted line (some deletions
-leave valid rules: a line that only announces, an optional rule) and none other.
+each kind in each ruleset. One kind is measured, not required: a deleted line (some deletions
+leave valid rules: a line that only announces, an optional rule); it must not be an internal
+error.
 """
 from __future__ import annotations
 
