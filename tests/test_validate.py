@@ -161,10 +161,21 @@ def test_an_unlisted_malformed_yaml_file_is_reported(game, capsys):
         "schema: card.schema.json\nper_seat: [true\ncomponents: []\n", encoding="utf-8")
     code, out, _ = cli(capsys, "validate", "game", "--no-play")
     assert code == 1
-    assert "game/components/extra_cards.yaml:1:1: error: this YAML file is not listed" in out
+    assert "game/components/extra_cards.yaml:1:1: warning: this YAML file is not listed" in out
     assert "[SR105]" in out
     # its own mistake too, where the unclosed `[` opens
     assert "game/components/extra_cards.yaml:2:11: error: YAML syntax: a flow sequence starts here" in out
+
+
+def test_an_unlisted_wellformed_yaml_file_is_a_warning_that_fails_only_with_strict(game, capsys):
+    (game / "components" / "notes.yaml").write_text("schema: card.schema.json\ncomponents: []\n", encoding="utf-8")
+    code, out, err = cli(capsys, "validate", "game", "--no-play")
+    assert code == 0
+    assert out.startswith("game/components/notes.yaml:1:1: warning: this YAML file is not listed"), out
+    assert "[SR105]" in out and "0 error(s), 1 warning(s)" in err
+    assert cli(capsys, "validate", "game", "--no-play", "--strict")[0] == 1
+    _, out, _ = cli(capsys, "validate", "game", "--no-play", "--format", "github")
+    assert out.startswith("::warning file=game/components/notes.yaml,line=1,col=1,title=SR105::")
 
 
 # --- scenarios, duplicates, variants ----------------------------------------------------------

@@ -68,24 +68,24 @@ def validate_folder(folder: Path, play: bool = True, bounds: SmokeBounds = DEFAU
         return [d for d in check(read) if not _follows_from_rejected(d, read.rejected_fields)]
 
     add(checked(ruleset))
-    readable = {None: not found}
+    readable = {None: not _errors(found)}
     for variant in ruleset.variants:
-        before = len(found)
+        before = len(_errors(found))
         try:
             variant_ruleset, problems = read_ruleset(str(folder), variant)
             add(problems + checked(variant_ruleset))
         except SnowrulesError as error:
             add(list(error.diagnostics))
-        readable[variant] = len(found) == before and readable[None]
+        readable[variant] = len(_errors(found)) == before and readable[None]
     add(unlisted_files(folder))
-    if found:  # scenarios and smoke games need a ruleset without problems
+    if _errors(found):  # scenarios and smoke games need a ruleset without errors
         add(_scenario_syntax(ruleset))
         return _ordered(found)
     if play:
         for variant, ok in readable.items():
             if ok:
                 add(smoke_play(read_ruleset(str(folder), variant)[0], bounds))
-    if found:  # a rule that fails in smoke games fails the scenarios too: once is enough
+    if _errors(found):  # a rule that fails in smoke games fails the scenarios too: once is enough
         return _ordered(found)
     for path in scenario_files(ruleset):
         try:
@@ -93,6 +93,10 @@ def validate_folder(folder: Path, play: bool = True, bounds: SmokeBounds = DEFAU
         except SnowrulesError as error:
             add(list(error.diagnostics))
     return _ordered(found)
+
+
+def _errors(found: dict[tuple, Diagnostic]) -> list[Diagnostic]:
+    return [d for d in found.values() if d.severity == "error"]
 
 
 def _follows_from_rejected(diagnostic: Diagnostic, fields: set[str]) -> bool:
@@ -142,9 +146,12 @@ def unlisted_files(folder: Path) -> list[Diagnostic]:
         if difflib.get_close_matches(relative, missing, n=1, cutoff=0.8):
             continue
         shown = display_path(path)
+        # a warning (it breaks nothing by itself; `--strict` fails on it); its own YAML
+        # mistakes, if any, are errors
         found.append(Diagnostic(Position(shown, 1, 1), "this YAML file is not listed by ruleset.yaml nor by a "
                                 "variant, so it is never checked nor used",
-                                "add it to `components:` in ruleset.yaml, or delete it", code="SR105"))
+                                "add it to `components:` in ruleset.yaml, or delete it", severity="warning",
+                                code="SR105"))
         _, problems = load_yaml(path, shown)
         found += problems
     return found
