@@ -162,6 +162,18 @@ def symlink_rules_outside(game: Path, root: Path):
     return "ruleset.yaml", line
 
 
+def symlink_scenario_outside(game: Path, root: Path):
+    (root / "secret.yaml").write_text(f"{SECRET}: [\n", encoding="utf-8")
+    (game / "scenarios" / "leak.yaml").symlink_to(root / "secret.yaml")
+    return "scenarios/leak.yaml", 1
+
+
+def unlisted_symlink_outside(game: Path, root: Path):
+    (root / "secret.yaml").write_text(f'"{SECRET}": 1\n"{SECRET}": 2\n', encoding="utf-8")  # a duplicate key
+    (game / "components" / "leak.yaml").symlink_to(root / "secret.yaml")
+    return "components/leak.yaml", 1
+
+
 HOSTILE = [
     # (case, the code it is refused with)
     (component_bomb, "SR702"),
@@ -177,6 +189,8 @@ HOSTILE = [
     (parent_path, "SR106"),
     (symlink_outside, "SR106"),
     (symlink_rules_outside, "SR106"),
+    (symlink_scenario_outside, "SR106"),
+    (unlisted_symlink_outside, "SR106"),
 ]
 
 

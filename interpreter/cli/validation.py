@@ -15,7 +15,7 @@ from snowrules.language.diagnostics import Diagnostic, Position, SnowrulesError
 from snowrules.load.ruleset import bundled_names, display_path, find_ruleset, read_ruleset
 from snowrules.load.yaml_files import load_yaml, plain
 from snowrules.play.smoke import DEFAULT_BOUNDS, SmokeBounds, smoke_play
-from snowrules.records.scenarios import run_scenario, scenario_files
+from snowrules.records.scenarios import inside, outside_scenario_files, run_scenario, scenario_files
 
 YAML_SUFFIXES = (".yaml", ".yml")
 
@@ -78,6 +78,9 @@ def validate_folder(folder: Path, play: bool = True, bounds: SmokeBounds = DEFAU
             add(list(error.diagnostics))
         readable[variant] = len(_errors(found)) == before and readable[None]
     add(unlisted_files(folder))
+    add([Diagnostic(Position(_shown_link(path), 1, 1), "this scenario is a link to a file outside the ruleset "
+                    "folder; it is not read", "a ruleset reads only files inside its own folder", code="SR106")
+         for path in outside_scenario_files(ruleset)])
     if _errors(found):  # scenarios and smoke games need a ruleset without errors
         add(_scenario_syntax(ruleset))
         return _ordered(found)
@@ -145,6 +148,10 @@ def unlisted_files(folder: Path) -> list[Diagnostic]:
             continue
         if difflib.get_close_matches(relative, missing, n=1, cutoff=0.8):
             continue
+        if not inside(path, folder):  # never read a file outside the folder, not even to report it
+            found.append(Diagnostic(Position(_shown_link(path), 1, 1), "this YAML file is a link to a file "
+                                    "outside the ruleset folder; it is not read", code="SR106"))
+            continue
         shown = display_path(path)
         # a warning (it breaks nothing by itself; `--strict` fails on it); its own YAML
         # mistakes, if any, are errors
@@ -155,6 +162,11 @@ def unlisted_files(folder: Path) -> list[Diagnostic]:
         _, problems = load_yaml(path, shown)
         found += problems
     return found
+
+
+def _shown_link(path: Path) -> str:
+    """A link as users see it: its own name, not its target's."""
+    return f"{display_path(path.parent)}/{path.name}"
 
 
 def _ordered(found: dict[tuple, Diagnostic]) -> list[Diagnostic]:

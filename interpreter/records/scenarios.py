@@ -32,7 +32,21 @@ class ScenarioResult:
 
 
 def scenario_files(ruleset: Ruleset) -> list[Path]:
-    return sorted((ruleset.folder / "scenarios").glob("*.yaml"))
+    """The scenario files of a ruleset; a symlink to a file outside its folder is never read
+    (`validate` reports it, SR106)."""
+    return [p for p in sorted((ruleset.folder / "scenarios").glob("*.yaml")) if inside(p, ruleset.folder)]
+
+
+def outside_scenario_files(ruleset: Ruleset) -> list[Path]:
+    return [p for p in sorted((ruleset.folder / "scenarios").glob("*.yaml")) if not inside(p, ruleset.folder)]
+
+
+def inside(path: Path, folder: Path) -> bool:
+    try:
+        path.resolve().relative_to(folder.resolve())
+    except (ValueError, OSError, RuntimeError):
+        return False
+    return True
 
 
 def load_scenario(path: Path) -> YamlDocument:
