@@ -277,8 +277,15 @@ class ExpressionCompiler(StandardLibrary):
                     return fused("{i0} + {p0} * {i1} + {p1}", [player, key], ints=[base, width]), family
                 if not family.per_player and isinstance(node.obj, s.Name):
                     return (lambda st, env: base + key(st, env)), family
+        name = self._family_name(node) or ""
+        known = set(layout.counter_families) | set(layout.zone_families) | set(layout.fields)
+        if (name and name not in known and name not in self.sym.functions and name not in self.sym.variables
+                and scope.lookup(name) is None):
+            # a name nothing declares (`p.scroe`): an unknown counter, not a value of the wrong kind
+            self.diag.error(node.pos, f"unknown counter {name!r}", suggest(name, list(layout.counter_families)))
+            return None, None
         self.diag.error(node.pos, f"{what} must be a counter, such as score or p.score",
-                        suggest(self._family_name(node) or "", list(layout.counter_families)))
+                        suggest(name, list(layout.counter_families)))
         return None, None
 
     def _counter_value(self, node: s.Index, obj: Fn, scope: Scope):
