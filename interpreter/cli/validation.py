@@ -60,23 +60,21 @@ def validate_folder(folder: Path, play: bool = True, bounds: SmokeBounds = DEFAU
         add(list(error.diagnostics))
         return _ordered(found)
     add(problems)
-    # Names used by the rules cannot be checked while a rules file does not parse: the check
-    # would report every use of what that file declares. Syntax first, then the rest.
+
     def checked(read) -> list[Diagnostic]:
+        """The check of a ruleset as read. Names used by the rules cannot be checked while a rules
+        file does not parse (every use of what it declares would be reported): syntax first."""
         if not read.rules_parsed:
             return []
         return [d for d in check(read) if not _follows_from_rejected(d, read.rejected_fields)]
 
     add(checked(ruleset))
-    readable = {None: not _errors(found)}
     for variant in ruleset.variants:
-        before = len(_errors(found))
         try:
             variant_ruleset, problems = read_ruleset(str(folder), variant)
             add(problems + checked(variant_ruleset))
         except SnowrulesError as error:
             add(list(error.diagnostics))
-        readable[variant] = len(_errors(found)) == before and readable[None]
     add(unlisted_files(folder))
     add([Diagnostic(Position(_shown_link(path), 1, 1), "this scenario is a link to a file outside the ruleset "
                     "folder; it is not read", "a ruleset reads only files inside its own folder", code="SR106")
@@ -85,9 +83,8 @@ def validate_folder(folder: Path, play: bool = True, bounds: SmokeBounds = DEFAU
         add(_scenario_syntax(ruleset))
         return _ordered(found)
     if play:
-        for variant, ok in readable.items():
-            if ok:
-                add(smoke_play(read_ruleset(str(folder), variant)[0], bounds))
+        for variant in [None, *ruleset.variants]:
+            add(smoke_play(read_ruleset(str(folder), variant)[0], bounds))
     if _errors(found):  # a rule that fails in smoke games fails the scenarios too: once is enough
         return _ordered(found)
     for path in scenario_files(ruleset):
