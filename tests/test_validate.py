@@ -258,3 +258,15 @@ def test_a_runtime_failure_in_a_smoke_game_is_reported_at_its_rule(game, capsys)
     assert status == 1
     assert out.startswith(f"game/rules.sr:{line}:"), out
     assert "smoke game" in out and "[SR601]" in out
+
+
+def test_a_table_cell_of_another_kind_than_its_column_is_reported(tmp_path, monkeypatch, capsys):
+    """A table has no schema per row; a text among numbers in one column is still a mistake."""
+    shutil.copytree(ROOT / "rulesets" / "snow_time", tmp_path / "game")
+    monkeypatch.chdir(tmp_path)
+    line, col = edit(tmp_path / "game" / "components" / "score_track.yaml", "{space: 9, type: fight, amount: 2}",
+                     "{space: 9, type: fight, amount: seven}")
+    _, out, _ = cli(capsys, "validate", "game", "--no-play")
+    column = col + len("{space: 9, type: fight, amount: ")
+    assert out == (f"game/components/score_track.yaml:{line}:{column}: error: tables.bonus_spaces.1.amount: "
+                   "'seven' is a text, but amount is a number in the other rows [SR203]\n")

@@ -400,6 +400,7 @@ class _Reader:
             if key in tables:
                 self.problems.error(where, f"table {key!r} is defined twice", f"first at {tables[key][1]}")
             tables[key] = (plain(tree["tables"][key]), where)
+            self._table_columns(document, key, tables[key][0])
         per_seat = bool(tree.get("per_seat", False))
         rejected, self.rejected = self.rejected, set()
         for i, entry in enumerate(tree.get("components", []) or []):
@@ -447,6 +448,28 @@ class _Reader:
                     continue
                 self._snippet(document, ["components", i, key], str(value), kind, component, key)
             components.append(component)
+
+    def _table_columns(self, document: YamlDocument, name: str, rows: list[dict]) -> None:
+        """A table's rows share their fields: a field whose value in one row is of another kind
+        than in every other row (a text among numbers) is a mistake, reported at that cell."""
+        kinds: dict[str, dict[str, list[int]]] = {}  # field -> kind -> rows
+        for i, row in enumerate(rows):
+            for column, value in row.items():
+                kind = "true/false" if isinstance(value, bool) else (
+                    "a number" if isinstance(value, (int, float)) else "a text" if isinstance(value, str) else "")
+                if kind:
+                    kinds.setdefault(column, {}).setdefault(kind, []).append(i)
+        for column, seen in kinds.items():
+            if len(seen) < 2:
+                continue
+            usual = max(seen, key=lambda k: len(seen[k]))
+            if len(seen[usual]) < 2:
+                continue
+            for kind, where in seen.items():
+                for i in where if kind != usual else []:
+                    self.problems.error(document.position(["tables", name, i, column]),
+                                        f"tables.{name}.{i}.{column}: {rows[i][column]!r} is {kind}, but "
+                                        f"{column} is {usual} in the other rows", code="SR203")
 
     def _snippet(self, document: YamlDocument, where: list, text: str, kind: str,
                  component: ComponentDef, key: str) -> None:
