@@ -145,8 +145,9 @@ def test_misspelled_card_field(game, capsys):
     cards = game / "components" / "cards.yaml"
     number, line = edit(cards, '{name: "3", kind: character, number: 3}', '{name: "3", kind: character, nubmer: 3}')
     output = fails(capsys, game, "validate", GAME)
-    found = diagnostic_lines(output, at("components/cards.yaml", number, line.index("{") + 1))
-    assert any("unknown field" in d and "'nubmer' was unexpected" in d for d in found), output
+    # at the misspelt key itself, with the field it was meant to be (issue 10, placement)
+    found = diagnostic_lines(output, at("components/cards.yaml", number, line.index("nubmer") + 1))
+    assert any("unknown field 'nubmer'" in d and "did you mean 'number'?" in d for d in found), output
 
 
 def test_missing_required_card_field(game, capsys):

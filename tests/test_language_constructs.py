@@ -123,8 +123,8 @@ def test_copies_make_identical_components_and_a_field_named_count_is_a_field(tmp
     ("  - {name: bid, copies: 0}", CLOSED_SCHEMA, 3, 25, "copies: 0 is not a whole number of copies"),
     ("  - {name: bid, copies: two}", CLOSED_SCHEMA, 3, 25, "copies: 'two' is not a whole number"),
     ("  - {name: bid, copies: true}", CLOSED_SCHEMA, 3, 25, "copies: True is not a whole number"),
-    # the old key, refused by a closed schema, with a hint toward `copies:`
-    ("  - {name: bid, count: 3}", CLOSED_SCHEMA, 3, 5, "'count' was unexpected"),
+    # the old key, refused by a closed schema at the key itself, with a hint toward `copies:`
+    ("  - {name: bid, count: 3}", CLOSED_SCHEMA, 3, 17, "unknown field 'count'"),
     # a schema that declares `copies` as a field clashes with snowrules' key: at `schema:`
     ("  - {name: bid}", THING_SCHEMA.replace('"count"', '"copies"'), 1, 9, "declares a field 'copies'"),
 ])

@@ -5,15 +5,15 @@ import json
 import sys
 from pathlib import Path
 
-from snowrules.compile.compiler import check, compile_ruleset
-from snowrules.language.diagnostics import Diagnostic, Position, SnowrulesError
-from snowrules.load.ruleset import bundled_names, find_ruleset, load_ruleset, options_text, read_ruleset, set_options
+from snowrules.compile.compiler import compile_ruleset
+from snowrules.language.diagnostics import Diagnostic, SnowrulesError
+from snowrules.load.ruleset import bundled_names, find_ruleset, load_ruleset, options_text, set_options
 from snowrules.play.agents import AgentSpecError, parse_agents, play
 from snowrules.play.narrate import Narrator, secrets_for
 from snowrules.play.replay import replay
 from snowrules.records.logfile import LogWriter, header, result_event
 from snowrules.records.logwriter import log_target_problem
-from snowrules.records.scenarios import load_scenario, run_scenario, scenario_files
+from snowrules.records.scenarios import run_scenario, scenario_files
 from snowrules.runtime.engine import Game
 from snowrules.runtime.returns import player_returns
 
@@ -151,59 +151,32 @@ def _print_result(title: str, result: dict) -> None:
     Console().print(table)
 
 
-def _enclosing_ruleset(path: Path) -> Path | None:
-    path = path.resolve()
-    for folder in [path] + list(path.parents):
-        if (folder / "ruleset.yaml").is_file():
-            return folder
-    return None
-
-
 def command_validate(args) -> int:
-    problems: list[Diagnostic] = []
-    checked = []
-    for ref in args.paths:
-        folder = find_ruleset(ref)
-        if folder is None and Path(ref).exists():
-            folder = _enclosing_ruleset(Path(ref))
-        if folder is None:
-            problems.append(Diagnostic(Position(ref), "not a ruleset, nor a file inside one",
-                                       f"bundled rulesets: {', '.join(bundled_names())}"))
-            continue
-        problems.extend(validate_folder(folder))
-        checked.append(folder)
-    for diagnostic in problems:
-        print(diagnostic)
-    if problems:
-        print(f"{len(problems)} problem(s) found", file=sys.stderr)
-        return 1
-    for folder in checked:
-        print(f"{folder}: valid")
-    return 0
+    """Exit 0 clean (warnings allowed unless --strict), 1 with errors, 2 on a usage error."""
+    from snowrules.cli.formats import FORMATS, render
+    from snowrules.cli.validation import validate_paths
+    from snowrules.cli.version import installed_version
+    form = getattr(args, "format", "text")
+    if form not in FORMATS:
+        raise UsageError(f"--format {form!r}: choose one of {', '.join(FORMATS)}")
+    folders, problems = validate_paths(args.paths, play=not getattr(args, "no_play", False))
+    sys.stdout.write(render(problems, form, installed_version()))
+    errors = sum(d.severity == "error" for d in problems)
+    failing = errors + (len(problems) - errors if getattr(args, "strict", False) else 0)
+    if problems and form == "text":
+        print(f"{len(problems)} problem(s) found: {errors} error(s), {len(problems) - errors} warning(s)",
+              file=sys.stderr)
+    if not failing and form == "text":
+        for folder in folders:
+            print(f"{folder}: valid")
+    return 1 if failing else 0
+
 
 
 def validate_folder(folder: Path) -> list[Diagnostic]:
-    """Every problem of a ruleset, its variants and its scenario files."""
-    try:
-        ruleset, found = read_ruleset(str(folder))
-    except SnowrulesError as error:
-        return list(error.diagnostics)
-    # Names used by the rules cannot be checked while a rules file does not parse: the check
-    # would report every use of what that file declares. Syntax first, then the rest.
-    checked = check if ruleset.rules_parsed else (lambda _ruleset: [])
-    found += [d for d in checked(ruleset) if d not in found]
-    for variant in ruleset.variants:
-        try:
-            variant_ruleset, problems = read_ruleset(str(folder), variant)
-            found += [d for d in problems + checked(variant_ruleset) if d not in found]
-        except SnowrulesError as error:
-            found += [d for d in error.diagnostics if d not in found]
-    for path in scenario_files(ruleset):
-        try:
-            load_scenario(path)
-        except SnowrulesError as error:
-            found += error.diagnostics
-    return found
+    """Every problem of a ruleset folder (kept for scripts that import it; see cli/validation.py)."""
+    from snowrules.cli.validation import validate_folder as validate
+    return validate(folder)
 
 
 def command_test(args) -> int:

@@ -10,6 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from snowrules.cli.version import installed_version
 from snowrules.language.diagnostics import SnowrulesError
 
 USAGE_ERROR, PROBLEMS = 2, 1
@@ -23,7 +24,7 @@ class _Parser(argparse.ArgumentParser):
 
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="snowrules", description="Run tabletop games from rules written as data.")
-    parser.add_argument("--version", action="version", version=f"snowrules {_version()}")
+    parser.add_argument("--version", action="version", version=f"snowrules {installed_version()}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     run = commands.add_parser("run", help="play one game and tell it")
@@ -43,6 +44,10 @@ def _parser() -> argparse.ArgumentParser:
 
     validate = commands.add_parser("validate", help="check rulesets, report every problem")
     validate.add_argument("paths", nargs="+", help="ruleset folders or names, or files inside a ruleset")
+    validate.add_argument("--format", choices=["text", "json", "github", "sarif"], default="text",
+                          help="text (default), json, github (workflow annotations) or sarif (2.1.0)")
+    validate.add_argument("--strict", action="store_true", help="warnings fail too (exit 1)")
+    validate.add_argument("--no-play", action="store_true", help="skip the seeded smoke games")
 
     test = commands.add_parser("test", help="run a ruleset's scenarios")
     test.add_argument("ruleset")
@@ -93,14 +98,6 @@ def _simulation_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("--no-components", action="store_true",
                          help="skip the per-component figures (faster: no move events are followed)")
 
-
-def _version() -> str:
-    """The installed distribution's version (its metadata: the same for a wheel and an editable install)."""
-    from importlib.metadata import PackageNotFoundError, version
-    try:
-        return version("snowrules")
-    except PackageNotFoundError:  # imported from a source tree that was never installed
-        return "unknown (not installed)"
 
 
 def main(argv: list[str] | None = None) -> int:

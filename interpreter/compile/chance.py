@@ -18,9 +18,11 @@ from __future__ import annotations
 from typing import Any
 
 from snowrules.compile.apply import draw
+from snowrules.compile.budget import charge, too_many
 from snowrules.compile.scope import Scope
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Position, RuntimeRulesError
+from snowrules.language.limits import MAX_LIST
 from snowrules.model import kinds as t
 from snowrules.model.events import Rolled, Shuffled
 from snowrules.model.rng import below
@@ -107,6 +109,7 @@ class RollStep(ChanceStep):
 
     def begin(self, st: State, env: list) -> dict | None:
         n, k = self.count(st, env), self.sides(st, env)
+        self._bounded(st, n)
         if n <= 0:
             env[self.slot] = []
             return None
@@ -148,6 +151,7 @@ class RollStep(ChanceStep):
             ChanceStep.sampled(self, st, env)
             return
         n, k = self.count(st, env), self.sides(st, env)
+        self._bounded(st, n)
         values = []
         for _ in range(n):
             if st.forced:
@@ -168,6 +172,13 @@ class RollStep(ChanceStep):
         env[self.slot] = progress["dice"]
         self._told(st, progress["dice"], progress["sides"])
         return None
+
+    def _bounded(self, st: State, n: int) -> None:
+        """Each die is a step of the budget; a roll of more than MAX_LIST dice is refused."""
+        if n > MAX_LIST:
+            too_many(self.position, n, "this roll")
+        if n > 0:
+            charge(st, n, self.position)
 
     def _told(self, st: State, dice: list[int], sides: int) -> None:
         if st.sink is not None:

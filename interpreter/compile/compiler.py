@@ -53,6 +53,7 @@ def _compile(ruleset: Ruleset, players: int, diagnostics: Diagnostics, explicit_
         if not found.items or not learned.news():
             break
         hints = {**hints, **learned.found}
+    found.relocate_call_errors()
     diagnostics.extend(found.items)
     return program
 

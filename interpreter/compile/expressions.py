@@ -9,12 +9,14 @@ from __future__ import annotations
 from typing import Any
 
 from snowrules.compile import stdlib  # noqa: F401 - registers the standard functions
+from snowrules.compile.budget import bounded_range
 from snowrules.compile.closures import Fn, const, constant_in, fail, local, slot_of
 from snowrules.compile.fuse import comprehension, fused, simple
 from snowrules.compile.library import REGISTRY, compile_call
 from snowrules.compile.scope import BUILTIN_VALUES, Scope, Symbols, family_name, suggest
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostics
+from snowrules.language.limits import MAX_LIST
 from snowrules.model import kinds as t
 
 
@@ -269,8 +271,15 @@ class ExpressionCompiler:
                     return fused("{i0} + {p0} * {i1} + {p1}", [player, key], ints=[base, width]), family
                 if not family.per_player and isinstance(node.obj, s.Name):
                     return (lambda st, env: base + key(st, env)), family
+        name = self._family_name(node) or ""
+        known = set(layout.counter_families) | set(layout.zone_families) | set(layout.fields)
+        if (name and name not in known and name not in self.sym.functions and name not in self.sym.variables
+                and scope.lookup(name) is None):
+            # a name nothing declares (`p.scroe`): an unknown counter, not a value of the wrong kind
+            self.diag.error(node.pos, f"unknown counter {name!r}", suggest(name, list(layout.counter_families)))
+            return None, None
         self.diag.error(node.pos, f"{what} must be a counter, such as score or p.score",
-                        suggest(family_name(node) or "", list(layout.counter_families)))
+                        suggest(name, list(layout.counter_families)))
         return None, None
 
     def _counter_value(self, node: s.Index, obj: Fn, scope: Scope):
@@ -312,6 +321,8 @@ class ExpressionCompiler:
                 inner.aliases[param] = (fn, kind)
             else:
                 bindings.append((inner.define(param, kind), fn))
+        for param in params[len(args):]:  # missing: reported at the call, not again in the body
+            bindings.append((inner.define(param, t.ANY), const(None)))
         return inner, bindings
 
     def _inline_function(self, node: s.Call, scope: Scope):
@@ -321,12 +332,12 @@ class ExpressionCompiler:
             return const(None), t.ANY
         inner, bindings = self.bind_arguments(node, decl.params, node.args, scope, "function")
         self.inlining.append(node.name)
-        self.diag.calls.append((node.name, node.pos))
+        self.diag.enter_call(node.name, node.pos)
         try:
             body, kind = self.compile(decl.expr, inner)
         finally:
             self.inlining.pop()
-            self.diag.calls.pop()
+            self.diag.leave_call()
         if not bindings:
             return body, kind
         if len(bindings) == 1:
@@ -395,13 +406,17 @@ class ExpressionCompiler:
     def _range(self, node: s.Range, scope: Scope):
         start = self.expect(node.start, scope, t.INT, "a range's start")
         end = self.expect(node.end, scope, t.INT, "a range's end")
+        position, descending = node.pos, node.descending
         if isinstance(node.start, s.Literal) and isinstance(node.end, s.Literal):
             a, b = node.start.value, node.end.value
-            values = list(range(a, b - 1, -1)) if node.descending else list(range(a, b + 1))
+            size = a - b + 1 if descending else b - a + 1
+            if size > MAX_LIST:
+                self.diag.error(position, f"this range has {size} items, more than {MAX_LIST}", code="SR704")
+                return const([]), t.list_of(t.INT)
+            values = list(range(a, b - 1, -1)) if descending else list(range(a, b + 1))
             return const(values), t.list_of(t.INT)  # lists are never changed in place
-        if node.descending:
-            return (lambda st, env: list(range(start(st, env), end(st, env) - 1, -1))), t.list_of(t.INT)
-        return (lambda st, env: list(range(start(st, env), end(st, env) + 1))), t.list_of(t.INT)
+        return ((lambda st, env: bounded_range(start(st, env), end(st, env), descending, position)),
+                t.list_of(t.INT))
 
     # ---- operators ------------------------------------------------------------------------
     def _unary(self, node: s.Unary, scope: Scope):

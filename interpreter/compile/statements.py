@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from snowrules.compile import apply, fuse
+from snowrules.compile.budget import charge, over_budget
 from snowrules.compile.chance import CHANCE, ChanceStatements, outcome_kind
 from snowrules.compile.changes import ChangeStatements
 from snowrules.compile.expressions import ExpressionCompiler
@@ -28,14 +29,14 @@ from snowrules.compile.steps import (
 )
 from snowrules.compile.triggers import TriggerRuntime, release
 from snowrules.language import syntax as s
-from snowrules.language.diagnostics import Diagnostics, Position, RuntimeRulesError
+from snowrules.language.diagnostics import Diagnostics, Position
+from snowrules.language.limits import MAX_STEPS
 from snowrules.model import kinds as t
 from snowrules.model.events import PhaseStarted
 from snowrules.model.layout import Layout
 from snowrules.model.program import LOOP, SEQUENCE, WHILE, Block
 from snowrules.model.values import Frame
 
-MAX_WHILE = 1_000_000
 Native = Callable[[Any, list], None]
 
 
@@ -325,7 +326,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
         inner, bindings = self.x.bind_arguments(node, decl.params, node.args, scope, "procedure",
                                                 assigned_names(decl.body))
         self.calling.append(node.name)
-        self.diag.calls.append((node.name, node.pos))
+        self.diag.enter_call(node.name, node.pos)
         try:
             if stepped:
                 return _CallStep(bindings, self.stepped_body(decl.body, inner))
@@ -337,7 +338,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
             body, body_ns, nesting = self.body_code(decl.body, inner)
         finally:
             self.calling.pop()
-            self.diag.calls.pop()
+            self.diag.leave_call()
         return fuse.statement(lines + body, {**namespace, **body_ns}, nesting)
 
     def _if(self, node: s.If, scope: Scope):
@@ -368,9 +369,11 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
         if is_zone:
             src = f"list({src})"
         body, body_ns, depth = self.body_code(node.body, inner)
-        item = fuse.fresh()
-        lines = [f"for {item} in {src}:", f"    env[{int(slot)}] = {item}"] + fuse.indent(body)
-        return fuse.statement(lines, {**ns, **body_ns}, depth + 1)
+        item, items, charge_name, where = fuse.fresh(), fuse.fresh(), fuse.fresh("_v"), fuse.fresh("_v")
+        # every round is a step of the budget, charged before the first round
+        lines = [f"{items} = {src}", f"{charge_name}(st, len({items}), {where})",
+                 f"for {item} in {items}:", f"    env[{int(slot)}] = {item}"] + fuse.indent(body)
+        return fuse.statement(lines, {**ns, **body_ns, charge_name: charge, where: node.pos}, depth + 1)
 
     def _while(self, node: s.While, scope: Scope):
         cond = self.x.expect(node.cond, scope, t.BOOL, "the condition")
@@ -378,19 +381,21 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
         position = node.pos
 
         def while_loop(st, env):
-            n = 0
-            while cond(st, env):
+            while cond(st, env):  # every round is a step of the budget
                 body(st, env)
-                n += 1
-                if n > MAX_WHILE:
-                    raise RuntimeRulesError.at(position, f"this loop ran more than {MAX_WHILE} times")
+                st.steps += 1
+                if st.steps > MAX_STEPS:
+                    over_budget(position)
         return while_loop
 
     def _repeat(self, node: s.Repeat, scope: Scope):
         src, ns = fuse.expression(self.x.expect(node.count, scope, t.INT, "the number of times"))
         body, body_ns, depth = self.body_code(node.body, scope.child())
-        lines = [f"for {fuse.fresh()} in range({src}):"] + fuse.indent(body)
-        return fuse.statement(lines, {**ns, **body_ns}, depth + 1)
+        rounds, charge_name, where = fuse.fresh(), fuse.fresh("_v"), fuse.fresh("_v")
+        # every round is a step of the budget, charged before the first round
+        lines = [f"{rounds} = {src}", f"{charge_name}(st, max({rounds}, 0), {where})",
+                 f"for {fuse.fresh()} in range({rounds}):"] + fuse.indent(body)
+        return fuse.statement(lines, {**ns, **body_ns, charge_name: charge, where: node.pos}, depth + 1)
 
     def _phase(self, node: s.Phase, scope: Scope):
         body, body_ns, depth = self.body_code(node.body, scope.child())

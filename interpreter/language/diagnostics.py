@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from snowrules.language.codes import classify
+
 
 @dataclass(frozen=True)
 class Position:
@@ -39,10 +41,22 @@ class Diagnostic:
     message: str
     hint: str = ""
     severity: str = "error"
+    code: str = ""  # a stable code (language/codes.py); classified from the message when not given
+
+    def __post_init__(self) -> None:
+        if not self.code:
+            object.__setattr__(self, "code", classify(self.message, self.position.path))
 
     def __str__(self) -> str:
         text = f"{self.position}: {self.severity}: {self.message}"
         return f"{text} (hint: {self.hint})" if self.hint else text
+
+    def with_code(self) -> str:
+        """The text form with the code, as `validate` prints it (mypy's `[code]` convention keeps
+        the `path:line:col: error: ` prefix that editors and scripts match)."""
+        text = f"{self.position}: {self.severity}: {self.message}"
+        text = f"{text} (hint: {self.hint})" if self.hint else text
+        return f"{text} [{self.code}]"
 
 
 class SnowrulesError(Exception):
@@ -55,8 +69,8 @@ class SnowrulesError(Exception):
         super().__init__("\n".join(str(d) for d in self.diagnostics))
 
     @classmethod
-    def at(cls, position: Position, message: str, hint: str = "") -> SnowrulesError:
-        return cls(Diagnostic(position, message, hint))
+    def at(cls, position: Position, message: str, hint: str = "", code: str = "") -> SnowrulesError:
+        return cls(Diagnostic(position, message, hint, code=code))
 
 
 class RulesSyntaxError(SnowrulesError):
@@ -84,34 +98,78 @@ class IllegalChoiceError(SnowrulesError):
     """An agent, a scenario or a log answered a decision with an option that is not legal."""
 
 
+@dataclass
+class CallRecord:
+    """One expansion of a definition at a call: which problems (indexes of diagnostics) its body met."""
+
+    name: str
+    at: Position
+    met: set[int]
+
+
 class Diagnostics:
     """A collector: checks add to it, and `raise_if_any` turns what it holds into an error."""
 
     def __init__(self) -> None:
         self.items: list[Diagnostic] = []
-        # The definitions being expanded at a call, innermost last: (name, where it is called).
-        # A definition's body is checked at each call with the arguments' kinds, so a problem
-        # inside it also says which calls gave the values: one diagnostic per problem, listing
-        # every call that meets it.
-        self.calls: list[tuple[str, Position]] = []
+        # The definitions being expanded at a call, innermost last: (name, where it is called,
+        # the record of that call). A definition's body is checked at each call with the
+        # arguments' kinds, so a problem inside it also says which calls gave the values: one
+        # diagnostic per problem, listing every call that meets it.
+        self.calls: list[tuple[str, Position, CallRecord]] = []
+        self.call_records: list[CallRecord] = []  # every expansion, for relocate_call_errors
         self._chains: dict[tuple, tuple[int, list[str]]] = {}  # problem -> (its item, its calls)
 
-    def error(self, position: Position, message: str, hint: str = "") -> None:
+    def enter_call(self, name: str, at: Position) -> None:
+        """A definition's body starts being checked for the call at `at`."""
+        record = CallRecord(name, at, set())
+        self.call_records.append(record)
+        self.calls.append((name, at, record))
+
+    def leave_call(self) -> None:
+        self.calls.pop()
+
+    def relocate_call_errors(self) -> None:
+        """Errors in a callee's body that only some calls cause are those calls' mistakes (swapped
+        or wrong arguments): report one error at each such call, naming the first problem, and
+        not the body. A body that fails for every call keeps its own errors (with their calls)."""
+        clean = {r.name for r in self.call_records if not r.met}
+        moved: dict[int, Diagnostic] = {}
+        dropped: set[int] = set()
+        for record in self.call_records:
+            if record.name not in clean or not record.met:
+                continue
+            inside = [i for i in sorted(record.met)
+                      if i not in dropped and self.items[i].position.line != record.at.line]
+            if not inside or any(i in moved for i in inside):
+                continue
+            first = self.items[inside[0]]
+            dropped.update(inside)
+            moved[inside[0]] = Diagnostic(record.at, f"the arguments of this call do not fit {record.name!r}: "
+                                          f"{first.message} (at {first.position})", "are two arguments swapped?",
+                                          code="SR402")
+        if moved or dropped:
+            self.items = [moved.get(i, d) for i, d in enumerate(self.items) if i not in dropped or i in moved]
+            self.call_records, self._chains = [], {}
+
+    def error(self, position: Position, message: str, hint: str = "", code: str = "") -> None:
         if not self.calls:
-            self.items.append(Diagnostic(position, message, hint))
+            self.items.append(Diagnostic(position, message, hint, code=code))
             return
-        name, at = self.calls[-1]
+        name, at, record = self.calls[-1]
         chain = f"in {name!r} called at {at}" + "".join(
-            f" (in {outer!r} called at {where})" for outer, where in reversed(self.calls[:-1]))
+            f" (in {outer!r} called at {where})" for outer, where, _ in reversed(self.calls[:-1]))
         key = (position, message, hint)
         if key not in self._chains:
             self._chains[key] = (len(self.items), [])
-            self.items.append(Diagnostic(position, message, hint))
+            self.items.append(Diagnostic(position, message, hint, code=code))
         index, chains = self._chains[key]
+        for _, _, open_record in self.calls:  # every call being expanded meets this problem
+            open_record.met.add(index)
         if chain not in chains:
             chains.append(chain)
         where = "; ".join(chains)
-        self.items[index] = Diagnostic(position, message, f"{hint}; {where}" if hint else where)
+        self.items[index] = Diagnostic(position, message, f"{hint}; {where}" if hint else where, code=code)
 
     def extend(self, diagnostics: list[Diagnostic]) -> None:
         self.items.extend(diagnostics)

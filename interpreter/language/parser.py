@@ -15,8 +15,9 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.indenter import DedentError, Indenter
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, Position, RulesSyntaxError
+from snowrules.language.limits import MAX_BLOCK_DEPTH, MAX_FILE_BYTES
 
-MAX_SOURCE_BYTES = 2_000_000  # untrusted rulesets: refuse absurdly large files
+MAX_SOURCE_BYTES = MAX_FILE_BYTES  # untrusted rulesets: refuse absurdly large files
 
 
 class _RulesIndenter(Indenter):
@@ -445,7 +446,12 @@ def _syntax_error(error: UnexpectedInput, text: str, shift: _Shift) -> RulesSynt
             line = text.count("\n") + 1
             message = "the text ends too early"
         elif token.type in ("_INDENT", "_DEDENT"):
+            # the indenter makes this token at the end of the line before: the mistake is the
+            # indented line itself, at its first character
             message = "unexpected indentation"
+            line, col = _next_code_line(text, line)
+            hint = "indent a line only under a line that ends with ':'"
+            return RulesSyntaxError(Diagnostic(shift(line, col), message, hint, code="SR302"))
         elif token.type == "_NL":
             message = "the line ends too early"
         else:
@@ -454,12 +460,35 @@ def _syntax_error(error: UnexpectedInput, text: str, shift: _Shift) -> RulesSynt
         message = str(error).splitlines()[0]
     expected = getattr(error, "expected", None) or getattr(error, "allowed", None) or set()
     hint = f"expected {_describe_expected(set(expected))}" if expected else ""
-    return RulesSyntaxError(Diagnostic(shift(max(line, 1), max(col, 1)), message, hint))
+    return RulesSyntaxError(Diagnostic(shift(max(line, 1), max(col, 1)), message, hint, code="SR301"))
+
+
+def _next_code_line(text: str, line: int) -> tuple[int, int]:
+    """The first line after `line` holding code (not blank, not only a comment), and the column
+    of its first character; `line` itself when there is none."""
+    lines = text.splitlines()
+    for number in range(line + 1, len(lines) + 1):
+        stripped = lines[number - 1].strip()
+        if stripped and not stripped.startswith("#"):
+            return number, len(lines[number - 1]) - len(lines[number - 1].lstrip()) + 1
+    return line, 1
 
 
 def _bad_dedent(text: str) -> tuple[int, int]:
     """The first line whose indentation returns to a column no open block started at."""
+    return _indentation(text)[0]
+
+
+def _too_deep(text: str) -> tuple[int, int] | None:
+    """The first line nested more than MAX_BLOCK_DEPTH blocks deep, or None."""
+    return _indentation(text)[1]
+
+
+def _indentation(text: str) -> tuple[tuple[int, int], tuple[int, int] | None]:
+    """Walk the blocks by indentation: the first bad dedent (or 1, 1) and the first line nested
+    deeper than MAX_BLOCK_DEPTH (or None)."""
     stack, depth = [0], 0
+    too_deep = None
     for number, line in enumerate(text.splitlines(), 1):
         stripped = line.strip()
         if not stripped or stripped.startswith("#") or depth > 0:
@@ -470,16 +499,23 @@ def _bad_dedent(text: str) -> tuple[int, int]:
             while width < stack[-1]:
                 stack.pop()
             if width != stack[-1]:
-                return number, width + 1
+                return (number, width + 1), too_deep
         elif width > stack[-1]:
             stack.append(width)
+            if too_deep is None and len(stack) > MAX_BLOCK_DEPTH + 1:
+                too_deep = (number, width + 1)
         depth = max(0, line.count("(") + line.count("[") - line.count(")") - line.count("]"))
-    return 1, 1
+    return (1, 1), too_deep
 
 
 def _parse(text: str, start: str, shift: _Shift):
     if len(text.encode("utf-8")) > MAX_SOURCE_BYTES:
-        raise RulesSyntaxError(Diagnostic(shift(1, 1), f"the text is larger than {MAX_SOURCE_BYTES} bytes"))
+        raise RulesSyntaxError(Diagnostic(shift(1, 1), f"the text is larger than {MAX_SOURCE_BYTES} bytes",
+                                                code="SR701"))
+    deep = _too_deep(text)
+    if deep is not None:
+        raise RulesSyntaxError(Diagnostic(shift(*deep), f"blocks nested more than {MAX_BLOCK_DEPTH} deep",
+                                          "move the inner part into a procedure (`define`)", code="SR705"))
     if not text.endswith("\n"):
         text += "\n"
     try:
@@ -499,7 +535,7 @@ def _parse(text: str, start: str, shift: _Shift):
     except VisitError as error:  # pragma: no cover - a bug in the transformer, not in the input
         raise error.orig_exc from None
     except RecursionError:
-        raise RulesSyntaxError(Diagnostic(shift(1, 1), "the text nests too deeply")) from None
+        raise RulesSyntaxError(Diagnostic(shift(1, 1), "the text nests too deeply", code="SR705")) from None
 
 
 def parse_rules(text: str, path: str) -> s.RulesFile:

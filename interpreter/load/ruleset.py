@@ -13,6 +13,7 @@ from typing import Any
 from snowrules.data import bundled_folder
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, Diagnostics, Position, RulesetError, RulesSyntaxError
+from snowrules.language.limits import MAX_COMPONENTS, MAX_COPIES
 from snowrules.language.parser import parse_effect, parse_expression, parse_rules
 from snowrules.load.yaml_files import (
     YamlDocument,
@@ -81,6 +82,7 @@ class Ruleset:
     interface: dict[tuple, Any] = field(default_factory=dict)  # ("choice", "component") -> parsed expression
     constraint_messages: list[str] = field(default_factory=list)  # ("constraint", i) in `interface`
     rules_parsed: bool = True  # False when a rules file could not be parsed (its names are unknown)
+    rejected_fields: set[str] = field(default_factory=set)  # fields of entries left out for a problem
 
     def shown(self, path: Path) -> str:
         return display_path(path)
@@ -183,11 +185,16 @@ class _Reader:
         self.folder = folder
         self.problems = Diagnostics()
         self._schemas: dict[str, dict] = {}
+        self.rejected: set[int] = set()  # entries of the file being read that broke its envelope
+        self.rejected_fields: set[str] = set()  # fields of component entries left out for a problem
 
     def shown(self, path: Path) -> str:
         return display_path(path)
 
-    def _validated(self, path: Path, schema_name: str) -> YamlDocument | None:
+    def _validated(self, path: Path, schema_name: str, entries: str | None = None) -> YamlDocument | None:
+        """The document when it passes its schema, else None. With `entries`, a problem inside one
+        entry of that list leaves out that entry only (kept in `self.rejected`), so one broken
+        card is one error, not one for every rule that uses the fields of the others."""
         document, problems = load_yaml(path, self.shown(path))
         self.problems.extend(problems)
         if document is None:
@@ -197,10 +204,22 @@ class _Reader:
             return None
         found = schema_errors(document, load_schema(GENERIC_SCHEMAS / schema_name))
         self.problems.extend(found)
+        if entries is not None and found:
+            prefix = f"{entries}."
+            if all(d.message.startswith(prefix) for d in found):
+                self.rejected |= {int(d.message[len(prefix):].split(".")[0].split(":")[0]) for d in found}
+                return document
         return None if found else document
 
     def read(self, variant: str | None) -> Ruleset:
-        manifest = self._validated(self.folder / "ruleset.yaml", "manifest.schema.json")
+        manifest_path = self.folder / "ruleset.yaml"
+        try:
+            manifest_path.resolve().relative_to(self.folder.resolve())
+        except (ValueError, OSError, RuntimeError):
+            raise RulesetError.at(Position(self.shown(manifest_path), 1, 1),
+                                  "ruleset.yaml is a link to a file outside the ruleset folder",
+                                  "a ruleset reads only files inside its own folder", code="SR106") from None
+        manifest = self._validated(manifest_path, "manifest.schema.json")
         self.problems.raise_if_any()
         m = plain(manifest.tree)
         rules_files = list(m["rules"])
@@ -216,7 +235,10 @@ class _Reader:
                 known = ", ".join(sorted(variants)) or "none"
                 raise RulesetError.at(manifest.position(["variants"]), f"unknown variant {variant!r}",
                                       f"this ruleset's variants: {known}")
-            overlay = self._validated(self.folder / variants[variant], "variant.schema.json")
+            self.manifest = manifest
+            located = self._locate(str(variants[variant]), "variants", variant)
+            self.problems.raise_if_any()
+            overlay = self._validated(located, "variant.schema.json")
             self.problems.raise_if_any()
             v = plain(overlay.tree)
             players = v.get("players", players)
@@ -239,6 +261,9 @@ class _Reader:
         if players["min"] > players["max"]:
             self.problems.error(manifest.position(["players"]), "players: min is larger than max")
         self.manifest = manifest
+        self.seats = max(1, int(players["max"])) * max(1, int(seats_per_player))
+        self.copies = 0
+        self.names: dict[str, Position] = {}  # component name -> its first entry
         rules = [r for r in (self._rules(f, f in override_files) for f in rules_files) if r is not None]
         components: list[ComponentDef] = []
         constants: dict[str, tuple[Any, Position]] = {}
@@ -276,6 +301,7 @@ class _Reader:
             rules_parsed=len(rules) == len(rules_files), options=options,
             option_values={name: spec["default"] for name, spec in options.items()}, interface=interface,
             constraint_messages=[c["message"] for c in m.get("constraints", [])],
+            rejected_fields=self.rejected_fields,
         )
 
     def _interface(self, manifest: YamlDocument, m: dict) -> dict[tuple, Any]:
@@ -302,20 +328,45 @@ class _Reader:
                 self.problems.extend(error.diagnostics)
         return found
 
-    def _missing(self, file: str, section: str) -> bool:
-        """Report a file the manifest lists but that is not there, at the manifest's line."""
-        if (self.folder / file).is_file():
-            return False
+    def _locate(self, file: str, section: str, variant: str | None = None) -> Path | None:
+        """The path of a file the manifest (or `variant`'s overlay) lists, once it is known to be
+        inside the ruleset folder and to exist; otherwise the problem is reported at the line
+        naming it, and None. Symlinks are resolved first: a link to a file outside the folder is
+        refused like `../x` or `/x`, and the outside file is never read."""
         entries = plain(self.manifest.tree).get(section, [])
-        where = [section, entries.index(file)] if file in entries else [section]
-        self.problems.error(self.manifest.position(where), f"file not found: {file}",
-                            f"looked in {self.shown(self.folder)}")
-        return True
+        if variant is not None:
+            where = ["variants", variant]
+        elif isinstance(entries, list) and file in entries:
+            where = [section, entries.index(file)]
+        elif isinstance(entries, dict) and file in entries.values():
+            where = [section, next(k for k, v in entries.items() if v == file)]
+        else:
+            where = [section]
+        position = self.manifest.position(where)
+        root = self.folder.resolve()
+        path = self.folder / file
+        try:
+            resolved = path.resolve()
+            resolved.relative_to(root)
+        except (ValueError, OSError, RuntimeError):
+            self.problems.error(position, f"{file} leads outside the ruleset folder",
+                                "a ruleset reads only files inside its own folder (no absolute paths, "
+                                "no `..`, no symlinks pointing out)", code="SR106")
+            return None
+        if not path.is_file():
+            self.problems.error(position, f"file not found: {file}", f"looked in {self.shown(self.folder)}",
+                                code="SR101")
+            return None
+        return path
+
+    def _missing(self, file: str, section: str) -> bool:
+        """Report a file the manifest lists but that is not there (or outside), at the manifest's line."""
+        return self._locate(file, section) is None
 
     def _rules(self, file: str, _override: bool) -> s.RulesFile | None:
-        if self._missing(file, "rules"):
+        path = self._locate(file, "rules")
+        if path is None:
             return None
-        path = self.folder / file
         text, problem = read_text(path, self.shown(path))
         if problem:
             self.problems.extend([problem])
@@ -331,6 +382,12 @@ class _Reader:
             return self._schemas[name]
         for folder in (self.folder / "schemas", GENERIC_SCHEMAS):
             path = folder / name
+            try:
+                path.resolve().relative_to(folder.resolve())
+            except (ValueError, OSError, RuntimeError):
+                self.problems.error(at, f"schema {name!r} leads outside the schemas folder",
+                                    "name a schema file of the ruleset's schemas/ folder", code="SR106")
+                return None
             if path.is_file():
                 try:
                     self._schemas[name] = load_schema(path)
@@ -343,9 +400,10 @@ class _Reader:
         return None
 
     def _components(self, file: str, components: list[ComponentDef], constants: dict, tables: dict) -> None:
-        if self._missing(file, "components"):
+        path = self._locate(file, "components")
+        if path is None:
             return
-        document = self._validated(self.folder / file, "component_list.schema.json")
+        document = self._validated(path, "component_list.schema.json", entries="components")
         if document is None:
             return
         tree = document.tree
@@ -362,6 +420,7 @@ class _Reader:
             if key in tables:
                 self.problems.error(where, f"table {key!r} is defined twice", f"first at {tables[key][1]}")
             tables[key] = (plain(tree["tables"][key]), where)
+            self._table_columns(document, key, tables[key][0])
         per_seat = bool(tree.get("per_seat", False))
         declared = (schema or {}).get("properties", {})
         if COPIES in declared and not _declares_copies_as_snowrules_does(declared[COPIES]):
@@ -370,13 +429,18 @@ class _Reader:
                                 "rename the field (every schema accepts `copies:` without declaring it; for "
                                 f"editors a schema may declare it as {{\"$ref\": \".../{COPIES_DEFINITION}\"}})")
             return
+        rejected, self.rejected = self.rejected, set()
         for i, entry in enumerate(tree.get("components", []) or []):
+            if i in rejected:
+                self.rejected_fields |= {str(k) for k in entry} if isinstance(entry, dict) else set()
+                continue
             copies = self._copies(document, entry, ["components", i])
             if schema is not None:
                 own = {key: value for key, value in entry.items() if key != COPIES}
                 found = schema_errors(document, schema, own, ["components", i])
                 if found:
                     self.problems.extend(_copies_hint(d, declared) for d in found)
+                    self.rejected_fields |= {str(k) for k in entry} if isinstance(entry, dict) else set()
                     continue
             fields = plain(entry)
             fields.pop(COPIES, None)
@@ -384,9 +448,26 @@ class _Reader:
                 if reserved in fields:
                     self.problems.error(key_position(document.path, tree, ["components", i], reserved),
                                         f"{reserved!r} is set by snowrules and cannot be a card field")
+            if copies > MAX_COPIES:
+                self.problems.error(key_position(document.path, tree, ["components", i], COPIES),
+                                    f"{COPIES} {copies} is more than {MAX_COPIES} copies of one component",
+                                    code="SR703")
+                continue
+            self.copies += copies * (self.seats if per_seat else 1)
+            if self.copies > MAX_COMPONENTS:
+                self.problems.error(document.position(["components", i]),
+                                    f"the components come to more than {MAX_COMPONENTS} copies here",
+                                    code="SR703")
+                self.copies = -10 * MAX_COMPONENTS  # reported once
             component = ComponentDef(
                 name=str(fields.pop("name")), fields=fields, count=copies,
                 per_seat=per_seat, position=document.position(["components", i]))
+            first = self.names.setdefault(component.name, component.position)
+            if first != component.position:
+                self.problems.error(key_position(document.path, tree, ["components", i], "name"),
+                                    f"component {component.name!r} is defined twice",
+                                    f"first at {first}; give one `copies: 2`, or another name", code="SR205")
+                continue
             language = (schema or {}).get("properties", {})
             for key, value in fields.items():
                 kind = language.get(key, {}).get("x-language")
@@ -408,6 +489,28 @@ class _Reader:
             return 1
         return int(value)
 
+    def _table_columns(self, document: YamlDocument, name: str, rows: list[dict]) -> None:
+        """A table's rows share their fields: a field whose value in one row is of another kind
+        than in every other row (a text among numbers) is a mistake, reported at that cell."""
+        kinds: dict[str, dict[str, list[int]]] = {}  # field -> kind -> rows
+        for i, row in enumerate(rows):
+            for column, value in row.items():
+                kind = "true/false" if isinstance(value, bool) else (
+                    "a number" if isinstance(value, (int, float)) else "a text" if isinstance(value, str) else "")
+                if kind:
+                    kinds.setdefault(column, {}).setdefault(kind, []).append(i)
+        for column, seen in kinds.items():
+            if len(seen) < 2:
+                continue
+            usual = max(seen, key=lambda k: len(seen[k]))
+            if len(seen[usual]) < 2:
+                continue
+            for kind, where in seen.items():
+                for i in where if kind != usual else []:
+                    self.problems.error(document.position(["tables", name, i, column]),
+                                        f"tables.{name}.{i}.{column}: {rows[i][column]!r} is {kind}, but "
+                                        f"{column} is {usual} in the other rows", code="SR203")
+
     def _snippet(self, document: YamlDocument, where: list, text: str, kind: str,
                  component: ComponentDef, key: str) -> None:
         """Parse DSL text found inside YAML, with positions in the YAML file."""
@@ -423,8 +526,10 @@ class _Reader:
 
 def _copies_hint(diagnostic: Diagnostic, declared: dict) -> Diagnostic:
     """`count:` meant copies before `copies:` did: say so where a schema refuses an unknown `count`."""
-    if "'count' was unexpected" in diagnostic.message and "count" not in declared:
-        return Diagnostic(diagnostic.position, diagnostic.message, f"the number of copies is `{COPIES}: N`")
+    unknown = "'count' was unexpected" in diagnostic.message or "unknown field 'count'" in diagnostic.message
+    if unknown and "count" not in declared:
+        return Diagnostic(diagnostic.position, diagnostic.message, f"the number of copies is `{COPIES}: N`",
+                          code=diagnostic.code)
     return diagnostic
 
 

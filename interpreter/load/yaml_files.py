@@ -7,7 +7,9 @@ jsonschema's `iter_errors` yields every violation with the path to the failing n
 """
 from __future__ import annotations
 
+import difflib
 import json
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -17,8 +19,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from snowrules.language.diagnostics import Diagnostic, Position
-
-MAX_FILE_BYTES = 2_000_000
+from snowrules.language.limits import MAX_FILE_BYTES, MAX_YAML_DEPTH, MAX_YAML_NODES
 
 
 class YamlDocument:
@@ -36,7 +37,8 @@ def read_text(path: Path, shown: str) -> tuple[str | None, Diagnostic | None]:
     """Read a text file, or say why it cannot be read."""
     try:
         if path.stat().st_size > MAX_FILE_BYTES:
-            return None, Diagnostic(Position(shown, 1, 1), f"file is larger than {MAX_FILE_BYTES} bytes")
+            return None, Diagnostic(Position(shown, 1, 1), f"file is larger than {MAX_FILE_BYTES} bytes",
+                                    code="SR701")
         return path.read_text(encoding="utf-8"), None
     except FileNotFoundError:
         return None, Diagnostic(Position(shown), "file not found")
@@ -76,8 +78,62 @@ def load_yaml(path: Path, shown: str) -> tuple[YamlDocument | None, list[Diagnos
     except YAMLError as error:
         return None, [Diagnostic(Position(shown, 1, 1), f"YAML syntax: {error}")]
     except RecursionError:
-        return None, [Diagnostic(Position(shown, 1, 1), "YAML nests too deeply")]
+        return None, [Diagnostic(Position(shown, 1, 1), "YAML nests too deeply", code="SR705")]
+    problem = _oversized(tree, shown)
+    if problem is not None:
+        return None, [problem]
     return YamlDocument(shown, tree), []
+
+
+def _oversized(tree: Any, shown: str) -> Diagnostic | None:
+    """A refusal when the tree, with every alias expanded, has more than MAX_YAML_NODES nodes or
+    nests deeper than MAX_YAML_DEPTH: an alias bomb is a few hundred bytes of text whose expansion
+    (by `plain`, by schema validation) would take minutes and gigabytes. Sizes are computed once
+    per shared node, so the check itself costs the size of the text. The refusal is at the
+    innermost node whose own expansion is too large: where the bomb is assembled."""
+    sizes: dict[int, int] = {}
+    worst: list = []
+
+    def size(node: Any, depth: int) -> int:
+        if not isinstance(node, (dict, list)):
+            return 1
+        if depth > MAX_YAML_DEPTH:
+            raise _TooDeep(node)
+        known = sizes.get(id(node))
+        if known is not None:
+            return known
+        sizes[id(node)] = MAX_YAML_NODES + 1  # a node inside itself (a recursive alias) is too large
+        children = node.values() if isinstance(node, dict) else node
+        total = 1
+        for child in children:
+            total += size(child, depth + 1)
+            if total > MAX_YAML_NODES:
+                break
+        sizes[id(node)] = total
+        if total > MAX_YAML_NODES and not worst:
+            worst.append(node)
+        return total
+
+    try:
+        size(tree, 0)
+    except _TooDeep as deep:
+        return Diagnostic(_node_position(shown, deep.node), f"YAML nested more than {MAX_YAML_DEPTH} levels deep",
+                          code="SR705")
+    if worst:
+        return Diagnostic(_node_position(shown, worst[0]), f"YAML aliases here expand to more than {MAX_YAML_NODES} "
+                          "nodes", "write the values out, or use fewer nested aliases (&name / *name)",
+                          code="SR702")
+    return None
+
+
+class _TooDeep(Exception):
+    def __init__(self, node: Any):
+        self.node = node
+
+
+def _node_position(shown: str, node: Any) -> Position:
+    lc = getattr(node, "lc", None)
+    return Position(shown, lc.line + 1, lc.col + 1) if lc is not None else Position(shown, 1, 1)
 
 
 def position_of(path: str, tree: Any, where: list[str | int]) -> Position:
@@ -131,21 +187,55 @@ def plain(node: Any) -> Any:
 
 
 def load_schema(path: Path) -> dict:
+    """A JSON Schema file (ValueError when it is too large or not JSON)."""
+    if path.stat().st_size > MAX_FILE_BYTES:
+        raise ValueError(f"the file is larger than {MAX_FILE_BYTES} bytes")
     return json.loads(path.read_text(encoding="utf-8"))
 
 
 def schema_errors(document: YamlDocument, schema: dict, node: Any = None,
                   base: list[str | int] | None = None) -> list[Diagnostic]:
-    """Every violation of `schema` by `node` (by default the whole document), each at its line."""
+    """Every violation of `schema` by `node` (by default the whole document), each at its line.
+
+    An unknown field is reported at the key itself, with the known field it is closest to; a
+    misspelt required field (`knid:` for `kind:`) is one mistake, so the "required" error that
+    follows from it is left out."""
     base = base or []
     node = document.tree if node is None else node
     validator = Draft202012Validator(schema)
+    errors = list(validator.iter_errors(plain(node)))
+    unknown: dict[tuple, list[str]] = {}  # path of a map -> its unknown keys
+    for error in errors:
+        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+            known = set(error.schema.get("properties") or {})
+            patterns = error.schema.get("patternProperties") or {}
+            unknown[tuple(error.absolute_path)] = [
+                k for k in error.instance if k not in known and not any(re.search(p, k) for p in patterns)]
     found = []
-    for error in validator.iter_errors(plain(node)):
-        where = base + list(error.absolute_path)
+    for error in errors:
+        path = list(error.absolute_path)
+        where = base + path
         field = ".".join(str(p) for p in where) or "the file"
-        message = error.message
-        if error.validator == "additionalProperties":
-            message = f"unknown field: {message}"
-        found.append(Diagnostic(document.position(where), f"{field}: {message}"))
+        if error.validator == "required" and isinstance(error.instance, dict):
+            missing = error.message.split("'")[1] if error.message.count("'") >= 2 else ""
+            if difflib.get_close_matches(missing, unknown.get(tuple(path), []), n=1, cutoff=0.6):
+                continue  # the misspelt key is reported, at itself
+            known = set(error.schema.get("properties") or {})
+            close = difflib.get_close_matches(missing, [str(k) for k in error.instance if k not in known],
+                                              n=1, cutoff=0.7)
+            if close:  # a schema without `additionalProperties: false`: the misspelling is still the key
+                found.append(Diagnostic(key_position(document.path, document.tree, where, close[0]),
+                                        f"{field}: unknown field {close[0]!r}", f"did you mean {missing!r}?",
+                                        code="SR201"))
+                continue
+        if error.validator == "additionalProperties" and tuple(path) in unknown:
+            properties = list(error.schema.get("properties") or {})
+            for key in unknown[tuple(path)]:
+                close = difflib.get_close_matches(str(key), properties, n=1, cutoff=0.6)
+                hint = f"did you mean {close[0]!r}?" if close else (
+                    f"fields: {', '.join(properties)}" if properties else "")
+                found.append(Diagnostic(key_position(document.path, document.tree, where, key),
+                                        f"{field}: unknown field {key!r}", hint, code="SR201"))
+            continue
+        found.append(Diagnostic(document.position(where), f"{field}: {error.message}"))
     return found

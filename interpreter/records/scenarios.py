@@ -34,7 +34,21 @@ class ScenarioResult:
 
 
 def scenario_files(ruleset: Ruleset) -> list[Path]:
-    return sorted((ruleset.folder / "scenarios").glob("*.yaml"))
+    """The scenario files of a ruleset; a symlink to a file outside its folder is never read
+    (`validate` reports it, SR106)."""
+    return [p for p in sorted((ruleset.folder / "scenarios").glob("*.yaml")) if inside(p, ruleset.folder)]
+
+
+def outside_scenario_files(ruleset: Ruleset) -> list[Path]:
+    return [p for p in sorted((ruleset.folder / "scenarios").glob("*.yaml")) if not inside(p, ruleset.folder)]
+
+
+def inside(path: Path, folder: Path) -> bool:
+    try:
+        path.resolve().relative_to(folder.resolve())
+    except (ValueError, OSError, RuntimeError):
+        return False
+    return True
 
 
 def load_scenario(path: Path) -> YamlDocument:
@@ -158,11 +172,19 @@ def _answer(game: Game, st: State, names: _Names, choice: dict, where: list) -> 
     game.answer(st, indexes)
 
 
-def run_scenario(path: Path, ruleset_ref: str) -> ScenarioResult:
+def run_scenario(path: Path, ruleset_ref: str, max_steps: int | None = None) -> ScenarioResult:
+    """Run one scenario; `max_steps` lowers the step budget (validate checks scenarios cheaply)."""
     document = load_scenario(path)
     data = plain(document.tree)
     variant = data.get("variant")
-    ruleset = load_ruleset(ruleset_ref, variant)
+    try:
+        ruleset = load_ruleset(ruleset_ref, variant)
+    except SnowrulesError as error:
+        unknown = next((d for d in error.diagnostics if d.code == "SR208"), None)
+        if variant is None or unknown is None:
+            raise
+        raise ScenarioError(Diagnostic(document.position(["variant"]), unknown.message, unknown.hint,
+                                       code="SR501")) from None
     if data.get("options"):
         try:
             set_options(ruleset, data["options"])
@@ -181,10 +203,13 @@ def run_scenario(path: Path, ruleset_ref: str) -> ScenarioResult:
     else:
         players = players_field
     try:
-        game = Game(compile_ruleset(ruleset, players))
+        program = compile_ruleset(ruleset, players)
     except SnowrulesError as error:
         raise ScenarioError([Diagnostic(document.position(["players"]), "this scenario cannot run")]
                             + error.diagnostics) from None
+    if max_steps is not None:
+        program = dataclasses.replace(program, max_steps=min(program.max_steps, max_steps))
+    game = Game(program)
     names = _Names(game, document)
     events: list[dict] = names.events
     rolls: list[Rolled] = []

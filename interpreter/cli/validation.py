@@ -1,0 +1,183 @@
+"""What `snowrules validate` checks, as a CI gate: every file of a ruleset folder, its variants,
+its scenarios (run far enough to check every name they use) and a few smoke games.
+
+Paths given one by one (as pre-commit passes changed files) are mapped to the ruleset folder
+that holds them; each folder is checked once and each problem reported once.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+from pathlib import Path
+
+from snowrules.compile.compiler import check
+from snowrules.language.diagnostics import Diagnostic, Position, SnowrulesError
+from snowrules.load.ruleset import bundled_names, display_path, find_ruleset, read_ruleset
+from snowrules.load.yaml_files import load_yaml, plain
+from snowrules.play.smoke import DEFAULT_BOUNDS, SmokeBounds, smoke_play
+from snowrules.records.scenarios import inside, outside_scenario_files, run_scenario, scenario_files
+
+YAML_SUFFIXES = (".yaml", ".yml")
+
+
+def _enclosing_ruleset(path: Path) -> Path | None:
+    path = path.resolve()
+    for folder in [path] + list(path.parents):
+        if (folder / "ruleset.yaml").is_file():
+            return folder
+    return None
+
+
+def ruleset_folders(refs: list[str]) -> tuple[list[Path], list[Diagnostic]]:
+    """The ruleset folders that `refs` (names, folders or files inside a folder) name, each once,
+    in the order first named; and a diagnostic for each ref that names none."""
+    folders: dict[Path, Path] = {}
+    problems = []
+    for ref in refs:
+        folder = find_ruleset(ref)
+        if folder is None and Path(ref).exists():
+            folder = _enclosing_ruleset(Path(ref))
+        if folder is None:
+            problems.append(Diagnostic(Position(ref), "not a ruleset, nor a file inside one",
+                                       f"bundled rulesets: {', '.join(bundled_names())}", code="SR101"))
+            continue
+        folders.setdefault(folder.resolve(), folder)
+    return list(folders.values()), problems
+
+
+def validate_folder(folder: Path, play: bool = True, bounds: SmokeBounds = DEFAULT_BOUNDS) -> list[Diagnostic]:
+    """Every problem of a ruleset, its variants, its scenario files and (with `play`) its smoke
+    games, each once, in file and line order."""
+    found: dict[tuple, Diagnostic] = {}
+
+    def add(diagnostics: list[Diagnostic]) -> None:
+        for d in diagnostics:
+            found.setdefault((d.position, d.message), d)
+
+    try:
+        ruleset, problems = read_ruleset(str(folder))
+    except SnowrulesError as error:
+        add(list(error.diagnostics))
+        return _ordered(found)
+    add(problems)
+
+    def checked(read) -> list[Diagnostic]:
+        """The check of a ruleset as read. Names used by the rules cannot be checked while a rules
+        file does not parse (every use of what it declares would be reported): syntax first."""
+        if not read.rules_parsed:
+            return []
+        return [d for d in check(read) if not _follows_from_rejected(d, read.rejected_fields)]
+
+    add(checked(ruleset))
+    for variant in ruleset.variants:
+        try:
+            variant_ruleset, problems = read_ruleset(str(folder), variant)
+            add(problems + checked(variant_ruleset))
+        except SnowrulesError as error:
+            add(list(error.diagnostics))
+    add(unlisted_files(folder))
+    add([Diagnostic(Position(_shown_link(path), 1, 1), "this scenario is a link to a file outside the ruleset "
+                    "folder; it is not read", "a ruleset reads only files inside its own folder", code="SR106")
+         for path in outside_scenario_files(ruleset)])
+    if _errors(found):  # scenarios and smoke games need a ruleset without errors
+        add(_scenario_syntax(ruleset))
+        return _ordered(found)
+    if play:
+        for variant in [None, *ruleset.variants]:
+            add(smoke_play(read_ruleset(str(folder), variant)[0], bounds))
+    if _errors(found):  # a rule that fails in smoke games fails the scenarios too: once is enough
+        return _ordered(found)
+    for path in scenario_files(ruleset):
+        try:
+            run_scenario(path, str(folder), bounds.max_steps)
+        except SnowrulesError as error:
+            add(list(error.diagnostics))
+    return _ordered(found)
+
+
+def _errors(found: dict[tuple, Diagnostic]) -> list[Diagnostic]:
+    return [d for d in found.values() if d.severity == "error"]
+
+
+def _follows_from_rejected(diagnostic: Diagnostic, fields: set[str]) -> bool:
+    """A rule's "no component has a field X" when X is a field of a component entry left out for
+    a problem already reported: a follow-on, not a second mistake."""
+    match = re.match(r"no component has a field '([^']*)'", diagnostic.message)
+    return match is not None and match.group(1) in fields
+
+
+def _scenario_syntax(ruleset) -> list[Diagnostic]:
+    """Scenario files' own YAML and schema problems (checked even when the ruleset is broken)."""
+    from snowrules.records.scenarios import load_scenario
+    found = []
+    for path in scenario_files(ruleset):
+        try:
+            load_scenario(path)
+        except SnowrulesError as error:
+            found += error.diagnostics
+    return found
+
+
+def unlisted_files(folder: Path) -> list[Diagnostic]:
+    """YAML files inside the ruleset folder that neither the manifest nor a variant lists (and
+    that are not scenarios, found by their folder): a card file someone forgot to add would
+    otherwise pass unchecked. Each is also read, so that its YAML mistakes are reported."""
+    document, _ = load_yaml(folder / "ruleset.yaml", display_path(folder / "ruleset.yaml"))
+    if document is None or not isinstance(document.tree, dict):
+        return []
+    manifest = plain(document.tree)
+    listed = {"ruleset.yaml"} | {str(f) for f in manifest.get("components", []) or []}
+    for variant_file in (manifest.get("variants") or {}).values():
+        listed.add(str(variant_file))
+        overlay, _ = load_yaml(folder / str(variant_file), display_path(folder / str(variant_file)))
+        tree = plain(overlay.tree) if overlay is not None else None
+        if isinstance(tree, dict) and isinstance(tree.get("components"), dict):
+            listed |= {str(f) for f in tree["components"].values() if f}
+    listed = {Path(f).as_posix().removeprefix("./") for f in listed}
+    # A listed file that is missing and an unlisted one of a close name are one mistake (a
+    # misspelt path), already reported at the manifest's line: the unlisted file is not repeated.
+    missing = [f for f in listed if not (folder / f).is_file()]
+    found = []
+    for path in sorted(folder.rglob("*")):
+        relative = path.relative_to(folder).as_posix()
+        if (path.suffix not in YAML_SUFFIXES or relative in listed or relative.startswith(("scenarios/", "."))
+                or "/." in relative or not path.is_file()):
+            continue
+        if difflib.get_close_matches(relative, missing, n=1, cutoff=0.8):
+            continue
+        if not inside(path, folder):  # never read a file outside the folder, not even to report it
+            found.append(Diagnostic(Position(_shown_link(path), 1, 1), "this YAML file is a link to a file "
+                                    "outside the ruleset folder; it is not read", code="SR106"))
+            continue
+        shown = display_path(path)
+        # a warning (it breaks nothing by itself; `--strict` fails on it); its own YAML
+        # mistakes, if any, are errors
+        found.append(Diagnostic(Position(shown, 1, 1), "this YAML file is not listed by ruleset.yaml nor by a "
+                                "variant, so it is never checked nor used",
+                                "add it to `components:` in ruleset.yaml, or delete it", severity="warning",
+                                code="SR105"))
+        _, problems = load_yaml(path, shown)
+        found += problems
+    return found
+
+
+def _shown_link(path: Path) -> str:
+    """A link as users see it: its own name, not its target's."""
+    return f"{display_path(path.parent)}/{path.name}"
+
+
+def _ordered(found: dict[tuple, Diagnostic]) -> list[Diagnostic]:
+    return sorted(found.values(), key=lambda d: (d.position.path, d.position.line, d.position.col, d.message))
+
+
+def validate_paths(refs: list[str], play: bool = True, bounds: SmokeBounds = DEFAULT_BOUNDS
+                   ) -> tuple[list[Path], list[Diagnostic]]:
+    """The folders `refs` name, and every problem found in them (each once)."""
+    folders, problems = ruleset_folders(refs)
+    seen = {(d.position, d.message) for d in problems}
+    for folder in folders:
+        for d in validate_folder(folder, play, bounds):
+            if (d.position, d.message) not in seen:
+                seen.add((d.position, d.message))
+                problems.append(d)
+    return folders, problems

@@ -1,0 +1,35 @@
+"""The step budget and the size bounds, as generated loops and draws use them at run time.
+
+The VM counts the statements it runs; a native loop (fused Python code) and a draw count their
+rounds here, so that `repeat 1000000000000 times: pass`, a `while true:` around an inner loop or
+`roll 100000000 dice` stop at the budget instead of running for minutes. A `repeat` or `for each`
+charges all its rounds before the first, so the check costs nothing per round.
+"""
+from __future__ import annotations
+
+from snowrules.language.diagnostics import Position, RuntimeRulesError
+from snowrules.language.limits import MAX_LIST, MAX_STEPS
+
+
+def over_budget(position: Position):
+    raise RuntimeRulesError.at(position, f"the game ran more than {MAX_STEPS} steps (statements, loop rounds "
+                               "and draws) here", "a loop that never ends, or one far too long?", code="SR706")
+
+
+def charge(st, rounds: int, position: Position) -> None:
+    """Count `rounds` steps against the budget (a loop's rounds, a roll's dice)."""
+    st.steps += rounds
+    if st.steps > MAX_STEPS:
+        over_budget(position)
+
+
+def too_many(position: Position, size: int, what: str):
+    raise RuntimeRulesError.at(position, f"{what} has {size} items, more than {MAX_LIST}", code="SR704")
+
+
+def bounded_range(start: int, end: int, descending: bool, position: Position) -> list[int]:
+    """The list `start..end` (or `start down to end`), refused past MAX_LIST items."""
+    size = start - end + 1 if descending else end - start + 1
+    if size > MAX_LIST:
+        too_many(position, size, "this range")
+    return list(range(start, end - 1, -1)) if descending else list(range(start, end + 1))

@@ -1,0 +1,117 @@
+"""The stable codes of diagnostics: one code for each kind of mistake, so that CI annotations,
+SARIF results and a designer's search all name a problem the same way across releases.
+
+A check may give its diagnostic a code outright; a diagnostic created without one is classified
+here by what its message says and where it stands (a rules file, a scenario, a YAML file). The
+catalogue is data: `docs/diagnostics.md` documents each code with an example, and a test checks
+that the two agree. Codes are never reused for another meaning.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Code:
+    """One kind of mistake: its code, a short name (as SARIF's rule name) and what it means."""
+
+    code: str
+    name: str
+    summary: str
+
+
+CATALOGUE: tuple[Code, ...] = (
+    Code("SR101", "file-not-found", "a file the manifest or a variant names is not there"),
+    Code("SR102", "file-unreadable", "a file cannot be read: a folder, not UTF-8 text, no permission"),
+    Code("SR103", "yaml-syntax", "a YAML file does not parse"),
+    Code("SR104", "yaml-indentation", "a YAML line is indented where no block is open"),
+    Code("SR105", "unlisted-file", "a YAML file inside the ruleset folder that no manifest or variant lists"),
+    Code("SR106", "outside-folder", "a path leads outside the ruleset folder (absolute, `..` or a symlink)"),
+    Code("SR107", "yaml-duplicate-key", "a YAML map repeats a key"),
+    Code("SR201", "unknown-field", "a YAML map has a field its schema does not know (often a misspelling)"),
+    Code("SR202", "missing-field", "a YAML map lacks a field its schema requires"),
+    Code("SR203", "wrong-type", "a YAML value is of the wrong type (a text for a number, ...)"),
+    Code("SR204", "schema-violation", "a YAML value breaks another rule of its schema (a range, a pattern, ...)"),
+    Code("SR205", "duplicate-entry", "a component, constant, table or option is defined twice"),
+    Code("SR206", "unknown-schema", "a component file names a schema that does not exist or is not valid"),
+    Code("SR207", "bad-option", "an option's default, choices or range do not agree"),
+    Code("SR208", "unknown-variant", "a variant that the manifest does not declare"),
+    Code("SR209", "reserved-field", "a card sets a field that snowrules sets itself (owner, id)"),
+    Code("SR301", "rules-syntax", "rules text (a rules file or an effect in YAML) does not follow the grammar"),
+    Code("SR302", "rules-indentation", "a rules line's indentation matches no enclosing block"),
+    Code("SR401", "unknown-name", "a name (zone, counter, field, variable, procedure, function) is not declared"),
+    Code("SR402", "wrong-kind", "a value of the wrong kind for where it is used (a text for a number, ...)"),
+    Code("SR403", "argument-count", "a procedure or function called with the wrong number of arguments"),
+    Code("SR404", "recursion", "a procedure or function calls itself"),
+    Code("SR405", "defined-twice", "a name of the rules is declared twice or clashes with another"),
+    Code("SR406", "game-structure", "the rules lack a part every game needs (a turn structure, an end)"),
+    Code("SR407", "constant-comparison", "a comparison that is always true or always false"),
+    Code("SR499", "rules-check", "another mistake found when the rules are checked"),
+    Code("SR501", "scenario-unknown-name", "a scenario names a seat, zone, card, counter or variant the ruleset lacks"),
+    Code("SR502", "scenario-invalid", "a scenario cannot be set up or run as written"),
+    Code("SR601", "runtime-failure", "a seeded smoke game stopped with an error at a rule"),
+    Code("SR602", "game-does-not-end", "a smoke game did not end within its step or time bound"),
+    Code("SR701", "file-too-large", "a file is larger than the size limit"),
+    Code("SR702", "yaml-alias-expansion", "YAML aliases expand to more nodes than the limit"),
+    Code("SR703", "too-many-copies", "a component's count, or all copies together, exceed the limit"),
+    Code("SR704", "list-too-large", "a list, range, roll or repeat count exceeds the size limit"),
+    Code("SR705", "nesting-too-deep", "rules or YAML nest deeper than the limit"),
+    Code("SR706", "step-budget", "a game ran more steps (statements, loop rounds, draws) than its budget"),
+    Code("SR801", "log-invalid", "a game log cannot be read or replayed"),
+    Code("SR901", "other", "a problem of no other kind"),
+)
+
+BY_CODE = {c.code: c for c in CATALOGUE}
+
+# Diagnostics made without a code: the first pattern its message matches gives the code.
+_BY_MESSAGE: tuple[tuple[str, re.Pattern], ...] = tuple((code, re.compile(pattern)) for code, pattern in (
+    ("SR106", r"outside the ruleset folder"),
+    ("SR701", r"larger than \d+ bytes"),
+    ("SR705", r"nests? too deeply|nested more than"),
+    ("SR706", r"did not end within|this loop ran more than|more than \d+ steps"),
+    ("SR704", r"more than \d+ (items|dice|times|elements)"),
+    ("SR101", r"^file not found"),
+    ("SR102", r"^(cannot read|not UTF-8|is a folder)"),
+    ("SR107", r"found duplicate key"),
+    ("SR104", r"YAML syntax: .*(mapping values are not allowed|could not find expected ':'|"
+              r"expected <block end>)"),
+    ("SR103", r"^YAML syntax"),
+    ("SR201", r"unknown field"),
+    ("SR202", r"is a required property"),
+    ("SR203", r"is not of type"),
+    ("SR208", r"unknown variant"),
+    ("SR205", r"is defined twice|is listed twice|has the name of a constant"),
+    ("SR206", r"unknown schema|schema is not valid JSON"),
+    ("SR209", r"is set by snowrules"),
+    ("SR207", r"^option "),
+    ("SR302", r"indentation matches no enclosing block"),
+    ("SR404", r"calls itself"),
+    ("SR403", r"takes \d+ argument"),
+    ("SR407", r"is always (true|false)"),
+    ("SR405", r"already defined|a second `|repeats a key|has the name of"),
+    ("SR406", r"ha(s|ve) no `each turn|finished without `end game`|end the `at game end"),
+    ("SR401", r"^unknown |has no |no component has|no table row|does not exist|no zone or counter|"
+              r"no row of"),
+    ("SR402", r" must be |is a procedure|is a definition|gives a value|cannot be indexed|only components move|"
+              r"nothing to move|needs the field's name|takes a list"),
+))
+
+
+def classify(message: str, path: str) -> str:
+    """The code of a diagnostic made without one, from its message and its file."""
+    in_scenario = "/scenarios/" in f"/{path}"
+    for code, pattern in _BY_MESSAGE:
+        if pattern.search(message):
+            if in_scenario and code in ("SR401", "SR208"):
+                return "SR501"
+            return code
+    if in_scenario:
+        return "SR502"
+    if path.endswith(".jsonl"):
+        return "SR801"
+    if path.endswith(".sr"):
+        return "SR499"
+    if path.endswith((".yaml", ".yml")):
+        return "SR204"
+    return "SR901"

@@ -1,0 +1,18 @@
+"""The bounds that make a ruleset nobody here wrote safe to validate and run.
+
+Each limit is far above what the bundled games use (the largest: a few hundred components, a
+few thousand YAML nodes per file, blocks nested six deep, some tens of thousands of steps per
+game) and far below what exhausts a machine. `docs/language.md` ("Limits") lists them with the
+code each refusal carries; a test plants each hostile input and checks it is refused in 5 s and
+500 MB.
+"""
+from __future__ import annotations
+
+MAX_FILE_BYTES = 2_000_000     # SR701: any file the ruleset reads (YAML, rules, schema)
+MAX_YAML_NODES = 200_000       # SR702: nodes of one YAML file, every alias expanded
+MAX_YAML_DEPTH = 64            # SR705: maps and lists nested in one YAML file
+MAX_COPIES = 10_000            # SR703: `count` of one component entry
+MAX_COMPONENTS = 100_000       # SR703: every copy of every component, for the most players
+MAX_LIST = 1_000_000           # SR704: items of one list or range, dice of one roll
+MAX_BLOCK_DEPTH = 64           # SR705: blocks nested in the rules (if inside for inside ...)
+MAX_STEPS = 5_000_000          # SR706: statements, loop rounds and draws of one game
