@@ -143,6 +143,8 @@ class _Builder:
         if kind is ChooseStep:
             body = step.native_body if step.native_body is not None else (
                 None if step.block is None else self.function(step.block))
+            if step.count_mode is None and not step.optional:
+                return [f"{self.bound(step.played_through_plain(body), ns)}(st, env)"]
             return [f"{self.bound(step.played_through, ns)}(st, env, {self.bound(body, ns)})"]
         if kind is ResolveStep:
             return [f"{self.bound(self.resolve(step), ns)}(st, env)"]
