@@ -57,13 +57,14 @@ def _check_iterable(call: Call) -> None:
 @function("first", "the first item of a list (a zone's bottom), or none", "first(here).owner", (SEQUENCE,),
           element_of_first)
 def _first_of(call: Call):
-    return fused("{v0}({p0})", [call.args[0]], [_first])
+    # An empty list (or none) gives the item of a one-item list of none, without a call.
+    return fused("({p0} or {v0})[0]", [call.args[0]], [_NOTHING])
 
 
 @function("last", "the last item of a list (a zone's top), or none", "last(trick).number", (SEQUENCE,),
           element_of_first)
 def _last_of(call: Call):
-    return fused("{v0}({p0})", [call.args[0]], [_last])
+    return fused("({p0} or {v0})[-1]", [call.args[0]], [_NOTHING])
 
 
 def _extreme_of_list(pick):
@@ -272,10 +273,4 @@ def _longest_run(numbers: list) -> int:
     return best
 
 
-def _first(items: list):
-    return items[0] if items else None
-
-
-def _last(items: list):
-    return items[-1] if items else None
-
+_NOTHING = (None,)  # what first() and last() read from an empty list
