@@ -10,7 +10,7 @@ from typing import Any
 
 from snowrules.compile import stdlib  # noqa: F401 - registers the standard functions
 from snowrules.compile.closures import Fn, const, constant_in, fail, local, slot_of
-from snowrules.compile.fuse import comprehension, fused, simple
+from snowrules.compile.fuse import comprehension, fused, simple, substituted
 from snowrules.compile.library import REGISTRY, compile_call
 from snowrules.compile.scope import BUILTIN_VALUES, Scope, Symbols, family_name, suggest
 from snowrules.language import syntax as s
@@ -329,6 +329,9 @@ class ExpressionCompiler:
             self.diag.calls.pop()
         if not bindings:
             return body, kind
+        inlined = substituted(body, bindings)
+        if inlined is not None:
+            return inlined, kind
         if len(bindings) == 1:
             (slot, arg), = bindings
 
