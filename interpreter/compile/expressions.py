@@ -11,7 +11,7 @@ from typing import Any
 from snowrules.compile import stdlib  # noqa: F401 - registers the standard functions
 from snowrules.compile.budget import bounded_range
 from snowrules.compile.closures import Fn, const, constant_in, fail, local, slot_of
-from snowrules.compile.fuse import comprehension, fused, simple
+from snowrules.compile.fuse import comprehension, fused, simple, substituted
 from snowrules.compile.library import REGISTRY, compile_call
 from snowrules.compile.scope import BUILTIN_VALUES, Scope, Symbols, family_name, suggest
 from snowrules.language import syntax as s
@@ -340,6 +340,9 @@ class ExpressionCompiler:
             self.diag.leave_call()
         if not bindings:
             return body, kind
+        inlined = substituted(body, bindings)
+        if inlined is not None:
+            return inlined, kind
         if len(bindings) == 1:
             (slot, arg), = bindings
 

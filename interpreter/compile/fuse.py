@@ -110,6 +110,28 @@ def comprehension(source: Fn, slot: int, element: Fn | None, cond: Fn | None) ->
     return from_source(src, namespace, depth)
 
 
+def substituted(body: Fn, bindings: list[tuple[int, Fn]]) -> Fn | None:
+    """A define's body with each parameter read from a Python local that its argument is
+    assigned to, as one generated expression: `(BODY if (_a := ARG) is _a else None)` (the test
+    is always true; it only orders the assignment before the body). None when the body calls a
+    closure (which would read the parameter from the environment) or nests too deeply."""
+    src, namespace, depth = code(body)
+    if depth >= MAX_DEPTH or "(st, env)" in src:
+        return None
+    namespace = dict(namespace)
+    assignments = []
+    for slot, arg in bindings:
+        arg_src, arg_ns, arg_depth = code(arg)
+        if arg_depth >= MAX_DEPTH:
+            return None
+        name = f"_a{next(_fresh)}"
+        src = src.replace(f"env[{int(slot)}]", name)
+        assignments.append(f"({name} := {arg_src}) is {name}")
+        namespace.update(arg_ns)
+        depth = max(depth, arg_depth)
+    return from_source(f"{src} if {' and '.join(assignments)} else None", namespace, depth + 1)
+
+
 # ---- statements: one generated function per block of native statements --------------------
 MAX_NESTING = 10  # Python allows 20 nested blocks; deeper statements are called instead
 

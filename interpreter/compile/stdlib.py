@@ -57,13 +57,14 @@ def _check_iterable(call: Call) -> None:
 @function("first", "the first item of a list (a zone's bottom), or none", "first(here).owner", (SEQUENCE,),
           element_of_first)
 def _first_of(call: Call):
-    return fused("{v0}({p0})", [call.args[0]], [_first])
+    # An empty list (or none) gives the item of a one-item list of none, without a call.
+    return fused("({p0} or {v0})[0]", [call.args[0]], [_NOTHING])
 
 
 @function("last", "the last item of a list (a zone's top), or none", "last(trick).number", (SEQUENCE,),
           element_of_first)
 def _last_of(call: Call):
-    return fused("{v0}({p0})", [call.args[0]], [_last])
+    return fused("({p0} or {v0})[-1]", [call.args[0]], [_NOTHING])
 
 
 def _extreme_of_list(pick):
@@ -155,22 +156,22 @@ def _ratio(call: Call):
 # ---- players ---------------------------------------------------------------------------------
 @function("left_of", "the next player in seat order (to the left)", "left_of(dealer)", (t.PLAYER,), t.PLAYER)
 def _left_of(call: Call):
-    fn, n = call.args[0], call.compiler.layout.seats
-    return lambda st, env: (fn(st, env) + 1) % n
+    return fused("({p0} + 1) % {i0}", [call.args[0]], ints=[call.compiler.layout.seats])
 
 
 @function("right_of", "the previous player in seat order (to the right)", "right_of(dealer)", (t.PLAYER,),
           t.PLAYER)
 def _right_of(call: Call):
-    fn, n = call.args[0], call.compiler.layout.seats
-    return lambda st, env: (fn(st, env) - 1) % n
+    return fused("({p0} - 1) % {i0}", [call.args[0]], ints=[call.compiler.layout.seats])
 
 
 @function("players_from", "every player in seat order, starting with the given one", "players_from(leader)",
           (t.PLAYER,), t.list_of(t.PLAYER))
 def _players_from(call: Call):
     fn, n = call.args[0], call.compiler.layout.seats
-    return lambda st, env: [(fn(st, env) + i) % n for i in range(n)]
+    # One list per starting seat, made once (lists are never changed in place).
+    orders = [[(first + i) % n for i in range(n)] for first in range(n)]
+    return fused("{v0}[{p0} % {i0}]", [fn], [orders], [n])
 
 
 @function("seat_name", "a player's colour or seat name, as text", "seat_name(p)", (t.PLAYER,), t.STR)
@@ -272,10 +273,4 @@ def _longest_run(numbers: list) -> int:
     return best
 
 
-def _first(items: list):
-    return items[0] if items else None
-
-
-def _last(items: list):
-    return items[-1] if items else None
-
+_NOTHING = (None,)  # what first() and last() read from an empty list

@@ -219,6 +219,111 @@ class ChooseStep:
         frame.pc -= 1
         return True
 
+    def played_through_plain(self, body):
+        """`played_through` for the common decision, built once per step: one item among a
+        list, not optional. The options are not copied: the answer is taken before anything
+        runs that could change them."""
+        who, source, slot, player_slot = self.who, self.source, self.slot, self.player_slot
+        rule, variable, kind = self.rule, self.variable, self.kind
+        if not self.simultaneous:
+            def choose_one(st, env) -> None:
+                player = who(st, env)
+                found = source(st, env)
+                if not found:
+                    env[slot] = None
+                    return
+                if len(found) == 1 and not st.explicit:
+                    env[slot] = found[0]
+                else:
+                    st.pending = Decision([player], [found], False, rule, variable, kind)
+                    env[slot] = st.decide(st)
+                    st.pending = None
+                if body is not None:
+                    body(st, env)
+            return choose_one
+
+        def choose_each(st, env) -> None:
+            players, options = [], []
+            forced = True
+            for p in who(st, env):
+                env[player_slot] = p
+                found = source(st, env)
+                if found:
+                    players.append(p)
+                    options.append(found)
+                    if len(found) != 1:
+                        forced = False
+            if not players:
+                return
+            if forced and not st.explicit:
+                answer = [found[0] for found in options]
+            else:
+                st.pending = Decision(players, options, True, rule, variable, kind)
+                answer = st.decide(st)
+                st.pending = None
+            if body is not None:
+                for p, a in zip(players, answer):
+                    env[player_slot] = p
+                    env[slot] = a
+                    body(st, env)
+        return choose_each
+
+    def played_through(self, st, env, body) -> None:
+        """The decision in a game played through (compile/playthrough.py): `st.decide` answers
+        at once, and `body` (the generated function of what follows, or None) runs straight
+        away, for each deciding seat in turn when the decision is simultaneous."""
+        if self.simultaneous:
+            players, options = [], []
+            slot = self.player_slot
+            plain = self.count_mode is None and not self.optional
+            source = self.source
+            forced = True
+            for p in self.who(st, env):
+                env[slot] = p
+                found = source(st, env)[:] if plain else self.options(st, env)
+                if found:
+                    players.append(p)
+                    options.append(found)
+                    if len(found) != 1:
+                        forced = False
+            if not players:
+                return
+            if forced and not st.explicit:
+                answer = [found[0] for found in options]
+            else:
+                how_many = None
+                if self.count_mode is not None:
+                    env[slot] = players[0]
+                    how_many = self.count(st, env)
+                st.pending = Decision(players, options, True, self.rule, self.variable, self.kind, False,
+                                      how_many, self.up_to, self.optional)
+                answer = st.decide(st)
+                st.pending = None
+            if body is not None:
+                choice_slot = self.slot
+                for p, a in zip(players, answer):
+                    env[slot] = p
+                    env[choice_slot] = a
+                    body(st, env)
+            return
+        player = self.who(st, env)
+        found = self.source(st, env)[:] if self.count_mode is None and not self.optional \
+            else self.options(st, env)
+        if not found:
+            env[self.slot] = None if self.count_mode is None else []
+            return
+        if len(found) == 1 and not st.explicit:
+            answer = found[0]
+        else:
+            how_many = None if self.count_mode is None else self.count(st, env)
+            st.pending = Decision([player], [found], False, self.rule, self.variable, self.kind, False,
+                                  how_many, self.up_to, self.optional)
+            answer = st.decide(st)
+            st.pending = None
+        env[self.slot] = answer
+        if body is not None:
+            body(st, env)
+
     def _resume(self, st, frame, env) -> bool:
         answer, seats = st.answer, st.pending.seats
         st.answer = st.pending = None

@@ -237,6 +237,7 @@ def play(game: Game, agents: list, seed: int, sink=None, forced=None, listen=Non
                         for seat, options in zip(pending.seats, pending.options)]
             options = pending.options[0]
             return options[int(draws[pending.seats[0]]() * len(options))]
+        return game.play_through(seed, decide, forced)
     else:
         decide = _asking(game, by_seat)
     st = game.start(seed, sink, forced, decide, listen=listen)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from snowrules.compile.playthrough import playthrough
 from snowrules.language.diagnostics import IllegalChoiceError, Position
 from snowrules.model.events import Chosen, Event
 from snowrules.model.program import Program
@@ -36,6 +37,7 @@ class Game:
         layout = program.layout
         self.layout = layout
         score = layout.counter_families.get("score")
+        self._playthrough = None  # built on first use by play_through (False: not possible)
         self._score_base = score.base if score is not None and score.per_player and not score.keys else None
 
     # ---- running --------------------------------------------------------------------------
@@ -49,6 +51,27 @@ class Game:
         program = self.program
         if explicit and not program.explicit_chance:
             raise ValueError("an explicit game needs a program compiled with explicit_chance=True")
+        st = self._new_state(seed, sink, forced, decide, explicit, listen)
+        run(program, st)
+        return st
+
+    def play_through(self, seed: int, decide, forced: list | None = None) -> State:
+        """A new game played to its end, each decision answered by `decide` as the rules reach it,
+        with nobody listening: the same game as `start(seed, forced=forced, decide=decide)`, run
+        as generated functions without the VM's frames (compile/playthrough.py), about twice as
+        fast. `decide` must not copy or inspect the state beyond its pending decision (the frames
+        are not kept up to date): random agents, for instance. Falls back to the VM for programs
+        that cannot be played through."""
+        if self._playthrough is None:
+            self._playthrough = playthrough(self.program) or False
+        if self._playthrough is False:
+            return self.start(seed, None, forced, decide)
+        st = self._new_state(seed, None, forced, decide, False, None)
+        self._playthrough(st)
+        return st
+
+    def _new_state(self, seed: int, sink, forced, decide, explicit: bool, listen) -> State:
+        program = self.program
         st = State()
         count = len(self.layout.component_names)
         st.zones = [[] for _ in self.layout.zones]
@@ -63,7 +86,6 @@ class Game:
         st.sink = self.listener(sink, listen)
         st.decide = decide
         st.explicit = explicit
-        run(program, st)
         return st
 
     def listener(self, sink: Sink | None, listen: Sink | None = None) -> Sink | None:

@@ -1,0 +1,219 @@
+"""A whole game as generated functions, for games whose decisions are answered inline.
+
+The VM (runtime/vm.py) keeps every running block as a frame, so that a state can stop at any
+decision, be cloned, written to JSON and resumed. A game whose agents answer each decision as
+the rules reach it (`play` with `decide`) and that nobody looks at in between (no listener, no
+search taking a copy) never stops: for it, the frame stack is pure cost. Here each compiled
+block becomes one generated Python function (snowrules' own templates; the ruleset's values are
+bound in the functions' namespaces, as in fuse.py): its native statements' lines are laid out
+inline, and its steps become plain Python control flow: an `if` whose branch may wait is an
+`if`, a loop a `for`, a phase its lines, a decision a call that asks `st.decide` and runs what
+follows the answer straight away. The same compiled statements run, in the same order, with
+the same draws, so a game played through gives the same outcome as the VM's.
+
+Only a program whose every step is known here is played through (chance steps wait only in
+explicit games, which the VM runs); `playthrough` returns None otherwise.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from snowrules.compile import apply, fuse
+from snowrules.compile.statements import MAX_WHILE, _CallStep
+from snowrules.compile.steps import (
+    ChooseStep,
+    ForStep,
+    GameEnded,
+    IfStep,
+    PushBlock,
+    RepeatStep,
+    ResolveStep,
+    TriggeredAdd,
+    TurnsStep,
+    WhileStep,
+)
+from snowrules.language.diagnostics import RuntimeRulesError, SnowrulesError
+from snowrules.model.program import Program
+
+Run = Callable[[object, list], None]
+
+
+class _NotPlayable(Exception):
+    """A step this module has no template for."""
+
+
+def playthrough(program: Program) -> Callable[[object], None] | None:
+    """A function that plays a started state (see Game.play_through) to its end, or None when the
+    program has a step without a template here."""
+    try:
+        main = _Builder(program).function(program.main.block)
+    except _NotPlayable:
+        return None
+    position = program.blocks[program.main.block].position
+
+    def play(st) -> None:
+        try:
+            main(st, st.envs[0])
+        except GameEnded as end:
+            apply.end_game(st, end.ending)
+        except SnowrulesError:
+            raise
+        except fuse.PYTHON_ERRORS as error:
+            raise fuse.rules_error(error, position, "while the game ran") from None
+    return play
+
+
+class _Builder:
+    def __init__(self, program: Program):
+        self.program = program
+        self.functions: dict[int, Run] = {}  # block id -> its generated function
+
+    def function(self, block_id: int) -> Run:
+        if block_id not in self.functions:
+            lines, namespace = self.block_lines(block_id)
+            self.functions[block_id] = fuse.statement(lines, namespace, 0)
+        return self.functions[block_id]
+
+    def call(self, block_id: int, namespace: dict, env: str = "env") -> str:
+        name = fuse.fresh("_b")
+        namespace[name] = self.function(block_id)
+        return f"{name}(st, {env})"
+
+    def block_lines(self, block_id: int) -> tuple[list[str], dict]:
+        block = self.program.blocks[block_id]
+        lines: list[str] = []
+        namespace: dict = {}
+        for pc in range(block.size):
+            lines.append(fuse.mark(block.positions[pc], namespace))
+            native = block.natives[pc]
+            if native is not None:
+                more, ns, _ = fuse.block_code(native)
+                lines += more
+                namespace.update(ns)
+            else:
+                lines += self.step_lines(block.steps[pc], namespace)
+        return lines or ["pass"], namespace
+
+    def value(self, fn, namespace: dict) -> str:
+        src, ns = fuse.expression(fn)
+        namespace.update(ns)
+        return src
+
+    def bound(self, value, namespace: dict) -> str:
+        name = fuse.fresh("_v")
+        namespace[name] = value
+        return name
+
+    def step_lines(self, step, ns: dict) -> list[str]:
+        kind = type(step)
+        if kind is PushBlock:
+            lines = [] if step.phase is None else [
+                f"if st.sink is not None: {self.bound(apply.start_phase, ns)}(st, {self.bound(step.phase, ns)})"]
+            more, more_ns = self.block_lines(step.block)  # a phase: its lines, in place
+            ns.update(more_ns)
+            return lines + more
+        if kind is IfStep:
+            lines = []
+            for number, (cond, block) in enumerate(step.branches):
+                lines += [f"{'if' if number == 0 else 'elif'} {self.value(cond, ns)}:",
+                          f"    {self.call(block, ns)}"]
+            if step.otherwise is not None:
+                lines += (["else:"] if lines else ["if True:"]) + [f"    {self.call(step.otherwise, ns)}"]
+            return lines
+        if kind is ForStep:
+            item = fuse.fresh()
+            return [f"for {item} in list({self.value(step.source, ns)}):",
+                    f"    env[{int(step.slot)}] = {item}",
+                    f"    {self.call(step.block, ns)}"]
+        if kind is WhileStep:
+            count, fail = fuse.fresh(), self.bound(_too_long(self.program.blocks[step.block].position), ns)
+            return [f"{count} = 0",
+                    f"while {self.value(step.cond, ns)}:",
+                    f"    {self.call(step.block, ns)}",
+                    f"    {count} += 1",
+                    f"    if {count} > {int(MAX_WHILE)}: {fail}()"]
+        if kind is RepeatStep:
+            return [f"for {fuse.fresh()} in range({self.value(step.count, ns)}):",
+                    f"    {self.call(step.block, ns)}"]
+        if kind is TurnsStep:
+            return self.turns_lines(step, ns)
+        if kind is _CallStep:
+            lines = [f"env[{int(slot)}] = {self.value(arg, ns)}" for slot, arg in step.bindings]
+            return lines + [self.call(step.block, ns)]
+        if kind is ChooseStep:
+            body = step.native_body if step.native_body is not None else (
+                None if step.block is None else self.function(step.block))
+            if step.count_mode is None and not step.optional:
+                return [f"{self.bound(step.played_through_plain(body), ns)}(st, env)"]
+            return [f"{self.bound(step.played_through, ns)}(st, env, {self.bound(body, ns)})"]
+        if kind is ResolveStep:
+            return [f"{self.bound(self.resolve(step), ns)}(st, env)"]
+        if kind is TriggeredAdd:
+            return [f"{self.bound(self.triggered(step), ns)}(st, env)"]
+        raise _NotPlayable(kind.__name__)
+
+    def turns_lines(self, step: TurnsStep, ns: dict) -> list[str]:
+        """`each turn:` / `rounds N:` as TurnsStep and the VM's end of a turns block run it."""
+        block = self.program.blocks[step.block]
+        turn, counter = fuse.fresh(), int(self.program.turn_counter)
+        started = self.bound(apply.start_turn, ns)
+        body = self.call(step.block, ns)
+        limit = None if block.limit is None else self.bound(block.limit, ns)
+        fail = self.bound(_too_long(block.position, self.program.max_steps), ns)
+        lines = [f"{turn} = 1", f"{started}(st, {counter}, 1)", "while True:",
+                 f"    {body}", f"    {turn} += 1"]
+        if limit is not None:
+            lines.append(f"    if {turn} > {limit}(st, env): break")
+        lines += [f"    if {turn} > {int(self.program.max_steps)}: {fail}()",
+                  f"    {started}(st, {counter}, {turn})"]
+        if limit is not None:
+            lines = [f"if {limit}(st, env) >= 1:"] + fuse.indent(lines)
+        return lines
+
+    def resolve(self, step: ResolveStep) -> Run:
+        functions, routines, defs, card_of, player_of = \
+            self.functions, step.routines, step.defs, step.card, step.player
+        for routine in routines.values():
+            self.function(routine.block)
+
+        def resolve(st, env) -> None:
+            card = card_of(st, env)
+            if card is None:
+                return
+            routine = routines.get(defs[card])
+            if routine is None:
+                return
+            local = [None] * routine.env_size
+            local[routine.slots["this"]] = card
+            local[routine.slots["me"]] = player_of(st, env)
+            functions[routine.block](st, local)
+        return resolve
+
+    def triggered(self, step: TriggeredAdd) -> Run:
+        functions, change = self.functions, step.change
+        for block in _trigger_routines(self.program):
+            self.function(block.id)
+
+        def triggered(st, env) -> None:
+            for routine, player_slot, player in change(st, env) or ():
+                local = [None] * routine.env_size
+                if player_slot is not None:
+                    local[player_slot] = player
+                functions[routine.block](st, local)
+        return triggered
+
+
+def _trigger_routines(program: Program):
+    """Every routine a waiting trigger may run (the ROUTINE blocks that are neither the game nor a
+    card's effect): built ahead, so that a triggered change finds them."""
+    from snowrules.model.program import ROUTINE
+    taken = {program.main.block} | {routine.block for routine in program.effects.values()}
+    for block in program.blocks:
+        if block.kind == ROUTINE and block.id not in taken:
+            yield block
+
+
+def _too_long(position, limit: int = MAX_WHILE):
+    def fail():
+        raise RuntimeRulesError.at(position, f"this loop ran more than {limit} times")
+    return fail

@@ -1,0 +1,71 @@
+"""A game played through (compile/playthrough.py: generated functions, no frames) is the game the
+VM plays: the same statements in the same order with the same draws, so the same final state."""
+from __future__ import annotations
+
+import pytest
+from conftest import config_id, configurations, game_for
+from snowrules.compile.compiler import compile_ruleset
+from snowrules.language.diagnostics import RuntimeRulesError
+from snowrules.play.agents import RandomAgent, play
+from snowrules.runtime.engine import Game
+from test_language import ruleset
+
+
+def random_decide(players: int, seed: int):
+    """The decide of play()'s random path, with its own generators (one per seat)."""
+    draws = [RandomAgent(seed * 100 + seat)._random for seat in range(players)]
+
+    def decide(st):
+        pending = st.pending
+        if pending.simultaneous:
+            return [options[int(draws[seat]() * len(options))]
+                    for seat, options in zip(pending.seats, pending.options)]
+        options = pending.options[0]
+        return options[int(draws[pending.seats[0]]() * len(options))]
+    return decide
+
+
+def final(st) -> tuple:
+    return st.result, st.counters, st.zones, st.where, st.vars, st.rng
+
+
+@pytest.mark.parametrize("config", configurations(), ids=config_id)
+def test_a_game_played_through_ends_as_on_the_vm(config):
+    game = game_for(config)
+    seats = game.program.seats
+    for seed in range(12):
+        on_vm = game.start(seed, decide=random_decide(seats, seed))
+        through = game.play_through(seed, random_decide(seats, seed))
+        assert on_vm.result is not None
+        assert final(through) == final(on_vm), seed
+    assert game._playthrough, "every bundled ruleset can be played through"
+
+
+def test_play_with_random_agents_plays_through_and_keeps_its_games():
+    game = game_for(("snow_time", None, 4))
+    agents = [RandomAgent(seat) for seat in range(4)]
+    st = play(game, agents, 7)
+    assert game._playthrough  # the fast path was taken
+    again = game.start(7, decide=random_decide(4, 0))
+    assert st.result.winners == again.result.winners and st.counters == again.counters
+
+
+# An error after a decision, inside an `if` whose branch waits (a block of its own): line 8, col 9.
+FAILING = """zone pile shared public
+each turn:
+    ask each p in players secretly to choose n from [1, 2]:
+        let y = n
+    if turn > 0:
+        ask first(players) to choose m from [1, 2]:
+            let z = m
+        let x = first(pile).owner
+    end game
+"""
+
+
+def test_a_runtime_error_played_through_names_the_rule(tmp_path):
+    game = Game(compile_ruleset(ruleset(tmp_path, FAILING), 2))
+    with pytest.raises(RuntimeRulesError) as caught:
+        game.play_through(0, random_decide(2, 0))
+    assert "rules.sr:8:9: error: a value is none where this rule needs one" in str(caught.value)
+    assert game._playthrough
