@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from snowrules.compile import apply, fuse
-from snowrules.compile.statements import MAX_WHILE, _CallStep
+from snowrules.compile import apply, budget, fuse
+from snowrules.compile.statements import _CallStep
 from snowrules.compile.steps import (
     ChooseStep,
     ForStep,
@@ -120,20 +120,26 @@ class _Builder:
             if step.otherwise is not None:
                 lines += (["else:"] if lines else ["if True:"]) + [f"    {self.call(step.otherwise, ns)}"]
             return lines
+        # Loops count their rounds against the game's step budget, as native loops do (budget.py).
         if kind is ForStep:
-            item = fuse.fresh()
-            return [f"for {item} in list({self.value(step.source, ns)}):",
+            item, items = fuse.fresh(), fuse.fresh()
+            charge, where = self.bound(budget.charge, ns), self.bound(self.program.blocks[step.block].position, ns)
+            return [f"{items} = list({self.value(step.source, ns)})",
+                    f"{charge}(st, len({items}), {where})",
+                    f"for {item} in {items}:",
                     f"    env[{int(step.slot)}] = {item}",
                     f"    {self.call(step.block, ns)}"]
         if kind is WhileStep:
-            count, fail = fuse.fresh(), self.bound(_too_long(self.program.blocks[step.block].position), ns)
-            return [f"{count} = 0",
-                    f"while {self.value(step.cond, ns)}:",
+            charge, where = self.bound(budget.charge, ns), self.bound(self.program.blocks[step.block].position, ns)
+            return [f"while {self.value(step.cond, ns)}:",
                     f"    {self.call(step.block, ns)}",
-                    f"    {count} += 1",
-                    f"    if {count} > {int(MAX_WHILE)}: {fail}()"]
+                    f"    {charge}(st, 1, {where})"]
         if kind is RepeatStep:
-            return [f"for {fuse.fresh()} in range({self.value(step.count, ns)}):",
+            rounds = fuse.fresh()
+            charge, where = self.bound(budget.charge, ns), self.bound(self.program.blocks[step.block].position, ns)
+            return [f"{rounds} = {self.value(step.count, ns)}",
+                    f"{charge}(st, max({rounds}, 0), {where})",
+                    f"for {fuse.fresh()} in range({rounds}):",
                     f"    {self.call(step.block, ns)}"]
         if kind is TurnsStep:
             return self.turns_lines(step, ns)
@@ -213,7 +219,7 @@ def _trigger_routines(program: Program):
             yield block
 
 
-def _too_long(position, limit: int = MAX_WHILE):
+def _too_long(position, limit: int):
     def fail():
         raise RuntimeRulesError.at(position, f"this loop ran more than {limit} times")
     return fail
