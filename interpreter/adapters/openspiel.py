@@ -309,7 +309,7 @@ class SnowrulesState(pyspiel.State):
         seat = pending.seats[0]
         ids, options = self._seat_options(seat)
         index = self._index(ids, action, f"player {seat}")
-        self.recall.chose(seat, self.get_game().engine.option_label(self.st, options[index]))
+        self.recall.chose(seat, options[index], pending.kind)
         self.get_game().engine.answer(self.st, [index])
         self._observe()
 
@@ -319,7 +319,7 @@ class SnowrulesState(pyspiel.State):
         for seat in pending.seats:
             ids, options = self._seat_options(seat)
             index = self._index(ids, actions[seat], f"player {seat}")
-            self.recall.chose(seat, self.get_game().engine.option_label(self.st, options[index]))
+            self.recall.chose(seat, options[index], pending.kind)
             answers.append(index)
         self.get_game().engine.answer(self.st, answers)
         self._observe()
@@ -335,7 +335,7 @@ class SnowrulesState(pyspiel.State):
         self.recall.look(st, game.sight)
         if st.result is None:
             for seat, options in zip(st.pending.seats, st.pending.options):
-                self.recall.asked(seat, st.pending.rule, [game.engine.option_label(st, o) for o in options])
+                self.recall.asked(seat, st.pending.rule, options, st.pending.kind)
 
     def _action_to_string(self, player: int, action: int) -> str:
         """The option as a player reads it; identical components are told apart by their id."""
@@ -403,10 +403,13 @@ class Recall:
     (the rule and the options) and what it chose. Nothing is ever removed, so a value the seat
     saw and that was later overwritten is still told apart: this is its perfect-recall
     information state. Every seat looks at the same moments, so the state is compared with the
-    last look once, and each change is told to the seats that may see it."""
+    last look once, and each change is told to the seats that may see it.
+
+    The notes keep the facts (component ids, counts, values, options) and become text only when
+    an information state is asked for (`text`): most nodes of a playout are never asked."""
 
     def __init__(self, seats: int):
-        self.notes: list[list[str]] = [[] for _ in range(seats)]
+        self.notes: list[list[tuple]] = [[] for _ in range(seats)]
         self.last_zones: list[list[int] | None] | None = None
         self.last_counters: list[int] | None = None
         self.last_vars: list[Any] | None = None
@@ -416,34 +419,54 @@ class Recall:
         first = self.last_zones is None
         last_zones = self.last_zones or [None] * len(st.zones)
         changed_zones = [i for i, zone in enumerate(st.zones) if zone != last_zones[i]]
-        public = [f"counters.{sight.counter_labels[i]}={value}" for i, value in enumerate(st.counters)
-                  if first or value != self.last_counters[i]]
-        public += [f"variables.{sight.variable_names[i]}={json.dumps(_plain(value), sort_keys=True)}"
-                   for i, value in enumerate(st.vars)
-                   if first or value != self.last_vars[i] or type(value) is not type(self.last_vars[i])]
-        names = sight.component_names
+        public = tuple([("counter", i, value) for i, value in enumerate(st.counters)
+                        if first or value != self.last_counters[i]]
+                       + [("variable", i, _copied(value)) for i, value in enumerate(st.vars)
+                          if first or value != self.last_vars[i] or type(value) is not type(self.last_vars[i])])
         for seat, notes in enumerate(self.notes):
             sees = sight.sees[seat]
             parts = []
             for i in changed_zones:
                 zone, last = st.zones[i], last_zones[i]
                 if sees[i]:
-                    parts.append(f"zones.{sight.zone_labels[i]}={json.dumps([names[c] for c in zone])}")
+                    parts.append((i, tuple(zone)))
                 elif last is None or len(zone) != len(last):
-                    parts.append(f'zones.{sight.zone_labels[i]}={{"count": {len(zone)}}}')
+                    parts.append((i, len(zone)))
             if parts or public:
-                notes.append("saw " + "; ".join(parts + public))
+                notes.append(("saw", tuple(parts), public))
         for i in changed_zones:
             last_zones[i] = list(st.zones[i])
         self.last_zones = last_zones
         self.last_counters = list(st.counters)
         self.last_vars = [_copied(v) for v in st.vars]
 
-    def asked(self, seat: int, rule: str, labels: list[str]) -> None:
-        self.notes[seat].append(f"asked at {rule}: {json.dumps(labels)}")
+    def asked(self, seat: int, rule: str, options: list, kind: str) -> None:
+        self.notes[seat].append(("asked", rule, options, kind))
 
-    def chose(self, seat: int, label: str) -> None:
-        self.notes[seat].append(f"chose {label}")
+    def chose(self, seat: int, option: Any, kind: str) -> None:
+        self.notes[seat].append(("chose", option, kind))
+
+    def text(self, seat: int, sight: Sight, engine: Game) -> str:
+        """The seat's notes, one line each: `saw ...`, `asked at RULE: [options]`, `chose OPTION`."""
+        return "\n".join(_note_text(note, sight, engine) for note in self.notes[seat])
+
+
+def _note_text(note: tuple, sight: Sight, engine: Game) -> str:
+    if note[0] == "asked":
+        _, rule, options, kind = note
+        return f"asked at {rule}: {json.dumps([engine.label(o, kind) for o in options])}"
+    if note[0] == "chose":
+        return f"chose {engine.label(note[1], note[2])}"
+    _, parts, public = note
+    names = sight.component_names
+    texts = [f"zones.{sight.zone_labels[i]}={json.dumps([names[c] for c in seen])}" if isinstance(seen, tuple)
+             else f'zones.{sight.zone_labels[i]}={{"count": {seen}}}' for i, seen in parts]
+    for what, i, value in public:
+        if what == "counter":
+            texts.append(f"counters.{sight.counter_labels[i]}={value}")
+        else:
+            texts.append(f"variables.{sight.variable_names[i]}={json.dumps(_plain(value), sort_keys=True)}")
+    return "saw " + "; ".join(texts)
 
 
 def _copied(value: Any) -> Any:
@@ -475,7 +498,7 @@ class SnowrulesObserver:
         """The seat's view, and the decision it is asked (its rule and its options: a player
         knows what is asked of them, so two states that ask differently never look alike)."""
         if self.perfect_recall:
-            return "\n".join(state.recall.notes[player])
+            return state.recall.text(player, self.game.sight, self.game.engine)
         program = self.game.program
         st = state.st
         view = self.game.engine.view(st, program.controller(player))
