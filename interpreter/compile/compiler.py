@@ -123,6 +123,11 @@ class _Compiler:
                 self.symbols.tables[name] = (rows, position)
                 for row in rows:
                     self.symbols.record_fields.update(row)
+        # every record literal's fields are fields: `r.x` may be read above the `{x: ...}` it meets
+        for decl in self.declarations:
+            for node in s.walk(decl):
+                if isinstance(node, s.RecordExpr):
+                    self.symbols.record_fields.update(entry.name for entry in node.fields)
         for decl in self._of(s.ConstantDecl):
             if self._declare(decl.name, decl.pos):
                 self.symbols.constants[decl.name] = (self.exprs.constant_value(decl.value), decl.pos)

@@ -369,6 +369,32 @@ class ExpressionCompiler:
             return (lambda st, env: list(values)), t.list_of(t.ANY if kind == t.NONE else kind)
         return (lambda st, env: [f(st, env) for f in fns]), t.list_of(t.ANY if kind == t.NONE else kind)
 
+    # ---- records --------------------------------------------------------------------------
+    def _recordexpr(self, node: s.RecordExpr, scope: Scope):
+        """`{x: 1, y: 2}`: a plain dict, built fresh each time (a record is never changed in place,
+        but a fresh one costs little and nothing can share it by mistake)."""
+        names: list[str] = []
+        fns: list[Fn] = []
+        for entry in node.fields:
+            if entry.name in names:
+                self.diag.error(entry.pos, f"field {entry.name!r} is given twice in this record")
+                continue
+            fn, kind = self.compile(entry.value, scope)
+            if kind in (t.ZONES, t.COUNTERS, t.FRACTION):
+                self.diag.error(entry.value.pos, f"a record's field cannot hold {t.describe(kind)}",
+                                "a record holds numbers, texts, true/false, none, players, components, "
+                                "records and lists of them")
+                fn = const(None)
+            names.append(entry.name)
+            fns.append(fn)
+        self.sym.record_fields.update(names)
+        fixed = [constant_in(fn) for fn in fns]
+        if all(value is not None for value in fixed):
+            values = {name: value[0] for name, value in zip(names, fixed)}
+            return (lambda st, env: dict(values)), t.RECORD
+        pairs = tuple(zip(names, fns))
+        return (lambda st, env: {name: fn(st, env) for name, fn in pairs}), t.RECORD
+
     def _filter(self, node: s.Filter, scope: Scope):
         source, kind = self.sequence(node.source, scope, "the list to filter")
         inner = scope.child()

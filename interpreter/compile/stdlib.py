@@ -153,6 +153,54 @@ def _ratio(call: Call):
     return lambda st, env: a(st, env) / b(st, env)
 
 
+# ---- rankings --------------------------------------------------------------------------------
+@function("rank", "each value's place: 1 + how many values are strictly higher (ties share a place)",
+          "rank([p.score for each p in players])", (t.list_of(t.INT),), t.list_of(t.INT))
+def _rank_of(call: Call):
+    return fused("{v0}({p0})", [call.args[0]], [ranks])
+
+
+@function("share", "points per entry when places pay `points` (first place first) and tied entries split "
+          "the points of the places they fill, rounded down, skipping as many places",
+          "share([4, 2], [p.res[\"snow\"] for each p in players])", (t.list_of(t.INT), t.list_of(t.INT)),
+          t.list_of(t.INT))
+def _share_of(call: Call):
+    return fused("{v0}({p0}, {p1})", call.args, [shared_points])
+
+
+@function("item", "the item of a list at a position, 0 for the first (as seat_number counts seats)",
+          "item(share([4, 2], scores), seat_number(p))", (SEQUENCE, t.INT), element_of_first)
+def _item_of(call: Call):
+    items, index = call.args
+    position = call.position
+
+    def pick(st, env):
+        values, at = items(st, env), index(st, env)
+        if not 0 <= at < len(values):
+            fail(position, f"item(): position {at} is outside a list of {len(values)}")
+        return values[at]
+    return pick
+
+
+def ranks(values: list[int]) -> list[int]:
+    """1 + how many values are strictly higher: two tied for first are both 1, the next is 3."""
+    return [1 + sum(1 for other in values if other > value) for value in values]
+
+
+def shared_points(points: list[int], scores: list[int]) -> list[int]:
+    """What each entry of `scores` earns when the places pay `points` (missing places pay 0).
+
+    Entries tied at a score fill as many places as they are, split those places' points rounded
+    down, and the places they fill are used up: two tied for first share first and second place,
+    and the next entry is third."""
+    places = ranks(scores)
+    earned = []
+    for place in places:
+        tied = places.count(place)
+        earned.append(sum(points[place - 1:place - 1 + tied]) // tied)
+    return earned
+
+
 # ---- players ---------------------------------------------------------------------------------
 @function("left_of", "the next player in seat order (to the left)", "left_of(dealer)", (t.PLAYER,), t.PLAYER)
 def _left_of(call: Call):

@@ -22,8 +22,8 @@ MAX_SOURCE_BYTES = MAX_FILE_BYTES  # untrusted rulesets: refuse absurdly large f
 
 class _RulesIndenter(Indenter):
     NL_type = "_NL"
-    OPEN_PAREN_types = ["LPAR", "LSQB"]
-    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 4
@@ -73,7 +73,8 @@ def keywords() -> frozenset[str]:
 _TOKEN_WORDS = {
     "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block",
     "NAME": "a name", "INT": "a number", "STRING": "a quoted text", "COLON": "':'",
-    "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COMMA": "','", "DOT": "'.'",
+    "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "LBRACE": "'{'", "RBRACE": "'}'",
+    "COMMA": "','", "DOT": "'.'",
     "EQUAL": "'='", "COMPARE": "a comparison", "$END": "end of text",
 }
 
@@ -424,6 +425,15 @@ class _ToSyntax(Transformer):
 
     def list_expr(self, meta, items):
         return s.ListExpr(self._pos(meta), tuple(items[0] or ()))
+
+    def record_expr(self, meta, items):
+        return s.RecordExpr(self._pos(meta), tuple(items[0] or ()))
+
+    def record_fields(self, meta, items):
+        return list(items)
+
+    def record_field(self, meta, items):
+        return s.RecordField(self._tok(items[0]), str(items[0]), items[1])
 
     def filter_expr(self, meta, items):
         return s.Filter(self._pos(meta), str(items[0]), items[1], items[2])

@@ -83,6 +83,21 @@ class ListExpr(Node):
 
 
 @dataclass(frozen=True)
+class RecordField(Node):
+    """`NAME: VALUE` inside a record literal; its position is the name's, for errors about it."""
+
+    name: str
+    value: Node
+
+
+@dataclass(frozen=True)
+class RecordExpr(Node):
+    """`{x: 1, y: 2}`: a record (a plain dict of plain values, so a state holding it stays JSON)."""
+
+    fields: tuple[RecordField, ...]
+
+
+@dataclass(frozen=True)
 class Filter(Node):
     """`[each VAR in SOURCE where COND]`"""
 
