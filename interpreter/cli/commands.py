@@ -234,11 +234,13 @@ def _check_simulation_arguments(args) -> None:
     if args.cluster is not None and args.workers != 1:
         raise UsageError("give --workers or --cluster, not both (a cluster's workers are its own)")
     if args.report is not None:
-        from snowrules.play.report import ReportUnavailable, check_report_available
+        from snowrules.play.report import ReportUnavailable, check_report_available, report_folder_problem
         try:
             check_report_available()
         except ReportUnavailable as error:
             raise UsageError(f"--report: {error}") from None
+        if (problem := report_folder_problem(args.report)) is not None:
+            raise UsageError(f"--report {args.report}: {problem}")
 
 
 def _simulated(args, ruleset, players: int, agent_names: list[str]):

@@ -35,6 +35,18 @@ def check_report_available() -> None:
         raise ReportUnavailable("the report needs matplotlib: pip install 'snowrules[report]'") from None
 
 
+def report_folder_problem(folder: Path) -> str | None:
+    """Why the report cannot be written into `folder`, or None when it can: the folder, or the
+    nearest of its parents that exists (missing ones are made), must be a folder. Asked before any
+    game is played, so that a wrong path costs no simulation."""
+    existing = folder
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if existing.exists() and not existing.is_dir():
+        return f"{existing} is a file, not a folder" if existing != folder else "is a file, not a folder"
+    return None
+
+
 def bin_edges(values: Sequence[float]) -> list[float]:
     """One bin per whole number when the range is small, else MOST_BINS equal bins."""
     low, high = min(values), max(values)
