@@ -226,6 +226,7 @@ def test_simulate_report_draws_the_games(capsys, tmp_path):
     summary = json.loads(out)
     rows = list(csv.DictReader(out_file.open()))
     data = json.loads((folder / "figures.json").read_text())
+    assert data["format"] == "snowrules-report/1"
     assert data["sides"] == ["base game"] and data["players"] == 2
     edges = data["length"]["edges"]
     turns = [int(r["turns"]) for r in rows]
