@@ -8,7 +8,7 @@ from pathlib import Path
 from snowrules.compile.compiler import compile_ruleset
 from snowrules.language.diagnostics import Diagnostic, SnowrulesError
 from snowrules.load.ruleset import bundled_names, find_ruleset, load_ruleset, options_text, set_options
-from snowrules.play.agents import AgentSpecError, parse_agents, play
+from snowrules.play.agents import AgentSpecError, agent_seed, parse_agents, play
 from snowrules.play.narrate import Narrator, secrets_for
 from snowrules.play.replay import replay
 from snowrules.records.logfile import LogWriter, header, result_event
@@ -73,7 +73,7 @@ def _agents(spec: str, players: int, seed: int) -> tuple[list, list[str]]:
         specs = specs * players
     if len(specs) != players:
         raise UsageError(f"--agents gives {len(specs)} agents for {players} players")
-    return [s.build(seed * 1000 + i) for i, s in enumerate(specs)], [str(s) for s in specs]
+    return [s.build(agent_seed(seed, i)) for i, s in enumerate(specs)], [str(s) for s in specs]
 
 
 def command_run(args) -> int:

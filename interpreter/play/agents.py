@@ -210,6 +210,12 @@ def _setting(agent: str, text: str) -> tuple[str, int | float]:
     return key, value
 
 
+def agent_seed(game_seed: int, player: int) -> int:
+    """The seed of a player's agent in the game of seed `game_seed`. One rule for run, simulate,
+    validate's smoke games and the tools, so that a simulated game replays with `run --seed`."""
+    return game_seed * 1000 + player
+
+
 def make_agent(spec: str | AgentSpec, seed: int):
     """An agent from its name or command-line text (`random`, `mcts:iterations=50`)."""
     if isinstance(spec, str):
