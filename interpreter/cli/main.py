@@ -1,8 +1,8 @@
 """The `snowrules` command: run, validate, test, replay, simulate, compare, list.
 
 Exit codes (a contract scripts rely on): 0 success; 1 the input has problems (each printed as
-`path:line:col: error: message`), a scenario failed or a replay differs; 2 a usage error.
-No Python traceback reaches the user.
+`path:line:col: error: message`), a scenario failed or a replay differs; 2 a usage error;
+130 interrupted; 70 an internal error. No Python traceback reaches the user.
 """
 from __future__ import annotations
 
