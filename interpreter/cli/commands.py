@@ -1,4 +1,4 @@
-"""What each `snowrules` sub-command does (the argument parsing lives in cli.py)."""
+"""What each `snowrules` sub-command does (the argument parsing lives in cli/main.py)."""
 from __future__ import annotations
 
 import json
