@@ -335,6 +335,10 @@ def test_ctrl_c_stops_within_a_second_with_the_summary_so_far(workers, tmp_path)
      "--players 4: Snow Time (variant two_colours) is for 2 to 2 players"),
     (["compare", "snow_time", "--games", "5", "--variant", "short_track", "--agents", "robot"], 2,
      "unknown agent 'robot'"),
+    (["simulate", "snow_time", "--games", "5", "--agents", "human,random"], 2,
+     "--agents human,random: simulate plays its games without people"),
+    (["compare", "snow_time", "--games", "5", "--variant", "short_track", "--agents", "human"], 2,
+     "--agents human: compare plays its games without people"),
 ])
 def test_usage_errors(capsys, args, code, message, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # the paths above are made here: a file, a folder named like a table

@@ -8,7 +8,7 @@ from pathlib import Path
 from snowrules.compile.compiler import compile_ruleset
 from snowrules.language.diagnostics import Diagnostic, SnowrulesError
 from snowrules.load.ruleset import bundled_names, find_ruleset, load_ruleset, options_text, set_options
-from snowrules.play.agents import AgentSpecError, agent_seed, parse_agents, play
+from snowrules.play.agents import AgentSpecError, HumanAgent, agent_seed, parse_agents, play
 from snowrules.play.narrate import Narrator, secrets_for
 from snowrules.play.replay import replay
 from snowrules.records.logfile import LogWriter, header, result_event
@@ -82,6 +82,8 @@ def command_run(args) -> int:
     ruleset = _ruleset(args.ruleset, args.variant, args.option)
     players = _players(ruleset, args.players, args.agents)
     agents, agent_names = _agents(args.agents, players, args.seed)
+    if args.json:  # stdout holds only the result: a person at the table is asked on stderr
+        agents = [HumanAgent.on_stderr() if type(agent) is HumanAgent else agent for agent in agents]
     game = Game(compile_ruleset(ruleset, players))
     sinks = []
     narrator = None
@@ -225,8 +227,11 @@ def command_replay(args) -> int:
     return 1
 
 
-def _check_simulation_arguments(args) -> None:
+def _check_simulation_arguments(args, agent_names: list[str]) -> None:
     """Usage errors of simulate and compare, found before any game is played."""
+    if "human" in agent_names:
+        raise UsageError(f"--agents {args.agents}: {args.command} plays its games without people; "
+                         "give random, first, greedy or mcts (a person plays with `snowrules run`)")
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     if args.workers < 1:
@@ -273,7 +278,7 @@ def command_simulate(args) -> int:
     ruleset = _ruleset(args.ruleset, args.variant, args.option)
     players = _players(ruleset, args.players, args.agents)
     _, agent_names = _agents(args.agents, players, 0)
-    _check_simulation_arguments(args)
+    _check_simulation_arguments(args, agent_names)
     if args.out is not None:
         from snowrules.records.game_table import TableFormatError, check_table_path
         try:
@@ -341,7 +346,7 @@ def command_compare(args) -> int:
     base_players, other_players = _compared_players(args, base, other)
     _, base_agents = _agents(args.agents, base_players, 0)
     _, other_agents = _agents(args.agents, other_players, 0)
-    _check_simulation_arguments(args)
+    _check_simulation_arguments(args, base_agents + other_agents)
     try:
         import scipy  # noqa: F401
     except ImportError:
