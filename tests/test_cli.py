@@ -332,6 +332,21 @@ def test_the_account_for_a_human_player_hides_the_other_hands(capsys, monkeypatc
     assert "chosen: orange" not in out                   # other seats' choices are not told
 
 
+def test_run_json_with_a_person_keeps_stdout_for_the_result(capsys, monkeypatch):
+    """The person is asked on stderr; answering 1 each time is the `first` agent's game."""
+    import io
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 50))
+    code, out, err = cli(capsys, "run", "goofspiel", "--seed", "4", "--agents", "human,random", "--json")
+    assert code == 0, err
+    result = json.loads(out)  # one JSON object: no view, no prompt on stdout
+    assert "--- p0 to choose" in err and "choice 1-13: " in err
+    code, first, _ = cli(capsys, "run", "goofspiel", "--seed", "4", "--agents", "first,random", "--json")
+    expected = json.loads(first)
+    assert result["agents"] == ["human", "random"]
+    assert (result["scores"], result["winners"], result["turns"]) == (
+        expected["scores"], expected["winners"], expected["turns"])
+
+
 def test_simulate_gives_the_same_summary_with_several_workers(capsys):
     results = []
     for workers in ("1", "2"):

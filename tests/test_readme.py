@@ -107,6 +107,16 @@ def _ruleset_list(out: str) -> None:
     assert "    --variant two_colours  (2 players)" in out
 
 
+def _games_end_sooner(out: str) -> None:
+    """README: "make the track shorter and watch games end sooner": the short track's mean game
+    length (column B) is below the base game's (A), by more than its interval's width."""
+    assert "A = base game, B = variant short_track" in out and "paired" in out
+    row = next(line for line in out.splitlines() if "mean turns" in line)
+    base, short, difference, interval = [cell.strip() for cell in row.split("\u2502")[2:6]]
+    assert float(short) < float(base) and float(difference) < 0
+    assert float(interval.split("..")[1]) < 0, row  # the whole interval below zero
+
+
 # (a regular expression a README line matches, what its output must show); the first match counts.
 EXPECTATIONS = [
     (r"pip install .* && \.venv/bin/snowrules run snow_time --players 4 --seed 7$",
@@ -115,8 +125,8 @@ EXPECTATIONS = [
     (r"snowrules list$", _ruleset_list),
     (r"--seed 1 --rules$", _contains("Snow Time - 3 players, seed 1", "rules.sr:")),
     (r"--json$", _json_with("snowrules-run/1", players=4, seed=7)),
-    (r"--variant two_colours$", _contains("variant two_colours")),
-    (r"run snowy_tricks --players 4 --seed 2$", _contains("Snowy Tricks - 4 players")),
+    (r"--variant two_colours$", _contains("Snow Time - 2 players, variant two_colours", "result after")),
+    (r"run snowy_tricks --players 4 --seed 2$", _contains("Snowy Tricks - 4 players, seed 2", "result after")),
     (r"--agents human,random,random$", _contains("Snow Time - 3 players", "to choose", "choice 1-")),
     (r"validate rulesets/snow_time$", _contains("rulesets/snow_time: valid")),
     (r"test snow_time$", _contains(" passed, 0 failed")),
@@ -132,7 +142,7 @@ EXPECTATIONS = [
     (r"--agents mcts:iterations=200,seed=3,greedy,random", _contains("Oh Hell! - 3 players", "mcts", "greedy")),
     (r"--out games\.csv --report report/$", _contains("Snow Time: 2000 games", "games written to games.csv",
                                                        "report written to")),
-    (r"compare snow_time --variant short_track", _contains("short_track")),
+    (r"compare snow_time --variant short_track", _games_end_sooner),
 ]
 
 QUICK = {"python tools/bench.py": ["--rounds", "1", "--seconds", "0.05", "--players", "2"],

@@ -226,6 +226,7 @@ def test_simulate_report_draws_the_games(capsys, tmp_path):
     summary = json.loads(out)
     rows = list(csv.DictReader(out_file.open()))
     data = json.loads((folder / "figures.json").read_text())
+    assert data["format"] == "snowrules-report/1"
     assert data["sides"] == ["base game"] and data["players"] == 2
     edges = data["length"]["edges"]
     turns = [int(r["turns"]) for r in rows]
@@ -314,6 +315,14 @@ def test_ctrl_c_stops_within_a_second_with_the_summary_so_far(workers, tmp_path)
 
 @pytest.mark.parametrize("args, code, message", [
     (["simulate", "snow_time", "--games", "5", "--out", "games.txt"], 2, "write .csv, .jsonl or .parquet"),
+    (["simulate", "snow_time", "--games", "5", "--out", "no_such_folder/games.csv"], 2,
+     "--out: no_such_folder/games.csv: its folder "),
+    (["simulate", "snow_time", "--games", "5", "--out", "a_folder.csv"], 2,
+     "is a folder; a table of games is written only to a regular file or a new one"),
+    (["simulate", "snow_time", "--games", "5", "--report", "a_file.txt"], 2,
+     "--report a_file.txt: is a file, not a folder"),
+    (["compare", "snow_time", "--games", "5", "--variant", "short_track", "--report", "a_file.txt/report"], 2,
+     "--report a_file.txt/report: a_file.txt is a file, not a folder"),
     (["simulate", "snow_time", "--games", "5", "--workers", "2", "--cluster", "tcp://x:1"], 2,
      "give --workers or --cluster, not both"),
     (["compare", "snow_time", "--games", "5"], 2, "nothing to compare"),
@@ -326,8 +335,15 @@ def test_ctrl_c_stops_within_a_second_with_the_summary_so_far(workers, tmp_path)
      "--players 4: Snow Time (variant two_colours) is for 2 to 2 players"),
     (["compare", "snow_time", "--games", "5", "--variant", "short_track", "--agents", "robot"], 2,
      "unknown agent 'robot'"),
+    (["simulate", "snow_time", "--games", "5", "--agents", "human,random"], 2,
+     "--agents human,random: simulate plays its games without people"),
+    (["compare", "snow_time", "--games", "5", "--variant", "short_track", "--agents", "human"], 2,
+     "--agents human: compare plays its games without people"),
 ])
-def test_usage_errors(capsys, args, code, message):
+def test_usage_errors(capsys, args, code, message, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the paths above are made here: a file, a folder named like a table
+    (tmp_path / "a_file.txt").write_text("not a folder\n")
+    (tmp_path / "a_folder.csv").mkdir()
     got, out, err = cli(capsys, *args)
     assert got == code, err
     assert message in err and "Traceback" not in err

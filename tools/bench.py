@@ -24,7 +24,7 @@ from pathlib import Path
 
 from snowrules.compile.compiler import load_program
 from snowrules.load.ruleset import PROJECT_ROOT, bundled_names, load_ruleset
-from snowrules.play.agents import RandomAgent, play
+from snowrules.play.agents import RandomAgent, agent_seed, play
 from snowrules.runtime.engine import Game
 
 
@@ -44,7 +44,7 @@ OPENSPIEL_GAMES = {"goofspiel": "goofspiel", "oh_hell": "oh_hell"}
 def snowrules_round(game: Game, players: int, games: int, first_seed: int) -> float:
     """Games per second for `games` seeded random games."""
     # Like the reference, one seeded generator per seat serves the whole round.
-    agents = [RandomAgent(first_seed * 1000 + i) for i in range(players)]
+    agents = [RandomAgent(agent_seed(first_seed, i)) for i in range(players)]
     start = time.perf_counter()
     for seed in range(first_seed, first_seed + games):
         play(game, agents, seed)

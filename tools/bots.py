@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass
 
 from snowrules.compile.compiler import load_program
 from snowrules.load.ruleset import bundled_names, load_ruleset
-from snowrules.play.agents import make_agent, play
+from snowrules.play.agents import agent_seed, make_agent, play
 from snowrules.runtime.engine import Game
 
 Z95 = 1.959963984540054
@@ -61,7 +61,7 @@ def measure(ruleset: str, players: int, bot: str, games: int) -> Figure:
     start = time.perf_counter()
     for g in range(games):
         seat = g % players
-        agents = [make_agent(bot if p == seat else "random", g * 1000 + p) for p in range(players)]
+        agents = [make_agent(bot if p == seat else "random", agent_seed(g, p)) for p in range(players)]
         outcome = game.outcome(play(game, agents, g))
         if seat in outcome.winners:
             wins += 1 / len(outcome.winners)

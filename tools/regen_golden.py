@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from conftest import config_id, configurations, game_for  # noqa: E402
-from snowrules.play.agents import RandomAgent, play  # noqa: E402
+from snowrules.play.agents import RandomAgent, agent_seed, play  # noqa: E402
 
 GOLDEN = ROOT / "tests" / "golden"
 SEED = 2024
@@ -22,7 +22,7 @@ SEED = 2024
 def transcript(config) -> list[str]:
     game = game_for(config)
     events: list[dict] = []
-    play(game, [RandomAgent(SEED * 1000 + i) for i in range(config[2])], SEED, sink=events.append)
+    play(game, [RandomAgent(agent_seed(SEED, i)) for i in range(config[2])], SEED, sink=events.append)
     return [json.dumps({k: v for k, v in e.items() if k != "rule"}, sort_keys=True) for e in events]
 
 

@@ -1,4 +1,4 @@
-"""What each `snowrules` sub-command does (the argument parsing lives in cli.py)."""
+"""What each `snowrules` sub-command does (the argument parsing lives in cli/main.py)."""
 from __future__ import annotations
 
 import json
@@ -8,7 +8,7 @@ from pathlib import Path
 from snowrules.compile.compiler import compile_ruleset
 from snowrules.language.diagnostics import Diagnostic, SnowrulesError
 from snowrules.load.ruleset import bundled_names, find_ruleset, load_ruleset, options_text, set_options
-from snowrules.play.agents import AgentSpecError, parse_agents, play
+from snowrules.play.agents import AgentSpecError, HumanAgent, agent_seed, parse_agents, play
 from snowrules.play.narrate import Narrator, secrets_for
 from snowrules.play.replay import replay
 from snowrules.records.logfile import LogWriter, header, result_event
@@ -73,7 +73,7 @@ def _agents(spec: str, players: int, seed: int) -> tuple[list, list[str]]:
         specs = specs * players
     if len(specs) != players:
         raise UsageError(f"--agents gives {len(specs)} agents for {players} players")
-    return [s.build(seed * 1000 + i) for i, s in enumerate(specs)], [str(s) for s in specs]
+    return [s.build(agent_seed(seed, i)) for i, s in enumerate(specs)], [str(s) for s in specs]
 
 
 def command_run(args) -> int:
@@ -82,6 +82,8 @@ def command_run(args) -> int:
     ruleset = _ruleset(args.ruleset, args.variant, args.option)
     players = _players(ruleset, args.players, args.agents)
     agents, agent_names = _agents(args.agents, players, args.seed)
+    if args.json:  # stdout holds only the result: a person at the table is asked on stderr
+        agents = [HumanAgent.on_stderr() if type(agent) is HumanAgent else agent for agent in agents]
     game = Game(compile_ruleset(ruleset, players))
     sinks = []
     narrator = None
@@ -225,8 +227,11 @@ def command_replay(args) -> int:
     return 1
 
 
-def _check_simulation_arguments(args) -> None:
+def _check_simulation_arguments(args, agent_names: list[str]) -> None:
     """Usage errors of simulate and compare, found before any game is played."""
+    if "human" in agent_names:
+        raise UsageError(f"--agents {args.agents}: {args.command} plays its games without people; "
+                         "give random, first, greedy or mcts (a person plays with `snowrules run`)")
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     if args.workers < 1:
@@ -234,11 +239,13 @@ def _check_simulation_arguments(args) -> None:
     if args.cluster is not None and args.workers != 1:
         raise UsageError("give --workers or --cluster, not both (a cluster's workers are its own)")
     if args.report is not None:
-        from snowrules.play.report import ReportUnavailable, check_report_available
+        from snowrules.play.report import ReportUnavailable, check_report_available, report_folder_problem
         try:
             check_report_available()
         except ReportUnavailable as error:
             raise UsageError(f"--report: {error}") from None
+        if (problem := report_folder_problem(args.report)) is not None:
+            raise UsageError(f"--report {args.report}: {problem}")
 
 
 def _simulated(args, ruleset, players: int, agent_names: list[str]):
@@ -271,7 +278,7 @@ def command_simulate(args) -> int:
     ruleset = _ruleset(args.ruleset, args.variant, args.option)
     players = _players(ruleset, args.players, args.agents)
     _, agent_names = _agents(args.agents, players, 0)
-    _check_simulation_arguments(args)
+    _check_simulation_arguments(args, agent_names)
     if args.out is not None:
         from snowrules.records.game_table import TableFormatError, check_table_path
         try:
@@ -339,7 +346,7 @@ def command_compare(args) -> int:
     base_players, other_players = _compared_players(args, base, other)
     _, base_agents = _agents(args.agents, base_players, 0)
     _, other_agents = _agents(args.agents, other_players, 0)
-    _check_simulation_arguments(args)
+    _check_simulation_arguments(args, base_agents + other_agents)
     try:
         import scipy  # noqa: F401
     except ImportError:

@@ -14,8 +14,7 @@ from snowrules.language.codes import BY_CODE
 from snowrules.language.diagnostics import Diagnostic
 
 FORMATS = ("text", "json", "github", "sarif")
-JSON_FORMAT = "snowrules-diagnostics"
-JSON_VERSION = 1
+JSON_FORMAT = "snowrules-diagnostics/1"  # name/version in one field, as run, list, simulate and the log
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 PROJECT_URI = "https://github.com/snowrules/snowrules"
 
@@ -38,8 +37,7 @@ def _record(d: Diagnostic) -> dict:
 
 def _json(diagnostics: list[Diagnostic]) -> str:
     errors = sum(d.severity == "error" for d in diagnostics)
-    return json.dumps({"format": JSON_FORMAT, "version": JSON_VERSION,
-                       "errors": errors, "warnings": len(diagnostics) - errors,
+    return json.dumps({"format": JSON_FORMAT, "errors": errors, "warnings": len(diagnostics) - errors,
                        "diagnostics": [_record(d) for d in diagnostics]}, indent=2) + "\n"
 
 

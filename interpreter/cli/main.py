@@ -1,8 +1,8 @@
 """The `snowrules` command: run, validate, test, replay, simulate, compare, list.
 
 Exit codes (a contract scripts rely on): 0 success; 1 the input has problems (each printed as
-`path:line:col: error: message`), a scenario failed or a replay differs; 2 a usage error.
-No Python traceback reaches the user.
+`path:line:col: error: message`), a scenario failed or a replay differs; 2 a usage error;
+130 interrupted; 70 an internal error. No Python traceback reaches the user.
 """
 from __future__ import annotations
 
@@ -50,17 +50,17 @@ def _parser() -> argparse.ArgumentParser:
     validate.add_argument("--no-play", action="store_true", help="skip the seeded smoke games")
 
     test = commands.add_parser("test", help="run a ruleset's scenarios")
-    test.add_argument("ruleset")
+    test.add_argument("ruleset", help="a bundled ruleset's name or a ruleset folder")
     test.add_argument("-v", "--verbose", action="store_true", help="tell each scenario's game")
 
     replay = commands.add_parser("replay", help="re-run a game log and check it")
-    replay.add_argument("log", type=Path)
+    replay.add_argument("log", type=Path, help="a game log written by `snowrules run --log`")
     replay.add_argument("--ruleset", help="the ruleset's folder, for a log of a ruleset that is not bundled "
                         "(default: the bundled ruleset the log names)")
 
     simulate = commands.add_parser("simulate", help="play many games and sum them up")
-    simulate.add_argument("ruleset")
-    simulate.add_argument("--variant")
+    simulate.add_argument("ruleset", help="a bundled ruleset's name or a ruleset folder")
+    simulate.add_argument("--variant", help="a variant of the ruleset, by name")
     simulate.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                           help="set a game parameter the ruleset declares (repeatable)")
     _simulation_arguments(simulate)
@@ -68,7 +68,7 @@ def _parser() -> argparse.ArgumentParser:
                           help="one row per game (seed, scores, winners, turns): .csv, .jsonl or .parquet")
 
     compare = commands.add_parser("compare", help="simulate two versions of a ruleset on the same seeds")
-    compare.add_argument("ruleset")
+    compare.add_argument("ruleset", help="a bundled ruleset's name or a ruleset folder")
     compare.add_argument("--variant", action="append", default=[], metavar="V",
                          help="once: the base game against V; twice: the first against the second")
     compare.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",

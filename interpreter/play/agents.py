@@ -108,6 +108,20 @@ class HumanAgent:
     def __init__(self, read=input, write=print):
         self.read, self.write = read, write
 
+    @classmethod
+    def on_stderr(cls) -> HumanAgent:
+        """One that talks on stderr, for a run whose stdout is kept for its JSON result."""
+        def write(text: str) -> None:
+            print(text, file=sys.stderr, flush=True)
+
+        def read(prompt: str) -> str:
+            print(prompt, end="", file=sys.stderr, flush=True)
+            line = sys.stdin.readline()
+            if not line:
+                raise EOFError
+            return line
+        return cls(read, write)
+
     def choose(self, observation: Observation) -> int:
         view, options = observation.view, observation.options  # the view is computed here, once
         self.write(f"\n--- {observation.seat_name} to choose ({observation.choice}) ---")
@@ -208,6 +222,12 @@ def _setting(agent: str, text: str) -> tuple[str, int | float]:
     if least is not None and value < least:
         raise AgentSpecError(f"{agent}: {key}={raw} is below its least value {least}")
     return key, value
+
+
+def agent_seed(game_seed: int, player: int) -> int:
+    """The seed of a player's agent in the game of seed `game_seed`. One rule for run, simulate,
+    validate's smoke games and the tools, so that a simulated game replays with `run --seed`."""
+    return game_seed * 1000 + player
 
 
 def make_agent(spec: str | AgentSpec, seed: int):

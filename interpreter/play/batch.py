@@ -38,11 +38,6 @@ def game_seed(master_seed: int, index: int) -> int:
     return bits >> 32
 
 
-def agent_seed(game_seed_value: int, player: int) -> int:
-    """The seed of a player's agent, as `snowrules run` derives it (a simulated game replays there)."""
-    return game_seed_value * 1000 + player
-
-
 class PlayTracker:
     """Counts, from a game's move events, which components each player played.
 
@@ -108,7 +103,7 @@ def _game_for(spec: GameSpec) -> Game:
 
 def play_batch(spec: GameSpec, master_seed: int, indexes: list[int]) -> list[GameRecord]:
     """Play the games of these indexes, in order; a pure function of its arguments."""
-    from snowrules.play.agents import make_agent, play
+    from snowrules.play.agents import agent_seed, make_agent, play
     game = _game_for(spec)
     tracker = PlayTracker(game.program) if spec.track_components else None
     sink = tracker.feed if tracker is not None else None

@@ -19,7 +19,7 @@ from snowrules.play.simulate import SimulationRun
 from snowrules.play.statistics import Summary
 from snowrules.records.game_table import GameRecord
 
-REPORT_FORMAT, REPORT_VERSION = "snowrules-report", 1
+REPORT_FORMAT = "snowrules-report/1"  # name/version in one field, as every JSON object snowrules writes
 MOST_BINS = 40
 COLOURS = ("#1f77b4", "#d62728")
 
@@ -33,6 +33,18 @@ def check_report_available() -> None:
         import matplotlib  # noqa: F401
     except ImportError:
         raise ReportUnavailable("the report needs matplotlib: pip install 'snowrules[report]'") from None
+
+
+def report_folder_problem(folder: Path) -> str | None:
+    """Why the report cannot be written into `folder`, or None when it can: the folder, or the
+    nearest of its parents that exists (missing ones are made), must be a folder. Asked before any
+    game is played, so that a wrong path costs no simulation."""
+    existing = folder
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if existing.exists() and not existing.is_dir():
+        return f"{existing} is a file, not a folder" if existing != folder else "is a file, not a folder"
+    return None
 
 
 def bin_edges(values: Sequence[float]) -> list[float]:
@@ -59,7 +71,7 @@ def figure_data(sides: Sequence[tuple[str, Sequence[GameRecord], Summary]]) -> d
     score_edges = bin_edges(scores)
     length_edges = bin_edges([r.turns for _, records, _ in sides for r in records])
     return {
-        "format": REPORT_FORMAT, "version": REPORT_VERSION, "sides": [label for label, _, _ in sides],
+        "format": REPORT_FORMAT, "sides": [label for label, _, _ in sides],
         "players": players,
         "scores": {"edges": score_edges,
                    "counts": {label: [histogram([r.scores[p] for r in records], score_edges) for p in range(players)]

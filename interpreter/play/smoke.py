@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from snowrules.compile.compiler import compile_ruleset
 from snowrules.language.diagnostics import Diagnostic, SnowrulesError
 from snowrules.load.ruleset import Ruleset
-from snowrules.play.agents import RandomAgent, play
+from snowrules.play.agents import RandomAgent, agent_seed, play
 from snowrules.runtime.engine import Game
 
 
@@ -58,7 +58,7 @@ def smoke_play(ruleset: Ruleset, bounds: SmokeBounds = DEFAULT_BOUNDS) -> list[D
         for seed in bounds.seeds:
             where = f"a smoke game: {players} players{variant}, seed {seed}, random agents"
             deadline = time.monotonic() + bounds.seconds
-            agents = [_TimedAgent(seed * 1000 + i, deadline) for i in range(players)]
+            agents = [_TimedAgent(agent_seed(seed, i), deadline) for i in range(players)]
             try:
                 play(Game(program), agents, seed)
             except _OutOfTime:

@@ -13,6 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from snowrules.records.logwriter import log_target_problem
+
 TABLE_SUFFIXES = (".csv", ".jsonl", ".parquet")
 
 
@@ -40,7 +42,8 @@ class TableFormatError(ValueError):
 
 
 def check_table_path(path: Path) -> None:
-    """Fail before any game is played when the file's format is unknown or its library is missing."""
+    """Fail before any game is played when the file cannot be written there, its format is unknown
+    or its library is missing."""
     if path.suffix not in TABLE_SUFFIXES:
         raise TableFormatError(f"{path}: write .csv, .jsonl or .parquet (the suffix chooses the format)")
     if path.suffix == ".parquet":
@@ -48,6 +51,8 @@ def check_table_path(path: Path) -> None:
             import pyarrow  # noqa: F401
         except ImportError:
             raise TableFormatError(f"{path}: Parquet needs pyarrow: pip install 'snowrules[parquet]'") from None
+    if (problem := log_target_problem(path, what="a table of games")) is not None:
+        raise TableFormatError(f"{path}: {problem}")
 
 
 def _row(record: GameRecord, players: int) -> dict:

@@ -82,9 +82,10 @@ def _inside_ruleset(path: Path) -> str | None:
     return None
 
 
-def log_target_problem(path: Path) -> str | None:
-    """Why a log cannot be written at `path`, or None when it can (a regular file, followed
-    through symlinks, or a new file in an existing folder)."""
+def log_target_problem(path: Path, what: str = "a log") -> str | None:
+    """Why `what` (a log, a table of games) cannot be written at `path`, or None when it can (a
+    regular file, followed through symlinks, or a new file in an existing folder). Asked before any
+    game is played, so that a wrong path costs no simulation."""
     try:
         target = path.resolve()  # a symlink is followed to what it points to, dangling or not
         mode = target.stat().st_mode
@@ -95,11 +96,11 @@ def log_target_problem(path: Path) -> str | None:
     except OSError as error:
         return f"cannot be examined: {error.strerror}"
     if mode is not None and not stat.S_ISREG(mode):
-        what = ("a folder" if stat.S_ISDIR(mode) else "a FIFO (named pipe)" if stat.S_ISFIFO(mode)
+        kind = ("a folder" if stat.S_ISDIR(mode) else "a FIFO (named pipe)" if stat.S_ISFIFO(mode)
                 else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
                 else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
         via = f" (through the symlink {path})" if path.is_symlink() else ""
-        return f"is {what}{via}; a log is written only to a regular file or a new one"
+        return f"is {kind}{via}; {what} is written only to a regular file or a new one"
     if not target.parent.is_dir():
         return f"its folder {target.parent} does not exist"
     return None
