@@ -301,7 +301,10 @@ class SnowrulesState(pyspiel.State):
         return node.legal.get(player, node.left_out)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        ids = self._node_ids()[0][0]  # in the outcomes' order
+        ids, sorted_ids = self._node_ids()[0]  # in the outcomes' order, and sorted
+        if self.st.pending.weights is None:  # equally likely, as Game.chance_outcomes gives them
+            probability = 1.0 / len(ids)
+            return [(i, probability) for i in sorted_ids]
         return sorted((i, probability) for i, (_, probability) in zip(ids, Game.chance_outcomes(self.st)))
 
     # ---- moves ----------------------------------------------------------------------------
@@ -439,18 +442,18 @@ class Recall:
 
     def __init__(self, seats: int):
         self.notes: list[list[tuple]] = [[] for _ in range(seats)]
-        self.last_zones: list[list[int] | None] | None = None
+        self.last_zones: list[tuple[int, ...]] | None = None  # each zone's content at the last look
         self.last_counters: list[int] | None = None
         self.last_vars: list[Any] | None = None
         self.last_types: list[type] | None = None  # 1, 1.0 and true are equal, but not alike
 
     def __deepcopy__(self, memo: dict) -> Recall:
         """pyspiel clones a state with copy.deepcopy at every `clone()`. The notes are only ever
-        appended and a note never changes, nor does a kept copy of a zone or a value (they are
-        replaced, not changed): so a copy shares them and copies only the lists that grow."""
+        appended and a note never changes, nor does a kept copy of the zones or of a value (they are
+        replaced, not changed): so a copy shares them and copies only the lists that change."""
         other = Recall.__new__(Recall)
         other.notes = [notes[:] for notes in self.notes]
-        other.last_zones = None if self.last_zones is None else self.last_zones[:]
+        other.last_zones = self.last_zones
         other.last_counters = self.last_counters
         other.last_vars = None if self.last_vars is None else self.last_vars[:]
         other.last_types = self.last_types
@@ -459,7 +462,8 @@ class Recall:
     def look(self, st: State, sight: Sight) -> None:
         """Every seat notes what changed since the last look (at the first look, everything).
         The comparisons run in C (map, compress): this runs at every node of every playout."""
-        zones, counters, values = st.zones, st.counters, st.vars
+        zones = list(map(tuple, st.zones))  # as they are now; compared with last time's in C
+        counters, values = st.counters, st.vars
         last_zones = self.last_zones
         if last_zones is None:
             last_zones = [None] * len(zones)
@@ -482,15 +486,13 @@ class Recall:
             public.append(("variable", i, seen))
         # One note for every seat: each changed zone's content, and its size when that changed. What
         # a seat may see of it (Sight.sees) is picked out when its notes become text.
-        changes = tuple([(i, tuple(zones[i]), len(zones[i]) if last_zones[i] is None
+        changes = tuple([(i, zones[i], len(zones[i]) if last_zones[i] is None
                           or len(zones[i]) != len(last_zones[i]) else None) for i in changed_zones])
         if changes or public:
             note = ("saw", changes, tuple(public))
             for notes in self.notes:
                 notes.append(note)
-        for i in changed_zones:
-            last_zones[i] = zones[i][:]
-        self.last_zones = last_zones
+        self.last_zones = zones
         self.last_counters = counters[:]
         self.last_types = list(map(type, values))
 
