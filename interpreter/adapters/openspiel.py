@@ -331,8 +331,7 @@ class SnowrulesState(pyspiel.State):
     def _apply_actions(self, actions: list[int]) -> None:
         pending = self.st.pending
         answers = []
-        for seat in pending.seats:
-            ids, options = self._seat_options(seat)
+        for seat, (ids, _), options in zip(pending.seats, self._node_ids(), pending.options):
             index = self._index(ids, actions[seat], f"player {seat}")
             self.recall.chose(seat, options[index], pending.kind)
             answers.append(index)
