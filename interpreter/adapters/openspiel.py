@@ -242,7 +242,7 @@ class SnowrulesState(pyspiel.State):
         known = game.ids.get((group, pending.kind))
         if known is not None and None not in options:
             try:
-                ids = [known[o] for o in options]
+                ids = list(map(known.__getitem__, options))
             except KeyError:
                 ids = [known[o] if o in known else game.id_of(group, pending, o) for o in options]
             except TypeError:  # combinations (lists): positions instead
@@ -350,8 +350,9 @@ class SnowrulesState(pyspiel.State):
         game = self.get_game()
         self.recall.look(st, game.sight)
         if st.result is None:
-            for seat, options in zip(st.pending.seats, st.pending.options):
-                self.recall.asked(seat, st.pending.rule, options, st.pending.kind)
+            pending = st.pending
+            for seat, options in zip(pending.seats, pending.options):
+                self.recall.asked(seat, pending.rule, options, pending.kind)
 
     def _action_to_string(self, player: int, action: int) -> str:
         """The option as a player reads it; identical components are told apart by their id."""
