@@ -24,6 +24,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cache
+from itertools import compress, count
+from operator import ne
 from typing import Any
 
 import numpy as np
@@ -209,13 +211,17 @@ class SnowrulesState(pyspiel.State):
         super().__init__(game)
         self.st = game.engine.start(0, explicit=True)
         self.recall = Recall(game.program.seats)  # what each seat saw change, was asked and chose
+        # Worked out once per node (pyspiel asks for them several times a move): whose turn it is,
+        # and the pending decision's action ids (a Node, made when they are first asked).
+        self._player: int = pyspiel.PlayerId.TERMINAL
+        self._node: Node | None = None
         self._observe()
-        # The action ids of the pending decision, worked out once per decision: (the decision,
-        # per options list (ids in the options' order, the same sorted)).
-        self._memo: tuple | None = None
 
     # ---- whose turn -----------------------------------------------------------------------
     def current_player(self) -> int:
+        return self._player
+
+    def _whose_turn(self) -> int:
         st = self.st
         if st.result is not None:
             return pyspiel.PlayerId.TERMINAL
@@ -236,7 +242,7 @@ class SnowrulesState(pyspiel.State):
         known = game.ids.get((group, pending.kind))
         if known is not None and None not in options:
             try:
-                ids = [known[o] for o in options]
+                ids = list(map(known.__getitem__, options))
             except KeyError:
                 ids = [known[o] if o in known else game.id_of(group, pending, o) for o in options]
             except TypeError:  # combinations (lists): positions instead
@@ -256,17 +262,24 @@ class SnowrulesState(pyspiel.State):
 
     def _node_ids(self) -> list[tuple[list[int], list[int]]]:
         """For each options list of the pending decision: its ids, and the same sorted."""
+        node = self._node
+        if node is None:
+            node = self._node = self._work_out_node()
+        return node.ids
+
+    def _work_out_node(self) -> Node:
         pending = self.st.pending
-        memo = self._memo
-        if memo is not None and memo[0] is pending:
-            return memo[1]
         group = "chance" if pending.chance else "choice"
         found = []
         for options in pending.options:
             ids = self._ids(group, options)
             found.append((ids, sorted(ids)))
-        self._memo = (pending, found)
-        return found
+        if pending.chance:
+            legal = {pyspiel.PlayerId.CHANCE: found[0][1]}
+        else:
+            legal = {seat: sorted_ids for seat, (_, sorted_ids) in zip(pending.seats, found)}
+        left_out = [NOTHING_TO_DECIDE] if pending.simultaneous and len(pending.seats) > 1 else []
+        return Node(found, legal, left_out)
 
     def _seat_options(self, player: int) -> tuple[list[int], list]:
         pending = self.st.pending
@@ -277,19 +290,21 @@ class SnowrulesState(pyspiel.State):
         return self._node_ids()[index][0], pending.options[index]
 
     def _legal_actions(self, player: int) -> list[int]:
-        st = self.st
-        if st.result is not None:
+        """The player's legal ids, sorted (pyspiel copies the list it gets: it is not copied here)."""
+        if self.st.result is not None:
             return []
-        pending = st.pending
-        if pending.chance:
-            return self._node_ids()[0][1][:]
-        seats = pending.seats
-        if player not in seats:
-            return [NOTHING_TO_DECIDE] if pending.simultaneous and len(seats) > 1 else []
-        return self._node_ids()[seats.index(player)][1][:]
+        node = self._node
+        if node is None:
+            node = self._node = self._work_out_node()
+        if self.st.pending.chance:
+            return node.legal[pyspiel.PlayerId.CHANCE]
+        return node.legal.get(player, node.left_out)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        ids = self._node_ids()[0][0]  # in the outcomes' order
+        ids, sorted_ids = self._node_ids()[0]  # in the outcomes' order, and sorted
+        if self.st.pending.weights is None:  # equally likely, as Game.chance_outcomes gives them
+            probability = 1.0 / len(ids)
+            return [(i, probability) for i in sorted_ids]
         return sorted((i, probability) for i, (_, probability) in zip(ids, Game.chance_outcomes(self.st)))
 
     # ---- moves ----------------------------------------------------------------------------
@@ -316,8 +331,7 @@ class SnowrulesState(pyspiel.State):
     def _apply_actions(self, actions: list[int]) -> None:
         pending = self.st.pending
         answers = []
-        for seat in pending.seats:
-            ids, options = self._seat_options(seat)
+        for seat, (ids, _), options in zip(pending.seats, self._node_ids(), pending.options):
             index = self._index(ids, actions[seat], f"player {seat}")
             self.recall.chose(seat, options[index], pending.kind)
             answers.append(index)
@@ -329,13 +343,16 @@ class SnowrulesState(pyspiel.State):
         row with no decision between them (a deal) are seen together, once they are done, so
         the order in which a hand was dealt is not remembered (as in OpenSpiel's card games)."""
         st = self.st
+        self._player = self._whose_turn()
+        self._node = None
         if st.result is None and st.pending.chance:
             return
         game = self.get_game()
         self.recall.look(st, game.sight)
         if st.result is None:
-            for seat, options in zip(st.pending.seats, st.pending.options):
-                self.recall.asked(seat, st.pending.rule, options, st.pending.kind)
+            pending = st.pending
+            for seat, options in zip(pending.seats, pending.options):
+                self.recall.asked(seat, pending.rule, options, pending.kind)
 
     def _action_to_string(self, player: int, action: int) -> str:
         """The option as a player reads it; identical components are told apart by their id."""
@@ -376,6 +393,21 @@ class SnowrulesState(pyspiel.State):
 
 
 @dataclass(frozen=True)
+class Node:
+    """A node's action ids, worked out once: per options list of the decision, its ids in the
+    options' order and sorted; each player's legal ids (the chance player's at a draw); the single
+    action of a seat left out of a simultaneous node (or none). Never changed once made, so the
+    copies of a state share it (pyspiel clones states with copy.deepcopy)."""
+
+    ids: list[tuple[list[int], list[int]]]
+    legal: dict[int, list[int]]
+    left_out: list[int]
+
+    def __deepcopy__(self, memo: dict) -> Node:
+        return self
+
+
+@dataclass(frozen=True)
 class Sight:
     """What never changes in what the seats see: the zones' labels and which zones' content each
     seat sees (as in Game.view: public zones and its player's hidden ones). Kept by the game, not
@@ -410,35 +442,59 @@ class Recall:
 
     def __init__(self, seats: int):
         self.notes: list[list[tuple]] = [[] for _ in range(seats)]
-        self.last_zones: list[list[int] | None] | None = None
+        self.last_zones: list[tuple[int, ...]] | None = None  # each zone's content at the last look
         self.last_counters: list[int] | None = None
         self.last_vars: list[Any] | None = None
+        self.last_types: list[type] | None = None  # 1, 1.0 and true are equal, but not alike
+
+    def __deepcopy__(self, memo: dict) -> Recall:
+        """pyspiel clones a state with copy.deepcopy at every `clone()`. The notes are only ever
+        appended and a note never changes, nor does a kept copy of the zones or of a value (they are
+        replaced, not changed): so a copy shares them and copies only the lists that change."""
+        other = Recall.__new__(Recall)
+        other.notes = [notes[:] for notes in self.notes]
+        other.last_zones = self.last_zones
+        other.last_counters = self.last_counters
+        other.last_vars = None if self.last_vars is None else self.last_vars[:]
+        other.last_types = self.last_types
+        return other
 
     def look(self, st: State, sight: Sight) -> None:
-        """Every seat notes what changed since the last look (at the first look, everything)."""
-        first = self.last_zones is None
-        last_zones = self.last_zones or [None] * len(st.zones)
-        changed_zones = [i for i, zone in enumerate(st.zones) if zone != last_zones[i]]
-        public = tuple([("counter", i, value) for i, value in enumerate(st.counters)
-                        if first or value != self.last_counters[i]]
-                       + [("variable", i, _copied(value)) for i, value in enumerate(st.vars)
-                          if first or value != self.last_vars[i] or type(value) is not type(self.last_vars[i])])
-        for seat, notes in enumerate(self.notes):
-            sees = sight.sees[seat]
-            parts = []
-            for i in changed_zones:
-                zone, last = st.zones[i], last_zones[i]
-                if sees[i]:
-                    parts.append((i, tuple(zone)))
-                elif last is None or len(zone) != len(last):
-                    parts.append((i, len(zone)))
-            if parts or public:
-                notes.append(("saw", tuple(parts), public))
-        for i in changed_zones:
-            last_zones[i] = list(st.zones[i])
-        self.last_zones = last_zones
-        self.last_counters = list(st.counters)
-        self.last_vars = [_copied(v) for v in st.vars]
+        """Every seat notes what changed since the last look (at the first look, everything).
+        The comparisons run in C (map, compress): this runs at every node of every playout."""
+        zones = list(map(tuple, st.zones))  # as they are now; compared with last time's in C
+        counters, values = st.counters, st.vars
+        last_zones = self.last_zones
+        if last_zones is None:
+            last_zones = [None] * len(zones)
+            changed_zones: Any = range(len(zones))
+            changed_counters: Any = range(len(counters))
+            changed_values: Any = range(len(values))
+            self.last_vars = [None] * len(values)
+        else:
+            changed_zones = list(compress(count(), map(ne, zones, last_zones)))
+            changed_counters = (() if counters == self.last_counters
+                                else list(compress(count(), map(ne, counters, self.last_counters))))
+            types = list(map(type, values))
+            changed_values = (() if values == self.last_vars and types == self.last_types
+                              else [i for i in range(len(values)) if values[i] != self.last_vars[i]
+                                    or types[i] is not self.last_types[i]])
+        last_vars = self.last_vars
+        public: list[tuple] = [("counter", i, counters[i]) for i in changed_counters]
+        for i in changed_values:
+            last_vars[i] = seen = _copied(values[i])
+            public.append(("variable", i, seen))
+        # One note for every seat: each changed zone's content, and its size when that changed. What
+        # a seat may see of it (Sight.sees) is picked out when its notes become text.
+        changes = tuple([(i, zones[i], len(zones[i]) if last_zones[i] is None
+                          or len(zones[i]) != len(last_zones[i]) else None) for i in changed_zones])
+        if changes or public:
+            note = ("saw", changes, tuple(public))
+            for notes in self.notes:
+                notes.append(note)
+        self.last_zones = zones
+        self.last_counters = counters[:]
+        self.last_types = list(map(type, values))
 
     def asked(self, seat: int, rule: str, options: list, kind: str) -> None:
         self.notes[seat].append(("asked", rule, options, kind))
@@ -448,16 +504,22 @@ class Recall:
 
     def text(self, seat: int, sight: Sight, engine: Game) -> str:
         """The seat's notes, one line each: `saw ...`, `asked at RULE: [options]`, `chose OPTION`."""
-        return "\n".join(_note_text(note, sight, engine) for note in self.notes[seat])
+        lines = (_note_text(note, seat, sight, engine) for note in self.notes[seat])
+        return "\n".join(line for line in lines if line is not None)
 
 
-def _note_text(note: tuple, sight: Sight, engine: Game) -> str:
+def _note_text(note: tuple, seat: int, sight: Sight, engine: Game) -> str | None:
+    """A note as the seat reads it; None for a change it cannot see at all."""
     if note[0] == "asked":
         _, rule, options, kind = note
         return f"asked at {rule}: {json.dumps([engine.label(o, kind) for o in options])}"
     if note[0] == "chose":
         return f"chose {engine.label(note[1], note[2])}"
-    _, parts, public = note
+    _, changes, public = note
+    sees = sight.sees[seat]
+    parts = [(i, content if sees[i] else size) for i, content, size in changes if sees[i] or size is not None]
+    if not parts and not public:
+        return None
     names = sight.component_names
     texts = [f"zones.{sight.zone_labels[i]}={json.dumps([names[c] for c in seen])}" if isinstance(seen, tuple)
              else f'zones.{sight.zone_labels[i]}={{"count": {seen}}}' for i, seen in parts]
