@@ -27,6 +27,10 @@ VALUES = [
     ("max(5, 3, 9)", "9"),
     ("min(7, 7)", "7"),
     ("max(0 - 1, 0 - 4)", "-1"),
+    ("min(n, 9)", "4"),  # arguments read the turn's own names (`let n = 4`)
+    ("max(n, 1, n + 3)", "7"),
+    ("max(5, 3, 9) + 1", "10"),  # the numbers' form is a number: arithmetic accepts it
+    ("min(5, 3, 9) * 2", "6"),
     # first and last of an empty list are none
     ("first([]) == none", "true"),
     ("last([]) == none", "true"),
@@ -58,6 +62,6 @@ VALUES = [
 
 def test_standard_library_values_at_their_edges(tmp_path):
     lines = "\n".join(f"    announce {expression}" for expression, _ in VALUES)
-    _, _, events = run(tmp_path, f"each turn:\n{lines}\n    end game winners players\n", players=3)
+    _, _, events = run(tmp_path, f"each turn:\n    let n = 4\n{lines}\n    end game winners players\n", players=3)
     got = dict(zip((expression for expression, _ in VALUES), said(events)))
     assert got == dict(VALUES)
