@@ -1,0 +1,132 @@
+"""compile/apply.py, the single change point, on its own: each change's result and the one event
+it sends (issue 9 point 23: mutants of apply.py that no game in the suite tells apart).
+
+A stand-in state carries only what apply.py touches (zones, where, counters, sink, and what
+`end_game` clears), so each expected value below is worked out by hand from the docstrings."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pytest
+from snowrules.compile import apply
+from snowrules.model.events import CounterChanged, GameOver, Moved, TurnStarted
+from snowrules.model.values import Ending, Termination
+
+
+@dataclass
+class Stand:
+    """Zones 0-2 holding components 0-5: zone 0 = [0, 1, 2] (2 on top), zone 1 = [3, 4], zone 2 = [5]."""
+
+    zones: list[list[int]] = field(default_factory=lambda: [[0, 1, 2], [3, 4], [5]])
+    where: list[int] = field(default_factory=lambda: [0, 0, 0, 1, 1, 2])
+    counters: list[int] = field(default_factory=lambda: [1, 2, 3, 4, 5, 6])
+    sent: list = field(default_factory=list)
+    result: Ending | None = None
+    frames: list = field(default_factory=lambda: ["frame"])
+    envs: list = field(default_factory=lambda: ["env"])
+    pending: object = "waiting"
+
+    def sink(self, event) -> None:
+        self.sent.append(event)
+
+
+def check_where(st: Stand) -> None:
+    for zone, held in enumerate(st.zones):
+        for c in held:
+            assert st.where[c] == zone, (c, zone)
+
+
+# (what, zones after, the event): moves of the stand-in's components, by the function's words
+MOVES = [
+    ("move_one c=2 to zone 2 top", lambda st: apply.move_one(st, 2, 2, False, "r"),
+     [[0, 1], [3, 4], [5, 2]], Moved([2], 0, 2, "r")),
+    ("move_one c=0 to zone 1 bottom", lambda st: apply.move_one(st, 0, 1, True, "r"),
+     [[1, 2], [0, 3, 4], [5]], Moved([0], 0, 1, "r")),
+    ("move_all 0 -> 1 top", lambda st: apply.move_all(st, 0, 1, False, "r"),
+     [[], [3, 4, 0, 1, 2], [5]], Moved([0, 1, 2], 0, 1, "r")),
+    ("move_all 0 -> 1 bottom", lambda st: apply.move_all(st, 0, 1, True, "r"),
+     [[], [0, 1, 2, 3, 4], [5]], Moved([0, 1, 2], 0, 1, "r")),
+    ("move_all 1 -> 1 is nothing", lambda st: apply.move_all(st, 1, 1, False, "r"),
+     [[0, 1, 2], [3, 4], [5]], None),
+    ("move_top 2 of zone 0 to zone 2 top: 2 then 1", lambda st: apply.move_top(st, 0, 2, 2, False, "r"),
+     [[0], [3, 4], [5, 2, 1]], Moved([2, 1], 0, 2, "r")),
+    ("move_top 2 of zone 0 to zone 2 bottom, one at a time", lambda st: apply.move_top(st, 0, 2, 2, True, "r"),
+     [[0], [3, 4], [1, 2, 5]], Moved([2, 1], 0, 2, "r")),
+    ("move_top 5 of zone 1 moves the 2 it holds", lambda st: apply.move_top(st, 1, 0, 5, False, "r"),
+     [[0, 1, 2, 4, 3], [], [5]], Moved([4, 3], 1, 0, "r")),
+    ("move_top 0 sends nothing", lambda st: apply.move_top(st, 1, 0, 0, False, "r"),
+     [[0, 1, 2], [3, 4], [5]], None),
+    ("draw index 1 of zone 0 to zone 2 top", lambda st: apply.draw(st, 0, 1, 2, False, "r"),
+     [[0, 2], [3, 4], [5, 1]], Moved([1], 0, 2, "r", True)),
+    ("draw index 0 of zone 1 to zone 2 bottom", lambda st: apply.draw(st, 1, 0, 2, True, "r"),
+     [[0, 1, 2], [4], [3, 5]], Moved([3], 1, 2, "r", True)),
+]
+
+
+@pytest.mark.parametrize(("what", "change", "zones", "event"), MOVES, ids=[m[0] for m in MOVES])
+def test_each_move_changes_the_zones_and_sends_one_event(what, change, zones, event):
+    st = Stand()
+    change(st)
+    assert st.zones == zones
+    check_where(st)
+    assert st.sent == ([event] if event else [])
+
+
+def test_move_all_into_an_empty_zone_and_without_a_sink():
+    st = Stand(zones=[[0, 1, 2], [3, 4, 5], []], where=[0, 0, 0, 1, 1, 1])
+    st.sink = None
+    apply.move_all(st, 0, 2, True, "r")
+    apply.move_one(st, 3, 2, False, "r")
+    apply.move_top(st, 1, 0, 1, False, "r")
+    assert st.zones == [[5], [4], [0, 1, 2, 3]]
+    check_where(st)
+
+
+def test_a_drawn_component_is_returned():
+    assert apply.draw(Stand(), 0, 2, 1, False, "r") == 2
+
+
+def test_place_puts_a_component_on_top_without_an_event():
+    st = Stand()
+    apply.place(st, 0, 1)
+    assert st.zones == [[1, 2], [3, 4, 0], [5]] and st.where[0] == 1 and st.sent == []
+
+
+def test_reset_sets_a_family_and_nothing_else():
+    st = Stand()
+    apply.reset_counters(st, 2, 3, 0)
+    assert st.counters == [1, 2, 0, 0, 0, 6] and st.sent == []
+
+
+def test_a_turn_sets_its_counter_and_says_so():
+    st = Stand()
+    apply.start_turn(st, 4, 9)
+    assert st.counters == [1, 2, 3, 4, 9, 6] and st.sent == [TurnStarted(9)]
+
+
+def test_the_end_clears_what_waits_and_says_who_won():
+    st = Stand()
+    ending = Ending([1, 2], "rules.sr:3:5", Termination.DURING_PLAY)
+    apply.end_game(st, ending)
+    assert (st.result, st.frames, st.envs, st.pending) == (ending, [], [], None)
+    assert st.sent == [GameOver([1, 2], "rules.sr:3:5", Termination.DURING_PLAY.value)]
+
+
+# counter_lines as a function: (old, new) -> the counter after, the events, what the triggers saw
+@pytest.mark.parametrize(("old", "new", "after", "events"), [
+    (3, 5, 5, [CounterChanged(0, 3, 5, "r")]),
+    (3, 3, 3, []),  # no change: no event, no trigger
+    (4, 0, 0, [CounterChanged(0, 4, 0, "r")]),
+])
+def test_counter_lines_set_tell_and_fire_only_on_a_change(old, new, after, events):
+    fired = []
+    lines = apply.counter_lines("0", "old", "new", "triggers", "rule", handing_back=True)
+    source = "def change(st, old, new, triggers, rule):\n" + "\n".join("    " + line for line in lines)
+    namespace = dict(apply.NAMESPACE)
+    namespace[apply.FIRE] = lambda st, triggers, i, o, n: fired.append((i, o, n)) or ["waiting body"]
+    exec(compile(source, "<test>", "exec"), namespace)  # noqa: S102 - the template under test
+    st = Stand(counters=[old])
+    handed = namespace["change"](st, old, new, ["a trigger"], "r")
+    assert st.counters == [after] and st.sent == events
+    assert fired == ([(0, old, new)] if events else [])
+    assert handed == (["waiting body"] if events else None)
