@@ -6,23 +6,14 @@ import pytest
 from conftest import config_id, configurations, game_for
 from snowrules.compile.compiler import compile_ruleset
 from snowrules.language.diagnostics import RuntimeRulesError
-from snowrules.play.agents import RandomAgent, play
+from snowrules.play.agents import RandomAgent, answering_at_random, play
 from snowrules.runtime.engine import Game
 from test_language import ruleset
 
 
 def random_decide(players: int, seed: int):
     """The decide of play()'s random path, with its own generators (one per seat)."""
-    draws = [RandomAgent(seed * 100 + seat)._random for seat in range(players)]
-
-    def decide(st):
-        pending = st.pending
-        if pending.simultaneous:
-            return [options[int(draws[seat]() * len(options))]
-                    for seat, options in zip(pending.seats, pending.options)]
-        options = pending.options[0]
-        return options[int(draws[pending.seats[0]]() * len(options))]
-    return decide
+    return answering_at_random([RandomAgent(seed * 100 + seat)._random for seat in range(players)])
 
 
 def final(st) -> tuple:

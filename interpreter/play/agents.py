@@ -4,8 +4,9 @@ from __future__ import annotations
 import math
 import random
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from snowrules.model.state import State
 from snowrules.play.determinize import determinize
@@ -248,16 +249,7 @@ def play(game: Game, agents: list, seed: int, sink=None, forced=None, listen=Non
     if sink is None and listen is None and all(type(agent) is RandomAgent for agent in agents):
         # Random agents and nobody listening: the same draws from each seat's generator, given
         # the number of options only (no Observation, no answer check: the index is in range).
-        draws = [agent._random for agent in by_seat]
-
-        def decide(st: State):
-            pending = st.pending
-            if pending.simultaneous:
-                return [options[int(draws[seat]() * len(options))]
-                        for seat, options in zip(pending.seats, pending.options)]
-            options = pending.options[0]
-            return options[int(draws[pending.seats[0]]() * len(options))]
-        return game.play_through(seed, decide, forced)
+        return game.play_through(seed, answering_at_random([agent._random for agent in by_seat]), forced)
     else:
         decide = _asking(game, by_seat)
     st = game.start(seed, sink, forced, decide, listen=listen)
@@ -281,4 +273,17 @@ def _asking(game: Game, by_seat: list):
             return game.take(st, [by_seat[seat].choose(Observation(game, st, seat, pending.options[0]))])
         return game.take(st, [by_seat[seat].choose(Observation(game, st, seat, options))
                               for seat, options in zip(seats, pending.options)])
+    return decide
+
+
+def answering_at_random(draws: list) -> Callable[[State], Any]:
+    """A decide for play()'s random path: each seat's answer drawn by its own generator (`draws[seat]`,
+    a `random()` function) from the number of options alone, as RandomAgent draws it."""
+    def decide(st: State):
+        pending = st.pending
+        if pending.simultaneous:
+            return [options[int(draws[seat]() * len(options))]
+                    for seat, options in zip(pending.seats, pending.options)]
+        options = pending.options[0]
+        return options[int(draws[pending.seats[0]]() * len(options))]
     return decide
