@@ -30,27 +30,32 @@ MOVED, CHANGED, SET, FIRE = "_Moved", "_CounterChanged", "_VariableSet", "_fire"
 NAMESPACE = {MOVED: Moved, CHANGED: CounterChanged, SET: VariableSet, FIRE: fire}
 
 
-def move_lines(c: str, b: str, a: str, bottom: bool, rule: str) -> list[str]:
+def move_lines(c: str, b: str, a: str, bottom: bool, rule: str, react: tuple[str, ...] = ()) -> list[str]:
     """Component `c` to zone `b` (its top, or its bottom), as generated lines: `c` and `b` are
     expressions of snowrules' own (local names), `a` a fresh local, `rule` the name bound to the
-    rule's text."""
+    rule's text; `react` the names bound to the ruleset's events raised by a move
+    (compile/reactions.py), queued for the reactions that run once the statement is done."""
     put = f"st.zones[{b}].insert(0, {c})" if bottom else f"st.zones[{b}].append({c})"
     return [f"{a} = st.where[{c}]",
             f"st.zones[{a}].remove({c})",
             put,
             f"st.where[{c}] = {b}",
-            f"if st.sink is not None: st.sink({MOVED}([{c}], {a}, {b}, {rule}))"]
+            f"if st.sink is not None: st.sink({MOVED}([{c}], {a}, {b}, {rule}))",
+            *(f"st.raised.append(({event}, [{c}, {a}, {b}]))" for event in react)]
 
 
-def counter_lines(i: str, old: str, new: str, triggers: str, rule: str, handing_back: bool) -> list[str]:
+def counter_lines(i: str, old: str, new: str, triggers: str, rule: str, handing_back: bool,
+                  react: tuple[str, ...] = ()) -> list[str]:
     """Counter `i` from `old` to `new` (locals holding numbers, `new` already clamped): when
     they differ, set it, tell it, and run the `when` rules on it (`triggers`: the name bound to
     them); `handing_back`: the generated function returns the triggered bodies that may wait,
-    for the VM to push."""
+    for the VM to push; `react`: the names bound to the ruleset's events raised by this counter's
+    changes, queued (counter, change) for the reactions that run once the statement is done."""
     give = "return " if handing_back else ""
     return [f"if {new} != {old}:",
             f"    st.counters[{i}] = {new}",
             f"    if st.sink is not None: st.sink({CHANGED}({i}, {old}, {new}, {rule}))",
+            *(f"    st.raised.append(({event}, ({i}, {new} - {old})))" for event in react),
             f"    if {triggers}: {give}{FIRE}(st, {triggers}, {i}, {old}, {new})"]
 
 
@@ -75,8 +80,9 @@ move_one.__doc__ = "Component `c` to zone `b` (its top, or its bottom): `move_li
 
 
 # ---- moves ---------------------------------------------------------------------------------
-def move_all(st, a: int, b: int, bottom: bool, rule: str) -> None:
-    """Everything in zone `a` to zone `b`, in order: an empty `b` simply takes `a`'s list."""
+def move_all(st, a: int, b: int, bottom: bool, rule: str, react: tuple = ()) -> None:
+    """Everything in zone `a` to zone `b`, in order: an empty `b` simply takes `a`'s list
+    (`react`: the events a move raises, see move_lines)."""
     moved = st.zones[a]
     if not moved or a == b:
         return
@@ -93,10 +99,14 @@ def move_all(st, a: int, b: int, bottom: bool, rule: str) -> None:
         target.extend(moved)
     if st.sink is not None:
         st.sink(Moved(moved[:], a, b, rule))
+    for c in moved if react else ():
+        for event in react:
+            st.raised.append((event, [c, a, b]))
 
 
-def move_top(st, a: int, b: int, n: int, bottom: bool, rule: str) -> None:
-    """The top `n` components of zone `a` (fewer when it holds fewer), one by one, to `b`."""
+def move_top(st, a: int, b: int, n: int, bottom: bool, rule: str, react: tuple = ()) -> None:
+    """The top `n` components of zone `a` (fewer when it holds fewer), one by one, to `b`
+    (`react`: the events a move raises, see move_lines)."""
     source, target, where = st.zones[a], st.zones[b], st.where
     moved = []
     for _ in range(min(n, len(source))):
@@ -109,6 +119,9 @@ def move_top(st, a: int, b: int, n: int, bottom: bool, rule: str) -> None:
             target.append(c)
     if moved and st.sink is not None:
         st.sink(Moved(moved, a, b, rule))
+    for c in moved if react else ():
+        for event in react:
+            st.raised.append((event, [c, a, b]))
 
 
 def draw(st, a: int, index: int, b: int, bottom: bool, rule: str) -> int:

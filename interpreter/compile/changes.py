@@ -32,18 +32,19 @@ class ChangeStatements:
                                  else "the zone to take from")
             source_src, source_ns = fuse.expression(source)
             target_src, target_ns = fuse.expression(target)
-            names = {k: fuse.fresh("_v") for k in ("move", "rule")}
-            namespace = {**source_ns, **target_ns, names["rule"]: rule}
+            names = {k: fuse.fresh("_v") for k in ("move", "rule", "react")}
+            namespace = {**source_ns, **target_ns, names["rule"]: rule, names["react"]: self._move_events()}
+            react = f", {names['react']}" if self._move_events() else ""
             if node.mode == "all":
                 namespace[names["move"]] = apply.move_all
-                line = f"{names['move']}(st, {source_src}, {target_src}, {bottom!r}, {names['rule']})"
+                line = f"{names['move']}(st, {source_src}, {target_src}, {bottom!r}, {names['rule']}{react})"
             else:
                 count = self.x.expect(node.what, scope, t.INT, "the number of items to move")
                 count_src, count_ns = fuse.expression(count)
                 namespace.update(count_ns)
                 namespace[names["move"]] = apply.move_top
                 line = (f"{names['move']}(st, {source_src}, {target_src}, {count_src}, {bottom!r}, "
-                        f"{names['rule']})")
+                        f"{names['rule']}{react})")
             return fuse.statement([line], namespace, 0)
         what, kind = self.x.compile(node.what, scope)
         position = node.pos
@@ -55,14 +56,22 @@ class ChangeStatements:
             self.diag.error(node.what.pos, f"only components move; this is {t.describe(kind)}")
         many = t.is_list(kind)
         move_one = apply.move_one
+        react = self._move_events()
 
         def move_items(st, env):
             value, b = what(st, env), target(st, env)
             for c in (value if many or isinstance(value, list) else [value]):
                 if c is None:
                     raise RuntimeRulesError.at(position, "nothing to move: the value is none")
+                a = st.where[c]
                 move_one(st, c, b, bottom, rule)
+                for event in react:
+                    st.raised.append((event, [c, a, b]))
         return move_items
+
+    def _move_events(self) -> tuple:
+        """The ruleset's events raised by every move that something reacts to (reactions.py)."""
+        return tuple(self.events.move_events()) if getattr(self, "events", None) is not None else ()
 
     def _move_one(self, what, target, bottom: bool, rule: str, position: Position):
         """`move CARD to ZONE` as generated lines."""
@@ -74,11 +83,12 @@ class ChangeStatements:
 
         def nothing_to_move():
             raise RuntimeRulesError.at(position, "nothing to move: the value is none")
+        react = {fuse.fresh("_v"): event for event in self._move_events()}
         lines = [f"{c} = {what_src}",
                  f"if {c} is None: {names['fail']}()",
                  f"{b} = {target_src}",
-                 *apply.move_lines(c, b, a, bottom, names["rule"])]
-        return fuse.statement(lines, {**what_ns, **target_ns, **apply.NAMESPACE,
+                 *apply.move_lines(c, b, a, bottom, names["rule"], tuple(react))]
+        return fuse.statement(lines, {**what_ns, **target_ns, **apply.NAMESPACE, **react,
                                       names["fail"]: nothing_to_move, names["rule"]: rule}, 1)
 
     def _add(self, node: s.Add, scope: Scope):
@@ -113,8 +123,10 @@ class ChangeStatements:
             lines.append(f"if {n} < {names['low']}: {n} = {names['low']}")
         if high is not None:
             lines.append(f"if {n} > {names['high']}: {n} = {names['high']}")
-        lines += apply.counter_lines(i, o, n, names["t"], names["rule"], stepped)
-        namespace = {**ref_ns, **amount_ns, **apply.NAMESPACE, names["t"]: triggers,
+        events = self.events.counter_events(family.name) if getattr(self, "events", None) is not None else []
+        react = {fuse.fresh("_v"): event for event in events}
+        lines += apply.counter_lines(i, o, n, names["t"], names["rule"], stepped, tuple(react))
+        namespace = {**ref_ns, **amount_ns, **apply.NAMESPACE, **react, names["t"]: triggers,
                      names["rule"]: self._rule(node), names["low"]: low, names["high"]: high}
         return fuse.statement(lines, namespace, 2)
 

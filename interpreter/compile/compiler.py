@@ -12,6 +12,7 @@ from typing import Any
 from snowrules.compile.action_ids import check_action_ids
 from snowrules.compile.expressions import ExpressionCompiler
 from snowrules.compile.fuse import PYTHON_ERRORS, rules_error
+from snowrules.compile.reactions import Events
 from snowrules.compile.scope import BOUND_NAMES, BUILTIN_VALUES, RoutineSlots, Scope, Symbols, Variable
 from snowrules.compile.statements import StatementCompiler, SuspendAnalysis, TriggerRuntime
 from snowrules.compile.steps import PushBlock, TurnsStep
@@ -50,7 +51,7 @@ def _compile(ruleset: Ruleset, players: int, diagnostics: Diagnostics, explicit_
         compiler = _Compiler(ruleset, players, found, explicit_chance, hints)
         program = compiler.compile()
         learned = compiler.symbols.kinds
-        if not found.items or not learned.news():
+        if (not found.items and not compiler.events.stale) or not learned.news():
             break
         hints = {**hints, **learned.found}
     found.relocate_call_errors()
@@ -92,6 +93,7 @@ class _Compiler:
         self.blocks: list[Block] = []
         self.declarations = [d for rules in ruleset.rules for d in rules.declarations]
         self.seen: dict[str, Position] = {name: Position("<built-in>") for name in BUILTIN_VALUES + BOUND_NAMES}
+        self.events = Events(self.symbols, self.layout, diagnostics, self.seen)
 
     # ---- declarations ---------------------------------------------------------------------
     def _declare(self, name: str, position: Position) -> bool:
@@ -161,9 +163,13 @@ class _Compiler:
         triggers = self._of(s.TriggerDecl)
         watched = {id(trigger): self._watched(trigger) for trigger in triggers}
         analysis = SuspendAnalysis(self.symbols, triggers, lambda trig: watched[id(trig)][0], self.explicit_chance)
+        self.events.declare(self.declarations, ruleset.components)
+        analysis.raising_counters = self.events.live_counters()
+        analysis.raising_moves = bool(self.events.move_events())
         runtime_triggers: dict[str, list[TriggerRuntime]] = {}
         effects: dict[int, Routine] = {}
         statements = StatementCompiler(self.exprs, self.blocks, analysis, runtime_triggers, effects)
+        statements.events = self.events
         for trigger in triggers:
             self._trigger(trigger, watched[id(trigger)], statements, analysis, runtime_triggers)
         main = self._main(statements)
@@ -176,6 +182,7 @@ class _Compiler:
                 scope, slots = self._routine_scope({"me": t.PLAYER, "this": t.COMPONENT})
                 fn, _ = self.exprs.compile(expression, scope)
                 self.symbols.expressions[(index, field)] = (fn, scope.slots, slots["me"], slots["this"])
+        self.events.compile_reactions(statements, self.exprs)
 
         interface = self._interface()
         if not self.diag.items:
@@ -191,7 +198,7 @@ class _Compiler:
             counters_initial=counters_initial, effects=effects,
             turn_counter=layout.counter_index("turn"), interface=interface,
             explicit_chance=self.explicit_chance,
-            options=dict(ruleset.option_values))
+            options=dict(ruleset.option_values), reactions=self.events.program_table())
 
     def _interface(self) -> dict[tuple, tuple]:
         """The manifest's `returns` (of a player `p`) and `action_ids` (of an option `it`),

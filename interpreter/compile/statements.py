@@ -16,6 +16,7 @@ from snowrules.compile.budget import charge, over_budget
 from snowrules.compile.chance import CHANCE, ChanceStatements, outcome_kind
 from snowrules.compile.changes import ChangeStatements
 from snowrules.compile.expressions import ExpressionCompiler
+from snowrules.compile.reactions import Events, Reacting
 from snowrules.compile.scope import Scope, Symbols, family_name, refined, suggest
 from snowrules.compile.steps import (
     ChooseStep,
@@ -67,8 +68,33 @@ class SuspendAnalysis:
         self.watched = watched
         self._procedures: dict[str, bool] = {}
         self._families: dict[str, bool] = {}
+        # Events (compile/reactions.py): a statement that raises one runs as a step, so that its
+        # reactions run once it is done. `_quiet` leaves raising aside (see `waits`).
+        self.raising_counters: set[str] = set()
+        self.raising_moves = False
+        self._quiet = False
+        self._quiet_procedures: dict[str, bool] = {}
+
+    def raises(self, node: s.Node) -> bool:
+        """Whether this one statement raises an event something reacts to."""
+        if isinstance(node, s.Raise):
+            return True
+        if isinstance(node, (s.Add, s.SetCounter)):
+            return family_name(node.target) in self.raising_counters
+        return isinstance(node, s.Move) and self.raising_moves
+
+    def waits(self, node: s.Node) -> bool:
+        """Whether a statement may wait for a decision, leaving aside the events it raises (a
+        `together` block may raise events: their reactions run once it is done)."""
+        quiet, self._quiet = self._quiet, True
+        try:
+            return self.statement(node)
+        finally:
+            self._quiet = quiet
 
     def statement(self, node: s.Node) -> bool:
+        if not self._quiet and self.raises(node):
+            return True
         if isinstance(node, (s.Choose, s.Resolve)):
             return True
         if isinstance(node, CHANCE):
@@ -90,18 +116,23 @@ class SuspendAnalysis:
         decl = self.sym.procedures.get(name)
         if decl is None:
             return False
-        if name not in self._procedures:
-            self._procedures[name] = False  # a recursive call is reported by the compiler
-            self._procedures[name] = self.statement(decl.body)
-        return self._procedures[name]
+        known = self._quiet_procedures if self._quiet else self._procedures
+        if name not in known:
+            known[name] = False  # a recursive call is reported by the compiler
+            known[name] = self.statement(decl.body)
+        return known[name]
 
     def counter(self, family: str | None) -> bool:
         if family is None:
             return False
         if family not in self._families:
             self._families[family] = False
-            self._families[family] = any(
-                self.statement(trigger.body) for trigger in self.triggers if family in self.watched(trigger))
+            quiet, self._quiet = self._quiet, False  # a trigger that raises is a routine: it waits
+            try:
+                self._families[family] = any(
+                    self.statement(trigger.body) for trigger in self.triggers if family in self.watched(trigger))
+            finally:
+                self._quiet = quiet
         return self._families[family]
 
 
@@ -120,6 +151,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
         self.effects = effects
         self.calling: list[str] = []
         self.final_section = False  # compiling `at game end:` (an `end game` there is the final one)
+        self.events: Events | None = None  # the ruleset's events (compile/reactions.py)
 
     # ---- blocks ---------------------------------------------------------------------------
     def new_block(self, kind: str, position: Position, slots: tuple[int, ...] = ()) -> Block:
@@ -182,6 +214,9 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
 
     # ---- statements that may wait ---------------------------------------------------------
     def step(self, node: s.Node, scope: Scope):
+        reacting = self._reacting(node, scope)
+        if reacting is not None:
+            return reacting
         if isinstance(node, s.Choose):
             return self._choose(node, scope)
         if isinstance(node, CHANCE):
@@ -258,6 +293,27 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
                           slot=slot, optional=node.optional, count_mode=node.count_mode, count=count,
                           block=block, native_body=native_body, position=node.pos, variable=node.var,
                           kind=outcome_kind(t.element(kind)))
+
+    # ---- events and reactions (compile/reactions.py) ----------------------------------------
+    def _reacting(self, node: s.Node, scope: Scope) -> Reacting | None:
+        """A statement that raises events, as a step that runs it and then pushes its reactions;
+        None for any other statement."""
+        if self.events is None:
+            return None
+        if isinstance(node, s.Together):
+            if self.analysis.waits(node.body):
+                return None  # reported by `step`: a `together` block cannot wait
+            return Reacting(self.native(node, scope), self.events.table, node.pos)
+        if not self.analysis.raises(node):
+            return None
+        if isinstance(node, (s.Add, s.SetCounter)):
+            return Reacting(self._counter_change(node, scope, stepped=True), self.events.table, node.pos)
+        return Reacting(self.native(node, scope), self.events.table, node.pos)
+
+    def _raise(self, node: s.Raise, scope: Scope):
+        if self.events is None:  # pragma: no cover - the compiler always gives the events
+            return lambda st, env: None
+        return self.events.raise_native(node, scope, self.x)
 
     # ---- statements that run straight through ---------------------------------------------
     def native(self, node: s.Node, scope: Scope) -> Native:

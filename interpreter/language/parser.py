@@ -108,8 +108,35 @@ class _Shift:
         return Position(self.path, line + self.line_offset, col + (self.col_offset if shifted else 0))
 
 
+# ---- events and reactions: their own transformer methods, mixed in below ---------------------
 @v_args(meta=True)
-class _ToSyntax(Transformer):
+class _EventsToSyntax(Transformer):
+    """The transformer methods of `event`, `on`, `reactions from` and `raise` (kept apart so that
+    other constructs' methods merge beside them; `_ToSyntax` gives them `_pos`, `_tok`, `_word`)."""
+
+    def event_decl(self, meta, items):
+        return s.EventDecl(self._pos(meta), str(items[0]), tuple(items[1] or ()), items[2])
+
+    def counter_source(self, meta, items):
+        return ("counter", str(items[0]))
+
+    def moves_source(self, meta, items):
+        self._word(items[0], "moves", "`from counter NAME` or `from moves`")
+        return ("moves", None)
+
+    def reaction_decl(self, meta, items):
+        return s.ReactionDecl(self._pos(meta), str(items[0]), tuple(items[1] or ()), items[2], items[3])
+
+    def reaction_zones_decl(self, meta, items):
+        return s.ReactionZonesDecl(self._pos(meta), tuple(str(i) for i in items),
+                                   tuple(self._tok(i) for i in items))
+
+    def raise_stmt(self, meta, items):
+        return s.Raise(self._pos(meta), str(items[0]), tuple(items[1] or ()))
+
+
+@v_args(meta=True)
+class _ToSyntax(_EventsToSyntax):
     """Lark tree to `syntax` dataclasses; one method per `-> alias` of the grammar."""
 
     def __init__(self, shift: _Shift):

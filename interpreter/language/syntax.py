@@ -383,3 +383,40 @@ class TriggerDecl(Node):
 @dataclass(frozen=True)
 class RulesFile(Node):
     declarations: tuple[Node, ...]
+
+
+# ---- events and reactions (docs/language.md "Events and reactions") ---------------------------
+@dataclass(frozen=True)
+class EventDecl(Node):
+    """`event NAME(a, b, c)`; `source` says who raises it besides `raise`: None (only `raise`),
+    ("counter", FAMILY) for every change of a counter, ("moves", None) for every move."""
+
+    name: str
+    params: tuple[str, ...]
+    source: tuple[str, str | None] | None = None
+
+
+@dataclass(frozen=True)
+class ReactionDecl(Node):
+    """`on EVENT(a, b) [where COND]:` BLOCK - runs each time EVENT is raised."""
+
+    event: str
+    params: tuple[str, ...]
+    where: Node | None
+    body: Block
+
+
+@dataclass(frozen=True)
+class ReactionZonesDecl(Node):
+    """`reactions from Z1, Z2`: the zones whose components' `reacts:` entries are active."""
+
+    zones: tuple[str, ...]
+    positions: tuple[Position, ...] = field(default=(), compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Raise(Node):
+    """`raise EVENT(x, y)`: the event's reactions run once this statement is done."""
+
+    event: str
+    args: tuple[Node, ...]

@@ -46,6 +46,24 @@ def _declares_copies_as_snowrules_does(declaration: Any) -> bool:
         and isinstance(declaration.get("$ref"), str) and declaration["$ref"].endswith(COPIES_DEFINITION)
 
 
+# The key of a component entry that lists its reactions (docs/language.md "Events and
+# reactions"): like `copies`, it is snowrules' own, taken out before the entry meets its schema.
+REACTS = "reacts"
+REACTS_FIELDS = ("on", "where", "effect")
+
+
+@dataclass(frozen=True)
+class ReactsEntry:
+    """One `reacts:` entry of a component: `on` an event, `where` a condition (or None), the
+    `effect` to run; `event_position` is the `on:` value's, for a report about the event."""
+
+    event: str
+    event_position: Position
+    where: Any
+    effect: s.Block
+    position: Position
+
+
 @dataclass
 class ComponentDef:
     """One entry of a component list; `count` copies (its `copies:`; times the seats, when per seat)."""
@@ -57,6 +75,7 @@ class ComponentDef:
     position: Position
     effects: dict[str, s.Block] = field(default_factory=dict)
     expressions: dict[str, Any] = field(default_factory=dict)
+    reactions: list[ReactsEntry] = field(default_factory=list)  # its `reacts:` entries, in order
 
 
 @dataclass
@@ -436,7 +455,7 @@ class _Reader:
                 continue
             copies = self._copies(document, entry, ["components", i])
             if schema is not None:
-                own = {key: value for key, value in entry.items() if key != COPIES}
+                own = {key: value for key, value in entry.items() if key not in (COPIES, REACTS)}
                 found = schema_errors(document, schema, own, ["components", i])
                 if found:
                     self.problems.extend(_copies_hint(d, declared) for d in found)
@@ -444,6 +463,7 @@ class _Reader:
                     continue
             fields = plain(entry)
             fields.pop(COPIES, None)
+            fields.pop(REACTS, None)
             for reserved in ("owner", "id"):
                 if reserved in fields:
                     self.problems.error(key_position(document.path, tree, ["components", i], reserved),
@@ -476,7 +496,45 @@ class _Reader:
                 if kind is None:
                     continue
                 self._snippet(document, ["components", i, key], str(value), kind, component, key)
+            if isinstance(entry, dict) and REACTS in entry:
+                self._reactions(document, entry[REACTS], ["components", i, REACTS], component)
             components.append(component)
+
+    def _reactions(self, document: YamlDocument, entries: Any, where: list, component: ComponentDef) -> None:
+        """A component's `reacts:` list: each entry a map of `on` (an event's name), `where` (a
+        condition, optional) and `effect` (statements), reported at its line when it is not."""
+        if not isinstance(entries, list):
+            self.problems.error(document.position(where), f"`{REACTS}:` must be a list of "
+                                "{on: EVENT, where: CONDITION, effect: STATEMENTS} entries", code="SR203")
+            return
+        for n, entry in enumerate(entries):
+            at = where + [n]
+            if not isinstance(entry, dict):
+                self.problems.error(document.position(at), f"a `{REACTS}:` entry must be a map with `on:` and "
+                                    "`effect:`", code="SR203")
+                continue
+            unknown = [str(key) for key in entry if key not in REACTS_FIELDS]
+            for key in unknown:
+                self.problems.error(key_position(document.path, document.tree, at, key),
+                                    f"a `{REACTS}:` entry has no field {key!r}",
+                                    "its fields are on, where and effect", code="SR201")
+            missing = [key for key in ("on", "effect") if key not in entry]
+            for key in missing:
+                self.problems.error(document.position(at), f"this `{REACTS}:` entry has no `{key}:`",
+                                    "write {on: EVENT, effect: STATEMENTS}", code="SR202")
+            if unknown or missing:
+                continue
+            if not isinstance(entry["on"], str):
+                self.problems.error(document.position(at + ["on"]), "`on:` names an event (a text)", code="SR203")
+                continue
+            holder = ComponentDef(component.name, {}, 1, False, component.position)
+            self._snippet(document, at + ["effect"], str(entry["effect"]), "effect", holder, "effect")
+            if "where" in entry:
+                self._snippet(document, at + ["where"], str(entry["where"]), "expression", holder, "where")
+            if "effect" in holder.effects and ("where" not in entry or "where" in holder.expressions):
+                component.reactions.append(ReactsEntry(
+                    str(entry["on"]), document.position(at + ["on"]), holder.expressions.get("where"),
+                    holder.effects["effect"], document.position(at)))
 
     def _copies(self, document: YamlDocument, entry: Any, where: list) -> int:
         """An entry's `copies:` (1 without it); a value that is not a whole number >= 1 is reported."""

@@ -163,3 +163,33 @@ class GameOver(Event):
 
     def to_json(self, layout: Layout) -> dict:
         return {"e": "end", "winners": [layout.seat_names[w] for w in self.winners], "rule": self.rule}
+
+
+@dataclass(frozen=True, slots=True)
+class Reacted(Event):
+    """A reaction ran: the `on` rule or the component's `reacts:` entry (`rule`, its path:line:col),
+    the component whose entry it is (None for a rule of the rules file), and the event it
+    answered, with its arguments as values and the kind of each (to name them in the log)."""
+
+    rule: str
+    card: int | None
+    event: str
+    args: tuple
+    kinds: tuple[str, ...]   # "player", "component", "zone" or "value", one per argument
+
+    def to_json(self, layout: Layout) -> dict:
+        return {"e": "react", "event": self.event, "args": [_named(layout, v, k) for v, k in zip(self.args, self.kinds)],
+                "card": None if self.card is None else layout.component_names[self.card], "rule": self.rule}
+
+
+def _named(layout: Layout, value: Any, kind: str) -> Any:
+    """An event's argument as a reader sees it: seats, components and zones by their names."""
+    if value is None or isinstance(value, bool):
+        return value
+    if kind == "player" and isinstance(value, int):
+        return layout.seat_names[value]
+    if kind == "component" and isinstance(value, int):
+        return layout.component_names[value]
+    if kind == "zone" and isinstance(value, int):
+        return layout.zones[value].label(layout.seat_names)
+    return value

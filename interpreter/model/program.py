@@ -77,6 +77,9 @@ class Program:
     options: dict[str, Any] = field(default_factory=dict)  # the game parameters it was compiled with
     explicit_chance: bool = False  # its draws can wait as chance decisions (see chance.py)
     max_steps: int = 5_000_000
+    # The events a ruleset declares and the reactions they run (compile/reactions.py); None when
+    # nothing reacts, so that the VM's loop pays nothing for them.
+    reactions: Any = None
 
     @property
     def seats(self) -> int:

@@ -19,7 +19,7 @@ Sink = Callable[[Any], None]   # receives the game's events (model/events.py)
 class State:
     __slots__ = ("zones", "where", "counters", "vars", "frames", "envs", "rng", "pending", "answer",
                  "result", "forced", "steps", "pause_after_turn", "paused", "deferring", "deferred", "sink",
-                 "decide", "explicit")
+                 "decide", "explicit", "raised")
 
     def __init__(self) -> None:
         self.zones: list[list[int]] = []      # zone instance -> component ids, bottom first
@@ -44,6 +44,9 @@ class State:
         # Inside a `together` block (never open at a decision, so not part of the saved state):
         self.deferring: int = 0               # how many `together` blocks are open
         self.deferred: list = []              # the triggers they set off, run when they close
+        # Events raised by the statement running now, whose reactions run once it is done (never
+        # left over at a decision, so not part of the saved state): (event, arguments) pairs.
+        self.raised: list = []
 
     @property
     def over(self) -> bool:
@@ -69,6 +72,7 @@ class State:
         other.explicit = self.explicit
         other.sink = other.decide = None
         other.deferring, other.deferred = 0, []
+        other.raised = []
         return other
 
     def __deepcopy__(self, memo: dict) -> State:
@@ -103,6 +107,7 @@ class State:
         state.paused = bool(data["paused"])
         state.explicit = bool(data.get("explicit", False))
         state.deferring, state.deferred = 0, []
+        state.raised = []
         state.where = [0] * sum(len(z) for z in state.zones)
         for index, zone in enumerate(state.zones):
             for component in zone:
