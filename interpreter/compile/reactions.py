@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+
 from snowrules.compile import fuse
 from snowrules.compile.scope import RoutineSlots, Scope, Symbols, refined, suggest
 from snowrules.language import syntax as s

@@ -58,6 +58,7 @@ CATALOGUE: tuple[Code, ...] = (
     Code("SR704", "list-too-large", "a list, range, roll or repeat count exceeds the size limit"),
     Code("SR705", "nesting-too-deep", "rules or YAML nest deeper than the limit"),
     Code("SR706", "step-budget", "a game ran more steps (statements, loop rounds, draws) than its budget"),
+    Code("SR707", "reaction-depth", "reactions raised events whose reactions raised more, deeper than the limit"),
     Code("SR801", "log-invalid", "a game log cannot be read or replayed"),
     Code("SR901", "other", "a problem of no other kind"),
 )

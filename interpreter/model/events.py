@@ -178,7 +178,8 @@ class Reacted(Event):
     kinds: tuple[str, ...]   # "player", "component", "zone" or "value", one per argument
 
     def to_json(self, layout: Layout) -> dict:
-        return {"e": "react", "event": self.event, "args": [_named(layout, v, k) for v, k in zip(self.args, self.kinds)],
+        args = [_named(layout, value, kind) for value, kind in zip(self.args, self.kinds)]
+        return {"e": "react", "event": self.event, "args": args,
                 "card": None if self.card is None else layout.component_names[self.card], "rule": self.rule}
 
 

@@ -90,6 +90,12 @@ class Narrator:
                 self.revealed.append(f"{event['seat']}: {event['option']}")
         elif kind == "say":
             self._line(f"    {event['text']}{self._rule(event)}")
+        elif kind == "react":
+            who = event["card"] if event["card"] is not None else f"the rule at {event['rule']}"
+            args = ", ".join("none" if a is None else str(a).lower() if isinstance(a, bool) else str(a)
+                             for a in event["args"])
+            rule = self._rule(event) if event["card"] is not None else ""
+            self._line(f"    {who} reacts to {event['event']}({args}){rule}")
         elif kind == "end":
             self.header = None
             winners = " and ".join(event["winners"]) or "nobody"
