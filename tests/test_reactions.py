@@ -253,3 +253,34 @@ def test_a_mistake_in_events_or_reactions_is_reported_at_its_place(tmp_path, cap
     expected = f"game/{file}:{line}:{col}: error: {message}"
     assert any(found.strip().startswith(expected) for found in output.splitlines()), \
         f"expected {expected!r} in:\n{output}"
+
+
+def test_a_game_played_through_falls_back_to_the_vm_and_plays_the_same_game():
+    game = Game(program())
+    through = game.play_through(1, lambda st: game.take(st, [0] * len(st.pending.seats)))
+    _, st, _ = played()
+    assert through.counters == st.counters and game.outcome(through).winners == [0]
+
+
+def test_a_reaction_written_above_the_raise_that_gives_its_kinds_reads_them(tmp_path):
+    # `met` is raised only inside the hosted reaction, compiled after `on met(q)`: the kinds are
+    # learnt by the first pass and the rules compiled again, so `q` is told as a player, by name
+    folder = tmp_path / "game"
+    shutil.copytree(TOY, folder)
+    rules = folder / "rules.sr"
+    met = "event met(q)\non met(q):\n    announce q, \"met\"\n"
+    text = rules.read_text().replace("event ping(n)\n", "event ping(n)\n" + met)
+    rules.write_text(text.replace("    raise ping(1)\n", "    raise met(p)\n    raise ping(1)\n"))
+    _, _, events = played(folder)
+    assert texts(events)[10:14] == ["Host welcomes Guest", "Anna takes 1 for Guest", "Anna met", "ping 1"]
+
+
+def test_when_rules_on_a_counter_run_before_its_reactions(tmp_path):
+    # `when p.vp >= 1` becomes true at step 1's first VP, inside the first rule reaction: it is
+    # told before that reaction's own announcement, and before the second rule reacts
+    folder = tmp_path / "game"
+    shutil.copytree(TOY, folder)
+    rules = folder / "rules.sr"
+    rules.write_text(rules.read_text().replace("setup:\n", "when p.vp >= 1:\n    announce p, \"has a VP\"\nsetup:\n"))
+    _, _, events = played(folder)
+    assert texts(events)[:3] == ["Anna has a VP", "first rule: Anna gained 3 gem", "second rule: Anna gained 3 gem"]
