@@ -284,3 +284,13 @@ def test_when_rules_on_a_counter_run_before_its_reactions(tmp_path):
     rules.write_text(rules.read_text().replace("setup:\n", "when p.vp >= 1:\n    announce p, \"has a VP\"\nsetup:\n"))
     _, _, events = played(folder)
     assert texts(events)[:3] == ["Anna has a VP", "first rule: Anna gained 3 gem", "second rule: Anna gained 3 gem"]
+
+
+def test_the_example_of_the_language_reference_says_what_it_says(tmp_path):
+    from test_language import run
+    text = (ROOT / "docs" / "language.md").read_text()
+    section = text[text.index("## Events and reactions"):]
+    example = section[section.index("```snowrules\n") + len("```snowrules\n"):section.index("```\n", 20)]
+    # one gain of 3 snow: 1 VP; the token's arrival raises hosted, and FirstAgent takes a bonus of 1
+    _, _, said = run(tmp_path, example)
+    assert [e["text"] for e in said] == ["seat 1 has 2 VP"]
