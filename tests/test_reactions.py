@@ -294,3 +294,15 @@ def test_the_example_of_the_language_reference_says_what_it_says(tmp_path):
     # one gain of 3 snow: 1 VP; the token's arrival raises hosted, and FirstAgent takes a bonus of 1
     _, _, said = run(tmp_path, example)
     assert [e["text"] for e in said] == ["seat 1 has 2 VP"]
+
+
+def test_openspiel_plays_the_toy_game_with_its_reactions_serialized_at_every_node():
+    pyspiel = pytest.importorskip("pyspiel")
+    from snowrules.adapters.openspiel import load_game
+    game = load_game(str(TOY), players=2)
+    pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
+    state = game.new_initial_state()
+    while not state.is_terminal():  # the only decision is the hosted reaction's: 3 bonuses
+        assert state.legal_actions() == [0, 1, 2]
+        state.apply_action(2)
+    assert state.returns() == [1.0, -1.0]   # Anna: 7 VP against Bert's 4

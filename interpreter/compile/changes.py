@@ -63,11 +63,18 @@ class ChangeStatements:
             for c in (value if many or isinstance(value, list) else [value]):
                 if c is None:
                     raise RuntimeRulesError.at(position, "nothing to move: the value is none")
+                move_one(st, c, b, bottom, rule)
+
+        def move_items_raising(st, env):  # the same, queueing the events raised by each move
+            value, b = what(st, env), target(st, env)
+            for c in (value if many or isinstance(value, list) else [value]):
+                if c is None:
+                    raise RuntimeRulesError.at(position, "nothing to move: the value is none")
                 a = st.where[c]
                 move_one(st, c, b, bottom, rule)
                 for event in react:
                     st.raised.append((event, [c, a, b]))
-        return move_items
+        return move_items_raising if react else move_items
 
     def _move_events(self) -> tuple:
         """The ruleset's events raised by every move that something reacts to (reactions.py)."""

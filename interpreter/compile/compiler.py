@@ -164,6 +164,7 @@ class _Compiler:
         watched = {id(trigger): self._watched(trigger) for trigger in triggers}
         analysis = SuspendAnalysis(self.symbols, triggers, lambda trig: watched[id(trig)][0], self.explicit_chance)
         self.events.declare(self.declarations, ruleset.components)
+        analysis.raising_events = self.events.live_events()
         analysis.raising_counters = self.events.live_counters()
         analysis.raising_moves = bool(self.events.move_events())
         runtime_triggers: dict[str, list[TriggerRuntime]] = {}

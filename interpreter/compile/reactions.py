@@ -297,6 +297,10 @@ class Events:
             self.zone_instances.extend(instances)
 
     # ---- what the statement compiler asks ------------------------------------------------
+    def live_events(self) -> set[str]:
+        """The events something reacts to."""
+        return {name for name, event in self.events.items() if event.live}
+
     def live_counters(self) -> set[str]:
         """The counters whose changes raise an event something reacts to."""
         return {self._family_of(e) for e in self.events.values() if e.counter is not None and e.live}

@@ -70,6 +70,7 @@ class SuspendAnalysis:
         self._families: dict[str, bool] = {}
         # Events (compile/reactions.py): a statement that raises one runs as a step, so that its
         # reactions run once it is done. `_quiet` leaves raising aside (see `waits`).
+        self.raising_events: set[str] = set()
         self.raising_counters: set[str] = set()
         self.raising_moves = False
         self._quiet = False
@@ -78,7 +79,7 @@ class SuspendAnalysis:
     def raises(self, node: s.Node) -> bool:
         """Whether this one statement raises an event something reacts to."""
         if isinstance(node, s.Raise):
-            return True
+            return node.event in self.raising_events
         if isinstance(node, (s.Add, s.SetCounter)):
             return family_name(node.target) in self.raising_counters
         return isinstance(node, s.Move) and self.raising_moves

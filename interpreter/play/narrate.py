@@ -94,6 +94,8 @@ class Narrator:
             who = event["card"] if event["card"] is not None else f"the rule at {event['rule']}"
             args = ", ".join("none" if a is None else str(a).lower() if isinstance(a, bool) else str(a)
                              for a in event["args"])
+            if self.secrets is not None:  # a player's account: the arguments may name hidden cards
+                args = "..." if event["args"] else ""
             rule = self._rule(event) if event["card"] is not None else ""
             self._line(f"    {who} reacts to {event['event']}({args}){rule}")
         elif kind == "end":
