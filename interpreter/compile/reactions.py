@@ -170,6 +170,11 @@ def _told(reaction: Reaction):
     return reacted
 
 
+def _known(kinds: list[t.Kind]) -> list[t.Kind]:
+    """A parameter no `raise` gave a kind to (an event raised nowhere) is of any kind."""
+    return [t.ANY if kind == t.NONE else kind for kind in kinds]
+
+
 def _word(kind: t.Kind) -> str:
     return kind.name if kind in (t.PLAYER, t.COMPONENT, t.ZONE) else "value"
 
@@ -305,9 +310,9 @@ class Events:
         """The counters whose changes raise an event something reacts to."""
         return {self._family_of(e) for e in self.events.values() if e.counter is not None and e.live}
 
-    def _family_of(self, event: EventRuntime) -> str:
-        base = event.counter[0]
-        return next(f.name for f in self.layout.counter_families.values() if f.base == base)
+    @staticmethod
+    def _family_of(event: EventRuntime) -> str:
+        return event.source[1]
 
     def counter_events(self, family: str) -> list[EventRuntime]:
         return [e for e in self.events.values() if e.counter is not None and e.live and self._family_of(e) == family]
@@ -358,30 +363,30 @@ class Events:
     def compile_reactions(self, statements, exprs) -> None:
         """Every reaction into a routine (after the rest of the rules, so that the kinds of the
         events' parameters are learnt from the `raise` statements first)."""
-        used: dict[str, list[t.Kind]] = {}
+        used: list[tuple[EventRuntime, list[t.Kind]]] = []   # the kinds each reaction was compiled with
         blocks = []
         for decl, reaction in self.reaction_decls:
-            event = reaction.event
-            self._compile(reaction, decl.params, decl.where, decl.body, statements, exprs, None)
-            used[event.name] = list(event.kinds)
+            used.append((reaction.event, self._compile(reaction, decl.params, decl.where, decl.body, statements,
+                                                       exprs, None)))
             blocks.append(reaction.block)
         for index, entry, event in self.card_entries:
             reaction = Reaction(str(entry.position), event)
-            self._compile(reaction, event.params, entry.where, entry.effect, statements, exprs, index)
+            used.append((event, self._compile(reaction, event.params, entry.where, entry.effect, statements, exprs,
+                                              index)))
             event.cards[index].append(reaction)
-            used[event.name] = list(event.kinds)
             blocks.append(reaction.block)
+        # a `raise` compiled after a reaction (inside a later one) may have told its kinds: compile again
+        self.stale = any(kinds != _known(event.kinds) for event, kinds in used)
         for event in self.events.values():
-            if event.name in used and used[event.name] != event.kinds:
-                self.stale = True
             event.words = tuple(_word(k) for k in event.kinds)
             event.player_param = next((n for n, k in enumerate(event.kinds) if k == t.PLAYER), None)
         self.table.blocks = frozenset(blocks)
 
     def _compile(self, reaction: Reaction, params: tuple[str, ...], where, body: s.Block, statements, exprs,
-                 card: int | None) -> None:
+                 card: int | None) -> list[t.Kind]:
+        """Compile one reaction; the kinds its parameters were given."""
         scope = Scope(RoutineSlots())
-        kinds = [t.ANY if k == t.NONE else k for k in reaction.event.kinds]
+        kinds = _known(reaction.event.kinds)
         reaction.param_slots = tuple(scope.define(p, k) for p, k in zip(params, kinds))
         if card is not None:
             reaction.me_slot = scope.define("me", t.PLAYER)
@@ -393,6 +398,7 @@ class Events:
         statements.fill(block, body, scope.child())
         reaction.block = block.id
         reaction.env_size = scope.slots.size
+        return kinds
 
     def program_table(self) -> ReactionTable | None:
         """The table a program keeps, or None when nothing reacts."""
