@@ -218,6 +218,14 @@ BAD = [
      "unknown zone 'talent' (hint: did you mean 'talents'?)"),
     ("rules.sr", "event ping(n)", "event ping(n)\nevent ping(m)", "event ping(m)",
      "event 'ping' is declared twice"),
+    ("rules.sr", "event ping(n)", "event ping(turn)", "event ping(turn)",
+     "the parameter 'turn' would hide the name 'turn' (a built-in name)"),
+    ("components/things.yaml", "    reacts:\n      - on: gained\n        where: kind == \"coin\"\n"
+     "        effect: announce this, \"rings for\", me", "    reacts: gained", "gained",
+     "`reacts:` must be a list of {on: EVENT, where: CONDITION, effect: STATEMENTS} entries"),
+    ("components/things.yaml", "- on: gained\n        where: kind == \"coin\"\n        effect: announce this, "
+     "\"rings for\", me", "- on: gained\n        where: kind == \"coin\"", "on: gained",
+     "this `reacts:` entry has no `effect:`"),
     ("components/things.yaml", "      - on: arrived", "      - on: arive", "arive",
      "unknown event 'arive' (hint: did you mean 'arrived'?)"),
     ("components/things.yaml", "        where: kind == \"coin\"", "        when: kind == \"coin\"", "when:",
