@@ -94,8 +94,8 @@ class PayStep:
                  f"these belong to {len(payers) or 'no'} player{'s' if len(payers) != 1 else ''}")
         names = tuple(self.units[i] for i in where)
         every = self.mode is Mode.UP_TO  # a reduction tells each option's worth; a cost, only overpaying
-        options = [{"name": way.label(names, every or way.worth != amount), "id": way.stable_id(amount, rates), "worth": way.worth,
-                    "paid": list(way.paid)} for way in ways]
+        options = [{"name": way.label(names, every or way.worth != amount), "id": way.stable_id(amount, rates),
+                    "worth": way.worth, "paid": list(way.paid)} for way in ways]
         return Decision([payers.pop()], [options], False, self.rule, self.variable, "value")
 
     # ---- paying ---------------------------------------------------------------------------
@@ -234,8 +234,21 @@ class CostStatements:
         if source.rate is None:
             return const(1)
         rate = self.x.expect(source.rate, scope, t.INT, "a rate")
-        fixed = constant_in(rate)
-        if fixed is not None and isinstance(fixed[0], int) and fixed[0] < 1:
+        fixed = _written_number(source.rate)
+        if fixed is None:
+            known = constant_in(rate)
+            fixed = known[0] if known is not None and isinstance(known[0], int) else None
+        if fixed is not None and fixed < 1:
             self.diag.error(source.rate.pos, f"a rate is what one unit is worth: a whole number of 1 or more, "
-                            f"not {fixed[0]}")
+                            f"not {fixed}")
         return rate
+
+
+def _written_number(node: s.Node) -> int | None:
+    """A whole number written as it is (`2`, `-1`), so a wrong rate is reported before any game."""
+    if isinstance(node, s.Unary) and node.op == "neg":
+        inner = _written_number(node.operand)
+        return None if inner is None else -inner
+    if isinstance(node, s.Literal) and isinstance(node.value, int) and not isinstance(node.value, bool):
+        return node.value
+    return None
