@@ -211,7 +211,6 @@ class _Builder:
                 functions[routine.block](st, local)
         return triggered
 
-
     def pay(self, step: PayStep) -> Run:
         """A payment (compile/costs.py): its decision answered at once, then the triggers it set off
         that may wait, in order."""
