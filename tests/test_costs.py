@@ -81,6 +81,8 @@ def test_too_many_ways_is_refused_rather_than_listed():
     with pytest.raises(TooManyWays):
         ways_to_pay(200, (200, 200, 200), (1, 1, 1), Mode.EXACT)   # 20,301 ways
     assert len(ways_to_pay(100, (100, 100), (1, 1), Mode.EXACT)) == 101 <= MAX_WAYS
+    with pytest.raises(TooManyWays):  # even rates never make an odd amount: stopped, not searched for long
+        ways_to_pay(1001, (999, 999, 999), (2, 2, 2), Mode.EXACT)
 
 
 # ---- the rulebook's examples: the toy ruleset's scenarios ---------------------------------------
@@ -223,6 +225,25 @@ each turn:
         game.answer(state, [3])          # 1 ticket + 1 snow
         said_by.append([e["text"] for e in events if e["e"] == "say"])
     assert said_by == [["3 2 1"]] * 3
+
+
+def test_paying_at_least_tells_the_worth_of_an_overpayment(tmp_path):
+    # at least 3 holding 1 ticket and 2 snow: 1 ticket + 1 snow (3), or 2 snow (4: shown as "= 4")
+    game = Game(compile_ruleset(ruleset(tmp_path, RESOURCES + """setup:
+    add 1 to first(players).res["ticket"]
+    add 2 to first(players).res["snow"]
+each turn:
+    let p = first(players)
+    pay at least 3 using p.res["ticket"] at 1, p.res["snow"] at 2 as given
+    announce given
+    end game
+"""), 2))
+    st = game.start(1)
+    assert game.option_labels(st, st.pending.options[0]) == ["1 ticket + 1 snow", "2 snow = 4"]
+    events = []
+    st.sink = game.listener(events.append)
+    game.answer(st, [1])
+    assert [e["text"] for e in events if e["e"] == "say"] == ["4"]
 
 
 def test_a_payment_between_counters_of_two_players_with_a_choice_is_an_error(tmp_path):

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 MAX_WAYS = 10_000  # a payment with more ways than this stops the game with an error at the statement
+MAX_LOOKED_AT = 200_000  # partial payments looked through (rates that never add up to the amount)
 
 
 class Mode(StrEnum):
@@ -62,8 +63,12 @@ def ways_to_pay(amount: int, holdings: tuple[int, ...], rates: tuple[int, ...], 
     found: list[Payment] = []
     count = len(rates)
     target = max(amount, 0)
+    looked = [0]
 
     def extend(index: int, paid: list[int], worth: int) -> None:
+        looked[0] += 1
+        if looked[0] > MAX_LOOKED_AT:
+            raise TooManyWays(f"more than {MAX_LOOKED_AT} partial ways to look through to pay {amount}")
         if index == count:
             if _accepted(worth, paid, rates, target, mode):
                 found.append(Payment(tuple(paid), worth))
