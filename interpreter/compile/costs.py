@@ -2,7 +2,7 @@
 
 `pay` takes units from counters, each unit worth its rate, all or nothing (model/costs.py works
 out the ways to pay). With one way it pays at once; with several, the payer (the seat owning the
-counters) is asked, the options being the ways, labelled `1 ticket + 1 snow` and sorted. A
+counters) is asked, the options being the ways, labelled `1 coin + 1 gem` and sorted. A
 shortfall (`else subtract N per missing from C`) pays what there is and takes the penalty for
 each unit missing from another counter, clamped to its bounds like any counter change.
 

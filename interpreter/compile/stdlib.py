@@ -171,7 +171,7 @@ def _share_of(call: Call):
 
 # ---- costs -----------------------------------------------------------------------------------
 @function("can_pay", "whether units held, each worth its rate, can pay an amount exactly (as `pay` does)",
-          'can_pay(s.cost, [p.res["ticket"], p.res["snow"]], [1, 2])', (t.INT, t.list_of(t.INT), t.list_of(t.INT)),
+          'can_pay(s.cost, [p.res["coin"], p.res["gem"]], [1, 2])', (t.INT, t.list_of(t.INT), t.list_of(t.INT)),
           t.BOOL)
 def _can_pay_of(call: Call):
     amount, holdings, rates = call.args

@@ -46,7 +46,7 @@ class Payment:
         return number
 
     def label(self, names: tuple[str, ...], shown_worth: bool) -> str:
-        """`1 ticket + 1 snow`, `nothing`; with its worth when it is not the amount (`1 snow = 2`)."""
+        """`1 coin + 1 gem`, `nothing`; with its worth when it is not the amount (`1 gem = 2`)."""
         parts = [f"{units} {name}" for units, name in zip(self.paid, names) if units]
         text = " + ".join(parts) or "nothing"
         return f"{text} = {self.worth}" if shown_worth else text
