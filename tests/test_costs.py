@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from snowrules.compile.compiler import compile_ruleset
+from snowrules.compile.playthrough import playthrough
 from snowrules.language.diagnostics import RulesetError, RuntimeRulesError
 from snowrules.language.parser import parse_effect
 from snowrules.load.ruleset import load_ruleset
@@ -102,6 +103,7 @@ def test_the_toy_ruleset_has_each_example():
 
 def test_the_toy_ruleset_plays_the_same_through_and_in_the_vm():
     game = Game(load_program_of(TOY, 2))
+    assert playthrough(game.program) is not None  # every payment step has its template
     for seed in range(40):
         walked = game.start(seed, decide=at_random(seed))
         through = game.play_through(seed, at_random(seed))
