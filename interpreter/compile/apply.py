@@ -78,6 +78,11 @@ move_one = _generated("move_one", "st, c, b, bottom, rule", [
     "else:", *("    " + line for line in move_lines("c", "b", "a", False, "rule"))])
 move_one.__doc__ = "Component `c` to zone `b` (its top, or its bottom): `move_lines` as a function."
 
+change_counter = _generated("change_counter", "st, i, new, triggers, rule", [
+    "old = st.counters[i]", *counter_lines("i", "old", "new", "triggers", "rule", True)])
+change_counter.__doc__ = ("Counter `i` to `new` (already clamped): `counter_lines` as a function, for statements "
+                          "that change several counters (a payment); the triggered bodies that may wait, or None.")
+
 
 # ---- moves ---------------------------------------------------------------------------------
 def move_all(st, a: int, b: int, bottom: bool, rule: str, react: tuple = ()) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from snowrules.compile import apply, budget, fuse
+from snowrules.compile.costs import PayStep
 from snowrules.compile.statements import _CallStep
 from snowrules.compile.steps import (
     ChooseStep,
@@ -156,6 +157,8 @@ class _Builder:
             return [f"{self.bound(self.resolve(step), ns)}(st, env)"]
         if kind is TriggeredAdd:
             return [f"{self.bound(self.triggered(step), ns)}(st, env)"]
+        if kind is PayStep:
+            return [f"{self.bound(self.pay(step), ns)}(st, env)"]
         raise _NotPlayable(kind.__name__)
 
     def turns_lines(self, step: TurnsStep, ns: dict) -> list[str]:
@@ -207,6 +210,21 @@ class _Builder:
                     local[player_slot] = player
                 functions[routine.block](st, local)
         return triggered
+
+    def pay(self, step: PayStep) -> Run:
+        """A payment (compile/costs.py): its decision answered at once, then the triggers it set off
+        that may wait, in order."""
+        functions, settle = self.functions, step.settle_inline
+        for block in _trigger_routines(self.program):
+            self.function(block.id)
+
+        def pay(st, env) -> None:
+            for routine, player_slot, player in settle(st, env):
+                local = [None] * routine.env_size
+                if player_slot is not None:
+                    local[player_slot] = player
+                functions[routine.block](st, local)
+        return pay
 
 
 def _trigger_routines(program: Program):

@@ -15,6 +15,7 @@ from snowrules.compile import apply, fuse
 from snowrules.compile.budget import charge, over_budget
 from snowrules.compile.chance import CHANCE, ChanceStatements, outcome_kind
 from snowrules.compile.changes import ChangeStatements
+from snowrules.compile.costs import CostStatements, counters_of, may_ask
 from snowrules.compile.expressions import ExpressionCompiler
 from snowrules.compile.reactions import Events, Reacting
 from snowrules.compile.scope import Scope, Symbols, family_name, refined, suggest
@@ -106,6 +107,8 @@ class SuspendAnalysis:
             return self.procedure(node.name)
         if isinstance(node, (s.Add, s.SetCounter)):
             return self.counter(family_name(node.target))
+        if isinstance(node, s.Pay):  # costs: a choice of ways to pay, or a trigger that may wait
+            return may_ask(node) or any(self.counter(family) for family in counters_of(node))
         if isinstance(node, s.If):
             return any(self.statement(b) for _, b in node.branches) or (
                 node.otherwise is not None and self.statement(node.otherwise))
@@ -137,7 +140,7 @@ class SuspendAnalysis:
         return self._families[family]
 
 
-class StatementCompiler(ChangeStatements, ChanceStatements):
+class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements):
     _handlers: dict = {}  # node class -> method; filled below the class
 
     def __init__(self, exprs: ExpressionCompiler, blocks: list[Block], analysis: SuspendAnalysis,
@@ -253,6 +256,8 @@ class StatementCompiler(ChangeStatements, ChanceStatements):
             return self._call(node, scope, stepped=True)
         if isinstance(node, (s.Add, s.SetCounter)):
             return TriggeredAdd(self._counter_change(node, scope, stepped=True))
+        if isinstance(node, s.Pay):
+            return self.pay_step(node, scope)
         if isinstance(node, s.Together):
             self.diag.error(node.pos, "a `together` block cannot wait for a decision",
                             "move the decision before or after the block")

@@ -23,6 +23,7 @@ from snowrules.compile.library import (
 from snowrules.compile.scope import suggest
 from snowrules.language import syntax as s
 from snowrules.model import kinds as t
+from snowrules.model.costs import can_pay
 
 
 # ---- lists and zones -------------------------------------------------------------------------
@@ -166,6 +167,29 @@ def _rank_of(call: Call):
           t.list_of(t.INT))
 def _share_of(call: Call):
     return fused("{v0}({p0}, {p1})", call.args, [shared_points])
+
+
+# ---- costs -----------------------------------------------------------------------------------
+@function("can_pay", "whether units held, each worth its rate, can pay an amount exactly (as `pay` does)",
+          'can_pay(s.cost, [p.res["coin"], p.res["gem"]], [1, 2])', (t.INT, t.list_of(t.INT), t.list_of(t.INT)),
+          t.BOOL)
+def _can_pay_of(call: Call):
+    amount, holdings, rates = call.args
+    position = call.position
+    items = call.node.args
+    if isinstance(items[1], s.ListExpr) and isinstance(items[2], s.ListExpr) \
+            and len(items[1].items) != len(items[2].items):
+        call.error(f"can_pay() has {len(items[1].items)} holdings and {len(items[2].items)} rates",
+                   "give one rate per holding, in the same order", argument=2)
+
+    def payable(st, env):
+        held, worth = holdings(st, env), rates(st, env)
+        if len(held) != len(worth):
+            fail(position, f"can_pay(): {len(held)} holdings and {len(worth)} rates")
+        if any(rate < 1 for rate in worth):
+            fail(position, f"can_pay(): a rate is a whole number of 1 or more, not {min(worth)}")
+        return can_pay(amount(st, env), tuple(held), tuple(worth))
+    return payable
 
 
 @function("item", "the item of a list at a position, 0 for the first (as seat_number counts seats)",

@@ -312,6 +312,36 @@ class _ToSyntax(_EventsToSyntax):
     def pass_stmt(self, meta, items):
         return s.Pass(self._pos(meta))
 
+    # costs: `pay` (the grammar's pay_* rules)
+    def pay_stmt(self, meta, items):
+        (mode, amount), (single, sources), shortfall, name = items
+        return s.Pay(self._pos(meta), mode, amount, sources, single, shortfall,
+                     None if name is None else str(name))
+
+    def pay_exact(self, meta, items):
+        return ("exact", items[0])
+
+    def pay_at_least(self, meta, items):
+        self._word(items[0], "least", "`pay at least AMOUNT`")
+        return ("at least", items[1])
+
+    def pay_up_to(self, meta, items):
+        return ("up to", items[0])
+
+    def pay_from(self, meta, items):
+        return (True, (s.PaySource(self._pos(meta), items[0], None),))
+
+    def pay_using(self, meta, items):
+        return (False, tuple(items))
+
+    def pay_rate(self, meta, items):
+        return s.PaySource(self._pos(meta), items[0], items[1])
+
+    def pay_shortfall(self, meta, items):
+        penalty, word, counter = items
+        self._word(word, "missing", "`else subtract N per missing from COUNTER`")
+        return s.Shortfall(self._pos(meta), penalty, counter)
+
     def if_stmt(self, meta, items):
         cond, body, *rest = items
         branches = [(cond, body)]

@@ -305,6 +305,37 @@ class Choose(Node):
     otherwise: Block | None = None  # `else:` of an `optionally` decision, run on a decline
 
 
+# ---- costs: `pay` ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class PaySource(Node):
+    """One counter a payment may take units from, and what a unit is worth (None: 1)."""
+
+    counter: Node
+    rate: Node | None
+
+
+@dataclass(frozen=True)
+class Shortfall(Node):
+    """`else subtract PENALTY per missing from COUNTER`: what each unit not paid costs instead."""
+
+    penalty: Node
+    counter: Node
+
+
+@dataclass(frozen=True)
+class Pay(Node):
+    """`pay AMOUNT from C`, `pay [at least | up to] AMOUNT using C1 at R1, ...`, optionally with a
+    shortfall and `as NAME` (the worth paid). `mode` is "exact", "at least" or "up to"; `single`
+    says the amount was written with `from` (one counter at rate 1)."""
+
+    mode: str
+    amount: Node
+    sources: tuple[PaySource, ...]
+    single: bool
+    shortfall: Shortfall | None
+    var: str | None
+
+
 # ---- declarations ------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class GameDecl(Node):
