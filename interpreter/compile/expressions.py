@@ -155,6 +155,8 @@ class ExpressionCompiler:
                 self.diag.error(node.pos, f"a player has no zone or counter {name!r}",
                                 suggest(name, candidates) or "declare it with `per player`")
                 return const(None), t.ANY
+        if counter_family is not None and counter_family.per_component and kind in (t.COMPONENT, t.ANY):
+            return fused("st.counters[{p0}]", [self.component_counter(node, obj, counter_family)]), t.INT
         if kind in (t.COMPONENT, t.ANY) and (name in layout.fields or name in ("name", "zone")):
             if name == "name":
                 names = layout.component_names
@@ -174,8 +176,9 @@ class ExpressionCompiler:
         if kind in (t.RECORD, t.ANY) and name in self.sym.record_fields:
             return fused("{p0}.get({v0})", [obj], [name]), t.ANY
         if kind == t.COMPONENT:
+            known = list(layout.fields) + [f.name for f in layout.counter_families.values() if f.per_component]
             self.diag.error(node.pos, f"no component has a field {name!r}",
-                            suggest(name, list(layout.fields)) or f"fields: {', '.join(sorted(layout.fields))}")
+                            suggest(name, known) or f"fields: {', '.join(sorted(layout.fields))}")
         elif kind == t.RECORD:
             self.diag.error(node.pos, f"no table row has a field {name!r}",
                             suggest(name, sorted(self.sym.record_fields)))
@@ -245,9 +248,31 @@ class ExpressionCompiler:
             return keys[value]
         return lookup
 
+    def component_counter(self, node: s.Attribute, component: Fn, family) -> Fn:
+        """The index of a component's `per component` counter (`d.value`). A counter of one kind
+        only: a component of another kind has none, an error at `node` when it is read."""
+        if family.holders is not None and len(family.holders) == len(self.layout.component_names):
+            return fused("{i0} + {p0}", [component], ints=[family.base])  # every component has one
+        index_of, name, position, names = family.index_of, family.name, node.pos, self.layout.component_names
+
+        def index(st, env):
+            c = component(st, env)
+            if c is None:
+                fail(position, f"none has no counter {name!r}: the value is not a component")
+            i = index_of[c]
+            if i < 0:
+                fail(position, f"{names[c]} has no counter {name!r}: only components of its kind have one")
+            return i
+        return index
+
     def counter_ref(self, node: s.Node, scope: Scope, what: str):
         """A counter as a target (`add 2 to p.score`): a closure giving its index, and its family."""
         layout = self.layout
+        if isinstance(node, s.Attribute) and node.name in layout.counter_families:
+            family = layout.counter_families[node.name]
+            if family.per_component:
+                component = self.expect(node.obj, scope, t.COMPONENT, "the counter's component")
+                return self.component_counter(node, component, family), family
         if isinstance(node, s.Name) and node.name in layout.counter_families:
             family = layout.counter_families[node.name]
             if not family.per_player and not family.keys:

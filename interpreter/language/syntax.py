@@ -321,6 +321,13 @@ class ZoneDecl(Node):
 
 
 @dataclass(frozen=True)
+class PerComponent(Node):
+    """`per component` (kind None: every component) or `per component of kind K`."""
+
+    kind: str | None
+
+
+@dataclass(frozen=True)
 class CounterDecl(Node):
     name: str
     keys: tuple[str, ...]
@@ -328,6 +335,7 @@ class CounterDecl(Node):
     lower: Node | None
     upper: Node | None
     start: Node | None = None  # `initially N`; without it, the lower bound (or 0)
+    per_component: PerComponent | None = None  # a counter on components (then not per player)
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ class Game:
         self.layout = layout
         score = layout.counter_families.get("score")
         self._playthrough = None  # built on first use by play_through (False: not possible)
+        self._component_counters = [f for f in layout.counter_families.values() if f.per_component]
         self._score_base = score.base if score is not None and score.per_player and not score.keys else None
 
     # ---- running --------------------------------------------------------------------------
@@ -249,14 +250,20 @@ class Game:
         seats = set(self.program.seats_of(player))
         names = layout.component_names
         zones = {}
+        seen = []
         for index, zone in enumerate(layout.zones):
             content = st.zones[index]
             label = zone.label(layout.seat_names)
-            if zone.visibility == "public" or (zone.visibility == "hidden" and zone.owner in seats):
+            seen.append(zone.visibility == "public" or (zone.visibility == "hidden" and zone.owner in seats))
+            if seen[-1]:
                 zones[label] = [names[c] for c in content]
             else:
                 zones[label] = {"count": len(content)}
         counters = {label: st.counters[i] for i, label in enumerate(layout.counter_labels)}
+        for family in self._component_counters:  # a component's counter is seen with the component
+            for slot, c in enumerate(family.holders):
+                if not seen[st.where[c]]:
+                    del counters[layout.counter_labels[family.base + slot]]
         # Variables are public: whose turn it is, what was led... (secrets live in hidden zones).
         variables = {name: self._shown(value) for name, value in zip(self.program.variable_names, st.vars)}
         return {"player": player, "seats": [layout.seat_names[s] for s in sorted(seats)],
