@@ -89,7 +89,8 @@ def command_run(args) -> int:
     narrator = None
     if not args.json:
         # With people at the table, the account tells only what they may see.
-        humans = {seat for seat in range(game.layout.seats) if agent_names[game.program.controller(seat)] == "human"}
+        humans = {seat for seat in range(game.layout.player_seats)
+                  if agent_names[game.program.controller(seat)] == "human"}
         narrator = Narrator(args.rules, print, secrets_for(game.layout, humans) if humans else None)
         changed = {k: v for k, v in ruleset.option_values.items() if v != ruleset.options[k]["default"]}
         print(f"{ruleset.title} - {players} players"
@@ -116,6 +117,9 @@ def command_run(args) -> int:
     returns = player_returns(game.program, st)
     if returns is not None:  # the manifest's `returns`: what each player gets, shown instead of scores
         result["returns"] = returns
+    if game.layout.automa is not None:  # played by the rules: shown beside the players, never one of them
+        result["automa"] = {"name": seat_names[game.layout.automa], "score": outcome.automa_score,
+                            "winner": outcome.automa_won}
     if args.json:
         print(json.dumps(result))
         return 0
@@ -150,6 +154,10 @@ def _print_result(title: str, result: dict) -> None:
         value = result[shown][i]
         table.add_row(name, result["agents"][i], str(value) if isinstance(value, int) else f"{value:.4g}",
                       "winner" if i in result["winners"] else "")
+    automa = result.get("automa")
+    if automa is not None:  # its score, beside the players' scores (or returns)
+        table.add_row(automa["name"], "the rules", str(automa["score"]) if shown == "scores" else "",
+                      "winner" if automa["winner"] else "")
     Console().print(table)
 
 

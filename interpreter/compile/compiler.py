@@ -10,6 +10,7 @@ from functools import lru_cache
 from typing import Any
 
 from snowrules.compile.action_ids import check_action_ids
+from snowrules.compile.automa import automa_takes_part
 from snowrules.compile.expressions import ExpressionCompiler
 from snowrules.compile.fuse import PYTHON_ERRORS, rules_error
 from snowrules.compile.scope import BOUND_NAMES, BUILTIN_VALUES, RoutineSlots, Scope, Symbols, Variable, suggest
@@ -85,7 +86,11 @@ class _Compiler:
         self.players = players
         self.diag = diagnostics
         seats = players * ruleset.seats_per_player
-        self.layout = Layout(seats, seat_names(ruleset, seats))
+        names = seat_names(ruleset, seats)
+        if automa_takes_part(ruleset, seats, names, diagnostics):  # the last seat, played by the rules
+            self.layout = Layout(seats + 1, [*names, ruleset.automa.name], automa=seats)
+        else:
+            self.layout = Layout(seats, names)
         self.symbols = Symbols(self.layout)
         self.symbols.kinds.hints = dict(kind_hints or {})
         self.exprs = ExpressionCompiler(self.symbols, diagnostics)

@@ -97,10 +97,14 @@ class ExpressionCompiler:
         if aliased is not None:
             return aliased
         layout = self.layout
-        if name == "players":
-            return const(list(range(layout.seats))), t.list_of(t.PLAYER)
+        if name == "players":  # the seats agents play: an automa is not among them
+            return const(list(range(layout.player_seats))), t.list_of(t.PLAYER)
         if name == "player_count":
-            return const(layout.seats), t.INT
+            return const(layout.player_seats), t.INT
+        if name == "seats":  # every seat at the table, the automa's last
+            return const(list(range(layout.seats))), t.list_of(t.PLAYER)
+        if name == "automa":  # the seat the rules play, or none
+            return const(layout.automa), t.PLAYER
         if name == "components":
             return const(list(range(len(layout.component_names)))), t.list_of(t.COMPONENT)
         if name in self.sym.variables:

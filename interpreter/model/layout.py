@@ -95,6 +95,12 @@ class Layout:
     counter_lower: list[int | None] = field(default_factory=list)
     counter_upper: list[int | None] = field(default_factory=list)
     counter_initial: list[int] = field(default_factory=list)
+    automa: int | None = None  # the seat the rules play (the last one), when the game has one
+
+    @property
+    def player_seats(self) -> int:
+        """The seats that agents play: every seat but the automa's (`players` in the rules)."""
+        return self.seats if self.automa is None else self.seats - 1
 
     def add_zone(self, family: ZoneFamily) -> None:
         family.base = len(self.zones)

@@ -29,6 +29,10 @@ class Outcome:
     turns: int
     rule: str
     reason: Termination = Termination.DURING_PLAY
+    # The automa (a seat the rules play, never a player): its score and whether it is among the
+    # winners of `end game`; `winners` and `scores` are the players' only.
+    automa_score: int | None = None
+    automa_won: bool = False
 
 
 class Game:
@@ -193,8 +197,10 @@ class Game:
         seat_scores = self.seat_scores(st)
         scores = [max(seat_scores[s] for s in program.seats_of(p)) for p in range(program.players)]
         ending = st.result
-        winners = sorted({program.controller(s) for s in ending.winners})
-        return Outcome(winners, scores, seat_scores, st.counters[program.turn_counter], ending.rule, ending.reason)
+        automa = self.layout.automa
+        winners = sorted({program.controller(s) for s in ending.winners if s != automa})
+        return Outcome(winners, scores, seat_scores, st.counters[program.turn_counter], ending.rule, ending.reason,
+                       None if automa is None else seat_scores[automa], automa in ending.winners)
 
     def seat_scores(self, st: State) -> list[int]:
         if self._score_base is None:
