@@ -56,10 +56,10 @@ def played_by_rules(who: Fn, who_node: s.Node, layout: Layout, simultaneous: boo
     if automa is None:
         return who
     name = layout.seat_names[automa]
-    hint = "the automa is played by the rules: decide for it (first(...), a priority list) instead of asking"
+    hint = "the rules decide for the automa: pick with first(...) or a priority order instead of `ask`"
     if isinstance(who_node, s.Name) and who_node.name == "automa":
-        diagnostics.error(position, f"no agent plays {name}: a decision cannot be asked of the automa", hint)
-    message = f"{name} is asked a decision, but no agent plays the automa: {hint}"
+        diagnostics.error(position, f"a decision cannot be asked of the automa ({name}): no agent plays it", hint)
+    message = f"{name} is asked to choose, but no agent plays the automa ({hint})"
     if simultaneous:
         def everyone(st, env):
             seats = who(st, env)
