@@ -92,6 +92,19 @@ def test_random_games_never_raise_a_die_above_six_nor_a_guest_past_day_three(see
     assert all(1 <= v <= 6 for v in st.counters[value.base:value.base + 6])
 
 
+def test_a_counter_may_be_on_components_of_several_kinds(tmp_path):
+    folder = tmp_path / "g"
+    shutil.copytree(RULESET, folder)
+    rules = folder / "rules.sr"
+    rules.write_text(rules.read_text().replace("counter day per component of kind guest",
+                                               "counter day per component of kind guest, action"))
+    layout = Game(compile_ruleset(load_ruleset(str(folder)), 1)).layout
+    day = layout.counter_families["day"]
+    assert [layout.component_names[c] for c in day.holders] == \
+        ["Guest A", "Guest B", "Guest C", "Action 1", "Action 2", "Action 3", "Action 4"]
+    assert [layout.counter_labels[day.base + i] for i in (0, 6)] == ["Guest A.day", "Action 4.day"]
+
+
 def test_a_counter_is_seen_where_its_component_is():
     game = game_of(2)
     st = game.start(3)
@@ -214,7 +227,8 @@ BAD = [
     ("rules.sr", "when d.value == 6:", "when d.value == 6 and d.score > 0:", "validate",
      r"rules.sr:30:1: error: a `when` rule watches either a player's counters or a component's, not both"),
     ("components/actions.yaml", 'effect: "add 2 to me.score"', 'effect: "add first(revealed).day to me.score"',
-     "run", r"components/actions.yaml:6:49: error: Action 1 has no counter 'day': only components of its kind"),
+     "run", r"components/actions.yaml:6:49: error: Action 1 has no counter 'day': "
+            r"only components of kind guest have one"),
     ("rules.sr", "    move 1 from actions to revealed", "    ask automa to choose c from actions", "validate",
      r"rules.sr:55:5: error: a decision cannot be asked of the automa \(Automa\): no agent plays it"),
     ("rules.sr", "    move 1 from actions to revealed", "    ask a to choose c from actions", "run",

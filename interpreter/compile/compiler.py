@@ -273,12 +273,13 @@ class _Compiler:
             self.diag.error(decl.pos, f"counter {decl.name!r} repeats a key")
         holders = None if decl.per_component is None else self._counter_holders(decl)
         self.layout.add_counter(CounterFamily(decl.name, decl.per_player, list(decl.keys), low, high,
-                                              start=start, holders=holders))
+                                              start=start, holders=holders,
+                                              kinds=() if decl.per_component is None else decl.per_component.kinds))
 
     def _counter_holders(self, decl: s.CounterDecl) -> list[int]:
-        """The components that carry a `per component` counter: all, or those of the named kind.
+        """The components that carry a `per component` counter: all, or those of the named kinds.
         Its name is read as `c.NAME`, so it may not be a field of a component too."""
-        layout, kind = self.layout, decl.per_component.kind
+        layout, wanted = self.layout, decl.per_component.kinds
         if decl.keys:
             self.diag.error(decl.pos, f"counter {decl.name!r}: a counter per component has no keys",
                             "declare one counter per component for each key")
@@ -287,16 +288,16 @@ class _Compiler:
             where = f"a field of {definition.name!r} at {definition.position}" if definition else "a built-in field"
             self.diag.error(decl.pos, f"counter {decl.name!r} per component has the name of {where}",
                             "rename the counter or the field: both would be read as c." + decl.name)
-        if kind is None:
+        if not wanted:
             return list(range(len(layout.component_names)))
         kinds = layout.fields.get("kind", [])
-        holders = [c for c, value in enumerate(kinds) if value == kind]
-        if not holders:
-            known = sorted({str(k) for k in kinds if k is not None})
-            self.diag.error(decl.per_component.pos, f"counter {decl.name!r}: no component is of kind {kind!r}",
-                            suggest(kind, known) or (f"kinds: {', '.join(known)}" if known else
-                                                     "no component has a `kind` field"))
-        return holders
+        known = sorted({str(k) for k in kinds if k is not None})
+        for kind in wanted:
+            if kind not in known:
+                self.diag.error(decl.per_component.pos, f"counter {decl.name!r}: no component is of kind {kind!r}",
+                                suggest(kind, known) or (f"kinds: {', '.join(known)}" if known else
+                                                         "no component has a `kind` field"))
+        return [c for c, value in enumerate(kinds) if value in wanted]
 
     def _constraint(self, node: s.Node, message: str) -> None:
         """A manifest constraint on the options and the player count, checked for this game."""

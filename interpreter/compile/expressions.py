@@ -258,6 +258,7 @@ class ExpressionCompiler:
         if family.holders is not None and len(family.holders) == len(self.layout.component_names):
             return fused("{i0} + {p0}", [component], ints=[family.base])  # every component has one
         index_of, name, position, names = family.index_of, family.name, node.pos, self.layout.component_names
+        kinds = " or ".join(family.kinds)
 
         def index(st, env):
             c = component(st, env)
@@ -265,7 +266,7 @@ class ExpressionCompiler:
                 fail(position, f"none has no counter {name!r}: the value is not a component")
             i = index_of[c]
             if i < 0:
-                fail(position, f"{names[c]} has no counter {name!r}: only components of its kind have one")
+                fail(position, f"{names[c]} has no counter {name!r}: only components of kind {kinds} have one")
             return i
         return index
 

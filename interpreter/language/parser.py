@@ -155,15 +155,15 @@ class _ToSyntax(Transformer):
 
     def per_player(self, meta, items):
         if str(items[0]) == "component":  # a counter's `per component` (a zone refuses it)
-            return s.PerComponent(self._pos(meta), None)
+            return s.PerComponent(self._pos(meta), ())
         self._word(items[0], "player", "`per player` or `shared`")
         return True
 
     def per_component_of_kind(self, meta, items):
-        """`per component of kind K`: the three words are names the grammar reads, checked here."""
+        """`per component of kind K1, K2`: the three words are names the grammar reads, checked here."""
         for token, wanted in zip(items, ("component", "of", "kind")):
             self._word(token, wanted, "`per component of kind KIND`")
-        return s.PerComponent(self._pos(meta), str(items[3]))
+        return s.PerComponent(self._pos(meta), tuple(str(kind) for kind in items[3:]))
 
     def _word(self, token: Token, wanted: str, what: str) -> None:
         """A name the grammar reads where it needs one fixed word (`per player`, `each turn`)."""

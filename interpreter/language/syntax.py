@@ -322,9 +322,9 @@ class ZoneDecl(Node):
 
 @dataclass(frozen=True)
 class PerComponent(Node):
-    """`per component` (kind None: every component) or `per component of kind K`."""
+    """`per component` (no kinds: every component) or `per component of kind K1, K2`."""
 
-    kind: str | None
+    kinds: tuple[str, ...]
 
 
 @dataclass(frozen=True)

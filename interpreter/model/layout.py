@@ -54,6 +54,7 @@ class CounterFamily:
     # component, or those of one kind), and for each component id its counter's index (-1: none).
     holders: list[int] | None = None
     index_of: list[int] | None = None
+    kinds: tuple[str, ...] = ()  # the kinds of component that have one (none given: every component)
 
     @property
     def width(self) -> int:
