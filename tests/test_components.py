@@ -142,6 +142,21 @@ def test_the_automa_sits_after_the_players_when_its_condition_holds(players, opt
     assert game.layout.automa == (None if len(seats) == players else players)
 
 
+def test_a_variant_turns_the_automa_on_through_a_constant_its_when_reads(tmp_path):
+    folder = tmp_path / "g"
+    shutil.copytree(RULESET, folder)
+    (folder / "variants").mkdir()
+    (folder / "variants" / "robot.yaml").write_text("name: robot\nconstants: {robot: true}\n")
+    with (folder / "components" / "guests.yaml").open("a") as out:
+        out.write("constants: {robot: false}\n")
+    manifest = folder / "ruleset.yaml"
+    manifest.write_text(manifest.read_text().replace("or with_automa}", "or with_automa or robot}")
+                        + "variants: {robot: variants/robot.yaml}\n")
+    base = Game(compile_ruleset(load_ruleset(str(folder)), 2))
+    robot = Game(compile_ruleset(load_ruleset(str(folder), "robot"), 2))
+    assert base.layout.seat_names == ["Ann", "Bob"] and robot.layout.seat_names == ["Ann", "Bob", "Automa"]
+
+
 def test_players_counts_people_and_seats_counts_the_table(tmp_path):
     folder = tmp_path / "g"
     shutil.copytree(RULESET, folder)
