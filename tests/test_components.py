@@ -27,6 +27,7 @@ from snowrules.load.ruleset import load_ruleset
 from snowrules.model.events import CounterChanged
 from snowrules.model.state import State
 from snowrules.play.agents import FirstAgent, RandomAgent, play
+from snowrules.play.narrate import Narrator, UnseenCounters, secrets_for
 from snowrules.runtime.engine import Game
 
 RULESET = Path(__file__).resolve().parent / "rulesets" / "dice_workers"
@@ -112,6 +113,28 @@ def test_a_counter_is_seen_where_its_component_is():
     # Guest C is still in the face-down guest deck: its day is not in anybody's view
     assert view["Guest A.day"] == 1 and view["Guest B.day"] == 1 and "Guest C.day" not in view
     assert view["Ann die #2.value"] == 3 and view["Bob die #1.value"] == 1
+
+
+def test_an_account_told_to_a_player_keeps_a_hidden_components_counter_hidden(tmp_path):
+    folder = tmp_path / "g"
+    shutil.copytree(RULESET, folder)
+    rules = folder / "rules.sr"        # Guest C, face down in the guest deck, moves a day on
+    rules.write_text(rules.read_text().replace("    for each p in players:\n        move 1 from guests",
+                                               "    add 1 to first(guests).day\n"
+                                               "    for each p in players:\n        move 1 from guests", 1))
+    game = Game(compile_ruleset(load_ruleset(str(folder)), 2))
+    told, hidden = {}, {}
+    for name, seats in (("everything", None), ("Ann", {0})):
+        lines: list[str] = []
+        unseen = None if seats is None else UnseenCounters(game.layout, seats)
+        narrator = Narrator(False, lines.append, None if seats is None else secrets_for(game.layout, seats), unseen)
+        play(game, [FirstAgent(), FirstAgent()], seed=1, sink=narrator.feed,
+             listen=None if unseen is None else unseen.listen)
+        narrator.flush()
+        told[name] = [line.strip() for line in lines if "day" in line]
+        hidden[name] = [line for line in told[name] if line.startswith("Guest C")]
+    assert hidden == {"everything": ["Guest C: day +1 (now 2)"], "Ann": []}
+    assert told["Ann"][0] == "Guest A: day +1 (now 2)"      # Ann's own guest, in a public room
 
 
 def test_state_clone_and_json_round_trip_at_a_decision_after_counter_changes():

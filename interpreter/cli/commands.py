@@ -9,7 +9,7 @@ from snowrules.compile.compiler import compile_ruleset
 from snowrules.language.diagnostics import Diagnostic, SnowrulesError
 from snowrules.load.ruleset import bundled_names, find_ruleset, load_ruleset, options_text, set_options
 from snowrules.play.agents import AgentSpecError, HumanAgent, agent_seed, parse_agents, play
-from snowrules.play.narrate import Narrator, secrets_for
+from snowrules.play.narrate import Narrator, UnseenCounters, secrets_for
 from snowrules.play.replay import replay
 from snowrules.records.logfile import LogWriter, header, result_event
 from snowrules.records.logwriter import log_target_problem
@@ -91,21 +91,23 @@ def command_run(args) -> int:
         # With people at the table, the account tells only what they may see.
         humans = {seat for seat in range(game.layout.player_seats)
                   if agent_names[game.program.controller(seat)] == "human"}
-        narrator = Narrator(args.rules, print, secrets_for(game.layout, humans) if humans else None)
+        unseen = UnseenCounters(game.layout, humans) if humans else None
+        narrator = Narrator(args.rules, print, secrets_for(game.layout, humans) if humans else None, unseen)
         changed = {k: v for k, v in ruleset.option_values.items() if v != ruleset.options[k]["default"]}
         print(f"{ruleset.title} - {players} players"
               + (f", variant {ruleset.variant}" if ruleset.variant else "")
               + (f", {options_text(changed)}" if changed else "")
               + f", seed {args.seed}, seats: {', '.join(game.layout.seat_names)}")
         sinks.append(narrator.feed)
+    listen = None if narrator is None or narrator.unseen is None else narrator.unseen.listen
 
     if args.log is not None:
         with LogWriter(args.log) as log:
             log.write(header(game, args.seed, agent_names, ruleset.folder))
-            st = play(game, agents, args.seed, _tee(sinks + [log.write]))
+            st = play(game, agents, args.seed, _tee(sinks + [log.write]), listen=listen)
             log.write(result_event(game, st))
     else:
-        st = play(game, agents, args.seed, _tee(sinks))
+        st = play(game, agents, args.seed, _tee(sinks), listen=listen)
     outcome = game.outcome(st)
     seat_names = game.layout.seat_names
     player_names = [" & ".join(seat_names[s] for s in game.program.seats_of(p)) for p in range(players)]
