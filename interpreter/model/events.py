@@ -65,7 +65,7 @@ class CounterChanged(Event):
     def component(self, layout: Layout) -> int | None:
         """The component whose counter it is (`counter ... per component`), else None."""
         for family in layout.counter_families.values():
-            if family.holders is not None and family.base <= self.counter < family.base + family.size:
+            if family.holders is not None and family.base <= self.counter < family.base + len(family.holders):
                 return family.holders[self.counter - family.base]
         return None
 

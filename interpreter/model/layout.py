@@ -51,7 +51,8 @@ class CounterFamily:
     base: int = 0
     start: int | None = None  # `initially N`
     # A counter `per component`: the ids of the components that have one, in id order (every
-    # component, or those of one kind), and for each component id its counter's index (-1: none).
+    # component, or those of the named kinds), and for each component id its counter's index (-1:
+    # none). Such a family has no keys: one counter per holder.
     holders: list[int] | None = None
     index_of: list[int] | None = None
     kinds: tuple[str, ...] = ()  # the kinds of component that have one (none given: every component)
@@ -63,13 +64,6 @@ class CounterFamily:
     @property
     def per_component(self) -> bool:
         return self.holders is not None
-
-    @property
-    def size(self) -> int:
-        """How many counters the family holds, every owner and key together (what `reset` resets)."""
-        if self.holders is not None:
-            return len(self.holders) * self.width
-        return self.width  # times the seats when per player: see Layout.family_size
 
     @property
     def initial(self) -> int:
@@ -145,10 +139,11 @@ class Layout:
         return f"{name} #{self.component_copy[c]}" if name in repeated else name
 
     def family_size(self, family: CounterFamily) -> int:
-        """How many counters a family holds (every seat, key or component)."""
-        if family.per_player:
-            return family.width * self.seats
-        return family.size
+        """How many counters a family holds, every seat, key or component together (what `reset`
+        resets)."""
+        if family.holders is not None:
+            return len(family.holders)
+        return family.width * (self.seats if family.per_player else 1)
 
     def counter_index(self, name: str, owner: int | None = None, key: str | None = None) -> int:
         family = self.counter_families[name]
