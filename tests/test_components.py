@@ -21,9 +21,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from jsonschema import Draft202012Validator
 from snowrules.cli.main import main
 from snowrules.compile.compiler import compile_ruleset
-from snowrules.load.ruleset import load_ruleset
+from snowrules.load.ruleset import GENERIC_SCHEMAS, load_ruleset
 from snowrules.model.events import CounterChanged
 from snowrules.model.state import State
 from snowrules.play.agents import FirstAgent, RandomAgent, play
@@ -206,6 +207,8 @@ def test_run_counts_people_with_players_and_shows_the_automa_beside_them(capsys)
     result = json.loads(capsys.readouterr().out)
     assert (result["players"], result["player_names"], result["scores"], result["winners"]) == (1, ["Ann"], [7], [0])
     assert result["automa"] == {"name": "Automa", "score": 5, "winner": False}
+    schema = json.loads((GENERIC_SCHEMAS / "run_result.schema.json").read_text())
+    assert [e.message for e in Draft202012Validator(schema).iter_errors(result)] == []
     assert main(["run", str(RULESET), "--players", "1", "--agents", "first,first"]) == 2   # one agent per person
     assert "2 agents for 1 players" in capsys.readouterr().err
 
