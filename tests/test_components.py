@@ -94,6 +94,19 @@ def test_random_games_never_raise_a_die_above_six_nor_a_guest_past_day_three(see
     assert all(1 <= v <= 6 for v in st.counters[value.base:value.base + 6])
 
 
+def test_reset_puts_every_components_counter_back_to_its_start(tmp_path):
+    folder = tmp_path / "g"
+    shutil.copytree(RULESET, folder)
+    rules = folder / "rules.sr"
+    rules.write_text(rules.read_text().replace("at game end:\n", "at game end:\n    reset value\n", 1))
+    game = Game(compile_ruleset(load_ruleset(str(folder)), 1))
+    st = play(game, [FirstAgent()], seed=5)
+    value, day = game.layout.counter_families["value"], game.layout.counter_families["day"]
+    assert st.counters[value.base:value.base + 4] == [1, 1, 1, 1]          # from 1: its start
+    assert st.counters[day.base:day.base + 3] == [3, 3, 1]                 # A and B at DAY 3, C unused
+    assert game.outcome(st).seat_scores == [7, 5]
+
+
 def test_a_counter_may_be_on_components_of_several_kinds(tmp_path):
     folder = tmp_path / "g"
     shutil.copytree(RULESET, folder)
