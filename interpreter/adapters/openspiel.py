@@ -142,7 +142,7 @@ class SnowrulesGame(pyspiel.Game):
         low = self.evaluate(("returns", "min"), State()) if declared else -1.0
         high = self.evaluate(("returns", "max"), State()) if declared else 1.0
         self.utility, utility_sum = self._utility(declared)
-        seats = self.program.seats
+        seats = self.program.layout.player_seats  # OpenSpiel's players: never the automa
         info = pyspiel.GameInfo(
             num_distinct_actions=self.distinct, max_chance_outcomes=self.chance_size, num_players=seats,
             min_utility=float(low), max_utility=float(high), utility_sum=utility_sum,
@@ -159,8 +159,8 @@ class SnowrulesGame(pyspiel.Game):
         share +1 and the others -1, which is zero-sum."""
         if ("returns", "utility") in self.interface:
             utility = self.evaluate(("returns", "utility"), State())
-        else:
-            utility = "general-sum" if declared else "zero-sum"
+        else:  # the automa's share of +1 and -1 is left out: the players' returns need not add to 0
+            utility = "general-sum" if declared or self.program.layout.automa is not None else "zero-sum"
         if utility == "zero-sum":
             return utility, 0.0
         if utility == "constant-sum":
@@ -210,7 +210,7 @@ class SnowrulesState(pyspiel.State):
     def __init__(self, game: SnowrulesGame):
         super().__init__(game)
         self.st = game.engine.start(0, explicit=True)
-        self.recall = Recall(game.program.seats)  # what each seat saw change, was asked and chose
+        self.recall = Recall(game.program.layout.player_seats)  # what each seat saw change, was asked and chose
         # Worked out once per node (pyspiel asks for them several times a move): whose turn it is,
         # and the pending decision's action ids (a Node, made when they are first asked).
         self._player: int = pyspiel.PlayerId.TERMINAL
@@ -377,16 +377,19 @@ class SnowrulesState(pyspiel.State):
         return self.st.result is not None
 
     def returns(self) -> list[float]:
-        seats = self.get_game().program.seats
+        """Each player's return; an automa's seat is at the table (it may be among the winners and
+        the losers that share -1) but is no OpenSpiel player, so it has none."""
+        layout = self.get_game().program.layout
+        seats, players = layout.seats, layout.player_seats
         if self.st.result is None:
-            return [0.0] * seats
+            return [0.0] * players
         declared = seat_returns(self.get_game().program, self.st)
         if declared is not None:
-            return declared
+            return declared[:players]
         winners = set(self.st.result.winners or [])
         if not winners or len(winners) == seats:
-            return [0.0] * seats
-        return [1.0 / len(winners) if seat in winners else -1.0 / (seats - len(winners)) for seat in range(seats)]
+            return [0.0] * players
+        return [1.0 / len(winners) if seat in winners else -1.0 / (seats - len(winners)) for seat in range(players)]
 
     def __str__(self) -> str:
         return json.dumps(self.st.to_json(), sort_keys=True)
@@ -418,15 +421,20 @@ class Sight:
     variable_names: list[str]
     component_names: list[str]
     sees: list[list[bool]]
+    # counters `per component`: (counter index, component id); a seat sees such a counter where
+    # it sees the component, as in Game.view
+    on_components: list[tuple[int, int]] = ()
 
     @classmethod
     def of(cls, program: Program) -> Sight:
         layout = program.layout
         sees = [[zone.visibility == "public" or (zone.visibility == "hidden"
                                                  and zone.owner in program.seats_of(program.controller(seat)))
-                 for zone in layout.zones] for seat in range(program.seats)]
+                 for zone in layout.zones] for seat in range(layout.player_seats)]
+        on_components = [(family.base + slot, c) for family in layout.counter_families.values()
+                         if family.per_component for slot, c in enumerate(family.holders)]
         return cls([zone.label(layout.seat_names) for zone in layout.zones], list(layout.counter_labels),
-                   list(program.variable_names), list(layout.component_names), sees)
+                   list(program.variable_names), list(layout.component_names), sees, on_components)
 
 
 class Recall:
@@ -481,6 +489,8 @@ class Recall:
                                     or types[i] is not self.last_types[i]])
         last_vars = self.last_vars
         public: list[tuple] = [("counter", i, counters[i]) for i in changed_counters]
+        if sight.on_components:
+            public = self._component_counters(st, sight, public, set(changed_zones))
         for i in changed_values:
             last_vars[i] = seen = _copied(values[i])
             public.append(("variable", i, seen))
@@ -495,6 +505,20 @@ class Recall:
         self.last_zones = zones
         self.last_counters = counters[:]
         self.last_types = list(map(type, values))
+
+    @staticmethod
+    def _component_counters(st: State, sight: Sight, public: list[tuple], moved: set[int]) -> list[tuple]:
+        """A component's counter is told with the zone its component is in (a seat that cannot see
+        the zone does not see the counter), and told again when the component changes zones (so a
+        card turned face up shows its counter)."""
+        where = st.where
+        holder = dict(sight.on_components)
+        told = [(what, i, value, where[holder[i]]) if what == "counter" and i in holder else (what, i, value)
+                for what, i, value in public]
+        changed = {i for what, i, *_ in public if what == "counter"}
+        told += [("counter", i, st.counters[i], where[c]) for i, c in sight.on_components
+                 if i not in changed and where[c] in moved]
+        return told
 
     def asked(self, seat: int, rule: str, options: list, kind: str) -> None:
         self.notes[seat].append(("asked", rule, options, kind))
@@ -523,9 +547,10 @@ def _note_text(note: tuple, seat: int, sight: Sight, engine: Game) -> str | None
     names = sight.component_names
     texts = [f"zones.{sight.zone_labels[i]}={json.dumps([names[c] for c in seen])}" if isinstance(seen, tuple)
              else f'zones.{sight.zone_labels[i]}={{"count": {seen}}}' for i, seen in parts]
-    for what, i, value in public:
+    for what, i, value, *zone in public:
         if what == "counter":
-            texts.append(f"counters.{sight.counter_labels[i]}={value}")
+            if not zone or sees[zone[0]]:  # a component's counter: seen where the component is
+                texts.append(f"counters.{sight.counter_labels[i]}={value}")
         else:
             texts.append(f"variables.{sight.variable_names[i]}={json.dumps(_plain(value), sort_keys=True)}")
     return "saw " + "; ".join(texts)

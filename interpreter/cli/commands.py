@@ -9,7 +9,7 @@ from snowrules.compile.compiler import compile_ruleset
 from snowrules.language.diagnostics import Diagnostic, SnowrulesError
 from snowrules.load.ruleset import bundled_names, find_ruleset, load_ruleset, options_text, set_options
 from snowrules.play.agents import AgentSpecError, HumanAgent, agent_seed, parse_agents, play
-from snowrules.play.narrate import Narrator, secrets_for
+from snowrules.play.narrate import Narrator, UnseenCounters, secrets_for
 from snowrules.play.replay import replay
 from snowrules.records.logfile import LogWriter, header, result_event
 from snowrules.records.logwriter import log_target_problem
@@ -89,22 +89,25 @@ def command_run(args) -> int:
     narrator = None
     if not args.json:
         # With people at the table, the account tells only what they may see.
-        humans = {seat for seat in range(game.layout.seats) if agent_names[game.program.controller(seat)] == "human"}
-        narrator = Narrator(args.rules, print, secrets_for(game.layout, humans) if humans else None)
+        humans = {seat for seat in range(game.layout.player_seats)
+                  if agent_names[game.program.controller(seat)] == "human"}
+        unseen = UnseenCounters(game.layout, humans) if humans else None
+        narrator = Narrator(args.rules, print, secrets_for(game.layout, humans) if humans else None, unseen)
         changed = {k: v for k, v in ruleset.option_values.items() if v != ruleset.options[k]["default"]}
         print(f"{ruleset.title} - {players} players"
               + (f", variant {ruleset.variant}" if ruleset.variant else "")
               + (f", {options_text(changed)}" if changed else "")
               + f", seed {args.seed}, seats: {', '.join(game.layout.seat_names)}")
         sinks.append(narrator.feed)
+    listen = None if narrator is None or narrator.unseen is None else narrator.unseen.listen
 
     if args.log is not None:
         with LogWriter(args.log) as log:
             log.write(header(game, args.seed, agent_names, ruleset.folder))
-            st = play(game, agents, args.seed, _tee(sinks + [log.write]))
+            st = play(game, agents, args.seed, _tee(sinks + [log.write]), listen=listen)
             log.write(result_event(game, st))
     else:
-        st = play(game, agents, args.seed, _tee(sinks))
+        st = play(game, agents, args.seed, _tee(sinks), listen=listen)
     outcome = game.outcome(st)
     seat_names = game.layout.seat_names
     player_names = [" & ".join(seat_names[s] for s in game.program.seats_of(p)) for p in range(players)]
@@ -116,6 +119,9 @@ def command_run(args) -> int:
     returns = player_returns(game.program, st)
     if returns is not None:  # the manifest's `returns`: what each player gets, shown instead of scores
         result["returns"] = returns
+    if game.layout.automa is not None:  # played by the rules: shown beside the players, never one of them
+        result["automa"] = {"name": seat_names[game.layout.automa], "score": outcome.automa_score,
+                            "winner": outcome.automa_won}
     if args.json:
         print(json.dumps(result))
         return 0
@@ -150,6 +156,10 @@ def _print_result(title: str, result: dict) -> None:
         value = result[shown][i]
         table.add_row(name, result["agents"][i], str(value) if isinstance(value, int) else f"{value:.4g}",
                       "winner" if i in result["winners"] else "")
+    automa = result.get("automa")
+    if automa is not None:  # its score, beside the players' scores (or returns)
+        table.add_row(automa["name"], "the rules", str(automa["score"]) if shown == "scores" else "",
+                      "winner" if automa["winner"] else "")
     Console().print(table)
 
 

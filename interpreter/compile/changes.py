@@ -143,7 +143,7 @@ class ChangeStatements:
             self.diag.error(node.pos, f"unknown counter {node.name!r}",
                             suggest(node.name, list(self.layout.counter_families)))
             return lambda st, env: None
-        size = family.width * (self.layout.seats if family.per_player else 1)
+        size = self.layout.family_size(family)
         start, value = family.base, family.initial
 
         def reset(st, env):

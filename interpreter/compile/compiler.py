@@ -10,10 +10,11 @@ from functools import lru_cache
 from typing import Any
 
 from snowrules.compile.action_ids import check_action_ids
+from snowrules.compile.automa import automa_takes_part
 from snowrules.compile.expressions import ExpressionCompiler
 from snowrules.compile.fuse import PYTHON_ERRORS, rules_error
 from snowrules.compile.reactions import Events
-from snowrules.compile.scope import BOUND_NAMES, BUILTIN_VALUES, RoutineSlots, Scope, Symbols, Variable
+from snowrules.compile.scope import BOUND_NAMES, BUILTIN_VALUES, RoutineSlots, Scope, Symbols, Variable, suggest
 from snowrules.compile.statements import StatementCompiler, SuspendAnalysis, TriggerRuntime
 from snowrules.compile.steps import PushBlock, TurnsStep
 from snowrules.language import syntax as s
@@ -86,7 +87,11 @@ class _Compiler:
         self.players = players
         self.diag = diagnostics
         seats = players * ruleset.seats_per_player
-        self.layout = Layout(seats, seat_names(ruleset, seats))
+        names = seat_names(ruleset, seats)
+        if automa_takes_part(ruleset, seats, names, diagnostics):  # the last seat, played by the rules
+            self.layout = Layout(seats + 1, [*names, ruleset.automa.name], automa=seats)
+        else:
+            self.layout = Layout(seats, names)
         self.symbols = Symbols(self.layout)
         self.symbols.kinds.hints = dict(kind_hints or {})
         self.exprs = ExpressionCompiler(self.symbols, diagnostics)
@@ -274,8 +279,33 @@ class _Compiler:
                             f"{'' if low is None else low}..{'' if high is None else high}")
         if len(set(decl.keys)) != len(decl.keys):
             self.diag.error(decl.pos, f"counter {decl.name!r} repeats a key")
+        holders = None if decl.per_component is None else self._counter_holders(decl)
         self.layout.add_counter(CounterFamily(decl.name, decl.per_player, list(decl.keys), low, high,
-                                              start=start))
+                                              start=start, holders=holders,
+                                              kinds=() if decl.per_component is None else decl.per_component.kinds))
+
+    def _counter_holders(self, decl: s.CounterDecl) -> list[int]:
+        """The components that carry a `per component` counter: all, or those of the named kinds.
+        Its name is read as `c.NAME`, so it may not be a field of a component too."""
+        layout, wanted = self.layout, decl.per_component.kinds
+        if decl.keys:
+            self.diag.error(decl.pos, f"counter {decl.name!r}: a counter per component has no keys",
+                            "declare one counter per component for each key")
+        if decl.name in layout.fields or decl.name in ("name", "zone"):
+            definition = next((c for c in self.ruleset.components if decl.name in c.fields), None)
+            where = f"a field of {definition.name!r} at {definition.position}" if definition else "a built-in field"
+            self.diag.error(decl.pos, f"counter {decl.name!r} per component has the name of {where}",
+                            "rename the counter or the field: both would be read as c." + decl.name)
+        if not wanted:
+            return list(range(len(layout.component_names)))
+        kinds = layout.fields.get("kind", [])
+        known = sorted({str(k) for k in kinds if k is not None})
+        for kind in wanted:
+            if kind not in known:
+                self.diag.error(decl.per_component.pos, f"counter {decl.name!r}: no component is of kind {kind!r}",
+                                suggest(kind, known) or (f"kinds: {', '.join(known)}" if known else
+                                                         "no component has a `kind` field"))
+        return [c for c, value in enumerate(kinds) if value in wanted]
 
     def _constraint(self, node: s.Node, message: str) -> None:
         """A manifest constraint on the options and the player count, checked for this game."""
@@ -375,12 +405,18 @@ class _Compiler:
         if len(player_names) > 1:
             self.diag.error(trigger.pos, "a `when` rule may name only one player: "
                             + ", ".join(sorted(player_names)))
+        on_components = {name for name in families if counters[name].per_component}
+        if player_names and on_components and on_components != families:
+            self.diag.error(trigger.pos, "a `when` rule watches either a player's counters or a component's, "
+                            "not both: " + ", ".join(sorted(families)))
         return families, (min(player_names) if player_names else None)
 
     def _trigger(self, trigger: s.TriggerDecl, watched, statements: StatementCompiler,
                  analysis: SuspendAnalysis, runtime: dict[str, list[TriggerRuntime]]) -> None:
         families, player = watched
-        scope, slots = self._routine_scope({player: t.PLAYER} if player else {})
+        # the name a rule gives the counter's holder: a player, or a component (`when d.value == 6`)
+        subject = t.COMPONENT if any(self.layout.counter_families[f].per_component for f in families) else t.PLAYER
+        scope, slots = self._routine_scope({player: subject} if player else {})
         cond = self.exprs.expect(trigger.cond, scope, t.BOOL, "a `when` condition")
         native, routine = None, None
         if analysis.statement(trigger.body):
@@ -394,8 +430,9 @@ class _Compiler:
             routine.env_size = size
         for name in families:
             family = self.layout.counter_families[name]
-            if player is not None and not family.per_player:
+            binds = player is not None and (family.per_player or family.per_component)
+            if player is not None and not binds:
                 continue
             runtime.setdefault(name, []).append(TriggerRuntime(
-                cond, native, routine, slots.get(player), size, family.per_player and player is not None,
-                family.base, family.width))
+                cond, native, routine, slots.get(player), size, binds, family.base, family.width,
+                family.holders))

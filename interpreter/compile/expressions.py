@@ -97,10 +97,14 @@ class ExpressionCompiler:
         if aliased is not None:
             return aliased
         layout = self.layout
-        if name == "players":
-            return const(list(range(layout.seats))), t.list_of(t.PLAYER)
+        if name == "players":  # the seats agents play: an automa is not among them
+            return const(list(range(layout.player_seats))), t.list_of(t.PLAYER)
         if name == "player_count":
-            return const(layout.seats), t.INT
+            return const(layout.player_seats), t.INT
+        if name == "seats":  # every seat at the table, the automa's last
+            return const(list(range(layout.seats))), t.list_of(t.PLAYER)
+        if name == "automa":  # the seat the rules play, or none
+            return const(layout.automa), t.PLAYER
         if name == "components":
             return const(list(range(len(layout.component_names)))), t.list_of(t.COMPONENT)
         if name in self.sym.variables:
@@ -155,6 +159,8 @@ class ExpressionCompiler:
                 self.diag.error(node.pos, f"a player has no zone or counter {name!r}",
                                 suggest(name, candidates) or "declare it with `per player`")
                 return const(None), t.ANY
+        if counter_family is not None and counter_family.per_component and kind in (t.COMPONENT, t.ANY):
+            return fused("st.counters[{p0}]", [self.component_counter(node, obj, counter_family)]), t.INT
         if kind in (t.COMPONENT, t.ANY) and (name in layout.fields or name in ("name", "zone")):
             if name == "name":
                 names = layout.component_names
@@ -174,8 +180,9 @@ class ExpressionCompiler:
         if kind in (t.RECORD, t.ANY) and name in self.sym.record_fields:
             return fused("{p0}.get({v0})", [obj], [name]), t.ANY
         if kind == t.COMPONENT:
+            known = list(layout.fields) + [f.name for f in layout.counter_families.values() if f.per_component]
             self.diag.error(node.pos, f"no component has a field {name!r}",
-                            suggest(name, list(layout.fields)) or f"fields: {', '.join(sorted(layout.fields))}")
+                            suggest(name, known) or f"fields: {', '.join(sorted(layout.fields))}")
         elif kind == t.RECORD:
             self.diag.error(node.pos, f"no table row has a field {name!r}",
                             suggest(name, sorted(self.sym.record_fields)))
@@ -245,9 +252,32 @@ class ExpressionCompiler:
             return keys[value]
         return lookup
 
+    def component_counter(self, node: s.Attribute, component: Fn, family) -> Fn:
+        """The index of a component's `per component` counter (`d.value`). A counter of one kind
+        only: a component of another kind has none, an error at `node` when it is read."""
+        if family.holders is not None and len(family.holders) == len(self.layout.component_names):
+            return fused("{i0} + {p0}", [component], ints=[family.base])  # every component has one
+        index_of, name, position, names = family.index_of, family.name, node.pos, self.layout.component_names
+        kinds = " or ".join(family.kinds)
+
+        def index(st, env):
+            c = component(st, env)
+            if c is None:
+                fail(position, f"none has no counter {name!r}: the value is not a component")
+            i = index_of[c]
+            if i < 0:
+                fail(position, f"{names[c]} has no counter {name!r}: only components of kind {kinds} have one")
+            return i
+        return index
+
     def counter_ref(self, node: s.Node, scope: Scope, what: str):
         """A counter as a target (`add 2 to p.score`): a closure giving its index, and its family."""
         layout = self.layout
+        if isinstance(node, s.Attribute) and node.name in layout.counter_families:
+            family = layout.counter_families[node.name]
+            if family.per_component:
+                component = self.expect(node.obj, scope, t.COMPONENT, "the counter's component")
+                return self.component_counter(node, component, family), family
         if isinstance(node, s.Name) and node.name in layout.counter_families:
             family = layout.counter_families[node.name]
             if not family.per_player and not family.keys:

@@ -11,7 +11,7 @@ from snowrules.model import kinds as t
 from snowrules.model.layout import Layout
 
 # Names every ruleset can read without declaring them, and the names a card's effect is given.
-BUILTIN_VALUES = ("players", "components", "box", "turn", "player_count")
+BUILTIN_VALUES = ("players", "components", "box", "turn", "player_count", "seats", "automa")
 BOUND_NAMES = ("me", "this")
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from snowrules.compile import apply, fuse
+from snowrules.compile.automa import played_by_rules
 from snowrules.compile.budget import charge, over_budget
 from snowrules.compile.chance import CHANCE, ChanceStatements, outcome_kind
 from snowrules.compile.changes import ChangeStatements
@@ -295,6 +296,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements):
                 block = self.stepped_body(body, body_scope, kind_of_block, slots)
             else:  # what follows the answer cannot wait: run it straight away
                 native_body = self.native_body(body, body_scope)
+        who = played_by_rules(who, node.who, self.layout, node.simultaneous, node.pos, self.diag)
         return ChooseStep(simultaneous=node.simultaneous, who=who, player_slot=player_slot, source=source,
                           slot=slot, optional=node.optional, count_mode=node.count_mode, count=count,
                           block=block, native_body=native_body, position=node.pos, variable=node.var,

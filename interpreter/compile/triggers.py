@@ -26,6 +26,7 @@ class TriggerRuntime:
     per_player: bool
     base: int
     width: int
+    subjects: list[int] | None = None  # a counter per component: its holders, so the name is bound to one
 
 
 def fire(st, triggers: list[TriggerRuntime], i: int, old: int, new: int):
@@ -39,7 +40,8 @@ def fire(st, triggers: list[TriggerRuntime], i: int, old: int, new: int):
     for trigger in triggers:
         local = [None] * trigger.env_size
         if trigger.per_player:
-            local[trigger.player_slot] = (i - trigger.base) // trigger.width
+            owner = (i - trigger.base) // trigger.width
+            local[trigger.player_slot] = owner if trigger.subjects is None else trigger.subjects[owner]
         if not trigger.cond(st, local):
             continue
         counters[i] = old

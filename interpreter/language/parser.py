@@ -170,6 +170,9 @@ class _ToSyntax(_EventsToSyntax):
 
     def zone_decl(self, meta, items):
         name, index, scope, *options = items
+        if isinstance(scope, s.PerComponent):
+            raise RulesSyntaxError(Diagnostic(scope.pos, "a zone is `per player` or `shared`, not per component",
+                                              "only a counter can be `per component`"))
         names = set(options)
         visibility = next((v for v in ("hidden", "secret") if v in names), "public")
         return s.ZoneDecl(self._pos(meta), str(name), index, scope, visibility, "grid" in names)
@@ -178,8 +181,16 @@ class _ToSyntax(_EventsToSyntax):
         return items[0]
 
     def per_player(self, meta, items):
+        if str(items[0]) == "component":  # a counter's `per component` (a zone refuses it)
+            return s.PerComponent(self._pos(meta), ())
         self._word(items[0], "player", "`per player` or `shared`")
         return True
+
+    def per_component_of_kind(self, meta, items):
+        """`per component of kind K1, K2`: the three words are names the grammar reads, checked here."""
+        for token, wanted in zip(items, ("component", "of", "kind")):
+            self._word(token, wanted, "`per component of kind KIND`")
+        return s.PerComponent(self._pos(meta), tuple(str(kind) for kind in items[3:]))
 
     def _word(self, token: Token, wanted: str, what: str) -> None:
         """A name the grammar reads where it needs one fixed word (`per player`, `each turn`)."""
@@ -206,6 +217,8 @@ class _ToSyntax(_EventsToSyntax):
         lower = next((b[1] for b in bounds if b[0] == "from"), None)
         upper = next((b[1] for b in bounds if b[0] == "to"), None)
         start = next((b[1] for b in bounds if b[0] == "initially"), None)
+        if isinstance(scope, s.PerComponent):
+            return s.CounterDecl(self._pos(meta), str(name), tuple(keys or ()), False, lower, upper, start, scope)
         return s.CounterDecl(self._pos(meta), str(name), tuple(keys or ()), scope, lower, upper, start)
 
     def counter_keys(self, meta, items):

@@ -352,6 +352,13 @@ class ZoneDecl(Node):
 
 
 @dataclass(frozen=True)
+class PerComponent(Node):
+    """`per component` (no kinds: every component) or `per component of kind K1, K2`."""
+
+    kinds: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class CounterDecl(Node):
     name: str
     keys: tuple[str, ...]
@@ -359,6 +366,7 @@ class CounterDecl(Node):
     lower: Node | None
     upper: Node | None
     start: Node | None = None  # `initially N`; without it, the lower bound (or 0)
+    per_component: PerComponent | None = None  # a counter on components (then not per player)
 
 
 @dataclass(frozen=True)

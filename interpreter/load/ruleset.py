@@ -78,6 +78,15 @@ class ComponentDef:
     reactions: list[ReactsEntry] = field(default_factory=list)  # its `reacts:` entries, in order
 
 
+@dataclass(frozen=True)
+class AutomaSeat:
+    """The manifest's `automa`: a seat the rules play, present when `when` holds (always without)."""
+
+    name: str
+    when: Any  # the parsed expression, or None
+    position: Position
+
+
 @dataclass
 class Ruleset:
     name: str
@@ -102,6 +111,7 @@ class Ruleset:
     constraint_messages: list[str] = field(default_factory=list)  # ("constraint", i) in `interface`
     rules_parsed: bool = True  # False when a rules file could not be parsed (its names are unknown)
     rejected_fields: set[str] = field(default_factory=set)  # fields of entries left out for a problem
+    automa: AutomaSeat | None = None  # a seat played by the rules, when the game has one
 
     def shown(self, path: Path) -> str:
         return display_path(path)
@@ -280,7 +290,7 @@ class _Reader:
         if players["min"] > players["max"]:
             self.problems.error(manifest.position(["players"]), "players: min is larger than max")
         self.manifest = manifest
-        self.seats = max(1, int(players["max"])) * max(1, int(seats_per_player))
+        self.seats = max(1, int(players["max"])) * max(1, int(seats_per_player)) + (1 if "automa" in m else 0)
         self.copies = 0
         self.names: dict[str, Position] = {}  # component name -> its first entry
         rules = [r for r in (self._rules(f, f in override_files) for f in rules_files) if r is not None]
@@ -320,8 +330,22 @@ class _Reader:
             rules_parsed=len(rules) == len(rules_files), options=options,
             option_values={name: spec["default"] for name, spec in options.items()}, interface=interface,
             constraint_messages=[c["message"] for c in m.get("constraints", [])],
-            rejected_fields=self.rejected_fields,
+            rejected_fields=self.rejected_fields, automa=self._automa(manifest, m),
         )
+
+    def _automa(self, manifest: YamlDocument, m: dict) -> AutomaSeat | None:
+        """The manifest's `automa`, its `when` parsed where it stands."""
+        if "automa" not in m:
+            return None
+        entry, when = m["automa"], None
+        if "when" in entry:
+            text = str(entry["when"])
+            line, col, block = _snippet_origin(manifest, ["automa", "when"], text)
+            try:
+                when = parse_expression(text, manifest.path, line, col, block)
+            except RulesSyntaxError as error:
+                self.problems.extend(error.diagnostics)
+        return AutomaSeat(str(entry["name"]), when, manifest.position(["automa"]))
 
     def _interface(self, manifest: YamlDocument, m: dict) -> dict[tuple, Any]:
         """The manifest's `action_ids`, `returns` and `constraints` expressions, parsed where they

@@ -56,18 +56,23 @@ class CounterChanged(Event):
         return self.new - self.old
 
     def owner(self, layout: Layout) -> int | None:
-        """The seat whose counter it is (None for a shared counter)."""
+        """The seat whose counter it is (None for a shared counter or a component's)."""
         for family in layout.counter_families.values():
-            size = family.width * (layout.seats if family.per_player else 1)
-            if family.base <= self.counter < family.base + size:
+            if family.base <= self.counter < family.base + layout.family_size(family):
                 return (self.counter - family.base) // family.width if family.per_player else None
+        return None
+
+    def component(self, layout: Layout) -> int | None:
+        """The component whose counter it is (`counter ... per component`), else None."""
+        for family in layout.counter_families.values():
+            if family.holders is not None and family.base <= self.counter < family.base + len(family.holders):
+                return family.holders[self.counter - family.base]
         return None
 
     def family(self, layout: Layout) -> str:
         """The counter's declared name (`snow` for every seat's `snow`)."""
         for family in layout.counter_families.values():
-            size = family.width * (layout.seats if family.per_player else 1)
-            if family.base <= self.counter < family.base + size:
+            if family.base <= self.counter < family.base + layout.family_size(family):
                 return family.name
         return ""
 

@@ -5,6 +5,7 @@ integer index and every component a fixed id. The state then holds only flat lis
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,10 +50,20 @@ class CounterFamily:
     upper: int | None
     base: int = 0
     start: int | None = None  # `initially N`
+    # A counter `per component`: the ids of the components that have one, in id order (every
+    # component, or those of the named kinds), and for each component id its counter's index (-1:
+    # none). Such a family has no keys: one counter per holder.
+    holders: list[int] | None = None
+    index_of: list[int] | None = None
+    kinds: tuple[str, ...] = ()  # the kinds of component that have one (none given: every component)
 
     @property
     def width(self) -> int:
         return len(self.keys) if self.keys else 1
+
+    @property
+    def per_component(self) -> bool:
+        return self.holders is not None
 
     @property
     def initial(self) -> int:
@@ -79,6 +90,12 @@ class Layout:
     counter_lower: list[int | None] = field(default_factory=list)
     counter_upper: list[int | None] = field(default_factory=list)
     counter_initial: list[int] = field(default_factory=list)
+    automa: int | None = None  # the seat the rules play (the last one), when the game has one
+
+    @property
+    def player_seats(self) -> int:
+        """The seats that agents play: every seat but the automa's (`players` in the rules)."""
+        return self.seats if self.automa is None else self.seats - 1
 
     def add_zone(self, family: ZoneFamily) -> None:
         family.base = len(self.zones)
@@ -91,6 +108,9 @@ class Layout:
     def add_counter(self, family: CounterFamily) -> None:
         family.base = len(self.counter_labels)
         self.counter_families[family.name] = family
+        if family.holders is not None:
+            self._add_component_counters(family)
+            return
         owners = range(self.seats) if family.per_player else [None]
         for owner in owners:
             for key in family.keys or [None]:
@@ -99,6 +119,31 @@ class Layout:
                 self.counter_lower.append(family.lower)
                 self.counter_upper.append(family.upper)
                 self.counter_initial.append(family.initial)
+
+    def _add_component_counters(self, family: CounterFamily) -> None:
+        """One counter per holding component, labelled by the component as a player reads it
+        (`die 2.value`; copies of one name by their number, `token #3.value`)."""
+        family.index_of = [-1] * len(self.component_names)
+        repeated = {name for name, n in Counter(self.component_names).items() if n > 1}
+        for slot, c in enumerate(family.holders):
+            family.index_of[c] = family.base + slot
+            self.counter_labels.append(f"{self.component_label(c, repeated)}.{family.name}")
+            self.counter_lower.append(family.lower)
+            self.counter_upper.append(family.upper)
+            self.counter_initial.append(family.initial)
+
+    def component_label(self, c: int, repeated: set[str]) -> str:
+        """A component's name, with its copy's number when it is in `repeated` (names that several
+        components have)."""
+        name = self.component_names[c]
+        return f"{name} #{self.component_copy[c]}" if name in repeated else name
+
+    def family_size(self, family: CounterFamily) -> int:
+        """How many counters a family holds, every seat, key or component together (what `reset`
+        resets)."""
+        if family.holders is not None:
+            return len(family.holders)
+        return family.width * (self.seats if family.per_player else 1)
 
     def counter_index(self, name: str, owner: int | None = None, key: str | None = None) -> int:
         family = self.counter_families[name]

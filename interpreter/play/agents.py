@@ -245,7 +245,8 @@ def play(game: Game, agents: list, seed: int, sink=None, forced=None, listen=Non
     """Play one game from the start to its end; `agents` holds one agent per player. Events go
     to `listen` as values and to `sink` as JSON (see Game.start)."""
     program = game.program
-    by_seat = [agents[program.controller(seat)] for seat in range(program.seats)]
+    # the automa's seat has no agent: the rules never ask it (compile/automa.py)
+    by_seat = [agents[program.controller(seat)] for seat in range(game.layout.player_seats)]
     if sink is None and listen is None and all(type(agent) is RandomAgent for agent in agents):
         # Random agents and nobody listening: the same draws from each seat's generator, given
         # the number of options only (no Observation, no answer check: the index is in range).

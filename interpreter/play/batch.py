@@ -57,6 +57,7 @@ class PlayTracker:
             prefix = f"{layout.seat_names[owner]} " if owner is not None else ""
             self._names[name] = name[len(prefix):] if prefix and name.startswith(prefix) else name
         self._controller = program.controller
+        self._automa = layout.automa
         self.plays: Counter = Counter()
         self.held: set[str] = set()
         self._shared: dict = {}
@@ -67,8 +68,8 @@ class PlayTracker:
         source, dest = self._zones[event["from"]], self._zones[event["to"]]
         if dest.visibility == "hidden" and dest.owner is not None:
             self.held.update(self._names[name] for name in event["what"])
-        if source.visibility != "hidden" or source.owner is None:
-            return
+        if source.visibility != "hidden" or source.owner is None or source.owner == self._automa:
+            return  # the automa is no player: what it plays is not counted
         if dest.visibility == "public" or (dest.visibility == "secret" and dest.owner == source.owner):
             player = self._controller(source.owner)
             for name in event["what"]:

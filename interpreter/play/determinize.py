@@ -14,6 +14,9 @@ What is kept apart:
 - components of different lists (component files) or owners are dealt only among themselves: a
   player knows the back of a component and whose it is (a component of one seat's set never lands
   in another seat's zone), so each zone keeps, position by position, the kind of component it held;
+- a counter on a component (`counter ... per component`) is seen with its component: in the
+  sample, the counter of every component dealt into an unseen zone is at its start value, since
+  the player does not know it (the real values would tell what the hidden components are);
 - the box (components the game has not brought in or has put away) is left alone: setup puts
   there what the rules do not use at this player count, which every player knows;
 - what a player could remember or infer (a component seen face up earlier and hidden since, an
@@ -61,6 +64,12 @@ def determinize(game: Game, st: State, player: int, rng: random.Random) -> State
         world.zones[index] = dealt
         for component in dealt:
             where[component] = index
+    unseen = set(zones)
+    for family in layout.counter_families.values():
+        if family.per_component:
+            for slot, component in enumerate(family.holders):
+                if where[component] in unseen:
+                    world.counters[family.base + slot] = family.initial
     world.rng = rng.getrandbits(64) & MASK64
     if game.decision(world) is not None and not game.is_chance(world):
         game.ask_again(world)

@@ -7,15 +7,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from snowrules.model.events import CounterChanged, Moved
+
 
 class Narrator:
     """Turns a stream of events into lines; call `feed` per event (lines go to `write`)."""
 
-    def __init__(self, show_rules: bool = False, write=None, secrets: dict[str, bool] | None = None):
+    def __init__(self, show_rules: bool = False, write=None, secrets: dict[str, bool] | None = None,
+                 unseen: UnseenCounters | None = None):
         """`secrets` (zone label -> hidden from the reader) makes an account for a player at the
         table: components moving between zones they may not see are counted, not named, and other
-        seats' choices are not told (their effects, when public, are)."""
+        seats' choices are not told (their effects, when public, are); with `unseen`, a change of
+        a counter on a component the reader cannot see is not told either."""
         self.secrets = secrets
+        self.unseen = unseen
         self.show_rules = show_rules
         self.write = write or (lambda line: None)
         self.phase = ""
@@ -80,7 +85,8 @@ class Narrator:
                 what = f"{len(event['what'])} component(s)"
             self._line(f"    {what}: {event['from']} -> {event['to']}{self._rule(event)}")
         elif kind == "count":
-            self.counts.append(event)
+            if self.unseen is None or not self.unseen.last_hidden:
+                self.counts.append(event)
         elif kind == "roll":
             self._line(f"    rolled {', '.join(str(d) for d in event['dice'])}{self._rule(event)}")
         elif kind == "shuffle":
@@ -108,6 +114,29 @@ class Narrator:
         if self.setup_moves:
             self.write(f"  {self.setup_moves} components set out")
             self.setup_moves = 0
+
+
+class UnseenCounters:
+    """For an account told to a player at the table: whether the counter change just sent is on
+    a component in a zone that player may not see (a card face down keeps its counter to itself,
+    as in Game.view). It follows each component's zone from the events' values (`listen`), which
+    reach it just before their JSON form reaches the Narrator."""
+
+    def __init__(self, layout, seats: set[int]):
+        self.where = [0] * len(layout.component_names)   # every component starts in the box
+        self.hidden = [zone.visibility == "secret" or (zone.visibility == "hidden" and zone.owner not in seats)
+                       for zone in layout.zones]
+        self.holder = {family.base + slot: c for family in layout.counter_families.values() if family.per_component
+                       for slot, c in enumerate(family.holders)}
+        self.last_hidden = False
+
+    def listen(self, event) -> None:
+        if isinstance(event, Moved):
+            for c in event.components:
+                self.where[c] = event.dest
+        elif isinstance(event, CounterChanged):
+            c = self.holder.get(event.counter)
+            self.last_hidden = c is not None and self.hidden[self.where[c]]
 
 
 def secrets_for(layout, seats: set[int]) -> dict:

@@ -29,6 +29,10 @@ class Outcome:
     turns: int
     rule: str
     reason: Termination = Termination.DURING_PLAY
+    # The automa (a seat the rules play, never a player): its score and whether it is among the
+    # winners of `end game`; `winners` and `scores` are the players' only.
+    automa_score: int | None = None
+    automa_won: bool = False
 
 
 class Game:
@@ -38,6 +42,7 @@ class Game:
         self.layout = layout
         score = layout.counter_families.get("score")
         self._playthrough = None  # built on first use by play_through (False: not possible)
+        self._component_counters = [f for f in layout.counter_families.values() if f.per_component]
         self._score_base = score.base if score is not None and score.per_player and not score.keys else None
 
     # ---- running --------------------------------------------------------------------------
@@ -192,8 +197,10 @@ class Game:
         seat_scores = self.seat_scores(st)
         scores = [max(seat_scores[s] for s in program.seats_of(p)) for p in range(program.players)]
         ending = st.result
-        winners = sorted({program.controller(s) for s in ending.winners})
-        return Outcome(winners, scores, seat_scores, st.counters[program.turn_counter], ending.rule, ending.reason)
+        automa = self.layout.automa
+        winners = sorted({program.controller(s) for s in ending.winners if s != automa})
+        return Outcome(winners, scores, seat_scores, st.counters[program.turn_counter], ending.rule, ending.reason,
+                       None if automa is None else seat_scores[automa], automa in ending.winners)
 
     def seat_scores(self, st: State) -> list[int]:
         if self._score_base is None:
@@ -249,14 +256,20 @@ class Game:
         seats = set(self.program.seats_of(player))
         names = layout.component_names
         zones = {}
+        seen = []
         for index, zone in enumerate(layout.zones):
             content = st.zones[index]
             label = zone.label(layout.seat_names)
-            if zone.visibility == "public" or (zone.visibility == "hidden" and zone.owner in seats):
+            seen.append(zone.visibility == "public" or (zone.visibility == "hidden" and zone.owner in seats))
+            if seen[-1]:
                 zones[label] = [names[c] for c in content]
             else:
                 zones[label] = {"count": len(content)}
         counters = {label: st.counters[i] for i, label in enumerate(layout.counter_labels)}
+        for family in self._component_counters:  # a component's counter is seen with the component
+            for slot, c in enumerate(family.holders):
+                if not seen[st.where[c]]:
+                    del counters[layout.counter_labels[family.base + slot]]
         # Variables are public: whose turn it is, what was led... (secrets live in hidden zones).
         variables = {name: self._shown(value) for name, value in zip(self.program.variable_names, st.vars)}
         return {"player": player, "seats": [layout.seat_names[s] for s in sorted(seats)],
