@@ -11,6 +11,7 @@ from typing import Any
 
 from snowrules.compile.action_ids import check_action_ids
 from snowrules.compile.expressions import ExpressionCompiler
+from snowrules.compile.free_actions import FreeActionCompiler, FreeActionTable, phase_names
 from snowrules.compile.fuse import PYTHON_ERRORS, rules_error
 from snowrules.compile.scope import BOUND_NAMES, BUILTIN_VALUES, RoutineSlots, Scope, Symbols, Variable
 from snowrules.compile.statements import StatementCompiler, SuspendAnalysis, TriggerRuntime
@@ -164,6 +165,9 @@ class _Compiler:
         runtime_triggers: dict[str, list[TriggerRuntime]] = {}
         effects: dict[int, Routine] = {}
         statements = StatementCompiler(self.exprs, self.blocks, analysis, runtime_triggers, effects)
+        free_decls = self._of(s.FreeActionDecl)
+        if free_decls:  # before any decision is compiled: each one offers them
+            statements.free_table = FreeActionTable()
         for trigger in triggers:
             self._trigger(trigger, watched[id(trigger)], statements, analysis, runtime_triggers)
         main = self._main(statements)
@@ -176,6 +180,10 @@ class _Compiler:
                 scope, slots = self._routine_scope({"me": t.PLAYER, "this": t.COMPONENT})
                 fn, _ = self.exprs.compile(expression, scope)
                 self.symbols.expressions[(index, field)] = (fn, scope.slots, slots["me"], slots["this"])
+        if free_decls:
+            every = [n for f in ruleset.rules for n in s.walk(f)]
+            every += [n for d in ruleset.components for body in d.effects.values() for n in s.walk(body)]
+            FreeActionCompiler(statements, self.diag).compile(free_decls, statements.free_table, phase_names(every))
 
         interface = self._interface()
         if not self.diag.items:
@@ -191,7 +199,8 @@ class _Compiler:
             counters_initial=counters_initial, effects=effects,
             turn_counter=layout.counter_index("turn"), interface=interface,
             explicit_chance=self.explicit_chance,
-            options=dict(ruleset.option_values))
+            options=dict(ruleset.option_values),
+            free_actions=statements.free_table.actions if free_decls else [])
 
     def _interface(self) -> dict[tuple, tuple]:
         """The manifest's `returns` (of a player `p`) and `action_ids` (of an option `it`),

@@ -16,3 +16,4 @@ MAX_COMPONENTS = 100_000       # SR703: every copy of every component, for the m
 MAX_LIST = 1_000_000           # SR704: items of one list or range, dice of one roll
 MAX_BLOCK_DEPTH = 64           # SR705: blocks nested in the rules (if inside for inside ...)
 MAX_STEPS = 5_000_000          # SR706: statements, loop rounds and draws of one game
+MAX_FREE_ACTIONS = 1_000       # SR706: free actions taken at one decision before it is answered

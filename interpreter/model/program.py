@@ -77,6 +77,8 @@ class Program:
     options: dict[str, Any] = field(default_factory=dict)  # the game parameters it was compiled with
     explicit_chance: bool = False  # its draws can wait as chance decisions (see chance.py)
     max_steps: int = 5_000_000
+    # The free actions (compile/free_actions.py: FreeAction), offered at decisions of one player.
+    free_actions: list[Any] = field(default_factory=list)
 
     @property
     def seats(self) -> int:
