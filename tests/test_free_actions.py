@@ -157,20 +157,29 @@ each turn:
 """
 
 
-def folder(tmp_path: Path, rules: str) -> Path:
+CARDS = ("schema: token.schema.json\nper_seat: true\ncomponents:\n  - {name: x, kind: card}\n"
+         "  - {name: y, kind: card}\n  - {name: z, kind: card}\n")
+VALUED = ("schema: card.schema.json\nper_seat: true\ncomponents:\n  - {name: x, value: 1}\n"
+          "  - {name: y, value: 2}\n  - {name: z, value: 6}\n")
+CARD_SCHEMA = '{"type": "object", "required": ["name", "value"], "additionalProperties": false, ' \
+    '"properties": {"name": {"type": "string"}, "value": {"type": "integer"}}}'
+
+
+def folder(tmp_path: Path, rules: str, cards: str = CARDS) -> Path:
+    """A two-seat ruleset: three cards per seat, x, y, z (`cards` may give them values)."""
     (tmp_path / "components").mkdir(exist_ok=True)
+    (tmp_path / "schemas").mkdir(exist_ok=True)
+    (tmp_path / "schemas" / "card.schema.json").write_text(CARD_SCHEMA)
     (tmp_path / "ruleset.yaml").write_text("name: probe\ntitle: Probe\nversion: \"1\"\n"
                                            "players: {min: 2, max: 2}\nrules: [rules.sr]\n"
                                            "components: [components/cards.yaml]\n")
-    (tmp_path / "components" / "cards.yaml").write_text(
-        "schema: token.schema.json\nper_seat: true\ncomponents:\n  - {name: x, kind: card}\n"
-        "  - {name: y, kind: card}\n  - {name: z, kind: card}\n")
+    (tmp_path / "components" / "cards.yaml").write_text(cards)
     (tmp_path / "rules.sr").write_text(rules)
     return tmp_path
 
 
-def small(tmp_path: Path, rules: str) -> Game:
-    return Game(compile_ruleset(load_ruleset(str(folder(tmp_path, rules))), 2))
+def small(tmp_path: Path, rules: str, cards: str = CARDS) -> Game:
+    return Game(compile_ruleset(load_ruleset(str(folder(tmp_path, rules, cards))), 2))
 
 
 def test_a_decision_inside_a_free_action_offers_none_and_round_trips(tmp_path):
@@ -189,6 +198,37 @@ def test_a_decision_inside_a_free_action_offers_none_and_round_trips(tmp_path):
         choose(game, state, "seat 1 z")
     assert st.to_json() == read.to_json() == copy.to_json()
     assert zone(game, st, "seat 1.table") == ["seat 1 y", "seat 1 z"] and count(game, st, "seat 1.coins") == 2
+
+
+OPTIONAL = """zone hand per player public
+zone table per player public
+counter coins per player from 0 initially 1
+setup:
+    for each p in players:
+        move [each c in box where c.owner == p] to p.hand
+free action "tip" for p when p.coins > 0:
+    subtract 1 from p.coins
+each turn:
+    ask first(players) to optionally choose card from first(players).hand:
+        move card to first(players).table
+    else:
+        announce "declined"
+    ask first(players) to choose up to 1 cards from first(players).hand
+    end game
+"""
+
+
+def test_optional_and_up_to_decisions_offer_free_actions_after_their_own_options(tmp_path):
+    game = small(tmp_path, OPTIONAL)
+    st = game.start(1)
+    # "nothing" stays the last of the decision's own options; the free action comes after it
+    assert labels(game, st) == ["seat 1 x", "seat 1 y", "seat 1 z", "nothing", "free: tip"]
+    choose(game, st, "free: tip")                # 1 coin spent: no more tips
+    assert labels(game, st) == ["seat 1 x", "seat 1 y", "seat 1 z", "nothing"]
+    choose(game, st, "nothing")
+    # `up to 1`: every choice of 1 or 0 cards, largest first; no free action is left
+    assert labels(game, st) == ["[seat 1 x]", "[seat 1 y]", "[seat 1 z]", "none of them"]
+    assert st.pending.how_many == 1 and count(game, st, "seat 1.coins") == 0
 
 
 # ---- bounded -----------------------------------------------------------------------------------
@@ -341,3 +381,44 @@ def test_offering_free_actions_when_none_is_declared_is_an_error(tmp_path):
     with pytest.raises(RulesetError) as error:
         small(tmp_path, BASE.replace("    end game\n", "    offer free actions to first(players)\n    end game\n"))
     assert "rules.sr:9:5: error: no free action is declared: there is nothing to offer" in str(error.value)
+
+
+# ---- the documented example --------------------------------------------------------------------
+DOC = Path(__file__).resolve().parent.parent / "docs" / "language.md"
+AROUND_THE_EXAMPLE = """zone workers per player public
+zone raised per player public
+zone tiles shared public
+zone board per player public
+counter tickets per player from 0 initially 4
+counter goods per player from 0 initially 3
+setup:
+    move [each c in box where c.owner == first(players)] to first(players).workers
+    move [each c in box where c.owner != first(players)] to tiles
+each turn:
+    phase main:
+        ask first(players) to choose d from first(players).workers:
+            move d to first(players).board
+    end game
+"""
+
+
+def test_the_documented_example_runs(tmp_path):
+    text = DOC.read_text(encoding="utf-8")
+    section = text[text.index("## Free actions"):]
+    start = section.index("```snowrules\n") + len("```snowrules\n")
+    example = section[start:section.index("```\n", start)]
+    game = small(tmp_path, AROUND_THE_EXAMPLE + example, VALUED)
+    st = game.start(1)
+    # seat 1's dice x (1), y (2), z (6) and 4 tickets: x and y can be raised (z is at 6); 3 goods
+    # and seat 2's cards as tiles: a tile can be gained.
+    assert labels(game, st) == ["seat 1 x", "seat 1 y", "seat 1 z", "free: raise a die (seat 1 x)",
+                                "free: raise a die (seat 1 y)", "free: gain a tile"]
+    choose(game, st, "free: raise a die (seat 1 x)")   # 4 - 1 = 3 tickets
+    assert labels(game, st) == ["seat 1 y", "seat 1 z", "free: raise a die (seat 1 y)", "free: gain a tile"]
+    choose(game, st, "free: gain a tile")              # its own decision: no free action offered
+    assert labels(game, st) == ["seat 2 x", "seat 2 y", "seat 2 z"]
+    choose(game, st, "seat 2 y")
+    assert labels(game, st) == ["seat 1 y", "seat 1 z", "free: raise a die (seat 1 y)"]   # 0 goods
+    choose(game, st, "seat 1 z")
+    assert st.result is not None and zone(game, st, "seat 1.board") == ["seat 2 y", "seat 1 z"]
+    assert (count(game, st, "seat 1.tickets"), count(game, st, "seat 1.goods")) == (3, 0)
