@@ -402,6 +402,40 @@ def test_offering_free_actions_when_none_is_declared_is_an_error(tmp_path):
     assert "rules.sr:9:5: error: no free action is declared: there is nothing to offer" in str(error.value)
 
 
+NESTED = """zone hand per player public
+setup:
+    for each p in players:
+        move [each c in box where c.owner == p] to p.hand
+free action "outer" for p during main:
+    pass
+free action "inner" for p during sub:
+    pass
+each turn:
+    phase main:
+        phase sub:
+            ask first(players) to choose card from first(players).hand
+        ask first(players) to choose card from first(players).hand
+    end game
+"""
+
+
+def test_a_decision_in_nested_phases_is_in_each_of_them(tmp_path):
+    game = small(tmp_path, NESTED)
+    st = game.start(1)
+    assert st.phase == ("main", "sub") and labels(game, st)[3:] == ["free: outer", "free: inner"]
+    choose(game, st, "seat 1 x")
+    assert st.phase == ("main",) and labels(game, st)[3:] == ["free: outer"]   # sub is over
+
+
+def test_validate_reports_a_misspelt_phase_at_its_column(tmp_path, capsys):
+    rules = BASE + 'free action "a" for p during mian:\n    pass\n'
+    path = folder(tmp_path, rules)
+    code = main(["validate", str(path)])
+    out = capsys.readouterr()
+    assert code == 1 and "Traceback" not in out.out + out.err
+    assert "rules.sr:10:30: error: no phase is named 'mian' (hint: did you mean 'main'?)" in out.out + out.err
+
+
 # ---- the documented example --------------------------------------------------------------------
 DOC = Path(__file__).resolve().parent.parent / "docs" / "language.md"
 AROUND_THE_EXAMPLE = """zone workers per player public
