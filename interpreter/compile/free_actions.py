@@ -50,7 +50,7 @@ def is_free(option: Any) -> bool:
     return option.__class__ is dict and FREE_KEY in option
 
 
-@dataclass
+@dataclass(frozen=True)
 class FreeAction:
     """One compiled free action: its body is a routine with the player (and the item) bound."""
 
