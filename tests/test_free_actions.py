@@ -348,11 +348,16 @@ def test_openspiel_gives_free_actions_stable_ids():
     state = game.new_initial_state()
     ids = {state.action_to_string(a): a for a in state.legal_actions()}
     assert ids["Ann a"] == 0 and ids["free: buy a point"] == 7
+    names = game.program.layout.component_names          # "ready" of a piece: 8 + the piece's id
     ready_c = ids["free: ready (Ann c)"]
-    assert 8 <= ids["free: ready (Ann b)"] <= 13 and 8 <= ready_c <= 13
+    assert ids["free: ready (Ann b)"] == 8 + names.index("Ann b") and ready_c == 8 + names.index("Ann c")
     state.apply_action(ids["free: ready (Ann b)"])
     again = {state.action_to_string(a): a for a in state.legal_actions()}
     assert again["free: ready (Ann c)"] == ready_c and again["free: buy a point"] == 7  # same move, same id
+    state = game.new_initial_state()
+    for label in ("Ann a", "Bob a", "1"):                # to Ann's offer at scoring
+        state.apply_action({state.action_to_string(a): a for a in state.legal_actions()}[label])
+    assert {state.action_to_string(a): a for a in state.legal_actions()} == {"done": 15, "free: trade": 14}
     pyspiel.random_sim_test(game, num_sims=10, serialize=True, verbose=False)
 
 
