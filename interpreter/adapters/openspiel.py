@@ -30,8 +30,10 @@ from typing import Any
 
 import numpy as np
 import pyspiel
+from snowrules.compile.action_ids import FreeActionIds, free_action_ids
 from snowrules.compile.chance import CHANCE
 from snowrules.compile.compiler import load_program
+from snowrules.compile.free_actions import FREE_KEY, is_free
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Position, RulesetError, RuntimeRulesError
 from snowrules.load.ruleset import Ruleset, load_ruleset
@@ -138,13 +140,18 @@ class SnowrulesGame(pyspiel.Game):
         components = len(self.program.layout.component_names)
         self.distinct = self._count(("distinct",), components + 1)
         self.chance_size = self._count(("chance_outcomes",), components + 1)
+        # Free actions' options have ids of their own, after the game's (compile/action_ids.py).
+        self.free_ids: FreeActionIds | None = None
+        if self.program.free_actions:
+            self.free_ids = free_action_ids(self.program.free_actions, self.program.layout, self.distinct)
         declared = ("returns", "value") in self.interface
         low = self.evaluate(("returns", "min"), State()) if declared else -1.0
         high = self.evaluate(("returns", "max"), State()) if declared else 1.0
         self.utility, utility_sum = self._utility(declared)
         seats = self.program.layout.player_seats  # OpenSpiel's players: never the automa
         info = pyspiel.GameInfo(
-            num_distinct_actions=self.distinct, max_chance_outcomes=self.chance_size, num_players=seats,
+            num_distinct_actions=self.distinct + (self.free_ids.count if self.free_ids else 0),
+            max_chance_outcomes=self.chance_size, num_players=seats,
             min_utility=float(low), max_utility=float(high), utility_sum=utility_sum,
             max_game_length=self._count(("max_game_length",), self.program.max_steps))
         all_params = {"players": players, "variant": variant or "", **self.program.options}
@@ -239,6 +246,8 @@ class SnowrulesState(pyspiel.State):
         (`up to N`) have no declared ids: such a node numbers its options by position."""
         game = self.get_game()
         pending = self.st.pending
+        if game.free_ids is not None and options and is_free(options[-1]):
+            return self._free_ids(group, options)
         known = game.ids.get((group, pending.kind))
         if known is not None and None not in options:
             try:
@@ -259,6 +268,28 @@ class SnowrulesState(pyspiel.State):
                                        f"{len(options)} options here, more than the {limit} ids the game has",
                                        f"declare `action_ids: {{{what}: ...}}` in the ruleset's manifest")
         return list(range(len(options)))
+
+    def _free_ids(self, group: str, options: list) -> list[int]:
+        """A decision that offers free actions: its normal options' ids as without them, then
+        each free action's id (see FreeActionIds)."""
+        game = self.get_game()
+        first = next(i for i, option in enumerate(options) if is_free(option))
+        ids = self._ids(group, options[:first]) if first else []
+        value_id = None
+        if ("choice", "value") in game.interface:
+            def value_id(item):
+                return game.evaluate(("choice", "value"), State(), item)
+        places: dict[int, int] = {}
+        for option in options[first:]:
+            index = option[FREE_KEY]
+            place = places[index] = places.get(index, -1) + 1
+            found = game.free_ids.of(option, place, value_id)
+            if found is None:
+                raise RuntimeRulesError.at(Position.parse(self.st.pending.rule),
+                                           f"the free action option {game.engine.label(option)!r} has no "
+                                           "action id", "its item is outside the ids of its kind")
+            ids.append(found)
+        return ids
 
     def _node_ids(self) -> list[tuple[list[int], list[int]]]:
         """For each options list of the pending decision: its ids, and the same sorted."""

@@ -18,6 +18,7 @@ from typing import Any
 
 from snowrules.compile.chance import outcome_kind
 from snowrules.compile.expressions import ExpressionCompiler
+from snowrules.compile.free_actions import DONE_INDEX, FREE_KEY, ITEM_KEY
 from snowrules.compile.scope import RoutineSlots, Scope, Symbols
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostics, Position
@@ -195,3 +196,58 @@ def check_action_ids(interface: dict[tuple, tuple], layout: Layout, symbols: Sym
                      nodes: list[s.Node]) -> None:
     """Report at the manifest's lines the action ids and counts of this game that cannot work."""
     ActionIdCheck(interface, layout, symbols, diag).run(nodes)
+
+
+# ---- free actions (compile/free_actions.py) ------------------------------------------------------
+@dataclass(frozen=True)
+class FreeActionIds:
+    """OpenSpiel ids for the options that are free actions, after the game's own `base` ids: each
+    free action has a range of its own (one id without items; one per component, per seat, or
+    per value id for items), and "done" of `offer free actions` the last id. An option's id
+    depends on the free action and its item only, so it means the same move at every node."""
+
+    base: int
+    offsets: tuple[int, ...]
+    sizes: tuple[int, ...]
+    kinds: tuple[str | None, ...]
+
+    @property
+    def done(self) -> int:
+        return self.base + sum(self.sizes)
+
+    @property
+    def count(self) -> int:
+        """The ids free actions add to the game's, "done" included."""
+        return sum(self.sizes) + 1
+
+    def of(self, option: dict, position: int, value_id: Any = None) -> int | None:
+        """The id of a free-action option; `position` is its item's place among the options of
+        the same free action at this node, used for values without a declared id. None when
+        the item falls outside its free action's range."""
+        index = option[FREE_KEY]
+        if index == DONE_INDEX:
+            return self.done
+        offset, size, kind = self.offsets[index], self.sizes[index], self.kinds[index]
+        if ITEM_KEY not in option:
+            return offset
+        item = option[ITEM_KEY]
+        if kind in ("component", "player"):
+            place = item
+        else:
+            place = value_id(item) if value_id is not None else position
+        return offset + place if type(place) is int and 0 <= place < size else None
+
+
+def free_action_ids(actions: list, layout: Layout, base: int) -> FreeActionIds:
+    """The id ranges of a program's free actions, after the `base` ids of its other options."""
+    offsets, sizes, kinds = [], [], []
+    offset = base
+    for action in actions:
+        kind = action.item_kind if action.items is not None else None
+        size = 1 if kind is None else len(layout.component_names) if kind == "component" else \
+            layout.seats if kind == "player" else base
+        offsets.append(offset)
+        sizes.append(size)
+        kinds.append(kind)
+        offset += size
+    return FreeActionIds(base, tuple(offsets), tuple(sizes), tuple(kinds))

@@ -12,6 +12,7 @@ from typing import Any
 from snowrules.compile.action_ids import check_action_ids
 from snowrules.compile.automa import automa_takes_part
 from snowrules.compile.expressions import ExpressionCompiler
+from snowrules.compile.free_actions import FreeActionCompiler, FreeActionTable, phase_names
 from snowrules.compile.fuse import PYTHON_ERRORS, rules_error
 from snowrules.compile.reactions import Events
 from snowrules.compile.scope import BOUND_NAMES, BUILTIN_VALUES, RoutineSlots, Scope, Symbols, Variable, suggest
@@ -176,6 +177,9 @@ class _Compiler:
         effects: dict[int, Routine] = {}
         statements = StatementCompiler(self.exprs, self.blocks, analysis, runtime_triggers, effects)
         statements.events = self.events
+        free_decls = self._of(s.FreeActionDecl)
+        if free_decls:  # before any decision is compiled: each one offers them
+            statements.free_table = FreeActionTable()
         for trigger in triggers:
             self._trigger(trigger, watched[id(trigger)], statements, analysis, runtime_triggers)
         main = self._main(statements)
@@ -189,6 +193,10 @@ class _Compiler:
                 fn, _ = self.exprs.compile(expression, scope)
                 self.symbols.expressions[(index, field)] = (fn, scope.slots, slots["me"], slots["this"])
         self.events.compile_reactions(statements, self.exprs)
+        if free_decls:
+            every = [n for f in ruleset.rules for n in s.walk(f)]
+            every += [n for d in ruleset.components for body in d.effects.values() for n in s.walk(body)]
+            FreeActionCompiler(statements, self.diag).compile(free_decls, statements.free_table, phase_names(every))
 
         interface = self._interface()
         if not self.diag.items:
@@ -204,7 +212,8 @@ class _Compiler:
             counters_initial=counters_initial, effects=effects,
             turn_counter=layout.counter_index("turn"), interface=interface,
             explicit_chance=self.explicit_chance,
-            options=dict(ruleset.option_values), reactions=self.events.program_table())
+            options=dict(ruleset.option_values), reactions=self.events.program_table(),
+            free_actions=statements.free_table.actions if free_decls else [])
 
     def _interface(self) -> dict[tuple, tuple]:
         """The manifest's `returns` (of a player `p`) and `action_ids` (of an option `it`),

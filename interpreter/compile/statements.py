@@ -18,6 +18,7 @@ from snowrules.compile.chance import CHANCE, ChanceStatements, outcome_kind
 from snowrules.compile.changes import ChangeStatements
 from snowrules.compile.costs import CostStatements, counters_of, may_ask
 from snowrules.compile.expressions import ExpressionCompiler
+from snowrules.compile.free_actions import FreeActionTable, FreeChooseStep, OfferStep
 from snowrules.compile.reactions import Events, Reacting
 from snowrules.compile.scope import Scope, Symbols, family_name, refined, suggest
 from snowrules.compile.steps import (
@@ -98,7 +99,7 @@ class SuspendAnalysis:
     def statement(self, node: s.Node) -> bool:
         if not self._quiet and self.raises(node):
             return True
-        if isinstance(node, (s.Choose, s.Resolve)):
+        if isinstance(node, (s.Choose, s.Resolve, s.OfferFreeActions)):
             return True
         if isinstance(node, CHANCE):
             return self.explicit_chance
@@ -157,6 +158,9 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements):
         self.calling: list[str] = []
         self.final_section = False  # compiling `at game end:` (an `end game` there is the final one)
         self.events: Events | None = None  # the ruleset's events (compile/reactions.py)
+        # The ruleset's free actions (compile/free_actions.py), offered at its decisions of one
+        # player; with them, phases keep `State.phase` so that a free action knows where it is.
+        self.free_table: FreeActionTable | None = None
 
     # ---- blocks ---------------------------------------------------------------------------
     def new_block(self, kind: str, position: Position, slots: tuple[int, ...] = ()) -> Block:
@@ -209,7 +213,11 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements):
                 elif isinstance(statement, s.Phase):
                     # A phase that may wait is laid out inline: no block of its own to push.
                     run.append((_phase_event(statement.name), statement.pos))
+                    if self.free_table is not None:
+                        run.append((_phase_entered(statement.name), statement.pos))
                     add(statement.body.statements, scope.child())
+                    if self.free_table is not None:
+                        run.append((_phase_left(), statement.pos))
                 else:
                     flush()
                     block.add_step(self.step(statement, scope), statement.pos)
@@ -259,6 +267,8 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements):
             return TriggeredAdd(self._counter_change(node, scope, stepped=True))
         if isinstance(node, s.Pay):
             return self.pay_step(node, scope)
+        if isinstance(node, s.OfferFreeActions):
+            return self._offer_free_actions(node, scope)
         if isinstance(node, s.Together):
             self.diag.error(node.pos, "a `together` block cannot wait for a decision",
                             "move the decision before or after the block")
@@ -297,10 +307,22 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements):
             else:  # what follows the answer cannot wait: run it straight away
                 native_body = self.native_body(body, body_scope)
         who = played_by_rules(who, node.who, self.layout, node.simultaneous, node.pos, self.diag)
-        return ChooseStep(simultaneous=node.simultaneous, who=who, player_slot=player_slot, source=source,
+        step = ChooseStep(simultaneous=node.simultaneous, who=who, player_slot=player_slot, source=source,
                           slot=slot, optional=node.optional, count_mode=node.count_mode, count=count,
                           block=block, native_body=native_body, position=node.pos, variable=node.var,
                           kind=outcome_kind(t.element(kind)))
+        if self.free_table is not None and not node.simultaneous:
+            # a slot of its own counts the free actions taken before the decision is answered
+            return FreeChooseStep.around(step, self.free_table, scope.slots.new())
+        return step
+
+    def _offer_free_actions(self, node: s.OfferFreeActions, scope: Scope) -> OfferStep:
+        who = self.x.expect(node.player, scope, t.PLAYER, "the player offered free actions")
+        if self.free_table is None:
+            self.diag.error(node.pos, "no free action is declared: there is nothing to offer",
+                            "declare one: `free action \"NAME\" for p when ...:`")
+            return OfferStep(who, FreeActionTable(), scope.slots.new(), node.pos)
+        return OfferStep(who, self.free_table, scope.slots.new(), node.pos)
 
     # ---- events and reactions (compile/reactions.py) ----------------------------------------
     def _reacting(self, node: s.Node, scope: Scope) -> Reacting | None:
@@ -464,6 +486,11 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements):
     def _phase(self, node: s.Phase, scope: Scope):
         body, body_ns, depth = self.body_code(node.body, scope.child())
         start, start_ns, _ = fuse.block_code(_phase_event(node.name))
+        if self.free_table is not None:  # free actions read where the rules are
+            entered, entered_ns, _ = fuse.block_code(_phase_entered(node.name))
+            left, left_ns, _ = fuse.block_code(_phase_left())
+            return fuse.statement(start + entered + body + left, {**body_ns, **start_ns, **entered_ns, **left_ns},
+                                  depth)
         return fuse.statement(start + body, {**body_ns, **start_ns}, depth)
 
     def _pass(self, node, scope):
@@ -496,6 +523,18 @@ def _phase_event(name: str) -> Native:
     event, start = fuse.fresh("_v"), fuse.fresh("_v")
     return fuse.statement([f"if st.sink is not None: {start}(st, {event})"],
                           {event: PhaseStarted(name), start: apply.start_phase}, 1)
+
+
+def _phase_entered(name: str) -> Native:
+    """`State.phase` gains the phase the rules enter (programs with free actions only)."""
+    entered = fuse.fresh("_v")
+    return fuse.statement([f"st.phase = st.phase + {entered}"], {entered: (name,)}, 0)
+
+
+def _phase_left() -> Native:
+    """`State.phase` loses the phase the rules leave: phases nest, and nothing leaves one early
+    but the end of the game."""
+    return fuse.statement(["st.phase = st.phase[:-1]"], {}, 0)
 
 
 StatementCompiler._handlers = s.handlers(StatementCompiler)

@@ -17,3 +17,4 @@ MAX_LIST = 1_000_000           # SR704: items of one list or range, dice of one 
 MAX_BLOCK_DEPTH = 64           # SR705: blocks nested in the rules (if inside for inside ...)
 MAX_STEPS = 5_000_000          # SR706: statements, loop rounds and draws of one game
 MAX_REACTION_DEPTH = 16        # SR707: reactions that raise events whose reactions raise ... (a chain)
+MAX_FREE_ACTIONS = 1_000       # SR706: free actions taken at one decision before it is answered

@@ -264,6 +264,25 @@ class _ToSyntax(_EventsToSyntax):
     def trigger_decl(self, meta, items):
         return s.TriggerDecl(self._pos(meta), items[0], items[1])
 
+    # free actions (compile/free_actions.py)
+    def free_action_decl(self, meta, items):
+        word, name, player, listed, phases, cond, body = items
+        self._word(word, "action", "`free action \"NAME\" for p ...:`")
+        item_var, source = listed if listed is not None else (None, None)
+        names, positions = phases if phases is not None else (None, ())
+        return s.FreeActionDecl(self._pos(meta), name[1:-1], str(player), item_var, source, names, positions,
+                                cond, body)
+
+    def free_action_items(self, meta, items):
+        return (str(items[0]), items[1])
+
+    def free_action_phases(self, meta, items):
+        return (tuple(str(t) for t in items), tuple(self._tok(t) for t in items))
+
+    def offer_free_stmt(self, meta, items):
+        self._word(items[0], "actions", "`offer free actions to p`")
+        return s.OfferFreeActions(self._pos(meta), items[1])
+
     # statements
     def let_stmt(self, meta, items):
         return s.Let(self._pos(meta), str(items[0]), items[1])

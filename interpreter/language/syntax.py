@@ -420,6 +420,30 @@ class TriggerDecl(Node):
 
 
 @dataclass(frozen=True)
+class FreeActionDecl(Node):
+    """`free action "NAME" for p[, item in ITEMS] [during PHASE, ...] [when COND]:` BODY - an
+    action a player may take besides the normal options of their decisions (see
+    compile/free_actions.py). No `during`: allowed in every phase. `phase_positions` keep where
+    each phase name is written, for a misspelt one."""
+
+    name: str
+    player_var: str
+    item_var: str | None
+    items: Node | None
+    phases: tuple[str, ...] | None
+    phase_positions: tuple[Position, ...]
+    cond: Node | None
+    body: Block
+
+
+@dataclass(frozen=True)
+class OfferFreeActions(Node):
+    """`offer free actions to p`: a decision of the free actions allowed here, and "done"."""
+
+    player: Node
+
+
+@dataclass(frozen=True)
 class RulesFile(Node):
     declarations: tuple[Node, ...]
 

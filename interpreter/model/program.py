@@ -80,6 +80,8 @@ class Program:
     # The events a ruleset declares and the reactions they run (compile/reactions.py); None when
     # nothing reacts, so that the VM's loop pays nothing for them.
     reactions: Any = None
+    # The free actions (compile/free_actions.py: FreeAction), offered at decisions of one player.
+    free_actions: list[Any] = field(default_factory=list)
 
     @property
     def seats(self) -> int:

@@ -19,7 +19,7 @@ Sink = Callable[[Any], None]   # receives the game's events (model/events.py)
 class State:
     __slots__ = ("zones", "where", "counters", "vars", "frames", "envs", "rng", "pending", "answer",
                  "result", "forced", "steps", "pause_after_turn", "paused", "deferring", "deferred", "sink",
-                 "decide", "explicit", "raised")
+                 "decide", "explicit", "raised", "phase")
 
     def __init__(self) -> None:
         self.zones: list[list[int]] = []      # zone instance -> component ids, bottom first
@@ -41,6 +41,9 @@ class State:
         # Explicit chance (OpenSpiel's view): every draw at random waits as a chance decision, and a
         # decision with one legal option is still asked, instead of being taken without asking.
         self.explicit: bool = False
+        # The `phase NAME:` blocks the rules are inside, outermost first; kept only by programs
+        # with free actions, which are allowed in some phases (compile/free_actions.py).
+        self.phase: tuple[str, ...] = ()
         # Inside a `together` block (never open at a decision, so not part of the saved state):
         self.deferring: int = 0               # how many `together` blocks are open
         self.deferred: list = []              # the triggers they set off, run when they close
@@ -70,6 +73,7 @@ class State:
         other.pause_after_turn = self.pause_after_turn
         other.paused = self.paused
         other.explicit = self.explicit
+        other.phase = self.phase                # a tuple: never changed in place
         other.sink = other.decide = None
         other.deferring, other.deferred = 0, []
         other.raised = []
@@ -80,7 +84,7 @@ class State:
         return self.clone()
 
     def to_json(self) -> dict:
-        return {
+        data = {
             "zones": self.zones, "counters": self.counters, "vars": self.vars,
             "frames": [f.to_json() for f in self.frames], "envs": self.envs, "rng": self.rng,
             "pending": None if self.pending is None else self.pending.to_json(), "answer": self.answer,
@@ -88,6 +92,9 @@ class State:
             "steps": self.steps,
             "pause_after_turn": self.pause_after_turn, "paused": self.paused, "explicit": self.explicit,
         }
+        if self.phase:  # only programs with free actions keep it
+            data["phase"] = list(self.phase)
+        return data
 
     @classmethod
     def from_json(cls, data: dict) -> State:
@@ -106,6 +113,7 @@ class State:
         state.pause_after_turn = data["pause_after_turn"]
         state.paused = bool(data["paused"])
         state.explicit = bool(data.get("explicit", False))
+        state.phase = tuple(data.get("phase", ()))
         state.deferring, state.deferred = 0, []
         state.raised = []
         state.where = [0] * sum(len(z) for z in state.zones)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from snowrules.compile.free_actions import FREE_KEY, free_label
 from snowrules.compile.playthrough import playthrough
 from snowrules.language.diagnostics import IllegalChoiceError, Position
 from snowrules.model.events import Chosen, Event
@@ -223,8 +224,11 @@ class Game:
             if kind == "component" and 0 <= value < len(self.layout.component_names):
                 return self.layout.component_names[value]
             return str(value)
-        if isinstance(value, dict) and "name" in value:
-            return str(value["name"])
+        if isinstance(value, dict):
+            if FREE_KEY in value:
+                return free_label(self.program.free_actions, value, self.label)
+            if "name" in value:
+                return str(value["name"])
         return str(value)
 
     def option_label(self, st: State, value: Any) -> str:
@@ -244,6 +248,10 @@ class Game:
         return [self._numbered(o) if label in repeated else label for o, label in zip(options, labels)]
 
     def _numbered(self, value: Any) -> str:
+        if isinstance(value, dict) and FREE_KEY in value:  # a free action's item, numbered
+            def item_label(item: Any, kind: str) -> str:
+                return self._numbered(item) if kind == "component" else self.label(item, kind)
+            return free_label(self.program.free_actions, value, item_label)
         if isinstance(value, list):
             return "[" + ", ".join(self._numbered(v) for v in value) + "]" if value else "none of them"
         if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(self.layout.component_names):

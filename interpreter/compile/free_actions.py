@@ -1,0 +1,293 @@
+"""Free actions: actions a player may take besides the normal options of their decisions.
+
+A ruleset declares each one once (`free action "NAME" for p[, item in ITEMS] [during PHASE, ...]
+[when COND]:` BODY). While it is allowed (inside one of its phases, or anywhere without
+`during`), every decision of one player offers it as extra options, after the normal ones: one
+option when it has no items, else one per item whose condition holds, so that an option list
+grows with the items, never with their combinations. Taking one runs its body as a routine of
+its own (it may ask, pay, change what the decision offers), then the same decision is asked
+again with options worked out afresh. `offer free actions to p` is a decision of only the free
+actions allowed there and "done", for a point of the rules with no other decision.
+
+An option is plain data, `{"free action": k, "item": x}` (k the free action's number; "done" is
+k = -1), so a state at a re-asked decision clones and writes to JSON as any other. The key has a
+space, which no record of the rules can have, so no normal option is ever taken for one.
+
+What is not offered, and why: secret decisions of several players (each chooses without seeing
+the others: a free action would run in the middle of a choice that is not revealed yet); the
+decisions inside a free action's own body (a free action does not interrupt another); a
+decision with no normal option (it is skipped as before). A one-option decision is asked
+whenever a free action is offered beside it. Bounded: one decision may be answered with free
+actions at most MAX_FREE_ACTIONS times; past it the game stops with a rules error at the free
+action (its condition must turn false as it is taken: it should consume something).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from snowrules.compile.budget import charge
+from snowrules.compile.chance import outcome_kind
+from snowrules.compile.fuse import PYTHON_ERRORS, rules_error
+from snowrules.compile.scope import RoutineSlots, Scope, suggest
+from snowrules.compile.steps import ChooseStep
+from snowrules.language import syntax as s
+from snowrules.language.diagnostics import Diagnostics, Position, RuntimeRulesError
+from snowrules.language.limits import MAX_FREE_ACTIONS
+from snowrules.model import kinds as t
+from snowrules.model.program import ROUTINE, Routine
+from snowrules.model.values import Decision, Frame
+
+FREE_KEY = "free action"   # an option that is a free action: {FREE_KEY: k} or {FREE_KEY: k, "item": x}
+ITEM_KEY = "item"
+DONE_INDEX = -1
+DONE = {FREE_KEY: DONE_INDEX}  # the "done" option of `offer free actions to p`
+
+
+def is_free(option: Any) -> bool:
+    """Whether an option (or an answer) is a free action or the "done" of an offer."""
+    return option.__class__ is dict and FREE_KEY in option
+
+
+@dataclass(frozen=True)
+class FreeAction:
+    """One compiled free action: its body is a routine with the player (and the item) bound."""
+
+    index: int
+    name: str
+    phases: frozenset[str] | None      # None: allowed in every phase
+    routine: Routine
+    player_slot: int
+    item_slot: int | None
+    items: Callable | None             # fn(st, env) -> the items, one option each
+    cond: Callable | None              # fn(st, env) -> whether it may be taken
+    item_kind: str | None              # how an item is told ("component", "player", "value")
+    position: Position
+
+    def allowed_in(self, phases: tuple[str, ...]) -> bool:
+        return self.phases is None or any(name in self.phases for name in phases)
+
+
+@dataclass
+class FreeActionTable:
+    """Every free action of a program, shared by the decisions that offer them."""
+
+    actions: list[FreeAction] = field(default_factory=list)
+    blocks: frozenset[int] = frozenset()   # the free actions' bodies
+
+    def offered(self, st, player: int) -> list[dict]:
+        """The free-action options of `player` at a decision reached now, in declaration order
+        and, within one, in the order of its items."""
+        if not self.actions or self.inside_one(st):
+            return []
+        phases = st.phase
+        found: list[dict] = []
+        for action in self.actions:
+            if not action.allowed_in(phases):
+                continue
+            env = [None] * action.routine.env_size
+            env[action.player_slot] = player
+            try:
+                if action.items is None:
+                    if action.cond is None or action.cond(st, env):
+                        found.append({FREE_KEY: action.index})
+                    continue
+                for item in list(action.items(st, env)):
+                    env[action.item_slot] = item
+                    if action.cond is None or action.cond(st, env):
+                        found.append({FREE_KEY: action.index, ITEM_KEY: item})
+            except PYTHON_ERRORS as error:
+                raise rules_error(error, action.position, "while the free action's options were worked out") \
+                    from None
+        return found
+
+    def inside_one(self, st) -> bool:
+        """Whether the rules are running a free action's body (its decisions offer none)."""
+        blocks = self.blocks
+        return any(frame.block in blocks for frame in st.frames)
+
+    def take(self, st, frame: Frame, env: list, option: dict, count_slot: int, player: int, rule: str) -> None:
+        """Run the chosen free action for `player`, then ask the decision (at `rule`) again: the
+        decision steps back, and the free action's body runs above it."""
+        action = self.actions[option[FREE_KEY]]
+        taken = (env[count_slot] or 0) + 1
+        if taken > MAX_FREE_ACTIONS:
+            raise RuntimeRulesError.at(
+                action.position, f"the free action {action.name!r} was taken more than {MAX_FREE_ACTIONS} "
+                f"times at one decision ({rule})",
+                "its condition must turn false as it is taken: let it consume something", code="SR706")
+        env[count_slot] = taken
+        charge(st, 1, action.position)
+        frame.pc -= 1
+        local = [None] * action.routine.env_size
+        local[action.player_slot] = player
+        if action.item_slot is not None:
+            local[action.item_slot] = option.get(ITEM_KEY)
+        st.envs.append(local)
+        st.frames.append(Frame(action.routine.block, 0, len(st.envs) - 1))
+
+
+
+def free_label(actions: list[FreeAction], option: dict, label_item: Callable[[Any, str], str]) -> str:
+    """An option as a player reads it: "free: NAME", with its item "free: NAME (ITEM)" (the
+    item told by `label_item(item, kind)`); the offer's "done"."""
+    index = option[FREE_KEY]
+    if index == DONE_INDEX:
+        return "done"
+    action = actions[index]
+    if ITEM_KEY not in option:
+        return f"free: {action.name}"
+    return f"free: {action.name} ({label_item(option[ITEM_KEY], action.item_kind or 'value')})"
+
+
+# ---- the decisions -----------------------------------------------------------------------------
+class FreeChooseStep(ChooseStep):
+    """A decision of one player that offers the free actions allowed where it is reached."""
+
+    free: FreeActionTable
+    count_slot: int
+
+    @classmethod
+    def around(cls, step: ChooseStep, table: FreeActionTable, count_slot: int) -> FreeChooseStep:
+        made = cls.__new__(cls)
+        made.__dict__.update(step.__dict__)
+        made.free, made.count_slot = table, count_slot
+        return made
+
+    def run(self, st, frame, env, program) -> bool:
+        if st.pending is not None:  # the engine has put the answer in st.answer
+            answer, seats = st.answer, st.pending.seats
+            st.answer = st.pending = None
+            return self._answered(st, frame, env, seats[0], answer)
+        player = self.who(st, env)
+        found = self.options(st, env)
+        if not found:
+            env[self.slot] = None if self.count_mode is None else []
+            env[self.count_slot] = None
+            return False
+        extra = self.free.offered(st, player)
+        if not extra and len(found) == 1 and not st.explicit:
+            env[self.count_slot] = None
+            return self._go_on(st, frame, env, [player], found[0])
+        how_many = None if self.count_mode is None else self.count(st, env)
+        st.pending = Decision([player], [found + extra], False, self.rule, self.variable, self.kind, False,
+                              how_many, self.up_to, self.optional)
+        if st.decide is not None:  # agents answer as the rules reach the decision
+            answer = st.decide(st)
+            st.pending = None
+            return self._answered(st, frame, env, player, answer)
+        frame.pc -= 1
+        return True
+
+    def _answered(self, st, frame, env, player: int, answer) -> bool:
+        if is_free(answer):
+            self.free.take(st, frame, env, answer, self.count_slot, player, self.rule)
+            return False
+        env[self.count_slot] = None
+        return self._go_on(st, frame, env, [player], answer)
+
+
+class OfferStep:
+    """`offer free actions to p`: "done" and the free actions allowed here; skipped when none is."""
+
+    def __init__(self, who, table: FreeActionTable, count_slot: int, position: Position):
+        self.who, self.free, self.count_slot = who, table, count_slot
+        self.rule = str(position)
+
+    def run(self, st, frame, env, program) -> bool:
+        if st.pending is not None:
+            answer, seats = st.answer, st.pending.seats
+            st.answer = st.pending = None
+            return self._answered(st, frame, env, seats[0], answer)
+        player = self.who(st, env)
+        extra = self.free.offered(st, player)
+        if not extra:
+            env[self.count_slot] = None
+            return False
+        st.pending = Decision([player], [[DONE] + extra], False, self.rule, FREE_KEY, "value")
+        if st.decide is not None:
+            answer = st.decide(st)
+            st.pending = None
+            return self._answered(st, frame, env, player, answer)
+        frame.pc -= 1
+        return True
+
+    def _answered(self, st, frame, env, player: int, answer: dict) -> bool:
+        if answer[FREE_KEY] == DONE_INDEX:
+            env[self.count_slot] = None
+            return False
+        self.free.take(st, frame, env, answer, self.count_slot, player, self.rule)
+        return False
+
+
+# ---- compiling the declarations ----------------------------------------------------------------
+def phase_names(nodes: list[s.Node]) -> dict[str, Position]:
+    """Every `phase NAME:` of the rules and the cards' effects, with where it is first written."""
+    found: dict[str, Position] = {}
+    for node in nodes:
+        if isinstance(node, s.Phase):
+            found.setdefault(node.name, node.pos)
+    return found
+
+
+class FreeActionCompiler:
+    """Checks and compiles the `free action` declarations into a program's FreeActionTable."""
+
+    def __init__(self, statements, diag: Diagnostics):
+        self.statements = statements
+        self.x = statements.x
+        self.sym = statements.sym
+        self.diag = diag
+
+    def compile(self, decls: list[s.FreeActionDecl], table: FreeActionTable, phases: dict[str, Position]) -> None:
+        seen: dict[str, Position] = {}
+        for decl in decls:
+            if decl.name in seen:
+                self.diag.error(decl.pos, f"the free action {decl.name!r} is declared twice",
+                                f"the first is at {seen[decl.name]}")
+                continue
+            seen[decl.name] = decl.pos
+            table.actions.append(self._one(decl, len(table.actions), phases))
+        table.blocks = frozenset(action.routine.block for action in table.actions)
+
+    def _one(self, decl: s.FreeActionDecl, index: int, phases: dict[str, Position]) -> FreeAction:
+        for name, position in zip(decl.phases or (), decl.phase_positions):
+            if name not in phases:
+                known = ", ".join(sorted(phases)) or "none"
+                self.diag.error(position, f"no phase is named {name!r}",
+                                suggest(name, list(phases)) or f"the rules' phases: {known}")
+        self._no_secret_decision(decl.body, set())
+        scope = Scope(RoutineSlots())
+        player_slot = scope.define(decl.player_var, t.PLAYER)
+        items = item_slot = item_kind = None
+        if decl.items is not None:
+            items, kind = self.x.sequence(decl.items, scope, "the items of a free action")
+            item_slot = scope.define(decl.item_var, t.element(kind))
+            item_kind = outcome_kind(t.element(kind))
+        cond = None if decl.cond is None else self.x.expect(decl.cond, scope, t.BOOL, "a free action's condition")
+        block = self.statements.new_block(ROUTINE, decl.body.pos)
+        self.statements.fill(block, decl.body, scope.child())
+        slots = {decl.player_var: player_slot}
+        if decl.item_var is not None:
+            slots[decl.item_var] = item_slot
+        routine = Routine(block.id, scope.slots.size, slots)
+        return FreeAction(index, decl.name, None if decl.phases is None else frozenset(decl.phases), routine,
+                          player_slot, item_slot, items, cond, item_kind, decl.pos)
+
+    def _no_secret_decision(self, node: s.Node, called: set[str]) -> None:
+        """A free action is one player's: no secret decision of several players inside its body,
+        nor inside the procedures it calls; no `offer free actions` (they do not nest)."""
+        for item in s.walk(node):
+            if isinstance(item, s.Choose) and item.simultaneous:
+                self.diag.error(item.pos, "a free action is taken by one player: it cannot ask a secret "
+                                "decision of several players (`ask each ... secretly`)",
+                                "ask each player in turn, or move the secret decision out of the free action")
+            elif isinstance(item, s.OfferFreeActions):
+                self.diag.error(item.pos, "free actions are not offered inside a free action",
+                                "offer them where the free action is taken from")
+            elif isinstance(item, s.CallStatement) and item.name not in called:
+                decl = self.sym.procedures.get(item.name)
+                if decl is not None:
+                    called.add(item.name)
+                    self._no_secret_decision(decl.body, called)
