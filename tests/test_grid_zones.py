@@ -150,6 +150,32 @@ def test_clone_and_json_round_trip_at_a_spot_decision_play_on_alike():
     assert st.grids is not copies[1].grids
 
 
+def test_turning_a_tile_in_place_swaps_its_squares_and_is_logged(tmp_path):
+    # tile A turned 180 about its middle: anchored at (1,0), square 0 (path e -> w) at (1,0),
+    # square 1 (path w n -> e s) at (0,0); the same two cells
+    game, events = run_rules(tmp_path, """
+    turn tile("tile A") by 180
+    announce [s.path for each s in squares(table)], [c.x for each c in cells_of(table, tile("tile A"))]
+""")
+    assert said(events) == ["e, s, w 1, 0"]
+    turned = [e for e in events if e["e"] == "move" and e["from"] == e["to"] == "table"]
+    assert [(e["at"], e["turned"]) for e in turned] == [([1, 0], 180)]
+
+
+def test_a_grid_games_log_lines_follow_the_log_schema():
+    from jsonschema import Draft202012Validator
+    from snowrules.load.ruleset import GENERIC_SCHEMAS
+    validator = Draft202012Validator(json.loads((GENERIC_SCHEMAS / "log_event.schema.json").read_text()))
+    game = tiles_game(1)
+    for seed in range(5):
+        events: list[dict] = []
+        play(game, [RandomAgent(seed)], seed, sink=events.append)
+        placed = [e for e in events if e["e"] == "move" and "at" in e]
+        assert len(placed) == 3
+        for event in events:
+            assert not list(validator.iter_errors(event)), event
+
+
 def test_moving_a_tile_within_its_grid_lifts_it_first(tmp_path):
     # tile A is turned in place from east to west: anchored at (1,0) its squares swap cells
     game, events = run_rules(tmp_path, """
@@ -323,6 +349,12 @@ BAD_MOVES = [  # (setup lines after tile A is placed, with overlap 2; the messag
      "rules.sr:8:5: error: not a spot"),
     ('    move tile("tile B") to table at {cell: {x: 5, y: 5}, rotation: 0, covers: 0}\n',
      "rules.sr:8:5: error: tile B cannot go to table at (5,5) turned east: it no longer touches the layout"),
+    # turning in place: a domino turned 90 degrees would need other cells
+    ('    turn tile("tile A") by 90\n', "rules.sr:8:5: error: tile A turned 90 degrees would not cover the same cells"),
+    ('    move tile("tile C") to table at {cell: {x: 1, y: 0}, rotation: 0}\n    turn tile("tile A") by 180\n',
+     "rules.sr:9:5: error: tile A cannot turn: tile C lies on it"),
+    ('    turn tile("tile B") by 180\n', "rules.sr:8:5: error: tile B is in box, not on a grid zone"),
+    ('    turn tile("tile A") by 45\n', "rules.sr:8:5: error: a turn is a whole number of quarter turns"),
 ]
 
 
@@ -460,3 +492,25 @@ def test_a_bad_layout_in_a_scenario_is_reported_at_its_line(tmp_path, second, me
     with pytest.raises(ScenarioError) as error:
         run_scenario(path, str(folder))
     assert f"probe.yaml:{message}" in str(error.value)
+
+
+def test_the_docs_reading_example_runs_on_the_test_game(tmp_path):
+    # docs/language.md "Grids": the block defining leaves(), on the layout of the first test:
+    # A (0,0) (1,0), C (1,1) (1,2), B (0,2) leaf (0,1) stone. Leaves in rows y 0 and 2 (2 rows),
+    # columns x 0 and 1 (2); rectangle 6. (0,0) has neighbours north (0,1) and east (1,0) only:
+    # not surrounded. Nothing is covered: all three tiles, A first; A covers (0,0), (1,0).
+    text = (Path(__file__).resolve().parent.parent / "docs" / "language.md").read_text(encoding="utf-8")
+    block = next(b for b in text.split("```snowrules\n")[1:] if b.startswith("define leaves()")).split("```")[0]
+    folder = tmp_path / "tiles"
+    shutil.copytree(TILES, folder)
+    setup = ('setup:\n'
+             '    move tile("tile A") to table at {cell: {x: 0, y: 0}, rotation: 0}\n'
+             '    move tile("tile C") to table at {cell: {x: 1, y: 1}, rotation: 270}\n'
+             '    move tile("tile B") to table at {cell: {x: 0, y: 2}, rotation: 90}\n')
+    rules = HEAD + setup + block + "    end game winners players\n"   # the block ends in `each turn:`
+    (folder / "rules.sr").write_text(rules)
+    game = Game(compile_ruleset(load_ruleset(str(folder)), 1))
+    events: list[dict] = []
+    play(game, [FirstAgent()], 1, sink=events.append)
+    assert said(events) == ["2 2 6", "false tile A, tile B, tile B, tile A, tile C, tile C",
+                            "tile A, tile C, tile B false {'x': 0, 'y': 0}, {'x': 1, 'y': 0}"]
