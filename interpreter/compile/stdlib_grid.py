@@ -103,7 +103,8 @@ def _placements(call: Call):
             if here is grid:
                 grid = grid.copy()
                 take_off(grid, c)
-        return [spot_record(spot) for spot in legal_spots(grid, pieces, c, PlacementRules(most_covered=most))]
+        return [spot_record(spot) for spot in legal_spots(grid, pieces, c, PlacementRules(most_covered=most),
+                                                                labelled=False)]
     return placements
 
 
