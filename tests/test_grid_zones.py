@@ -514,3 +514,50 @@ def test_the_docs_reading_example_runs_on_the_test_game(tmp_path):
     play(game, [FirstAgent()], 1, sink=events.append)
     assert said(events) == ["2 2 6", "false tile A, tile B, tile B, tile A, tile C, tile C",
                             "tile A, tile C, tile B false {'x': 0, 'y': 0}, {'x': 1, 'y': 0}"]
+
+
+# ---- OpenSpiel: spots are actions with stable ids ------------------------------------------------
+def test_openspiel_plays_the_test_game_with_spot_ids():
+    pyspiel = pytest.importorskip("pyspiel")
+    from open_spiel.python.algorithms import get_all_states
+    from snowrules.adapters.openspiel import load_game
+    from snowrules.model.grid import spot_id
+    game = load_game(str(TILES), players=1)
+    pyspiel.random_sim_test(game, num_sims=10, serialize=False, verbose=False)
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])   # tile B (component ids 1, 2: positions 0, 1)
+    # B's spots beside A: their ids are spot_id(anchor, rotation): (0,-1) turned east is 4
+    assert state.action_to_string(0, spot_id(Cell(0, -1), 0)) == "(0,-1) turned east, covers nothing"
+    assert spot_id(Cell(0, -1), 0) in state.legal_actions() and len(state.legal_actions()) == 32
+    # the best score of the whole tree: 3 leaves in a group, a 2 x 3 rectangle, A's and C's
+    # paths apart (2 paths): 3 + 6 + 2 * 2 = 13
+    states = get_all_states.get_all_states(game, depth_limit=-1, include_terminals=True,
+                                           include_chance_states=False)
+    assert max(s.returns()[0] for s in states.values() if s.is_terminal()) == 13
+
+
+# ---- bad squares in a component list ----------------------------------------------------------
+BAD_SQUARES = [  # (tile A's squares as written, the message at tile A's entry)
+    ("[{dx: 0, dy: 0, marks: [leaf], path: [e]}, {dx: 0, dy: 0, marks: [leaf], path: [w]}]",
+     "tile A: two squares at the same offset"),
+    ("[{dx: 0, dy: 0, marks: [leaf], path: [e], cell: 1}]",
+     "tile A: a square's field cannot be named 'cell'"),
+    ("[]", "tile A: `squares` must be a list of squares"),
+    ("[{dx: half, dy: 0, marks: [], path: []}]", "tile A: a square's dx must be a whole number, not 'half'"),
+]
+
+
+@pytest.mark.parametrize("squares, message", BAD_SQUARES)
+def test_bad_squares_are_reported_at_the_component(tmp_path, squares, message):
+    folder = tmp_path / "tiles"
+    shutil.copytree(TILES, folder)
+    (folder / "schemas" / "tile.schema.json").write_text('{"type": "object"}')   # only the interpreter checks
+    tiles = (folder / "components" / "tiles.yaml").read_text()
+    start = tiles.index("  - name: tile A")
+    end = tiles.index("  # a leaf beside")
+    (folder / "components" / "tiles.yaml").write_text(
+        tiles[:start] + f"  - {{name: tile A, kind: tile, squares: {squares}}}\n" + tiles[end:])
+    line = tiles[:start].count("\n") + 1
+    with pytest.raises(RulesetError) as error:
+        compile_ruleset(load_ruleset(str(folder)), 1)
+    assert f"tiles.yaml:{line}:5: error: {message}" in str(error.value)
