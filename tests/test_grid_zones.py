@@ -355,6 +355,8 @@ BAD_MOVES = [  # (setup lines after tile A is placed, with overlap 2; the messag
      "rules.sr:9:5: error: tile A cannot turn: tile C lies on it"),
     ('    turn tile("tile B") by 180\n', "rules.sr:8:5: error: tile B is in box, not on a grid zone"),
     ('    turn tile("tile A") by 45\n', "rules.sr:8:5: error: a turn is a whole number of quarter turns"),
+    ("    move 1 at random from table to hand\n",
+     "rules.sr:8:5: error: a grid zone is not drawn from or dealt to at random"),
 ]
 
 
@@ -522,6 +524,7 @@ def test_openspiel_plays_the_test_game_with_spot_ids():
     from open_spiel.python.algorithms import get_all_states
     from snowrules.adapters.openspiel import load_game
     from snowrules.model.grid import spot_id
+    pyspiel.random_sim_test(load_game(str(TILES), players=1, overlap=1), num_sims=5, serialize=True, verbose=False)
     game = load_game(str(TILES), players=1)
     pyspiel.random_sim_test(game, num_sims=10, serialize=False, verbose=False)
     state = game.new_initial_state()
@@ -561,3 +564,25 @@ def test_bad_squares_are_reported_at_the_component(tmp_path, squares, message):
     with pytest.raises(RulesetError) as error:
         compile_ruleset(load_ruleset(str(folder)), 1)
     assert f"tiles.yaml:{line}:5: error: {message}" in str(error.value)
+
+
+def test_a_grid_per_player_keeps_one_layout_per_seat_and_plain_components_are_one_square(tmp_path):
+    # tokens without `squares:` are one square at (0, 0): each seat puts two of its own on its
+    # board, the second at the first spot beside the first: (0,-1) (south of the origin comes
+    # first by spot id). Nothing covers anything; each board holds 2 squares of its own seat.
+    from test_language import ruleset
+    rules = """zone board per player public grid
+each turn:
+    for each p in players:
+        for each c in [each t in box where t.owner == p]:
+            if size(p.board) < 2:
+                move c to p.board at first(placements(p.board, c, 0))
+    announce [size(squares(p.board)) for each p in players], [first(squares(p.board)).cell.y for each p in players]
+    announce [name_of(s.piece) for each s in squares(first(players).board)]
+    end game winners players
+"""
+    game = Game(compile_ruleset(ruleset(tmp_path, rules), 2))
+    events: list[dict] = []
+    st = play(game, [FirstAgent(), FirstAgent()], 1, sink=events.append)
+    assert said(events) == ["2, 2 -1, -1", f"{game.layout.seat_names[0]} t, {game.layout.seat_names[0]} t"]
+    assert sorted(game.view(st, 1)["grids"]) == [f"{name}.board" for name in game.layout.seat_names]

@@ -7,7 +7,8 @@ an anchor cell with a rotation, it covers one cell per square and may cover what
 
 Rotations are clockwise quarter turns, in degrees (0, 90, 180, 270). A turn moves each square's
 offset and its side data: a field named as a side field lists sides (`n`, `e`, `s`, `w`) such as
-the sides a path leaves a square by, and a quarter turn makes `e` into `s`.
+the sides a path leaves a square by, and a quarter turn makes `e` into `s`. Which fields of a
+game are side fields is `side_fields_of`'s rule: those that list sides and nothing else.
 
 The geometry reads the grid and never changes it. The few changes (place, lift, turn in place)
 mutate the grid given to them, because the game state is changed in place at one change point
