@@ -400,9 +400,23 @@ def legal_spots(grid: Grid, pieces: Pieces, piece: int, rules: PlacementRules = 
     """Every legal placement of a piece (which must not be on the grid), each distinct footprint
     once, sorted by id. Two placements are one footprint when they put the same turned fields in
     the same cells (a domino whose two squares are alike, turned 180° about its middle). On an
-    empty grid the anchor is the origin, in every distinct rotation. Cells are plain (x, y) pairs
-    inside: this runs at every decision of a tile game, over a few hundred candidates. Without
-    `labelled`, the spots' labels are left empty (a caller that labels only what it shows)."""
+    empty grid the anchor is the origin, in every distinct rotation. Without `labelled`, the
+    spots' labels are left empty (a caller that labels only what it shows)."""
+    spots = []
+    for number, ax, ay, rotation, cells, covers in spot_tuples(grid, pieces, piece, rules):
+        placement = Placement(Cell(ax, ay), rotation)
+        spots.append(Spot(placement.anchor, rotation, tuple(Cell(x, y) for x, y in cells), covers, number,
+                          spot_label(placement, covers, names) if labelled else ""))
+    return spots
+
+
+SpotTuple = tuple[int, int, int, int, list[tuple[int, int]], tuple[Layer, ...]]
+
+
+def spot_tuples(grid: Grid, pieces: Pieces, piece: int, rules: PlacementRules = PlacementRules()) -> list[SpotTuple]:
+    """`legal_spots` as plain tuples `(id, x, y, rotation, cells, covered layers)`, cells as
+    (x, y) pairs: this runs at every decision of a tile game, over a few hundred candidates, and
+    a caller that makes its own values of the spots (the rules' records) skips making Spots."""
     if any(layer.piece == piece for stack in grid.stacks.values() for layer in stack):
         raise GridError(f"piece {piece} is on the grid: lift it before looking for its spots")
     shape = pieces[piece]
@@ -413,11 +427,15 @@ def legal_spots(grid: Grid, pieces: Pieces, piece: int, rules: PlacementRules = 
     beside = bool(occupied) and rules.touching and rules.most_covered == 0 and rules.least_contact == 1
     starts = around.difference(occupied) if beside else around
     candidates = []
+    shapes: dict[frozenset, int] = {}  # each rotation's footprint at the origin: alike rotations repeat spots
     for rotation in ROTATIONS:
         offsets = [turn_offset(q.offset, rotation) for q in shape.squares]
         if len(set(offsets)) != len(offsets):
             continue  # two squares in one cell: never a placement
         looks = [repr(sorted(shape.turned_fields(i, rotation).items())) for i in range(len(offsets))]
+        low_x, low_y = min(o.x for o in offsets), min(o.y for o in offsets)
+        form = frozenset(((o.x - low_x, o.y - low_y), look) for o, look in zip(offsets, looks))
+        shapes[form] = shapes.get(form, 0) + 1
         anchors = {(0, 0)} if not occupied else {(x - o.x, y - o.y) for x, y in starts for o in offsets}
         for ax, ay in anchors:
             cells = [(ax + o.x, ay + o.y) for o in offsets]
@@ -428,18 +446,18 @@ def legal_spots(grid: Grid, pieces: Pieces, piece: int, rules: PlacementRules = 
                 continue
             candidates.append((_spot_number(ax, ay, rotation), ax, ay, rotation, cells, looks))
     candidates.sort(key=lambda c: c[0])
+    alike = any(count > 1 for count in shapes.values())  # else no two candidates share a footprint
     seen: set[frozenset] = set()
-    spots = []
+    found = []
     for number, ax, ay, rotation, cells, looks in candidates:
-        footprint = frozenset(zip(cells, looks))
-        if footprint in seen:
-            continue
-        seen.add(footprint)
-        covers = tuple(occupied[c][-1] for c in cells if c in occupied)
-        placement = Placement(Cell(ax, ay), rotation)
-        spots.append(Spot(placement.anchor, rotation, tuple(Cell(x, y) for x, y in cells), covers, number,
-                          spot_label(placement, covers, names) if labelled else ""))
-    return spots
+        if alike:
+            footprint = frozenset(zip(cells, looks))
+            if footprint in seen:
+                continue
+            seen.add(footprint)
+        covers = tuple(occupied[c][-1] for c in cells if c in occupied) if not beside else ()
+        found.append((number, ax, ay, rotation, cells, covers))
+    return found
 
 
 def _allowed(occupied: Mapping[tuple[int, int], list[Layer]], cells: list[tuple[int, int]],
