@@ -532,6 +532,11 @@ def test_openspiel_plays_the_test_game_with_spot_ids():
     # B's spots beside A: their ids are spot_id(anchor, rotation): (0,-1) turned east is 4
     assert state.action_to_string(0, spot_id(Cell(0, -1), 0)) == "(0,-1) turned east, covers nothing"
     assert spot_id(Cell(0, -1), 0) in state.legal_actions() and len(state.legal_actions()) == 32
+    # the perfect-recall information state notes each layout it saw: B (id 1) now at (0,-1), (1,-1)
+    state.apply_action(spot_id(Cell(0, -1), 0))
+    last_seen = state.information_state_string(0).splitlines()[-2]
+    assert last_seen.endswith("grids.table=[[0, -1, [[1, 0, 0]]], [0, 0, [[0, 0, 0]]], [1, -1, [[1, 1, 0]]], "
+                              "[1, 0, [[0, 1, 0]]]]")
     # the best score of the whole tree: 3 leaves in a group, a 2 x 3 rectangle, A's and C's
     # paths apart (2 paths): 3 + 6 + 2 * 2 = 13
     states = get_all_states.get_all_states(game, depth_limit=-1, include_terminals=True,
