@@ -37,6 +37,8 @@ from snowrules.compile.free_actions import FREE_KEY, is_free
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Position, RulesetError, RuntimeRulesError
 from snowrules.load.ruleset import Ruleset, load_ruleset
+from snowrules.model.grid import spot_id
+from snowrules.model.grid_zones import cell_of, is_spot
 from snowrules.model.program import Program
 from snowrules.model.state import State
 from snowrules.model.values import Decision
@@ -248,6 +250,8 @@ class SnowrulesState(pyspiel.State):
         pending = self.st.pending
         if game.free_ids is not None and options and is_free(options[-1]):
             return self._free_ids(group, options)
+        if group == "choice" and options and all(map(is_spot, options)):
+            return self._spot_ids(game, options)
         known = game.ids.get((group, pending.kind))
         if known is not None and None not in options:
             try:
@@ -289,6 +293,20 @@ class SnowrulesState(pyspiel.State):
                                            f"the free action option {game.engine.label(option)!r} has no "
                                            "action id", "its item is outside the ids of its kind")
             ids.append(found)
+        return ids
+
+    def _spot_ids(self, game: SnowrulesGame, options: list) -> list[int]:
+        """Spots on a grid zone (placements(...)) are numbered by model.grid.spot_id: an anchor
+        and a rotation have the same id in every state, whatever else is legal there."""
+        ids = [spot_id(cell_of(o["cell"]), o["rotation"]) for o in options]
+        rule = Position.parse(self.st.pending.rule)
+        if max(ids) >= game.distinct:
+            raise RuntimeRulesError.at(rule, f"a spot's id is {max(ids)}, not one of 0..{game.distinct - 1}",
+                                       "declare `action_ids: {distinct: N}` in the manifest: spots within R cells "
+                                       "of the origin need 4 * (2R + 1)^2 ids")
+        if len(set(ids)) != len(ids):
+            raise RuntimeRulesError.at(rule, "two spots of this decision have the same anchor and rotation",
+                                       "offer each spot once")
         return ids
 
     def _node_ids(self) -> list[tuple[list[int], list[int]]]:
@@ -485,6 +503,7 @@ class Recall:
         self.last_counters: list[int] | None = None
         self.last_vars: list[Any] | None = None
         self.last_types: list[type] | None = None  # 1, 1.0 and true are equal, but not alike
+        self.last_grids: dict[int, str] = {}  # each grid zone's layout at the last look, as JSON text
 
     def __deepcopy__(self, memo: dict) -> Recall:
         """pyspiel clones a state with copy.deepcopy at every `clone()`. The notes are only ever
@@ -496,6 +515,7 @@ class Recall:
         other.last_counters = self.last_counters
         other.last_vars = None if self.last_vars is None else self.last_vars[:]
         other.last_types = self.last_types
+        other.last_grids = self.last_grids
         return other
 
     def look(self, st: State, sight: Sight) -> None:
@@ -522,6 +542,10 @@ class Recall:
         public: list[tuple] = [("counter", i, counters[i]) for i in changed_counters]
         if sight.on_components:
             public = self._component_counters(st, sight, public, set(changed_zones))
+        if st.grids:  # a grid zone is public: where its components lie, what covers what
+            layouts = {z: json.dumps(grid.to_json()) for z, grid in st.grids.items()}
+            public += [("grid", z, text) for z, text in sorted(layouts.items()) if self.last_grids.get(z) != text]
+            self.last_grids = layouts
         for i in changed_values:
             last_vars[i] = seen = _copied(values[i])
             public.append(("variable", i, seen))
@@ -582,6 +606,8 @@ def _note_text(note: tuple, seat: int, sight: Sight, engine: Game) -> str | None
         if what == "counter":
             if not zone or sees[zone[0]]:  # a component's counter: seen where the component is
                 texts.append(f"counters.{sight.counter_labels[i]}={value}")
+        elif what == "grid":
+            texts.append(f"grids.{sight.zone_labels[i]}={value}")
         else:
             texts.append(f"variables.{sight.variable_names[i]}={json.dumps(_plain(value), sort_keys=True)}")
     return "saw " + "; ".join(texts)

@@ -13,6 +13,7 @@ from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Position, RuntimeRulesError
 from snowrules.model import kinds as t
 from snowrules.model.events import Said
+from snowrules.model.grid_zones import cell_of, is_spot, spot_label
 from snowrules.model.values import Termination
 
 
@@ -26,7 +27,9 @@ class ChangeStatements:
 
     def _move(self, node: s.Move, scope: Scope):
         target = self.x.zone(node.target, scope, "the destination")
+        self.refuse_grid_target(node.target)  # a grid zone is entered `at` a spot (grid_statements.py)
         rule, bottom = self._rule(node), node.bottom
+        grids = self.grid_moves()
         if node.mode in ("all", "top"):
             source = self.x.zone(node.source, scope, "the zone to empty" if node.mode == "all"
                                  else "the zone to take from")
@@ -36,13 +39,13 @@ class ChangeStatements:
             namespace = {**source_ns, **target_ns, names["rule"]: rule, names["react"]: self._move_events()}
             react = f", {names['react']}" if self._move_events() else ""
             if node.mode == "all":
-                namespace[names["move"]] = apply.move_all
+                namespace[names["move"]] = grids.move_all if grids else apply.move_all
                 line = f"{names['move']}(st, {source_src}, {target_src}, {bottom!r}, {names['rule']}{react})"
             else:
                 count = self.x.expect(node.what, scope, t.INT, "the number of items to move")
                 count_src, count_ns = fuse.expression(count)
                 namespace.update(count_ns)
-                namespace[names["move"]] = apply.move_top
+                namespace[names["move"]] = grids.move_top if grids else apply.move_top
                 line = (f"{names['move']}(st, {source_src}, {target_src}, {count_src}, {bottom!r}, "
                         f"{names['rule']}{react})")
             return fuse.statement([line], namespace, 0)
@@ -63,6 +66,8 @@ class ChangeStatements:
             for c in (value if many or isinstance(value, list) else [value]):
                 if c is None:
                     raise RuntimeRulesError.at(position, "nothing to move: the value is none")
+                if grids and (st.where[c] in st.grids or b in st.grids):
+                    grids.leave(st, c, st.where[c], b, rule)
                 move_one(st, c, b, bottom, rule)
 
         def move_items_raising(st, env):  # the same, queueing the events raised by each move
@@ -71,6 +76,8 @@ class ChangeStatements:
                 if c is None:
                     raise RuntimeRulesError.at(position, "nothing to move: the value is none")
                 a = st.where[c]
+                if grids and (a in st.grids or b in st.grids):
+                    grids.leave(st, c, a, b, rule)
                 move_one(st, c, b, bottom, rule)
                 for event in react:
                     st.raised.append((event, [c, a, b]))
@@ -87,6 +94,8 @@ class ChangeStatements:
         target_src, target_ns = fuse.expression(target)
         names = {k: fuse.fresh("_v") for k in ("fail", "rule")}
         b, a = fuse.fresh("_b"), fuse.fresh("_a")
+        grids = self.grid_moves()
+        grid_name = fuse.fresh("_v") if grids else None
 
         def nothing_to_move():
             raise RuntimeRulesError.at(position, "nothing to move: the value is none")
@@ -94,9 +103,12 @@ class ChangeStatements:
         lines = [f"{c} = {what_src}",
                  f"if {c} is None: {names['fail']}()",
                  f"{b} = {target_src}",
-                 *apply.move_lines(c, b, a, bottom, names["rule"], tuple(react))]
-        return fuse.statement(lines, {**what_ns, **target_ns, **apply.NAMESPACE, **react,
-                                      names["fail"]: nothing_to_move, names["rule"]: rule}, 1)
+                 *apply.move_lines(c, b, a, bottom, names["rule"], tuple(react), grid_name)]
+        namespace = {**what_ns, **target_ns, **apply.NAMESPACE, **react, names["fail"]: nothing_to_move,
+                     names["rule"]: rule}
+        if grids:
+            namespace[grid_name] = grids
+        return fuse.statement(lines, namespace, 1)
 
     def _add(self, node: s.Add, scope: Scope):
         return self._counter_change(node, scope, stepped=False)
@@ -192,5 +204,11 @@ class ChangeStatements:
                 return ", ".join(layout.component_names[c] for c in st.zones[value]) or "nothing"
             if isinstance(value, list):
                 return ", ".join(one(v, t.element(kind), st) for v in value) or "nothing"
+            if isinstance(value, dict):  # a grid's cell reads "(1,0)", a spot as its option label
+                cell = cell_of(value)
+                if cell is not None and len(value) == 2:
+                    return str(cell)
+                if is_spot(value):
+                    return spot_label(value, layout.component_names)
             return str(value)
         return lambda st, env: one(fn(st, env), kind, st)

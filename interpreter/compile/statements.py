@@ -19,6 +19,7 @@ from snowrules.compile.changes import ChangeStatements
 from snowrules.compile.costs import CostStatements, counters_of, may_ask
 from snowrules.compile.expressions import ExpressionCompiler
 from snowrules.compile.free_actions import FreeActionTable, FreeChooseStep, OfferStep
+from snowrules.compile.grid_statements import GridStatements
 from snowrules.compile.reactions import Events, Reacting
 from snowrules.compile.scope import Scope, Symbols, family_name, refined, suggest
 from snowrules.compile.steps import (
@@ -142,7 +143,7 @@ class SuspendAnalysis:
         return self._families[family]
 
 
-class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements):
+class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, GridStatements):
     _handlers: dict = {}  # node class -> method; filled below the class
 
     def __init__(self, exprs: ExpressionCompiler, blocks: list[Block], analysis: SuspendAnalysis,

@@ -173,6 +173,23 @@ class Move(Node):
 
 
 @dataclass(frozen=True)
+class MovePlaced(Node):
+    """`move WHAT to ZONE at SPOT`: a component put on a grid zone at a spot."""
+
+    what: Node
+    target: Node
+    spot: Node
+
+
+@dataclass(frozen=True)
+class TurnPiece(Node):
+    """`turn NAME by DEGREES`: a component on a grid zone turned clockwise where it lies."""
+
+    what: Node
+    degrees: Node
+
+
+@dataclass(frozen=True)
 class Add(Node):
     amount: Node
     target: Node

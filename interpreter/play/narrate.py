@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from snowrules.model.events import CounterChanged, Moved
+from snowrules.model.grid import Cell, describe_placement
 
 
 class Narrator:
@@ -83,7 +84,7 @@ class Narrator:
             what = _items(event["what"])
             if self.secrets is not None and self.secrets.get(event["from"]) and self.secrets.get(event["to"]):
                 what = f"{len(event['what'])} component(s)"
-            self._line(f"    {what}: {event['from']} -> {event['to']}{self._rule(event)}")
+            self._line(f"    {what}: {event['from']} -> {event['to']}{_placed(event)}{self._rule(event)}")
         elif kind == "count":
             if self.unseen is None or not self.unseen.last_hidden:
                 self.counts.append(event)
@@ -165,3 +166,11 @@ def narrate(events: Iterable[dict], show_rules: bool = False) -> list[str]:
         narrator.feed(event)
     narrator.flush()
     return lines
+
+
+def _placed(event: dict) -> str:
+    """Where a move put a component on a grid zone: " at (2,-1) turned south" (else nothing)."""
+    if "at" not in event:
+        return ""
+    x, y = event["at"]
+    return f" at {describe_placement(Cell(x, y), event['turned'])}"
