@@ -15,6 +15,7 @@ from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, Diagnostics, Position, RulesetError, RulesSyntaxError
 from snowrules.language.limits import MAX_COMPONENTS, MAX_COPIES
 from snowrules.language.parser import parse_effect, parse_expression, parse_rules
+from snowrules.load.display import GridDisplay, read_display
 from snowrules.load.yaml_files import (
     YamlDocument,
     key_position,
@@ -83,6 +84,7 @@ class Ruleset:
     constraint_messages: list[str] = field(default_factory=list)  # ("constraint", i) in `interface`
     rules_parsed: bool = True  # False when a rules file could not be parsed (its names are unknown)
     rejected_fields: set[str] = field(default_factory=set)  # fields of entries left out for a problem
+    display: dict[str, GridDisplay] = field(default_factory=dict)  # grid zone -> how it is drawn (display.py)
 
     def shown(self, path: Path) -> str:
         return display_path(path)
@@ -292,6 +294,8 @@ class _Reader:
             except RulesetError as error:
                 self.problems.extend(error.diagnostics)
         interface = self._interface(manifest, m)
+        display = read_display(m.get("display"), manifest.position,
+                               rules if len(rules) == len(rules_files) else None, components, self.problems)
         return Ruleset(
             name=m["name"], title=m["title"], version=m["version"], folder=self.folder, variant=variant,
             min_players=players["min"], max_players=players["max"], seats_per_player=seats_per_player,
@@ -301,7 +305,7 @@ class _Reader:
             rules_parsed=len(rules) == len(rules_files), options=options,
             option_values={name: spec["default"] for name, spec in options.items()}, interface=interface,
             constraint_messages=[c["message"] for c in m.get("constraints", [])],
-            rejected_fields=self.rejected_fields,
+            rejected_fields=self.rejected_fields, display=display,
         )
 
     def _interface(self, manifest: YamlDocument, m: dict) -> dict[tuple, Any]:
