@@ -191,7 +191,7 @@ class _Compiler:
             counters_initial=counters_initial, effects=effects,
             turn_counter=layout.counter_index("turn"), interface=interface,
             explicit_chance=self.explicit_chance,
-            options=dict(ruleset.option_values))
+            options=dict(ruleset.option_values), display=dict(ruleset.display))
 
     def _interface(self) -> dict[tuple, tuple]:
         """The manifest's `returns` (of a player `p`) and `action_ids` (of an option `it`),

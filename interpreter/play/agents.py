@@ -8,9 +8,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from snowrules.model.grid import Grid, Pieces
+from snowrules.model.grid_zones import is_spot
 from snowrules.model.state import State
 from snowrules.play.determinize import determinize
 from snowrules.play.greedy import GreedyAgent
+from snowrules.play.layouts import layouts_text, state_grids
 from snowrules.play.mcts import MctsAgent
 from snowrules.runtime.engine import Game
 
@@ -55,6 +58,11 @@ class Observation:
     def game(self) -> Game:
         """The rules (public knowledge): what a search agent runs its sampled worlds with."""
         return self._game
+
+    def grids(self) -> dict[str, tuple[Grid, Pieces]]:
+        """The grid zones the deciding player may see, by label: each grid and its pieces (what
+        lies where is public in a public grid zone, as the view says)."""
+        return state_grids(self._game.program, self._state, self._game.program.seats_of(self.player))
 
     def determinize(self, rng: random.Random) -> State:
         """A complete state consistent with the deciding player's view, waiting at this decision:
@@ -101,7 +109,8 @@ class FirstAgent:
 
 
 class HumanAgent:
-    """Asks at the terminal: shows the player's view and numbered options, re-asks on bad input."""
+    """Asks at the terminal: shows the player's view and numbered options, re-asks on bad input.
+    When the options are spots of a grid zone, the layout is drawn first (play/grid_text.py)."""
 
     name = "human"
     parameters: dict = {}
@@ -132,6 +141,10 @@ class HumanAgent:
         scores = {k: v for k, v in view["counters"].items() if v}
         if scores:
             self.write("  " + ", ".join(f"{k}={v}" for k, v in scores.items()))
+        if options and all(is_spot(option) for option in options):
+            # Places on a grid: the layout as it is, then the numbered spots.
+            for line in layouts_text(observation.game.program, observation.grids()).splitlines():
+                self.write(f"  {line}" if line else "")
         for number, label in enumerate(observation.labels(), 1):
             self.write(f"  {number}) {label}")
         while True:
