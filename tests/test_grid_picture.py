@@ -261,3 +261,11 @@ def test_bad_display_declarations(tmp_path, monkeypatch, old, new, at, message):
     shown = [str(p) for p in problems if p.position.path.endswith("ruleset.yaml")]
     expected_at = f"patchwork/ruleset.yaml:{line_number}:{line.index(at) + 1}: error"
     assert any(s.startswith(expected_at) and message in s for s in shown), shown
+
+
+def test_the_docs_example_is_this_layout():
+    """docs/language.md ("Drawing a grid zone") shows the text grid of `layout()`."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "language.md").read_text(encoding="utf-8")
+    section = text[text.index("## Drawing a grid zone"):]
+    block = section[section.index("```\n") + 4:]
+    assert block[:block.index("```")] == EXPECTED + "\n"

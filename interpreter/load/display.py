@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from snowrules.language import syntax as s
-from snowrules.language.diagnostics import Diagnostics
+from snowrules.language.diagnostics import Diagnostics, Position
+from snowrules.load.yaml_files import YamlDocument, key_position, plain
 
 COLOUR = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
 # Colours for values the ruleset gives none: picked by a stable checksum of the value's text, so a
@@ -83,14 +84,16 @@ class GridDisplay:
         return {name: list(fields.get(name) or ()) for name in sorted(names) if fields.get(name)}
 
 
-def read_display(section: Any, where, rules: Iterable[s.RulesFile] | None, components: Iterable[Any],
+def read_display(manifest: YamlDocument, rules: Iterable[s.RulesFile] | None, components: Iterable[Any],
                  problems: Diagnostics) -> dict[str, GridDisplay]:
-    """The manifest's `display:` section (already checked against the manifest's schema) as one
-    GridDisplay per zone. `where(path)` gives the position of a path inside the manifest; problems
-    go to `problems`, and a zone with a problem is left out (drawn with the defaults). `rules`
-    None: a rules file did not parse, so zone names are not checked (its zones are unknown)."""
+    """The manifest's `display:` section (the manifest already checked against its schema) as
+    one GridDisplay per zone. Problems go to `problems`, each at its line, and a zone with a
+    problem is left out (drawn with the defaults). `rules` None: a rules file did not parse, so
+    zone names are not checked (its zones are unknown)."""
+    section = plain(manifest.tree).get("display")
     if not isinstance(section, Mapping):
         return {}
+    where = manifest.position
     zones = None if rules is None else {d.name: d for f in rules for d in f.declarations
                                         if isinstance(d, s.ZoneDecl)}
     square_fields = _square_fields(components)
@@ -98,7 +101,7 @@ def read_display(section: Any, where, rules: Iterable[s.RulesFile] | None, compo
     for zone, spec in section.items():
         before = len(problems.items)
         if zones is not None:
-            _check_zone(zone, zones, where, problems)
+            _check_zone(zone, zones, key_position(manifest.path, manifest.tree, ["display"], zone), problems)
         letters = dict(spec.get("letters") or {})
         colours = dict(spec.get("colours") or {})
         for value, letter in letters.items():
@@ -133,13 +136,13 @@ def read_display(section: Any, where, rules: Iterable[s.RulesFile] | None, compo
     return found
 
 
-def _check_zone(zone: str, zones: Mapping[str, s.ZoneDecl], where, problems: Diagnostics) -> None:
+def _check_zone(zone: str, zones: Mapping[str, s.ZoneDecl], at: Position, problems: Diagnostics) -> None:
     if zone not in zones:
         known = ", ".join(sorted(n for n, d in zones.items() if d.grid)) or "none"
-        problems.error(where(["display", zone]), f"display: unknown zone {zone!r}",
+        problems.error(at, f"display: unknown zone {zone!r}",
                        f"the grid zones of the rules: {known}", code="SR401")
     elif not zones[zone].grid:
-        problems.error(where(["display", zone]), f"display: zone {zone!r} is not a grid zone",
+        problems.error(at, f"display: zone {zone!r} is not a grid zone",
                        f"only a grid zone is drawn; declare it `zone {zone} ... grid`", code="SR401")
 
 

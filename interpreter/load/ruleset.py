@@ -294,8 +294,8 @@ class _Reader:
             except RulesetError as error:
                 self.problems.extend(error.diagnostics)
         interface = self._interface(manifest, m)
-        display = read_display(m.get("display"), manifest.position,
-                               rules if len(rules) == len(rules_files) else None, components, self.problems)
+        display = read_display(manifest, rules if len(rules) == len(rules_files) else None, components,
+                               self.problems)
         return Ruleset(
             name=m["name"], title=m["title"], version=m["version"], folder=self.folder, variant=variant,
             min_players=players["min"], max_players=players["max"], seats_per_player=seats_per_player,

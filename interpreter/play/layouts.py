@@ -57,7 +57,8 @@ def displays(program: Program) -> dict[str, GridDisplay]:
 def layouts_text(program: Program, grids: Drawn) -> str:
     """Each grid under its zone's label, as text grids (an empty string when there is none)."""
     shown = displays(program)
-    return "\n".join(f"{label}:\n{grid_text(grid, pieces, shown.get(label))}" for label, (grid, pieces) in grids.items())
+    return "\n".join(f"{label}:\n{grid_text(grid, pieces, shown.get(label))}"
+                     for label, (grid, pieces) in grids.items())
 
 
 def layouts_picture(program: Program, grids: Drawn) -> str:
