@@ -267,5 +267,5 @@ def test_the_docs_example_is_this_layout():
     """docs/language.md ("Drawing a grid zone") shows the text grid of `layout()`."""
     text = (Path(__file__).resolve().parent.parent / "docs" / "language.md").read_text(encoding="utf-8")
     section = text[text.index("## Drawing a grid zone"):]
-    block = section[section.index("```\n") + 4:]
+    block = section[section.index("from (1,-1):\n\n```\n") + len("from (1,-1):\n\n```\n"):]
     assert block[:block.index("```")] == EXPECTED + "\n"
