@@ -269,3 +269,21 @@ def test_the_docs_example_is_this_layout():
     section = text[text.index("## Drawing a grid zone"):]
     block = section[section.index("from (1,-1):\n\n```\n") + len("from (1,-1):\n\n```\n"):]
     assert block[:block.index("```")] == EXPECTED + "\n"
+
+
+def test_validate_reports_a_bad_display_and_fails(tmp_path, monkeypatch, capsys):
+    from snowrules.cli.main import main
+    folder = tmp_path / "patchwork"
+    shutil.copytree(PATCHWORK, folder)
+    manifest = folder / "ruleset.yaml"
+    text = manifest.read_text().replace('water: "#1976d2"', "water: blue")
+    manifest.write_text(text)
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if "water: blue" in row)
+    col = text.splitlines()[line - 1].index("blue") + 1
+    monkeypatch.chdir(tmp_path)
+    assert main(["validate", "patchwork", "--no-play"]) == 1
+    out, err = capsys.readouterr()
+    assert f"patchwork/ruleset.yaml:{line}:{col}: error: display.field.colours.water: 'blue' is not a colour" \
+        in out + err
+    assert "[SR204]" in out + err
+    assert "Traceback" not in out + err

@@ -149,3 +149,30 @@ def test_the_accounts_copy_of_the_layout_is_the_states():
         st = play(g, [RandomAgent(random.Random(seed).randrange(10**6))], seed, listen=follower.feed)
         zone = g.layout.zone_families["field"].base
         assert follower.grids[zone].to_json() == grid_of(g.layout, st, "field").grid.to_json()
+
+
+def test_human_agent_sees_the_layout_again_once_it_changed():
+    """Three tiles (grid-lang's test game) asks for a tile, then its spot; the last tile is the
+    only choice left, so only its spot is asked. The layout comes before the first decision,
+    before each spot (spots always come with their layout), and before any other decision only
+    when it changed since it was last shown."""
+    tiles = Game(load_program(str(PATCHWORK.parent / "tiles"), None, 1))
+    written: list[str] = []
+    play(tiles, [HumanAgent(lambda prompt: "1", written.append)], 0)
+    headers = [i for i, line in enumerate(written) if line.lstrip("\n").startswith("--- ")]
+    asked = [written[i].strip("\n -") for i in headers]
+    shown = [written[start:end].count("  table:") for start, end in zip(headers, [*headers[1:], len(written)])]
+    assert list(zip(asked, shown)) == [("builder to choose (tile)", 1), ("builder to choose (spot)", 1),
+                                       ("builder to choose (spot)", 1)]
+    written.clear()
+    agent = HumanAgent(lambda prompt: "1", written.append)
+    st = tiles.start(0)
+    tile_choice = Observation(tiles, st, 0, st.pending.options[0])
+    agent.choose(tile_choice)
+    agent.choose(tile_choice)                 # the same decision again: the layout is not repeated
+    assert written.count("  table:") == 1
+    tiles.answer(st, [0])                     # tile B...
+    tiles.answer(st, [0])                     # ...at its first spot: the layout changed
+    hand = st.zones[tiles.layout.zone_families["hand"].base]
+    agent.choose(Observation(tiles, st, 0, list(hand)))
+    assert written.count("  table:") == 2

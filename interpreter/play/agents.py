@@ -110,13 +110,15 @@ class FirstAgent:
 
 class HumanAgent:
     """Asks at the terminal: shows the player's view and numbered options, re-asks on bad input.
-    When the options are spots of a grid zone, the layout is drawn first (play/grid_text.py)."""
+    In a game with grid zones the layout is drawn (play/grid_text.py) before the options when
+    they are spots, and before any other decision once it has changed since last shown."""
 
     name = "human"
     parameters: dict = {}
 
     def __init__(self, read=input, write=print):
         self.read, self.write = read, write
+        self._layout_shown = ""   # the grid zones' text grid as last shown (shown again when it changes)
 
     @classmethod
     def on_stderr(cls) -> HumanAgent:
@@ -141,10 +143,14 @@ class HumanAgent:
         scores = {k: v for k, v in view["counters"].items() if v}
         if scores:
             self.write("  " + ", ".join(f"{k}={v}" for k, v in scores.items()))
-        if options and all(is_spot(option) for option in options):
-            # Places on a grid: the layout as it is, then the numbered spots.
-            for line in layouts_text(observation.game.program, observation.grids()).splitlines():
-                self.write(f"  {line}" if line else "")
+        if observation.game.layout.grid_zones:
+            # The layout before places on a grid (then the numbered spots), and before any other
+            # decision once it has changed since it was last shown.
+            layout = layouts_text(observation.game.program, observation.grids())
+            if layout != self._layout_shown or (options and all(is_spot(option) for option in options)):
+                for line in layout.splitlines():
+                    self.write(f"  {line}" if line else "")
+                self._layout_shown = layout
         for number, label in enumerate(observation.labels(), 1):
             self.write(f"  {number}) {label}")
         while True:
