@@ -396,3 +396,67 @@ def test_cell_order_of_the_grid_accessor():
     assert sorted(placed.grid.stacks) == [Cell(0, 0), Cell(1, 0)]
     with pytest.raises(KeyError):
         grid_of(game.layout, st, "hand")
+
+
+# ---- scenarios: a layout in the situation, a layout expected ----------------------------------
+SCENARIO = """name: probe
+players: 1
+situation:
+  zones:
+    table:
+      - {component: tile A, at: [0, 0]}
+      - %s
+    hand: []
+until: next decision
+expect:
+  zones:
+    table:
+      - {component: tile A, at: [0, 0]}
+      - {component: tile C, at: [1, 1], turned: 270}
+"""
+
+
+def scenario(tmp_path: Path, second: str) -> tuple[Path, Path]:
+    folder = tmp_path / "tiles"
+    shutil.copytree(TILES, folder)
+    path = folder / "scenarios" / "probe.yaml"
+    path.write_text(SCENARIO % second)
+    return folder, path
+
+
+def test_the_bundled_scenarios_of_the_test_game_pass():
+    from snowrules.records.scenarios import run_all
+    results = run_all(str(TILES))
+    assert [(r.name, r.passed, r.failures) for r in results] == [
+        ("A covered square no longer counts", True, []),
+        ("A laid-out layout scores its leaves, rectangle and paths", True, [])]
+
+
+def test_a_scenario_whose_layout_differs_says_where_each_tile_lies(tmp_path):
+    from snowrules.records.scenarios import run_scenario
+    folder, path = scenario(tmp_path, "{component: tile C, at: [1, 1], turned: 180}")  # cells (1,1), (0,1)
+    result = run_scenario(path, str(folder))
+    assert not result.passed
+    assert [f.split("probe.yaml:", 1)[1] for f in result.failures] == [
+        "13:7: tile C lies at (1,1) turned west, expected (1,1) turned north"]
+
+
+BAD_SCENARIO_ROWS = [  # (the second entry under table, the message at line 7 of the scenario)
+    ("{component: tile Z, at: [1, 1]}", "7:9: error: unknown component 'tile Z'"),
+    ("{component: tile C, at: [1, 1], turned: 45}",
+     "7:9: error: `turned` must be 0, 90, 180 or 270 (clockwise degrees), not 45"),
+    ("{component: tile C, at: [1]}", "7:9: error: `at` must be a cell [x, y], not [1]"),
+    ("{component: tile C, at: [1, 0], turned: 270}",
+     "7:9: error: tile C at (1,0) turned north would lie on tile A at (1,0)"),
+    ("tile C", "7:9: error: table is a grid zone: each component needs a place"),
+]
+
+
+@pytest.mark.parametrize("second, message", BAD_SCENARIO_ROWS)
+def test_a_bad_layout_in_a_scenario_is_reported_at_its_line(tmp_path, second, message):
+    from snowrules.language.diagnostics import ScenarioError
+    from snowrules.records.scenarios import run_scenario
+    folder, path = scenario(tmp_path, second)
+    with pytest.raises(ScenarioError) as error:
+        run_scenario(path, str(folder))
+    assert f"probe.yaml:{message}" in str(error.value)

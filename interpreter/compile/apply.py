@@ -232,6 +232,23 @@ class GridMoves:
         move_top(st, a, b, n, bottom, rule)
 
 
+def set_layouts(st, layouts: dict[int, list[tuple[int, Placement]]], pieces) -> None:
+    """Grid zones laid out as a scenario lists them, without events (as `place`): each listed
+    grid is emptied and its components put down in order; every other grid keeps only the
+    layers of the components its zone still holds."""
+    for zone, grid in st.grids.items():
+        if zone in layouts:
+            grid.stacks.clear()
+            for c, placement in layouts[zone]:
+                put_on_grid(grid, pieces, c, placement)
+            continue
+        kept = set(st.zones[zone])
+        for cell in list(grid.stacks):
+            grid.stacks[cell] = [layer for layer in grid.stacks[cell] if layer.piece in kept]
+            if not grid.stacks[cell]:
+                del grid.stacks[cell]
+
+
 # ---- counters and variables ----------------------------------------------------------------
 def reset_counters(st, start: int, size: int, value: int) -> None:
     """`reset`: a whole counter family back to its lowest value, for every seat (no event: a
