@@ -176,3 +176,24 @@ def test_human_agent_sees_the_layout_again_once_it_changed():
     hand = st.zones[tiles.layout.zone_families["hand"].base]
     agent.choose(Observation(tiles, st, 0, list(hand)))
     assert written.count("  table:") == 2
+
+
+def test_the_follower_takes_a_turn_in_place_and_a_lift():
+    """`turn c by 180` is told as a move from the grid zone to itself at the new anchor and
+    rotation; a move out of the grid zone lifts the piece, and what it covered shows again."""
+    from snowrules.model.events import Moved
+    from snowrules.model.grid import Cell, Grid, Placement, place, turn_in_place
+    g = game()
+    layout = g.layout
+    field_zone, stack = layout.zone_families["field"].base, layout.zone_families["stack"].base
+    a = layout.component_names.index("domino A")
+    follower = GridFollower(layout)
+    follower.feed(Moved([a], stack, field_zone, "rules.sr:1:1", False, (0, 0, 0)))
+    expected = Grid()
+    place(expected, layout.pieces, a, Placement(Cell(0, 0), 0))
+    turned = turn_in_place(expected, layout.pieces, a, 180)      # about its middle: anchor (1,0)
+    assert (turned.anchor, turned.rotation) == (Cell(1, 0), 180)
+    follower.feed(Moved([a], field_zone, field_zone, "rules.sr:1:1", False, (1, 0, 180)))
+    assert follower.grids[field_zone].to_json() == expected.to_json()
+    follower.feed(Moved([a], field_zone, stack, "rules.sr:1:1"))
+    assert follower.grids[field_zone].to_json() == []
