@@ -9,6 +9,9 @@ from snowrules.compile.compiler import compile_ruleset
 from snowrules.language.diagnostics import Diagnostic, SnowrulesError
 from snowrules.load.ruleset import bundled_names, find_ruleset, load_ruleset, options_text, set_options
 from snowrules.play.agents import AgentSpecError, HumanAgent, agent_seed, parse_agents, play
+from snowrules.play.grid_follower import GridFollower
+from snowrules.play.grid_picture import PictureError, picture_target_problem
+from snowrules.play.layouts import draw_state, followed_grids, layouts_text, state_grids, visible_grid_zones
 from snowrules.play.narrate import Narrator, UnseenCounters, secrets_for
 from snowrules.play.replay import replay
 from snowrules.records.logfile import LogWriter, header, result_event
@@ -79,14 +82,21 @@ def _agents(spec: str, players: int, seed: int) -> tuple[list, list[str]]:
 def command_run(args) -> int:
     if args.log is not None and (problem := log_target_problem(args.log)) is not None:
         raise UsageError(f"--log {args.log}: {problem}")
+    picture = getattr(args, "picture", None)
+    if picture is not None and (problem := picture_target_problem(picture)) is not None:
+        raise UsageError(f"--picture {picture}: {problem}")
     ruleset = _ruleset(args.ruleset, args.variant, args.option)
     players = _players(ruleset, args.players, args.agents)
     agents, agent_names = _agents(args.agents, players, args.seed)
     if args.json:  # stdout holds only the result: a person at the table is asked on stderr
         agents = [HumanAgent.on_stderr() if type(agent) is HumanAgent else agent for agent in agents]
     game = Game(compile_ruleset(ruleset, players))
+    if picture is not None and not game.layout.grid_zones:
+        raise UsageError(f"--picture {picture}: {ruleset.title} has no grid zone to draw")
     sinks = []
     narrator = None
+    humans: set[int] = set()
+    follow_layouts = None
     if not args.json:
         # With people at the table, the account tells only what they may see.
         humans = {seat for seat in range(game.layout.player_seats)
@@ -99,7 +109,12 @@ def command_run(args) -> int:
               + (f", {options_text(changed)}" if changed else "")
               + f", seed {args.seed}, seats: {', '.join(game.layout.seat_names)}")
         sinks.append(narrator.feed)
-    listen = None if narrator is None or narrator.unseen is None else narrator.unseen.listen
+        if getattr(args, "verbose", False) and game.layout.grid_zones:
+            follow_layouts, tell_layout = _layout_after_placements(game, humans or None)
+            sinks.append(tell_layout)
+    listeners = [f for f in (follow_layouts, None if narrator is None or narrator.unseen is None
+                             else narrator.unseen.listen) if f is not None]
+    listen = _tee(listeners)
 
     if args.log is not None:
         with LogWriter(args.log) as log:
@@ -108,6 +123,11 @@ def command_run(args) -> int:
             log.write(result_event(game, st))
     else:
         st = play(game, agents, args.seed, _tee(sinks), listen=listen)
+    if picture is not None:
+        try:
+            draw_state(game.program, st, picture)
+        except PictureError as error:
+            raise UsageError(f"--picture {error}") from None
     outcome = game.outcome(st)
     seat_names = game.layout.seat_names
     player_names = [" & ".join(seat_names[s] for s in game.program.seats_of(p)) for p in range(players)]
@@ -126,10 +146,30 @@ def command_run(args) -> int:
         print(json.dumps(result))
         return 0
     narrator.flush()
+    if game.layout.grid_zones:  # the layout at the end, as far as the people at the table see it
+        print("\n" + layouts_text(game.program, state_grids(game.program, st, humans or None)))
     _print_result(ruleset.title, result)
     if args.log is not None:
         print(f"log written to {args.log}")
+    if picture is not None:
+        print(f"picture written to {picture}")
     return 0
+
+
+def _layout_after_placements(game: Game, seats: set[int] | None):
+    """`--verbose`: a listener that follows the grid zones (play/grid_follower.py), and a sink,
+    after the narrator's, that draws a zone's layout once the account has told the placement."""
+    placed: list[int] = []
+    follower = GridFollower(game.layout, placed.append)
+    shown = set(visible_grid_zones(game.program, seats))
+
+    def tell_layout(event: dict) -> None:
+        zones = [z for z in dict.fromkeys(placed) if z in shown]
+        placed.clear()
+        if zones:
+            text = layouts_text(game.program, followed_grids(game.program, follower.grids, zones))
+            print("\n".join("      " + line if line else "" for line in text.splitlines()))
+    return follower.feed, tell_layout
 
 
 def _tee(sinks: list):

@@ -41,6 +41,10 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--log", type=Path, help="write the game's JSON Lines log to this file")
     run.add_argument("--json", action="store_true", help="print only the result, as one JSON object")
     run.add_argument("--rules", action="store_true", help="show the rule (file:line) behind each event")
+    run.add_argument("-v", "--verbose", action="store_true",
+                     help="also draw the layout of a grid zone, as a text grid, after each placement")
+    run.add_argument("--picture", type=Path, metavar="FILE.svg",
+                     help="draw the grid zones at the end of the game as an SVG picture in this file")
 
     validate = commands.add_parser("validate", help="check rulesets, report every problem")
     validate.add_argument("paths", nargs="+", help="ruleset folders or names, or files inside a ruleset")

@@ -217,7 +217,7 @@ class _Compiler:
             turn_counter=layout.counter_index("turn"), interface=interface,
             explicit_chance=self.explicit_chance,
             options=dict(ruleset.option_values), reactions=self.events.program_table(),
-            free_actions=statements.free_table.actions if free_decls else [])
+            free_actions=statements.free_table.actions if free_decls else [], display=dict(ruleset.display))
 
     def _grid_pieces(self) -> None:
         """Every component's squares, for the grid zones (model/grid_zones.py): problems at the

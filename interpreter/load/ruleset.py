@@ -15,6 +15,7 @@ from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, Diagnostics, Position, RulesetError, RulesSyntaxError
 from snowrules.language.limits import MAX_COMPONENTS, MAX_COPIES
 from snowrules.language.parser import parse_effect, parse_expression, parse_rules
+from snowrules.load.display import GridDisplay, read_display
 from snowrules.load.yaml_files import (
     YamlDocument,
     key_position,
@@ -112,6 +113,7 @@ class Ruleset:
     rules_parsed: bool = True  # False when a rules file could not be parsed (its names are unknown)
     rejected_fields: set[str] = field(default_factory=set)  # fields of entries left out for a problem
     automa: AutomaSeat | None = None  # a seat played by the rules, when the game has one
+    display: dict[str, GridDisplay] = field(default_factory=dict)  # grid zone -> how it is drawn (display.py)
 
     def shown(self, path: Path) -> str:
         return display_path(path)
@@ -321,6 +323,8 @@ class _Reader:
             except RulesetError as error:
                 self.problems.extend(error.diagnostics)
         interface = self._interface(manifest, m)
+        display = read_display(manifest, rules if len(rules) == len(rules_files) else None, components,
+                               self.problems)
         return Ruleset(
             name=m["name"], title=m["title"], version=m["version"], folder=self.folder, variant=variant,
             min_players=players["min"], max_players=players["max"], seats_per_player=seats_per_player,
@@ -330,7 +334,7 @@ class _Reader:
             rules_parsed=len(rules) == len(rules_files), options=options,
             option_values={name: spec["default"] for name, spec in options.items()}, interface=interface,
             constraint_messages=[c["message"] for c in m.get("constraints", [])],
-            rejected_fields=self.rejected_fields, automa=self._automa(manifest, m),
+            rejected_fields=self.rejected_fields, automa=self._automa(manifest, m), display=display,
         )
 
     def _automa(self, manifest: YamlDocument, m: dict) -> AutomaSeat | None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from snowrules.language.diagnostics import Position
+from snowrules.load.display import GridDisplay
 from snowrules.model.layout import Layout
 
 Native = Callable[[Any, list], None]
@@ -76,6 +77,8 @@ class Program:
     interface: dict[tuple, tuple] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)  # the game parameters it was compiled with
     explicit_chance: bool = False  # its draws can wait as chance decisions (see chance.py)
+    # How people see its grid zones (the manifest's `display:`, load/display.py): zone name -> display.
+    display: dict[str, GridDisplay] = field(default_factory=dict)
     max_steps: int = 5_000_000
     # The events a ruleset declares and the reactions they run (compile/reactions.py); None when
     # nothing reacts, so that the VM's loop pays nothing for them.

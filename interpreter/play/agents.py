@@ -8,9 +8,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from snowrules.model.grid import Grid, Pieces
+from snowrules.model.grid_zones import is_spot
 from snowrules.model.state import State
 from snowrules.play.determinize import determinize
 from snowrules.play.greedy import GreedyAgent
+from snowrules.play.layouts import layouts_text, state_grids
 from snowrules.play.mcts import MctsAgent
 from snowrules.runtime.engine import Game
 
@@ -55,6 +58,11 @@ class Observation:
     def game(self) -> Game:
         """The rules (public knowledge): what a search agent runs its sampled worlds with."""
         return self._game
+
+    def grids(self) -> dict[str, tuple[Grid, Pieces]]:
+        """The grid zones the deciding player may see, by label: each grid and its pieces (what
+        lies where is public in a public grid zone, as the view says)."""
+        return state_grids(self._game.program, self._state, self._game.program.seats_of(self.player))
 
     def determinize(self, rng: random.Random) -> State:
         """A complete state consistent with the deciding player's view, waiting at this decision:
@@ -101,13 +109,16 @@ class FirstAgent:
 
 
 class HumanAgent:
-    """Asks at the terminal: shows the player's view and numbered options, re-asks on bad input."""
+    """Asks at the terminal: shows the player's view and numbered options, re-asks on bad input.
+    In a game with grid zones the layout is drawn (play/grid_text.py) before the options when
+    they are spots, and before any other decision once it has changed since last shown."""
 
     name = "human"
     parameters: dict = {}
 
     def __init__(self, read=input, write=print):
         self.read, self.write = read, write
+        self._layout_shown = ""   # the grid zones' text grid as last shown (shown again when it changes)
 
     @classmethod
     def on_stderr(cls) -> HumanAgent:
@@ -132,6 +143,14 @@ class HumanAgent:
         scores = {k: v for k, v in view["counters"].items() if v}
         if scores:
             self.write("  " + ", ".join(f"{k}={v}" for k, v in scores.items()))
+        if observation.game.layout.grid_zones:
+            # The layout before places on a grid (then the numbered spots), and before any other
+            # decision once it has changed since it was last shown.
+            layout = layouts_text(observation.game.program, observation.grids())
+            if layout != self._layout_shown or (options and all(is_spot(option) for option in options)):
+                for line in layout.splitlines():
+                    self.write(f"  {line}" if line else "")
+                self._layout_shown = layout
         for number, label in enumerate(observation.labels(), 1):
             self.write(f"  {number}) {label}")
         while True:

@@ -1,0 +1,100 @@
+"""A grid zone as a text grid, for a terminal: one small block of characters per cell.
+
+Each visible square is a block three lines high. Its features are letters in the middle of the
+block; each side a side field lists (a path leaving the square by that side) is a line from the
+middle to that side, `-` to the east and west, `|` to the north and south, so that lines of
+neighbouring squares join across their shared side. An occupied square with nothing to draw
+shows `.`; an empty cell is blank. A square whose only drawing is lines has its middle drawn
+too: `-` or `|`, `+` where lines turn or cross. North is up; the x coordinates run along the bottom and the
+y coordinates down the left. A legend names each letter drawn.
+
+The block is as wide as the most letters any square shows (made odd, so that a vertical line
+has a middle to run through) plus one character each side for the west and east lines:
+three characters for one letter a square, five for two or three.
+
+Pure: a Grid, its pieces and a display declaration in, a string out.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from snowrules.load.display import GridDisplay
+from snowrules.model.grid import Cell, Grid, Pieces, Seen, visible
+
+EMPTY = "(no squares)"
+
+
+def grid_text(grid: Grid, pieces: Pieces, display: GridDisplay | None = None, legend: bool = True) -> str:
+    """The grid as lines of text (no trailing spaces, no final newline)."""
+    display = display or GridDisplay()
+    squares = visible(grid, pieces)
+    if not squares:
+        return EMPTY
+    drawn = {s.cell: _drawing(s, pieces, display) for s in squares}
+    inner = max(1, max(len(letters) for letters, _sides in drawn.values()))
+    inner += 1 - inner % 2                      # odd: a vertical line has a middle column
+    width = inner + 2
+    xs = range(min(c.x for c in drawn), max(c.x for c in drawn) + 1)
+    ys = range(max(c.y for c in drawn), min(c.y for c in drawn) - 1, -1)   # north first
+    label_width = max(len(str(y)) for y in ys)
+    blank = [" " * width] * 3
+    lines = []
+    for y in ys:
+        blocks = [_block(*drawn[c], inner) if (c := Cell(x, y)) in drawn else blank for x in xs]
+        for row in range(3):
+            label = str(y) if row == 1 else ""
+            lines.append(f"{label:>{label_width}} " + "".join(block[row] for block in blocks))
+    lines.append(" " * (label_width + 1) + "".join(str(x).center(width) for x in xs))
+    if legend:
+        lines += _legend(squares, pieces, display)
+    lines = [line.rstrip() for line in lines]
+    while not lines[0]:                         # the top row's north line, when nothing leaves north
+        lines.pop(0)
+    return "\n".join(lines)
+
+
+def _drawing(square: Seen, pieces: Pieces, display: GridDisplay) -> tuple[str, set[str]]:
+    """A square's letters and the sides its drawn side fields leave by."""
+    side_fields = pieces[square.piece].side_fields
+    letters = "".join(display.letter(v) for v in display.shown_values(square.fields, side_fields))
+    sides = {side for listed in display.drawn_sides(square.fields, side_fields).values() for side in listed}
+    return letters, sides
+
+
+def _block(letters: str, sides: set[str], inner: int) -> list[str]:
+    """The three lines of one square: north line, middle (west line, letters, east line), south line."""
+    middle = inner // 2 + 1                     # the column of the vertical lines
+    if not letters:
+        across, up = bool(sides & {"e", "w"}), bool(sides & {"n", "s"})
+        letters = "+" if across and up else "-" if across else "|" if up else "."
+    left = (inner - len(letters)) // 2
+    right = inner - len(letters) - left
+    west = "-" if "w" in sides else " "
+    east = "-" if "e" in sides else " "
+    centre = west + west * left + letters + east * right + east
+    north = " " * middle + ("|" if "n" in sides else " ") + " " * (inner - middle + 1)
+    south = " " * middle + ("|" if "s" in sides else " ") + " " * (inner - middle + 1)
+    return [north, centre, south]
+
+
+def _legend(squares: list[Seen], pieces: Pieces, display: GridDisplay) -> list[str]:
+    """`T tree, S bush` for the letters drawn, and the side fields drawn as lines."""
+    named: dict[str, list[str]] = {}
+    lines: set[str] = set()
+    for square in squares:
+        side_fields = pieces[square.piece].side_fields
+        for value in display.shown_values(square.fields, side_fields):
+            values = named.setdefault(display.letter(value), [])
+            if value not in values:
+                values.append(value)
+        lines |= set(display.drawn_sides(square.fields, side_fields))
+    parts = [f"{letter} {'/'.join(sorted(values))}" for letter, values in sorted(named.items())]
+    if lines:
+        parts.append(f"- | {', '.join(sorted(lines))}")
+    return [", ".join(parts)] if parts else []
+
+
+def grids_text(grids: Mapping[str, tuple[Grid, Pieces]], displays: Mapping[str, GridDisplay]) -> str:
+    """Every grid zone, each under its name: what `snowrules run` prints."""
+    return "\n".join(f"{zone}:\n{grid_text(grid, pieces, displays.get(zone))}"
+                     for zone, (grid, pieces) in grids.items())
