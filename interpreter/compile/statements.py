@@ -85,6 +85,8 @@ class SuspendAnalysis:
             return node.event in self.raising_events
         if isinstance(node, (s.Add, s.SetCounter)):
             return family_name(node.target) in self.raising_counters
+        if isinstance(node, s.Pay):  # a payment dispatches its own reactions (compile/costs.py)
+            return any(family in self.raising_counters for family in counters_of(node))
         return isinstance(node, s.Move) and self.raising_moves
 
     def waits(self, node: s.Node) -> bool:
@@ -334,7 +336,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements):
             if self.analysis.waits(node.body):
                 return None  # reported by `step`: a `together` block cannot wait
             return Reacting(self.native(node, scope), self.events.table, node.pos)
-        if not self.analysis.raises(node):
+        if not self.analysis.raises(node) or isinstance(node, s.Pay):  # a PayStep dispatches its own
             return None
         if isinstance(node, (s.Add, s.SetCounter)):
             return Reacting(self._counter_change(node, scope, stepped=True), self.events.table, node.pos)

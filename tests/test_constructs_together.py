@@ -1,0 +1,130 @@
+"""Issue 12's four constructs working together: events and reactions, costs, free actions,
+counters on components and the automa (docs/language.md, "The constructs together").
+
+Each ruleset here is a few lines written for the test; every expected value is worked out by hand
+in the comments from the rules' text, never copied from the interpreter's output.
+"""
+from __future__ import annotations
+
+import json
+
+from snowrules.model.state import State
+from test_language import run, said
+
+RESOURCES = """counter res[ticket, snow, croissant] per player from 0
+counter vp per player from 0
+event spent(p, k, n) from counter res
+"""
+
+
+# ---- 1. a payment raises its counters' events -----------------------------------------------
+def test_a_payment_raises_each_paid_counters_event_once_and_reacts_after_it(tmp_path):
+    _, _, told = run(tmp_path, RESOURCES + """
+on spent(p, k, n) where n < 0:
+    announce "returned", -n, k, "now", p.res["ticket"], p.res["snow"]
+each turn:
+    let p = first(players)
+    add 3 to p.res["ticket"]
+    add 2 to p.res["snow"]
+    pay 3 using p.res["ticket"] at 1, p.res["snow"] at 2
+    announce "paid"
+    end game winners players
+""")
+    # 3 tickets and 2 snow pay 3 as "3 ticket" or "1 ticket + 1 snow"; FirstAgent takes the
+    # first, most of the first counter: 3 tickets. One event (-3), after the payment (0 and 2
+    # left), before the next statement.
+    assert said(told) == ["returned 3 ticket now 0 2", "paid"]
+
+
+def test_a_mixed_payment_raises_one_event_per_counter_in_the_listed_order(tmp_path):
+    _, _, told = run(tmp_path, RESOURCES + """
+on spent(p, k, n) where n < 0:
+    announce "returned", -n, k
+each turn:
+    let p = first(players)
+    add 1 to p.res["ticket"]
+    add 1 to p.res["snow"]
+    pay 3 using p.res["ticket"] at 1, p.res["snow"] at 2
+    end game winners players
+""")
+    # one way: 1 ticket + 1 snow, paid at once; the ticket counter is listed first
+    assert said(told) == ["returned 1 ticket", "returned 1 snow"]
+
+
+def test_each_time_a_resource_returns_hears_a_payment_with_it(tmp_path):
+    # [Talent Cards] "each time you return snow to the stock": a reaction on the snow paid
+    _, _, told = run(tmp_path, RESOURCES + """
+on spent(p, k, n) where k == "snow" and n < 0:
+    add 1 to p.vp
+each turn:
+    let p = first(players)
+    add 4 to p.res["snow"]
+    pay 4 using p.res["ticket"] at 1, p.res["snow"] at 2
+    pay 2 from p.res["snow"]
+    announce p.vp, p.res["snow"]
+    end game winners players
+""")
+    # 4 = 2 snow (no ticket held): one return; then 2 snow: a second. 2 VP, no snow left.
+    assert said(told) == ["2 0"]
+
+
+def test_a_shortfall_raises_the_paid_counter_and_the_penalty_counter(tmp_path):
+    _, _, told = run(tmp_path, """counter res[croissant] per player from 0
+counter vp per player from 0
+event spent(p, k, n) from counter res
+event scored(p, n) from counter vp
+on spent(p, k, n):
+    announce "res", n
+on scored(p, n):
+    announce "vp", n, "now", p.vp
+each turn:
+    let p = first(players)
+    add 1 to p.res["croissant"]
+    add 3 to p.vp
+    pay 2 from p.res["croissant"] else subtract 2 per missing from p.vp as returned
+    announce "returned", returned
+    end game winners players
+""")
+    # +1 croissant, +3 VP (events of their own); then 1 croissant paid (-1) and 1 missing:
+    # -2 VP (3 to 1); both after the payment, paid counter first; `returned` is what was paid
+    assert said(told) == ["res 1", "vp 3 now 3", "res -1", "vp -2 now 1", "returned 1"]
+
+
+def test_a_shortfall_below_zero_raises_the_change_it_made(tmp_path):
+    _, _, told = run(tmp_path, """counter res[croissant] per player from 0
+counter vp per player from 0
+event scored(p, n) from counter vp
+on scored(p, n):
+    announce "vp", n
+each turn:
+    let p = first(players)
+    add 1 to p.vp
+    pay 2 from p.res["croissant"] else subtract 2 per missing from p.vp
+    pay 2 from p.res["croissant"] else subtract 2 per missing from p.vp
+    end game winners players
+""")
+    # +1; then 2 missing: -4 from 1 stops at 0, a change of -1; then 0 stays 0: no change, no event
+    assert said(told) == ["vp 1", "vp -1"]
+
+
+def test_a_payment_that_asks_raises_after_the_answer_and_survives_clone_and_json(tmp_path):
+    game, _, _ = run(tmp_path, RESOURCES + """
+on spent(p, k, n) where n < 0:
+    add 10 to p.vp
+each turn:
+    let p = first(players)
+    add 3 to p.res["ticket"]
+    add 2 to p.res["snow"]
+    pay 3 using p.res["ticket"] at 1, p.res["snow"] at 2
+    announce p.vp
+    end game winners players
+""")
+    st = game.start(1)
+    assert [o["name"] for o in st.pending.options[0]] == ["3 ticket", "1 ticket + 1 snow"]
+    copies = [st.clone(), State.from_json(json.loads(json.dumps(st.to_json())))]
+    assert copies[1] == st
+    for state in [st, *copies]:
+        log: list = []
+        state.sink = game.listener(log.append)
+        game.answer(state, [1])  # 1 ticket + 1 snow: two counters paid, two events, 10 VP each
+        assert [e["text"] for e in log if e["e"] == "say"] == ["20"]
