@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+from snowrules.language.diagnostics import RulesetError
 from snowrules.model.state import State
 from test_language import run, said
 
@@ -128,3 +130,72 @@ each turn:
         state.sink = game.listener(log.append)
         game.answer(state, [1])  # 1 ticket + 1 snow: two counters paid, two events, 10 VP each
         assert [e["text"] for e in log if e["e"] == "say"] == ["20"]
+
+
+# ---- 2. events from a counter on components ---------------------------------------------------
+DICE = """counter value per component from 1 to 6
+counter score per player from 0
+zone hand per player public
+event turned(c, n) from counter value
+setup:
+    for each p in players:
+        move [each c in box where c.owner == p] to p.hand
+"""
+
+
+def test_an_event_from_a_counter_on_components_names_the_component_and_the_change(tmp_path):
+    _, _, told = run(tmp_path, DICE + """
+on turned(c, n):
+    add n to c.owner.score
+    announce "turned", n, "now", c.value, "score", c.owner.score
+when d.value == 6:
+    announce "six", d.owner.score
+each turn:
+    let d = first(first(players).hand)
+    add 3 to d.value
+    add 5 to d.value
+    set d.value to 6
+    add 1 to last(last(players).hand).value
+    end game winners players
+""")
+    # 1 -> 4: turned by 3; 4 -> 9 stops at 6: the `when` rule first (the reaction has not added
+    # the 2 yet: score 3), then turned by 2 (score 5); set to 6 changes nothing: no event; the
+    # other player's die 1 -> 2 scores for its owner alone
+    assert said(told) == ["turned 3 now 4 score 3", "six 3", "turned 2 now 6 score 5", "turned 1 now 2 score 1"]
+
+
+def test_a_decision_inside_a_components_counter_reaction_survives_clone_and_json(tmp_path):
+    game, _, _ = run(tmp_path, DICE + """
+on turned(c, n) where c.value == 6:
+    ask c.owner to choose bonus from [1, 2]:
+        add bonus to c.owner.score
+each turn:
+    let d = first(first(players).hand)
+    add 9 to d.value
+    announce d.owner.score
+    end game winners players
+""")
+    st = game.start(1)
+    assert st.pending.options == [[1, 2]]
+    copies = [st.clone(), State.from_json(json.loads(json.dumps(st.to_json())))]
+    assert copies[1] == st
+    for state in [st, *copies]:
+        log: list = []
+        state.sink = game.listener(log.append)
+        game.answer(state, [1])  # a bonus of 2
+        assert [e["text"] for e in log if e["e"] == "say"] == ["2"]
+
+
+@pytest.mark.parametrize("declaration, message", [
+    ("event turned(n) from counter value", "an event from counter 'value' has 2 parameters "
+     "(the component whose counter it is, the change), not 1"),
+    ("event turned(p, c, n) from counter value", "an event from counter 'value' has 2 parameters "
+     "(the component whose counter it is, the change), not 3"),
+])
+def test_an_event_from_a_counter_on_components_with_other_parameters_is_refused(tmp_path, declaration, message):
+    with pytest.raises(RulesetError) as error:
+        run(tmp_path, DICE.replace("event turned(c, n) from counter value", declaration) + """
+each turn:
+    end game winners players
+""")
+    assert f"rules.sr:4:1: error: {message}" in str(error.value)
