@@ -9,9 +9,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from snowrules.compile.compiler import compile_ruleset
 from snowrules.language.diagnostics import RulesetError
+from snowrules.load.ruleset import load_ruleset
 from snowrules.model.state import State
-from test_language import run, said
+from snowrules.runtime.engine import Game
+from test_language import TOKENS, run, said
 
 RESOURCES = """counter res[ticket, snow, croissant] per player from 0
 counter vp per player from 0
@@ -199,3 +202,154 @@ each turn:
     end game winners players
 """)
     assert f"rules.sr:4:1: error: {message}" in str(error.value)
+
+
+# ---- 3. free actions with payments, reactions and the automa -----------------------------------
+FREE = RESOURCES + """counter windows per player from 0
+event gained(p, k, n) from counter res
+on spent(p, k, n) where n < 0:
+    announce "returned", -n, k
+"""
+
+
+def labels(st) -> list:
+    return [o if not isinstance(o, dict) else o.get("name", o) for o in st.pending.options[0]]
+
+
+def said_after(game, st, answers: list[int]) -> list[str]:
+    log: list = []
+    st.sink = game.listener(log.append)
+    for index in answers:
+        game.answer(st, [index])
+    return [e["text"] for e in log if e["e"] == "say"]
+
+
+def test_a_free_action_that_pays_raises_its_reactions_inside_it(tmp_path):
+    game, _, _ = run(tmp_path, FREE + """
+# [Free Action: gain a Window Tile] provenance: assumed - paid with tickets at 1 and snow at 2
+free action "window" for p when can_pay(3, [p.res["ticket"], p.res["snow"]], [1, 2]):
+    pay 3 using p.res["ticket"] at 1, p.res["snow"] at 2
+    add 1 to p.windows
+    announce "window"
+each turn:
+    let p = first(players)
+    add 1 to p.res["ticket"]
+    add 3 to p.res["snow"]
+    ask p to choose x from [1, 2]:
+        announce "chose", x, "windows", p.windows, "left", p.res["ticket"], p.res["snow"]
+    end game winners players
+""")
+    st = game.start(1)
+    assert st.pending.options[0] == [1, 2, {"free action": 0}]
+    # 1 ticket + 1 snow is the only way to pay 3 (3 snow make 6, 2 snow 4): paid at once; its two
+    # events react before the next statement of the free action; then the decision again, without
+    # the free action (0 tickets, 2 snow cannot pay 3)
+    told = said_after(game, st, [2])
+    assert told == ["returned 1 ticket", "returned 1 snow", "window"]
+    assert st.pending.options[0] == [1, 2]
+    assert said_after(game, st, [0]) == ["chose 1 windows 1 left 0 2"]
+
+
+def test_a_reaction_that_asks_offers_the_free_actions_allowed_there_but_not_inside_a_free_action(tmp_path):
+    game, _, _ = run(tmp_path, FREE + """
+on gained(p, k, n) where n > 0:
+    ask p to choose bonus from [1, 2]:
+        add bonus to p.vp
+        announce "bonus", bonus, "vp", p.vp
+free action "sell" for p when p.res["snow"] >= 1:
+    subtract 1 from p.res["snow"]
+    add 5 to p.vp
+free action "buy" for p when p.vp >= 5:
+    subtract 5 from p.vp
+    add 1 to p.res["ticket"]
+each turn:
+    let p = first(players)
+    add 2 to p.res["snow"]
+    announce "end", p.vp, p.res["ticket"], p.res["snow"]
+    end game winners players
+""")
+    st = game.start(1)
+    # the gain of 2 snow reacts: its decision is one player's, reached where "sell" is allowed
+    assert st.pending.options[0] == [1, 2, {"free action": 0}]
+    # sell (snow 1, 5 VP): asked again, now "buy" too; buy (VP 0, +1 ticket): a gain, whose
+    # reaction asks inside the free action: no free action offered there
+    assert said_after(game, st, [2, 3]) == ["returned 1 snow"]
+    assert st.pending.options[0] == [1, 2]
+    # bonus 2 inside "buy" (VP 2); then the first decision again: sell once more (snow 0, VP 7), then
+    # bonus 1 (VP 8); the turn ends with 8 VP, 1 ticket, no snow
+    assert said_after(game, st, [1]) == ["bonus 2 vp 2"]
+    assert st.pending.options[0] == [1, 2, {"free action": 0}]
+    assert said_after(game, st, [2, 0]) == ["returned 1 snow", "bonus 1 vp 8", "end 8 1 0"]
+
+
+AUTOMA_MANIFEST = """name: probe
+title: Probe
+version: "1"
+players: {min: 1, max: 2}
+seat_names: [Ann, Bob]
+automa: {name: Automa}
+rules: [rules.sr]
+components: [components/tokens.yaml]
+"""
+
+
+def with_automa(tmp_path, rules: str, players: int = 1):
+    (tmp_path / "components").mkdir(exist_ok=True)
+    (tmp_path / "ruleset.yaml").write_text(AUTOMA_MANIFEST)
+    (tmp_path / "components" / "tokens.yaml").write_text(TOKENS)
+    (tmp_path / "rules.sr").write_text(rules)
+    return Game(compile_ruleset(load_ruleset(str(tmp_path)), players))
+
+
+AUTOMA_FREE = RESOURCES + """free action "sell" for p when p.res["snow"] >= 1:
+    subtract 1 from p.res["snow"]
+    add 2 to p.vp
+setup:
+    for each p in seats:
+        add 1 to p.res["snow"]
+"""
+
+
+def test_the_automa_is_never_offered_free_actions_and_an_offer_to_it_is_skipped(tmp_path):
+    game = with_automa(tmp_path, AUTOMA_FREE + """
+each turn:
+    for each p in seats:
+        offer free actions to p
+        announce p, p.vp
+    end game winners players
+""")
+    st = game.start(1)
+    # Ann (seat 0) is offered "done" and "sell"; she sells (2 VP, no snow left: the offer is not
+    # made again); then the automa's offer is skipped: it holds snow, but no agent plays it
+    assert st.pending.seats == [0] and st.pending.options[0] == [{"free action": -1}, {"free action": 0}]
+    assert said_after(game, st, [1]) == ["Ann 2", "Automa 0"]
+    assert st.pending is None and st.result is not None
+
+
+def test_offering_free_actions_to_the_automa_by_name_is_refused(tmp_path):
+    with pytest.raises(RulesetError) as error:
+        with_automa(tmp_path, AUTOMA_FREE + """
+each turn:
+    offer free actions to automa
+    end game winners players
+""")
+    assert "rules.sr:12:5: error: free actions are not offered to the automa (Automa): no agent plays it" \
+        in str(error.value)
+
+
+def test_an_automas_payment_with_several_ways_takes_the_first_without_asking(tmp_path):
+    game = with_automa(tmp_path, RESOURCES + """
+each turn:
+    add 3 to automa.res["ticket"]
+    add 2 to automa.res["snow"]
+    pay 3 using automa.res["ticket"] at 1, automa.res["snow"] at 2
+    announce automa.res["ticket"], automa.res["snow"]
+    end game winners players
+""")
+    st = game.start(1)
+    # 3 ticket or 1 ticket + 1 snow: the automa is never asked; it pays the first way, in the
+    # options' order (most of the first counter listed): 3 tickets
+    assert st.pending is None and st.result is not None
+    log: list = []
+    game.start(1, sink=log.append)
+    assert [e["text"] for e in log if e["e"] == "say"] == ["0 2"]

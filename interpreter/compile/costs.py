@@ -66,6 +66,7 @@ class PayStep:
         self.position, self.rule, self.rate_positions = position, str(position), rate_positions
         self.labels = layout.counter_labels
         self.owners, self.units = _owners_and_units(layout)
+        self.automa = layout.automa
 
     # ---- working out the ways -------------------------------------------------------------
     def _read(self, st, env) -> tuple[int, list[int], tuple[int, ...], tuple[int, ...]]:
@@ -107,6 +108,13 @@ class PayStep:
                     "worth": way.worth, "paid": list(way.paid)} for way in ways]
         return Decision([payers.pop()], [options], False, self.rule, self.variable, "value")
 
+    def _at_once(self, st, where: list[int], ways: list[Payment]) -> bool:
+        """Whether the payment is made without asking: one way (an explicit game asks even then),
+        or the automa pays: no agent plays it, so it takes the first way, in the options' order."""
+        if len(ways) == 1 and not st.explicit:
+            return True
+        return self.automa is not None and bool(where) and self.owners[where[0]] == self.automa
+
     # ---- paying ---------------------------------------------------------------------------
     def _settle(self, st, env, paid: list[int], worth: int) -> list:
         """Take the units, each counter once (its event, its triggers); the triggered bodies that
@@ -145,7 +153,7 @@ class PayStep:
         if self.penalty is not None:
             return self._short(st, env)
         amount, where, rates, ways = self._ways(st, env)
-        if len(ways) == 1 and not st.explicit:
+        if self._at_once(st, where, ways):
             return self._settle(st, env, list(ways[0].paid), ways[0].worth)
         st.pending = self._decision(amount, where, rates, ways)
         answer = st.decide(st)
@@ -164,7 +172,7 @@ class PayStep:
         if self.penalty is not None:
             return self._done(st, self._short(st, env))
         amount, where, rates, ways = self._ways(st, env)
-        if len(ways) == 1 and not st.explicit:
+        if self._at_once(st, where, ways):
             return self._done(st, self._settle(st, env, list(ways[0].paid), ways[0].worth))
         st.pending = self._decision(amount, where, rates, ways)
         if st.decide is not None:  # agents answer as the rules reach the decision

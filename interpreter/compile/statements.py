@@ -324,7 +324,12 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements):
             self.diag.error(node.pos, "no free action is declared: there is nothing to offer",
                             "declare one: `free action \"NAME\" for p when ...:`")
             return OfferStep(who, FreeActionTable(), scope.slots.new(), node.pos)
-        return OfferStep(who, self.free_table, scope.slots.new(), node.pos)
+        automa = self.layout.automa
+        if automa is not None and isinstance(node.player, s.Name) and node.player.name == "automa":
+            self.diag.error(node.pos, f"free actions are not offered to the automa "
+                            f"({self.layout.seat_names[automa]}): no agent plays it",
+                            "offer them to the players: `for each p in players: offer free actions to p`")
+        return OfferStep(who, self.free_table, scope.slots.new(), node.pos, automa)
 
     # ---- events and reactions (compile/reactions.py) ----------------------------------------
     def _reacting(self, node: s.Node, scope: Scope) -> Reacting | None:
