@@ -353,3 +353,32 @@ each turn:
     log: list = []
     game.start(1, sink=log.append)
     assert [e["text"] for e in log if e["e"] == "say"] == ["0 2"]
+
+
+# ---- 5. OpenSpiel ids of the ways to pay ----------------------------------------------------------
+def test_openspiel_gives_a_way_to_pay_the_same_id_whatever_else_the_payer_holds(tmp_path):
+    pytest.importorskip("pyspiel")
+    from snowrules.adapters.openspiel import load_game
+    run(tmp_path, RESOURCES + """
+each turn:
+    let p = first(players)
+    add 2 to p.res["ticket"]
+    add 1 to p.res["snow"]
+    pay 2 using p.res["ticket"] at 1, p.res["snow"] at 2
+    pay 2 using p.res["ticket"] at 1, p.res["snow"] at 2
+    end game winners players
+""")
+    game = load_game(str(tmp_path), players=2)
+    # ids are mixed radix over the counters, a ticket digit 0..(2 // 1 + 1): "2 ticket" is 2,
+    # "1 snow" is 1 * 4 = 4, at every node (by position, "1 snow" would be 1 here, 0 below)
+    for first, then in ((2, "1 snow"), (4, "2 ticket")):
+        state = game.new_initial_state()
+        assert state.legal_actions() == [2, 4]
+        assert [state.action_to_string(0, a) for a in (2, 4)] == ["2 ticket", "1 snow"]
+        state.apply_action(first)
+        # the second payment has one way left, asked in an OpenSpiel game, with its own id
+        other = 4 if first == 2 else 2
+        assert state.legal_actions() == [other]
+        assert state.action_to_string(0, other) == then
+        state.apply_action(other)
+        assert state.is_terminal()
