@@ -7,14 +7,16 @@ in the comments from the rules' text, never copied from the interpreter's output
 from __future__ import annotations
 
 import json
+import random
+from pathlib import Path
 
 import pytest
 from snowrules.compile.compiler import compile_ruleset
-from snowrules.language.diagnostics import RulesetError
+from snowrules.language.diagnostics import RulesetError, RuntimeRulesError
 from snowrules.load.ruleset import load_ruleset
 from snowrules.model.state import State
 from snowrules.runtime.engine import Game
-from test_language import TOKENS, run, said
+from test_language import TOKENS, ruleset, run, said
 
 RESOURCES = """counter res[ticket, snow, croissant] per player from 0
 counter vp per player from 0
@@ -382,3 +384,103 @@ each turn:
         assert state.action_to_string(0, other) == then
         state.apply_action(other)
         assert state.is_terminal()
+
+
+# ---- 4. played through (compile/playthrough.py): the same game as on the VM ---------------------
+TOYS = Path(__file__).resolve().parent / "rulesets"
+
+
+def recording(seed: int, seen: list):
+    """A decide that answers at random (its own generator) and notes every decision it is asked."""
+    draw = random.Random(seed).random
+
+    def decide(st):
+        pending = st.pending
+        seen.append((pending.seats, pending.rule, [list(o) for o in pending.options]))
+        if pending.simultaneous:
+            return [options[int(draw() * len(options))] for options in pending.options]
+        options = pending.options[0]
+        return options[int(draw() * len(options))]
+    return decide
+
+
+def final(st) -> tuple:
+    return st.result, st.counters, st.zones, st.where, st.vars, st.rng
+
+
+@pytest.mark.parametrize("name, players", [("reactions", 2), ("free_actions", 2), ("costs", 2),
+                                           ("dice_workers", 1)])
+def test_the_toy_games_are_played_through_and_ask_what_the_vm_asks(name, players):
+    game = Game(compile_ruleset(load_ruleset(str(TOYS / name)), players))
+    for seed in range(15):
+        on_vm, through = [], []
+        vm_state = game.start(seed, decide=recording(seed, on_vm))
+        through_state = game.play_through(seed, recording(seed, through))
+        assert through == on_vm and final(through_state) == final(vm_state), seed
+    assert game._playthrough, "no step without a template: the game is not played on the VM"
+
+
+BOTH = FREE + """
+on gained(p, k, n) where n > 0:
+    ask p to choose bonus from [1, 2]:
+        add bonus to p.vp
+on spent(p, k, n) where n < 0 and p.vp > 0:
+    subtract 1 from p.vp
+free action "sell" for p when p.res["snow"] >= 1:
+    pay 1 from p.res["snow"]
+    add 3 to p.vp
+free action "buy" for p, k in ["ticket", "snow"] when p.vp >= 3:
+    subtract 3 from p.vp
+    add 1 to p.res[k]
+    ask p to choose x from [1, 2]:
+        add x to p.windows
+rounds 3:
+    for each p in players:
+        add 2 to p.res["snow"]
+        pay 2 from p.res["snow"] else subtract 1 per missing from p.vp
+        pay up to 2 using p.res["ticket"] at 1, p.res["snow"] at 2 as cut
+        offer free actions to p
+        ask p to choose y from [1, 2, 3]:
+            add y to p.windows
+at game end:
+    end game winners [each p in players where p.vp == max([q.vp for each q in players])]
+"""
+
+
+def test_reactions_payments_and_free_actions_together_ask_the_same_played_through(tmp_path):
+    rules = BOTH
+    # the `ask` inside "buy": its line and column, as decisions name their rule
+    before = (RESOURCES + FREE[len(RESOURCES):] + BOTH[len(FREE):]).split("    ask p to choose x")[0]
+    inside_rule = f"rules.sr:{before.count(chr(10)) + 1}:5"
+    game, _, _ = run(tmp_path, rules)
+    inside = 0
+    for seed in range(40):
+        on_vm, through = [], []
+        vm_state = game.start(seed, decide=recording(seed, on_vm))
+        through_state = game.play_through(seed, recording(seed, through))
+        assert through == on_vm and final(through_state) == final(vm_state), seed
+        # a decision inside "buy" (rules.sr line of its `ask`) never offers a free action
+        inside += sum(1 for _, rule, options in on_vm if rule.endswith(inside_rule))
+        assert all(not any(isinstance(o, dict) and "free action" in o for o in options[0])
+                   for _, rule, options in on_vm if rule.endswith(inside_rule))
+    assert inside > 0 and game._playthrough
+
+
+def test_a_chain_of_reactions_too_deep_stops_played_through_as_on_the_vm(tmp_path):
+    rules = """event ping(n)
+on ping(n):
+    raise ping(n + 1)
+each turn:
+    raise ping(1)
+    end game winners players
+"""
+    game = Game(compile_ruleset(ruleset(tmp_path, rules), 2))
+    messages = []
+    for play in (lambda: game.start(1, decide=lambda st: None), lambda: game.play_through(1, lambda st: None)):
+        with pytest.raises(RuntimeRulesError) as error:
+            play()
+        messages.append(str(error.value))
+    assert game._playthrough
+    # the 17th ping is raised inside 16 reactions, at the `raise` of the reaction (line 3, col 5)
+    assert messages[0] == messages[1]
+    assert "rules.sr:3:5: error: a chain of reactions deeper than 16" in messages[0]

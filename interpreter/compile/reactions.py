@@ -106,8 +106,9 @@ class ReactionTable:
     blocks: frozenset[int] = frozenset()  # the reactions' routine blocks (to measure a chain's depth)
 
 
-def dispatch(st, table: ReactionTable, at: Position) -> None:
-    """Push the reactions to the events the statement at `at` raised, first to run on top."""
+def fired_reactions(st, table: ReactionTable) -> tuple[list, list[tuple[Reaction, list]]]:
+    """The events the statement just done raised (emptying `State.raised`) and the reactions
+    that fire, each with its environment, in the order they run (their `where` evaluated now)."""
     queue, st.raised = st.raised, []
     fired: list[tuple[Reaction, list]] = []
     zones, defs = st.zones, table.component_defs
@@ -129,14 +130,25 @@ def dispatch(st, table: ReactionTable, at: Position) -> None:
                     local[reaction.me_slot] = owner if owner is not None else shared_me
                     if reaction.where is None or reaction.where(st, local):
                         fired.append((reaction, local))
-    if not fired:
-        return
-    blocks = table.blocks
-    depth = sum(1 for frame in st.frames if frame.block in blocks and frame.pc > 0)
+    return queue, fired
+
+
+def check_depth(depth: int, queue: list, at: Position) -> None:
+    """A reaction chain is bounded: an event raised while MAX_REACTION_DEPTH reactions run stops
+    the game at the raising statement."""
     if depth >= MAX_REACTION_DEPTH:
         raise RuntimeRulesError.at(at, f"a chain of reactions deeper than {MAX_REACTION_DEPTH}: this raises "
                                    f"{queue[0][0].name} inside {depth} reactions that each raised the next",
                                    "make the chain stop: a `where` or an `if` that ends it", code="SR707")
+
+
+def dispatch(st, table: ReactionTable, at: Position) -> None:
+    """Push the reactions to the events the statement at `at` raised, first to run on top."""
+    queue, fired = fired_reactions(st, table)
+    if not fired:
+        return
+    blocks = table.blocks
+    check_depth(sum(1 for frame in st.frames if frame.block in blocks and frame.pc > 0), queue, at)
     for reaction, local in reversed(fired):
         st.envs.append(local)
         st.frames.append(Frame(reaction.block, 0, len(st.envs) - 1))
@@ -414,4 +426,4 @@ class Events:
         return self.table
 
 
-__all__ = ["Events", "Reacting", "ReactionTable", "dispatch"]
+__all__ = ["Events", "Reacting", "ReactionTable", "check_depth", "dispatch", "fired_reactions"]
