@@ -484,3 +484,13 @@ each turn:
     # the 17th ping is raised inside 16 reactions, at the `raise` of the reaction (line 3, col 5)
     assert messages[0] == messages[1]
     assert "rules.sr:3:5: error: a chain of reactions deeper than 16" in messages[0]
+
+
+# ---- the documentation --------------------------------------------------------------------------
+def test_the_example_of_the_language_reference_says_what_it_says(tmp_path):
+    text = (Path(__file__).resolve().parent.parent / "docs" / "language.md").read_text()
+    section = text[text.index("## The constructs together"):]
+    example = section[section.index("```snowrules\n") + len("```snowrules\n"):section.index("```\n", 20)]
+    # FirstAgent takes each player's first die (5 to 6: turned, +2 VP), then 1 snow pays 2 (+1 VP)
+    _, _, told = run(tmp_path, example)
+    assert said(told) == ["seat 1 has 3 VP", "seat 2 has 3 VP"]
