@@ -75,6 +75,23 @@ each turn:
     assert said(told) == ["2 0"]
 
 
+def test_a_payment_inside_together_reacts_once_the_block_is_done(tmp_path):
+    _, _, told = run(tmp_path, RESOURCES + """
+on spent(p, k, n) where n < 0:
+    announce "returned", -n, k, "vp", p.vp
+each turn:
+    let p = first(players)
+    add 2 to p.res["snow"]
+    together:
+        pay 1 from p.res["snow"]
+        add 4 to p.vp
+    end game winners players
+""")
+    # [Events and reactions] inside `together:` the reactions wait for the block's end: the VP
+    # are there already
+    assert said(told) == ["returned 1 snow vp 4"]
+
+
 def test_a_shortfall_raises_the_paid_counter_and_the_penalty_counter(tmp_path):
     _, _, told = run(tmp_path, """counter res[croissant] per player from 0
 counter vp per player from 0
