@@ -85,3 +85,30 @@ def test_the_docs_highlight_their_rules_examples():
     text = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
     assert text.count("```snowrules\n") >= 10
     assert "```text\n" not in text, "a rules example fenced as plain text is not highlighted"
+
+
+def test_a_line_continued_after_a_backslash_has_no_error_token():
+    # [Files and lines] "A line may continue after a `\` at its end" (spaces before the end too)
+    found = tokens('pay 2 using p.res["ticket"] at 1, \\\n    p.res["snow"] at 2\nlet x = 1 + \\  \n    2\n')
+    assert Error not in {kind for kind, _ in found}
+    assert (Punctuation, "\\") in found
+    assert tokens("x \\ y\n")[1] == (Error, "\\")  # not at a line's end: nothing of the language
+
+
+def test_the_declarations_and_statements_of_events_costs_and_free_actions():
+    assert tokens("event gained(p, k, n) from counter res\n")[:2] == [
+        (Keyword.Declaration, "event"), (Name.Variable, "gained")]
+    assert tokens("on gained(p, k, n) where n > 0:\n")[:2] == [(Keyword.Declaration, "on"), (Name.Function, "gained")]
+    assert tokens("reactions from talents, shelf\n")[:3] == [
+        (Keyword.Declaration, "reactions"), (Keyword, "from"), (Name, "talents")]
+    assert tokens('free action "raise a die" for p, d in p.workers during main when d.value < 6:\n')[:6] == [
+        (Keyword.Declaration, "free action"), (String.Double, '"raise a die"'), (Keyword, "for"), (Name, "p"),
+        (Punctuation, ","), (Name, "d")]
+    assert (Keyword, "during") in tokens("free action \"x\" for p during main:\n")
+    assert tokens("offer free actions to p\n") == [(Keyword, "offer free actions"), (Keyword, "to"), (Name, "p")]
+    assert tokens("raise hosted(p, c)\n")[:2] == [(Keyword, "raise"), (Name.Function, "hosted")]
+    assert [kind for kind, word in tokens('pay 2 using p.res["ticket"] at 1 as cut\n') if word in (
+        "pay", "using", "at", "as")] == [Keyword] * 4
+    # the words stay names elsewhere: a zone called `actions`, a variable `action`
+    assert tokens("move a to p.actions\n")[-1] == (Name.Attribute, "actions")
+    assert tokens("let action = 1\n")[1] == (Name, "action")

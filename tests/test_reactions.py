@@ -263,11 +263,12 @@ def test_a_mistake_in_events_or_reactions_is_reported_at_its_place(tmp_path, cap
         f"expected {expected!r} in:\n{output}"
 
 
-def test_a_game_played_through_falls_back_to_the_vm_and_plays_the_same_game():
+def test_a_game_played_through_plays_the_same_game():
     game = Game(program())
     through = game.play_through(1, lambda st: game.take(st, [0] * len(st.pending.seats)))
     _, st, _ = played()
     assert through.counters == st.counters and game.outcome(through).winners == [0]
+    assert game._playthrough  # reactions have their template (compile/playthrough.py): no VM
 
 
 def test_a_reaction_written_above_the_raise_that_gives_its_kinds_reads_them(tmp_path):

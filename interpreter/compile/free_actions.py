@@ -81,6 +81,11 @@ class FreeActionTable:
         and, within one, in the order of its items."""
         if not self.actions or self.inside_one(st):
             return []
+        return self.allowed(st, player)
+
+    def allowed(self, st, player: int) -> list[dict]:
+        """`offered`, for a caller that knows it is not inside a free action's body (a game
+        played through keeps no frames to look at: compile/playthrough.py counts instead)."""
         phases = st.phase
         found: list[dict] = []
         for action in self.actions:
@@ -110,22 +115,27 @@ class FreeActionTable:
     def take(self, st, frame: Frame, env: list, option: dict, count_slot: int, player: int, rule: str) -> None:
         """Run the chosen free action for `player`, then ask the decision (at `rule`) again: the
         decision steps back, and the free action's body runs above it."""
+        action, local = self.started(st, option, env[count_slot] or 0, player, rule)
+        env[count_slot] = (env[count_slot] or 0) + 1
+        frame.pc -= 1
+        st.envs.append(local)
+        st.frames.append(Frame(action.routine.block, 0, len(st.envs) - 1))
+
+    def started(self, st, option: dict, taken_before: int, player: int, rule: str) -> tuple[FreeAction, list]:
+        """The chosen free action and the environment its body starts with, once checked that
+        this decision has not taken too many (and counted against the game's step budget)."""
         action = self.actions[option[FREE_KEY]]
-        taken = (env[count_slot] or 0) + 1
-        if taken > MAX_FREE_ACTIONS:
+        if taken_before + 1 > MAX_FREE_ACTIONS:
             raise RuntimeRulesError.at(
                 action.position, f"the free action {action.name!r} was taken more than {MAX_FREE_ACTIONS} "
                 f"times at one decision ({rule})",
                 "its condition must turn false as it is taken: let it consume something", code="SR706")
-        env[count_slot] = taken
         charge(st, 1, action.position)
-        frame.pc -= 1
         local = [None] * action.routine.env_size
         local[action.player_slot] = player
         if action.item_slot is not None:
             local[action.item_slot] = option.get(ITEM_KEY)
-        st.envs.append(local)
-        st.frames.append(Frame(action.routine.block, 0, len(st.envs) - 1))
+        return action, local
 
 
 
@@ -191,9 +201,11 @@ class FreeChooseStep(ChooseStep):
 class OfferStep:
     """`offer free actions to p`: "done" and the free actions allowed here; skipped when none is."""
 
-    def __init__(self, who, table: FreeActionTable, count_slot: int, position: Position):
+    def __init__(self, who, table: FreeActionTable, count_slot: int, position: Position,
+                 automa: int | None = None):
         self.who, self.free, self.count_slot = who, table, count_slot
         self.rule = str(position)
+        self.automa = automa  # its seat: never offered anything (no agent plays it)
 
     def run(self, st, frame, env, program) -> bool:
         if st.pending is not None:
@@ -201,7 +213,7 @@ class OfferStep:
             st.answer = st.pending = None
             return self._answered(st, frame, env, seats[0], answer)
         player = self.who(st, env)
-        extra = self.free.offered(st, player)
+        extra = self.free.offered(st, player) if player != self.automa else []
         if not extra:
             env[self.count_slot] = None
             return False

@@ -67,6 +67,7 @@ class EventRuntime:
     cards: dict[int, list[Reaction]] = field(default_factory=dict)   # component definition -> reactions
     # a counter's event: how a counter index becomes (owner, key): base, width, per player, keys
     counter: tuple[int, int, bool, list[str]] | None = None
+    holders: list[int] | None = None  # a counter on components: counter slot -> its component
     words: tuple[str, ...] = ()     # each argument's kind as the log names it
     player_param: int | None = None  # the first player argument: `me` of a card in a shared zone
 
@@ -77,11 +78,14 @@ class EventRuntime:
 
     def arguments(self, raw) -> list:
         """The event's arguments from what was queued: a `raise`'s and a move's are already its
-        arguments; a counter's change is (counter index, change), told as (owner, key, change)."""
+        arguments; a counter's change is (counter index, change), told as (owner, key, change),
+        or (component, change) for a counter on components."""
         if self.counter is None:
             return raw
         i, by = raw
         base, width, per_player, keys = self.counter
+        if self.holders is not None:
+            return [self.holders[i - base], by]
         args = []
         if per_player:
             args.append((i - base) // width)
@@ -102,8 +106,9 @@ class ReactionTable:
     blocks: frozenset[int] = frozenset()  # the reactions' routine blocks (to measure a chain's depth)
 
 
-def dispatch(st, table: ReactionTable, at: Position) -> None:
-    """Push the reactions to the events the statement at `at` raised, first to run on top."""
+def fired_reactions(st, table: ReactionTable) -> tuple[list, list[tuple[Reaction, list]]]:
+    """The events the statement just done raised (emptying `State.raised`) and the reactions
+    that fire, each with its environment, in the order they run (their `where` evaluated now)."""
     queue, st.raised = st.raised, []
     fired: list[tuple[Reaction, list]] = []
     zones, defs = st.zones, table.component_defs
@@ -125,14 +130,25 @@ def dispatch(st, table: ReactionTable, at: Position) -> None:
                     local[reaction.me_slot] = owner if owner is not None else shared_me
                     if reaction.where is None or reaction.where(st, local):
                         fired.append((reaction, local))
-    if not fired:
-        return
-    blocks = table.blocks
-    depth = sum(1 for frame in st.frames if frame.block in blocks and frame.pc > 0)
+    return queue, fired
+
+
+def check_depth(depth: int, queue: list, at: Position) -> None:
+    """A reaction chain is bounded: an event raised while MAX_REACTION_DEPTH reactions run stops
+    the game at the raising statement."""
     if depth >= MAX_REACTION_DEPTH:
         raise RuntimeRulesError.at(at, f"a chain of reactions deeper than {MAX_REACTION_DEPTH}: this raises "
                                    f"{queue[0][0].name} inside {depth} reactions that each raised the next",
                                    "make the chain stop: a `where` or an `if` that ends it", code="SR707")
+
+
+def dispatch(st, table: ReactionTable, at: Position) -> None:
+    """Push the reactions to the events the statement at `at` raised, first to run on top."""
+    queue, fired = fired_reactions(st, table)
+    if not fired:
+        return
+    blocks = table.blocks
+    check_depth(sum(1 for frame in st.frames if frame.block in blocks and frame.pc > 0), queue, at)
     for reaction, local in reversed(fired):
         st.envs.append(local)
         st.frames.append(Frame(reaction.block, 0, len(st.envs) - 1))
@@ -260,13 +276,16 @@ class Events:
                             suggest(decl.source[1], list(self.layout.counter_families)), code="SR401")
             return
         wanted = (["the player whose counter it is"] if family.per_player else []) + (
+            ["the component whose counter it is"] if family.per_component else []) + (
             ["its key"] if family.keys else []) + ["the change"]
         if len(decl.params) != len(wanted):
             self.diag.error(decl.pos, f"an event from counter {family.name!r} has {len(wanted)} parameters "
                             f"({', '.join(wanted)}), not {len(decl.params)}", code="SR403")
             return
-        event.kinds = ([t.PLAYER] if family.per_player else []) + ([t.STR] if family.keys else []) + [t.INT]
+        event.kinds = ([t.PLAYER] if family.per_player else []) + ([t.COMPONENT] if family.per_component else []) + (
+            [t.STR] if family.keys else []) + [t.INT]
         event.counter = (family.base, family.width, family.per_player, list(family.keys))
+        event.holders = family.holders
 
     def _reaction(self, decl: s.ReactionDecl) -> None:
         event = self.events.get(decl.event)
@@ -407,4 +426,4 @@ class Events:
         return self.table
 
 
-__all__ = ["Events", "Reacting", "ReactionTable", "dispatch"]
+__all__ = ["Events", "Reacting", "ReactionTable", "check_depth", "dispatch", "fired_reactions"]

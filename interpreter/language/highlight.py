@@ -7,7 +7,9 @@ falls behind the language: a word the grammar quotes is a keyword.
 
 Beyond keywords it tells apart comments (and the rulebook citations they open with, `# [B.
 Fight]`), strings, numbers, the names being declared (`zone hand`, `define score(p)`), calls,
-fields after a dot and operators.
+fields after a dot and operators. Two phrases are one keyword each, `free action` (a
+declaration) and `offer free actions` (a statement): the grammar reads their second word as a
+name, which stays a name anywhere else. A backslash that ends a line continues it.
 """
 from __future__ import annotations
 
@@ -17,7 +19,9 @@ from importlib import resources
 from pygments.lexer import RegexLexer, bygroups, words
 from pygments.token import Comment, Error, Keyword, Name, Number, Operator, Punctuation, String, Text, Whitespace
 
-_DECLARING = ("zone", "counter", "variable", "constant", "define", "phase", "grid")
+_DECLARING = ("zone", "counter", "variable", "constant", "define", "phase", "grid", "event")
+# declarations whose next word names something declared elsewhere (`on gained(...)`: an event)
+_DECLARING_OTHER = ("on", "reactions")
 _CONSTANTS = ("true", "false", "none")
 _OPERATORS = ("and", "or", "not", "in")
 
@@ -38,7 +42,7 @@ class SnowrulesLexer(RegexLexer):
     mimetypes = ["text/x-snowrules"]
     url = "https://github.com/snowrules/snowrules"
 
-    _keywords = [w for w in grammar_keywords() if w not in _CONSTANTS + _OPERATORS + _DECLARING]
+    _keywords = [w for w in grammar_keywords() if w not in _CONSTANTS + _OPERATORS + _DECLARING + _DECLARING_OTHER]
 
     tokens = {
         "root": [
@@ -48,7 +52,11 @@ class SnowrulesLexer(RegexLexer):
             (r"#[^\n]*", Comment.Single),
             (r'"[^"\n]*"', String.Double),
             (r"\d+", Number.Integer),
+            (r"\\(?=[ \t]*\r?\n)", Punctuation),  # the line goes on: "A line may continue after a `\`"
+            (r"free[ \t]+action\b", Keyword.Declaration),
+            (r"offer[ \t]+free[ \t]+actions\b", Keyword),
             (words(_DECLARING, suffix=r"\b"), Keyword.Declaration, "declared"),
+            (words(_DECLARING_OTHER, suffix=r"\b"), Keyword.Declaration),
             (words(_CONSTANTS, suffix=r"\b"), Keyword.Constant),
             (words(_OPERATORS, suffix=r"\b"), Operator.Word),
             (words(_keywords, suffix=r"\b"), Keyword),
