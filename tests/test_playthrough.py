@@ -32,6 +32,20 @@ def test_a_game_played_through_ends_as_on_the_vm(config):
     assert game._playthrough, "every bundled ruleset can be played through"
 
 
+@pytest.mark.parametrize("config", configurations(), ids=config_id)
+def test_draws_answer_plain_decisions_as_the_random_decide_would(config):
+    """With `draws`, a plain decision takes its answer from the option count without a Decision:
+    the game must be the one the VM plays with the random decide (same generators, same draws)."""
+    game = game_for(config)
+    seats = game.program.seats
+    for seed in range(12):
+        on_vm = game.start(seed, decide=random_decide(seats, seed))
+        draws = [RandomAgent(seed * 100 + seat)._random for seat in range(seats)]
+        through = game.play_through(seed, answering_at_random(draws), draws=draws)
+        assert final(through) == final(on_vm), seed
+        assert through.draws is draws and through.clone().draws is None  # never part of a copy
+
+
 def test_play_with_random_agents_plays_through_and_keeps_its_games():
     game = game_for(("snow_time", None, 4))
     agents = [RandomAgent(seat) for seat in range(4)]

@@ -234,6 +234,8 @@ class ChooseStep:
                     return
                 if len(found) == 1 and not st.explicit:
                     env[slot] = found[0]
+                elif st.draws is not None:  # a random agent: the same draw, from the option count
+                    env[slot] = found[int(st.draws[player]() * len(found))]
                 else:
                     st.pending = Decision([player], [found], False, rule, variable, kind)
                     env[slot] = st.decide(st)
@@ -257,6 +259,9 @@ class ChooseStep:
                 return
             if forced and not st.explicit:
                 answer = [found[0] for found in options]
+            elif st.draws is not None:  # random agents: the same draws, from the option counts
+                draws = st.draws
+                answer = [found[int(draws[p]() * len(found))] for p, found in zip(players, options)]
             else:
                 st.pending = Decision(players, options, True, rule, variable, kind)
                 answer = st.decide(st)
