@@ -124,22 +124,22 @@ class _Builder:
         # Loops count their rounds against the game's step budget, as native loops do (budget.py).
         if kind is ForStep:
             item, items = fuse.fresh(), fuse.fresh()
-            charge, where = self.bound(budget.charge, ns), self.bound(self.program.blocks[step.block].position, ns)
+            fail, where = self.bound(budget.over_budget, ns), self.bound(self.program.blocks[step.block].position, ns)
             return [f"{items} = list({self.value(step.source, ns)})",
-                    f"{charge}(st, len({items}), {where})",
+                    *budget.charge_lines(f"len({items})", where, fail),
                     f"for {item} in {items}:",
                     f"    env[{int(step.slot)}] = {item}",
                     f"    {self.call(step.block, ns)}"]
         if kind is WhileStep:
-            charge, where = self.bound(budget.charge, ns), self.bound(self.program.blocks[step.block].position, ns)
+            fail, where = self.bound(budget.over_budget, ns), self.bound(self.program.blocks[step.block].position, ns)
             return [f"while {self.value(step.cond, ns)}:",
                     f"    {self.call(step.block, ns)}",
-                    f"    {charge}(st, 1, {where})"]
+                    *fuse.indent(budget.charge_lines("1", where, fail))]
         if kind is RepeatStep:
             rounds = fuse.fresh()
-            charge, where = self.bound(budget.charge, ns), self.bound(self.program.blocks[step.block].position, ns)
+            fail, where = self.bound(budget.over_budget, ns), self.bound(self.program.blocks[step.block].position, ns)
             return [f"{rounds} = {self.value(step.count, ns)}",
-                    f"{charge}(st, max({rounds}, 0), {where})",
+                    *budget.charge_lines(f"max({rounds}, 0)", where, fail),
                     f"for {fuse.fresh()} in range({rounds}):",
                     f"    {self.call(step.block, ns)}"]
         if kind is TurnsStep:
