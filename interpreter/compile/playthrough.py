@@ -180,22 +180,23 @@ class _Builder:
         return lines
 
     def resolve(self, step: ResolveStep) -> Run:
-        functions, routines, defs, card_of, player_of = \
-            self.functions, step.routines, step.defs, step.card, step.player
-        for routine in routines.values():
-            self.function(routine.block)
+        defs, card_of, player_of = step.defs, step.card, step.player
+        # per definition with an effect: its function, its environment's size, `this` and `me`
+        effects = {definition: (self.function(routine.block), routine.env_size, routine.slots["this"],
+                                routine.slots["me"]) for definition, routine in step.routines.items()}
 
         def resolve(st, env) -> None:
             card = card_of(st, env)
             if card is None:
                 return
-            routine = routines.get(defs[card])
-            if routine is None:
+            effect = effects.get(defs[card])
+            if effect is None:
                 return
-            local = [None] * routine.env_size
-            local[routine.slots["this"]] = card
-            local[routine.slots["me"]] = player_of(st, env)
-            functions[routine.block](st, local)
+            run, size, this, me = effect
+            local = [None] * size
+            local[this] = card
+            local[me] = player_of(st, env)
+            run(st, local)
         return resolve
 
     def triggered(self, step: TriggeredAdd) -> Run:

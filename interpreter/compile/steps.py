@@ -6,6 +6,7 @@ returns True when the state must pause (a decision is pending).
 from __future__ import annotations
 
 import itertools
+import math
 
 from snowrules.compile import apply
 from snowrules.language.diagnostics import Position
@@ -16,6 +17,31 @@ from snowrules.model.values import Decision, Ending, Frame, Termination
 def combinations(items: list, sizes: range) -> list[list]:
     """Every choice of `sizes` items (largest first), each in the items' order."""
     return [list(c) for n in sizes for c in itertools.combinations(items, n)]
+
+
+def combination_count(length: int, sizes: range) -> int:
+    """len(combinations(items, sizes)) for `length` items, without building them."""
+    return sum(math.comb(length, n) for n in sizes)
+
+
+def combination_at(items: list, sizes: range, index: int) -> list:
+    """combinations(items, sizes)[index], without building the others (a random agent's answer
+    among many combinations needs only their count and the one it draws)."""
+    for n in sizes:
+        block = math.comb(len(items), n)
+        if index < block:
+            break
+        index -= block
+    chosen, start = [], 0
+    for left in range(n, 0, -1):  # the index-th combination of n items, in itertools' order
+        for at in range(start, len(items)):
+            following = math.comb(len(items) - at - 1, left - 1)
+            if index < following:
+                chosen.append(items[at])
+                start = at + 1
+                break
+            index -= following
+    return chosen
 
 
 class GameEnded(Exception):
@@ -312,6 +338,9 @@ class ChooseStep:
                     body(st, env)
             return
         player = self.who(st, env)
+        if self.count_mode is not None and st.draws is not None and not st.explicit:
+            self._draw_combination(st, env, player, body)
+            return
         found = self.source(st, env)[:] if self.count_mode is None and not self.optional \
             else self.options(st, env)
         if not found:
@@ -326,6 +355,24 @@ class ChooseStep:
             answer = st.decide(st)
             st.pending = None
         env[self.slot] = answer
+        if body is not None:
+            body(st, env)
+
+    def _draw_combination(self, st, env, player: int, body) -> None:
+        """`played_through` of one seat's `up to N` / `exactly N` decision answered by a random
+        agent (st.draws): the same answer as drawn among `options()`, which are only counted."""
+        items = self.source(st, env)
+        n = self.count(st, env)
+        if self.count_mode == "exactly":
+            sizes = range(n, n + 1) if n <= len(items) else range(0)
+        else:
+            sizes = range(min(n, len(items)), -1, -1)
+        total = combination_count(len(items), sizes)
+        if total == 0:
+            env[self.slot] = []
+            return
+        index = 0 if total == 1 else int(st.draws[player]() * total)
+        env[self.slot] = combination_at(items, sizes, index)
         if body is not None:
             body(st, env)
 
