@@ -147,6 +147,8 @@ class _Builder:
         if kind is _CallStep:
             lines = [f"env[{int(slot)}] = {self.value(arg, ns)}" for slot, arg in step.bindings]
             return lines + [self.call(step.block, ns)]
+        if kind is ChooseStep and step.count_mode is None and not step.optional and not step.simultaneous:
+            return self.choose_one_lines(step, ns)
         if kind is ChooseStep:
             body = step.native_body if step.native_body is not None else (
                 None if step.block is None else self.function(step.block))
@@ -160,6 +162,27 @@ class _Builder:
         if kind is PayStep:
             return [f"{self.bound(self.pay(step), ns)}(st, env)"]
         raise _NotPlayable(kind.__name__)
+
+    def choose_one_lines(self, step: ChooseStep, ns: dict) -> list[str]:
+        """One seat's choice of one item, written inline (ChooseStep.played_through_plain as
+        lines: no call for the decision, and the lines of what follows it in place): a single
+        option is taken, a random agent (st.draws) draws from the option count, any other agent
+        is asked through ChooseStep.ask_one. The options are not copied."""
+        player, found, slot = fuse.fresh(), fuse.fresh(), int(step.slot)
+        if step.native_body is not None:
+            body, body_ns, _ = fuse.block_code(step.native_body)
+            ns.update(body_ns)
+        else:
+            body = [] if step.block is None else [self.call(step.block, ns)]
+        return [f"{player} = {self.value(step.who, ns)}",
+                f"{found} = {self.value(step.source, ns)}",
+                f"if not {found}:",
+                f"    env[{slot}] = None",
+                "else:",
+                f"    if len({found}) == 1 and not st.explicit: env[{slot}] = {found}[0]",
+                f"    elif st.draws is not None: env[{slot}] = {found}[int(st.draws[{player}]() * len({found}))]",
+                f"    else: env[{slot}] = {self.bound(step.ask_one, ns)}(st, {player}, {found})",
+                *fuse.indent(body)]
 
     def turns_lines(self, step: TurnsStep, ns: dict) -> list[str]:
         """`each turn:` / `rounds N:` as TurnsStep and the VM's end of a turns block run it."""

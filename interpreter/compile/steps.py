@@ -245,30 +245,21 @@ class ChooseStep:
         frame.pc -= 1
         return True
 
+    def ask_one(self, st, player: int, found: list):
+        """One seat's plain decision put to `st.decide` (the inline decision of a game played
+        through, compile/playthrough.py); the answer."""
+        st.pending = Decision([player], [found], False, self.rule, self.variable, self.kind)
+        answer = st.decide(st)
+        st.pending = None
+        return answer
+
     def played_through_plain(self, body):
-        """`played_through` for the common decision, built once per step: one item among a
-        list, not optional. The options are not copied: the answer is taken before anything
-        runs that could change them."""
+        """`played_through` for the common simultaneous decision, built once per step: one item
+        among a list, not optional (one seat's such decision is written inline, see
+        playthrough.py). The options are not copied: the answers are taken before anything runs
+        that could change them."""
         who, source, slot, player_slot = self.who, self.source, self.slot, self.player_slot
         rule, variable, kind = self.rule, self.variable, self.kind
-        if not self.simultaneous:
-            def choose_one(st, env) -> None:
-                player = who(st, env)
-                found = source(st, env)
-                if not found:
-                    env[slot] = None
-                    return
-                if len(found) == 1 and not st.explicit:
-                    env[slot] = found[0]
-                elif st.draws is not None:  # a random agent: the same draw, from the option count
-                    env[slot] = found[int(st.draws[player]() * len(found))]
-                else:
-                    st.pending = Decision([player], [found], False, rule, variable, kind)
-                    env[slot] = st.decide(st)
-                    st.pending = None
-                if body is not None:
-                    body(st, env)
-            return choose_one
 
         def choose_each(st, env) -> None:
             players, options = [], []
