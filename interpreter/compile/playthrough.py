@@ -147,13 +147,11 @@ class _Builder:
         if kind is _CallStep:
             lines = [f"env[{int(slot)}] = {self.value(arg, ns)}" for slot, arg in step.bindings]
             return lines + [self.call(step.block, ns)]
-        if kind is ChooseStep and step.count_mode is None and not step.optional and not step.simultaneous:
-            return self.choose_one_lines(step, ns)
+        if kind is ChooseStep and step.count_mode is None and not step.optional:
+            return self.choose_each_lines(step, ns) if step.simultaneous else self.choose_one_lines(step, ns)
         if kind is ChooseStep:
             body = step.native_body if step.native_body is not None else (
                 None if step.block is None else self.function(step.block))
-            if step.count_mode is None and not step.optional:
-                return [f"{self.bound(step.played_through_plain(body), ns)}(st, env)"]
             return [f"{self.bound(step.played_through, ns)}(st, env, {self.bound(body, ns)})"]
         if kind is ResolveStep:
             return [f"{self.bound(self.resolve(step), ns)}(st, env)"]
@@ -169,11 +167,7 @@ class _Builder:
         option is taken, a random agent (st.draws) draws from the option count, any other agent
         is asked through ChooseStep.ask_one. The options are not copied."""
         player, found, slot = fuse.fresh(), fuse.fresh(), int(step.slot)
-        if step.native_body is not None:
-            body, body_ns, _ = fuse.block_code(step.native_body)
-            ns.update(body_ns)
-        else:
-            body = [] if step.block is None else [self.call(step.block, ns)]
+        body = self.body_lines(step, ns)
         return [f"{player} = {self.value(step.who, ns)}",
                 f"{found} = {self.value(step.source, ns)}",
                 f"if not {found}:",
@@ -183,6 +177,41 @@ class _Builder:
                 f"    elif st.draws is not None: env[{slot}] = {found}[int(st.draws[{player}]() * len({found}))]",
                 f"    else: env[{slot}] = {self.bound(step.ask_one, ns)}(st, {player}, {found})",
                 *fuse.indent(body)]
+
+    def choose_each_lines(self, step: ChooseStep, ns: dict) -> list[str]:
+        """Each seat's choice of one item at once, written inline as `choose_one_lines`: the
+        seats with options, their answers (each taken, drawn or asked through
+        ChooseStep.ask_each), then what follows for each seat in turn."""
+        seats, options, forced, answers = fuse.fresh(), fuse.fresh(), fuse.fresh(), fuse.fresh()
+        seat, found, answer = fuse.fresh(), fuse.fresh(), fuse.fresh()
+        seat_slot, slot = int(step.player_slot), int(step.slot)
+        body = self.body_lines(step, ns)
+        return [f"{seats}, {options}, {forced} = [], [], True",
+                f"for {seat} in {self.value(step.who, ns)}:",
+                f"    env[{seat_slot}] = {seat}",
+                f"    {found} = {self.value(step.source, ns)}",
+                f"    if {found}:",
+                f"        {seats}.append({seat})",
+                f"        {options}.append({found})",
+                f"        if len({found}) != 1: {forced} = False",
+                f"if {seats}:",
+                f"    if {forced} and not st.explicit: {answers} = [{found}[0] for {found} in {options}]",
+                f"    elif st.draws is not None: {answers} = [{found}[int(st.draws[{seat}]() * len({found}))]"
+                f" for {seat}, {found} in zip({seats}, {options})]",
+                f"    else: {answers} = {self.bound(step.ask_each, ns)}(st, {seats}, {options})",
+                f"    for {seat}, {answer} in zip({seats}, {answers}):",
+                f"        env[{seat_slot}] = {seat}",
+                f"        env[{slot}] = {answer}",
+                *fuse.indent(fuse.indent(body))]
+
+    def body_lines(self, step: ChooseStep, ns: dict) -> list[str]:
+        """The lines of what follows a decision's answer: its native statements in place, or a
+        call of its block's function."""
+        if step.native_body is not None:
+            body, body_ns, _ = fuse.block_code(step.native_body)
+            ns.update(body_ns)
+            return body
+        return ["pass"] if step.block is None else [self.call(step.block, ns)]
 
     def turns_lines(self, step: TurnsStep, ns: dict) -> list[str]:
         """`each turn:` / `rounds N:` as TurnsStep and the VM's end of a turns block run it."""

@@ -253,42 +253,13 @@ class ChooseStep:
         st.pending = None
         return answer
 
-    def played_through_plain(self, body):
-        """`played_through` for the common simultaneous decision, built once per step: one item
-        among a list, not optional (one seat's such decision is written inline, see
-        playthrough.py). The options are not copied: the answers are taken before anything runs
-        that could change them."""
-        who, source, slot, player_slot = self.who, self.source, self.slot, self.player_slot
-        rule, variable, kind = self.rule, self.variable, self.kind
-
-        def choose_each(st, env) -> None:
-            players, options = [], []
-            forced = True
-            for p in who(st, env):
-                env[player_slot] = p
-                found = source(st, env)
-                if found:
-                    players.append(p)
-                    options.append(found)
-                    if len(found) != 1:
-                        forced = False
-            if not players:
-                return
-            if forced and not st.explicit:
-                answer = [found[0] for found in options]
-            elif st.draws is not None:  # random agents: the same draws, from the option counts
-                draws = st.draws
-                answer = [found[int(draws[p]() * len(found))] for p, found in zip(players, options)]
-            else:
-                st.pending = Decision(players, options, True, rule, variable, kind)
-                answer = st.decide(st)
-                st.pending = None
-            if body is not None:
-                for p, a in zip(players, answer):
-                    env[player_slot] = p
-                    env[slot] = a
-                    body(st, env)
-        return choose_each
+    def ask_each(self, st, seats: list[int], options: list[list]) -> list:
+        """Several seats' plain decision at once put to `st.decide` (see `ask_one`); the answers,
+        one per seat."""
+        st.pending = Decision(seats, options, True, self.rule, self.variable, self.kind)
+        answers = st.decide(st)
+        st.pending = None
+        return answers
 
     def played_through(self, st, env, body) -> None:
         """The decision in a game played through (compile/playthrough.py): `st.decide` answers
