@@ -143,3 +143,16 @@ def test_explicit_chance_plays_the_same_game_as_the_generator(config, seed):
     assert explicit.zones == sampled.zones
     assert explicit.counters == sampled.counters
     assert explicit.result == sampled.result
+
+
+@pytest.mark.parametrize("size, seed", [(0, 1), (1, 1), (2, 5), (10, 7), (52, 123456789)])
+def test_the_written_out_shuffle_makes_the_swaps_below_draws(size, seed):
+    """rng.shuffle writes `below` out in its loop: the same swaps, the same final state."""
+    from snowrules.model.rng import shuffle
+    expected, state = list(range(size)), seed_state(seed)
+    for place in range(size - 1, 0, -1):
+        state, j = below(state, place + 1)
+        expected[place], expected[j] = expected[j], expected[place]
+    items = list(range(size))
+    assert shuffle(seed_state(seed), items) == state
+    assert items == expected

@@ -32,6 +32,20 @@ def test_a_game_played_through_ends_as_on_the_vm(config):
     assert game._playthrough, "every bundled ruleset can be played through"
 
 
+@pytest.mark.parametrize("config", configurations(), ids=config_id)
+def test_draws_answer_plain_decisions_as_the_random_decide_would(config):
+    """With `draws`, a plain decision takes its answer from the option count without a Decision:
+    the game must be the one the VM plays with the random decide (same generators, same draws)."""
+    game = game_for(config)
+    seats = game.program.seats
+    for seed in range(12):
+        on_vm = game.start(seed, decide=random_decide(seats, seed))
+        draws = [RandomAgent(seed * 100 + seat)._random for seat in range(seats)]
+        through = game.play_through(seed, answering_at_random(draws), draws=draws)
+        assert final(through) == final(on_vm), seed
+        assert through.draws is draws and through.clone().draws is None  # never part of a copy
+
+
 def test_play_with_random_agents_plays_through_and_keeps_its_games():
     game = game_for(("snow_time", None, 4))
     agents = [RandomAgent(seat) for seat in range(4)]
@@ -60,3 +74,34 @@ def test_a_runtime_error_played_through_names_the_rule(tmp_path):
         game.play_through(0, random_decide(2, 0))
     assert "rules.sr:8:9: error: a value is none where this rule needs one" in str(caught.value)
     assert game._playthrough
+
+
+@pytest.mark.parametrize("length, sizes", [
+    (0, range(0, -1, -1)), (1, range(1, -1, -1)), (5, range(2, -1, -1)), (6, range(3, 4)),
+    (4, range(4, -1, -1)), (7, range(0, 1)), (3, range(0))])
+def test_the_combination_at_an_index_is_the_one_combinations_lists_there(length, sizes):
+    """A random agent's `up to N` answer is unranked from its index instead of built with the
+    others: it must be the very combination that the full list holds at that index."""
+    from snowrules.compile.steps import combination_at, combination_count, combinations
+    items = [10 + i for i in range(length)]
+    listed = combinations(items, sizes)
+    assert combination_count(length, sizes) == len(listed)
+    assert [combination_at(items, sizes, i) for i in range(len(listed))] == listed
+
+
+def test_an_up_to_decision_drawn_from_its_count_plays_the_game_the_vm_plays():
+    """Snow Time's Healer asks `up to 2` cards back from a discard pile (many combinations)."""
+    game = game_for(("snow_time", None, 4))
+    asked = []  # the number of combinations offered at each `up to` decision the VM asks
+
+    def counting(decide):
+        def ask(st):
+            if st.pending.how_many is not None:
+                asked.append(len(st.pending.options[0]))
+            return decide(st)
+        return ask
+    for seed in range(40):
+        on_vm = game.start(seed, decide=counting(random_decide(4, seed)))
+        draws = [RandomAgent(seed * 100 + seat)._random for seat in range(4)]
+        assert final(game.play_through(seed, answering_at_random(draws), draws=draws)) == final(on_vm), seed
+    assert max(asked) > 10  # the answers were drawn among many combinations

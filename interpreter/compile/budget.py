@@ -23,6 +23,13 @@ def charge(st, rounds: int, position: Position) -> None:
         over_budget(position)
 
 
+def charge_lines(rounds: str, where: str, fail: str) -> list[str]:
+    """`charge` written into generated code (a call per loop costs more than the check): count
+    `rounds` (generated text, evaluated once) and call `fail` (bound to `over_budget`) with
+    `where` (bound to the loop's position) past the budget."""
+    return [f"st.steps += {rounds}", f"if st.steps > {int(MAX_STEPS)}: {fail}({where})"]
+
+
 def too_many(position: Position, size: int, what: str):
     raise RuntimeRulesError.at(position, f"{what} has {size} items, more than {MAX_LIST}", code="SR704")
 

@@ -25,7 +25,7 @@ from snowrules.language.diagnostics import Position, RuntimeRulesError
 from snowrules.language.limits import MAX_LIST
 from snowrules.model import kinds as t
 from snowrules.model.events import Rolled, Shuffled
-from snowrules.model.rng import below
+from snowrules.model.rng import below, shuffle
 from snowrules.model.state import State
 from snowrules.model.values import Decision
 
@@ -208,10 +208,7 @@ class ShuffleStep(ChanceStep):
     def sampled(self, st: State, env: list) -> None:
         """Fast path: the same swaps as `apply`, the same draws from the generator."""
         z = self.zone(st, env)
-        items = st.zones[z]
-        for place in range(len(items) - 1, 0, -1):
-            st.rng, j = below(st.rng, place + 1)
-            items[place], items[j] = items[j], items[place]
+        st.rng = shuffle(st.rng, st.zones[z])
         self._told(st, z)
 
     def apply(self, st: State, env: list, progress: dict, outcome: Any) -> dict | None:

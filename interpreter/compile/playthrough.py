@@ -148,22 +148,22 @@ class _Builder:
         # Loops count their rounds against the game's step budget, as native loops do (budget.py).
         if kind is ForStep:
             item, items = fuse.fresh(), fuse.fresh()
-            charge, where = self.bound(budget.charge, ns), self.bound(self.program.blocks[step.block].position, ns)
+            fail, where = self.bound(budget.over_budget, ns), self.bound(self.program.blocks[step.block].position, ns)
             return [f"{items} = list({self.value(step.source, ns)})",
-                    f"{charge}(st, len({items}), {where})",
+                    *budget.charge_lines(f"len({items})", where, fail),
                     f"for {item} in {items}:",
                     f"    env[{int(step.slot)}] = {item}",
                     f"    {self.call(step.block, ns)}"]
         if kind is WhileStep:
-            charge, where = self.bound(budget.charge, ns), self.bound(self.program.blocks[step.block].position, ns)
+            fail, where = self.bound(budget.over_budget, ns), self.bound(self.program.blocks[step.block].position, ns)
             return [f"while {self.value(step.cond, ns)}:",
                     f"    {self.call(step.block, ns)}",
-                    f"    {charge}(st, 1, {where})"]
+                    *fuse.indent(budget.charge_lines("1", where, fail))]
         if kind is RepeatStep:
             rounds = fuse.fresh()
-            charge, where = self.bound(budget.charge, ns), self.bound(self.program.blocks[step.block].position, ns)
+            fail, where = self.bound(budget.over_budget, ns), self.bound(self.program.blocks[step.block].position, ns)
             return [f"{rounds} = {self.value(step.count, ns)}",
-                    f"{charge}(st, max({rounds}, 0), {where})",
+                    *budget.charge_lines(f"max({rounds}, 0)", where, fail),
                     f"for {fuse.fresh()} in range({rounds}):",
                     f"    {self.call(step.block, ns)}"]
         if kind is TurnsStep:
@@ -179,11 +179,11 @@ class _Builder:
             return [f"{self.bound(self.offer(step), ns)}(st, env)"]
         if kind is Reacting:
             return [f"{self.bound(self.reacting(step), ns)}(st, env)"]
+        if kind is ChooseStep and step.count_mode is None and not step.optional:
+            return self.choose_each_lines(step, ns) if step.simultaneous else self.choose_one_lines(step, ns)
         if kind is ChooseStep:
             body = step.native_body if step.native_body is not None else (
                 None if step.block is None else self.function(step.block))
-            if step.count_mode is None and not step.optional:
-                return [f"{self.bound(step.played_through_plain(body), ns)}(st, env)"]
             return [f"{self.bound(step.played_through, ns)}(st, env, {self.bound(body, ns)})"]
         if kind is ResolveStep:
             return [f"{self.bound(self.resolve(step), ns)}(st, env)"]
@@ -192,6 +192,58 @@ class _Builder:
         if kind is PayStep:
             return [f"{self.bound(self.pay(step), ns)}(st, env)"]
         raise _NotPlayable(kind.__name__)
+
+    def choose_one_lines(self, step: ChooseStep, ns: dict) -> list[str]:
+        """One seat's choice of one item, written inline (ChooseStep.played_through_plain as
+        lines: no call for the decision, and the lines of what follows it in place): a single
+        option is taken, a random agent (st.draws) draws from the option count, any other agent
+        is asked through ChooseStep.ask_one. The options are not copied."""
+        player, found, slot = fuse.fresh(), fuse.fresh(), int(step.slot)
+        body = self.body_lines(step, ns)
+        return [f"{player} = {self.value(step.who, ns)}",
+                f"{found} = {self.value(step.source, ns)}",
+                f"if not {found}:",
+                f"    env[{slot}] = None",
+                "else:",
+                f"    if len({found}) == 1 and not st.explicit: env[{slot}] = {found}[0]",
+                f"    elif st.draws is not None: env[{slot}] = {found}[int(st.draws[{player}]() * len({found}))]",
+                f"    else: env[{slot}] = {self.bound(step.ask_one, ns)}(st, {player}, {found})",
+                *fuse.indent(body)]
+
+    def choose_each_lines(self, step: ChooseStep, ns: dict) -> list[str]:
+        """Each seat's choice of one item at once, written inline as `choose_one_lines`: the
+        seats with options, their answers (each taken, drawn or asked through
+        ChooseStep.ask_each), then what follows for each seat in turn."""
+        seats, options, forced, answers = fuse.fresh(), fuse.fresh(), fuse.fresh(), fuse.fresh()
+        seat, found, answer = fuse.fresh(), fuse.fresh(), fuse.fresh()
+        seat_slot, slot = int(step.player_slot), int(step.slot)
+        body = self.body_lines(step, ns)
+        return [f"{seats}, {options}, {forced} = [], [], True",
+                f"for {seat} in {self.value(step.who, ns)}:",
+                f"    env[{seat_slot}] = {seat}",
+                f"    {found} = {self.value(step.source, ns)}",
+                f"    if {found}:",
+                f"        {seats}.append({seat})",
+                f"        {options}.append({found})",
+                f"        if len({found}) != 1: {forced} = False",
+                f"if {seats}:",
+                f"    if {forced} and not st.explicit: {answers} = [{found}[0] for {found} in {options}]",
+                f"    elif st.draws is not None: {answers} = [{found}[int(st.draws[{seat}]() * len({found}))]"
+                f" for {seat}, {found} in zip({seats}, {options})]",
+                f"    else: {answers} = {self.bound(step.ask_each, ns)}(st, {seats}, {options})",
+                f"    for {seat}, {answer} in zip({seats}, {answers}):",
+                f"        env[{seat_slot}] = {seat}",
+                f"        env[{slot}] = {answer}",
+                *fuse.indent(fuse.indent(body))]
+
+    def body_lines(self, step: ChooseStep, ns: dict) -> list[str]:
+        """The lines of what follows a decision's answer: its native statements in place, or a
+        call of its block's function."""
+        if step.native_body is not None:
+            body, body_ns, _ = fuse.block_code(step.native_body)
+            ns.update(body_ns)
+            return body
+        return ["pass"] if step.block is None else [self.call(step.block, ns)]
 
     def turns_lines(self, step: TurnsStep, ns: dict) -> list[str]:
         """`each turn:` / `rounds N:` as TurnsStep and the VM's end of a turns block run it."""
@@ -212,22 +264,25 @@ class _Builder:
         return lines
 
     def resolve(self, step: ResolveStep) -> Run:
-        functions, routines, defs, card_of, player_of = \
-            self.functions, step.routines, step.defs, step.card, step.player
-        for routine in routines.values():
-            self.ensure(routine.block)
+        functions, defs, card_of, player_of = self.functions, step.defs, step.card, step.player
+        for routine in step.routines.values():
+            self.ensure(routine.block)  # looked up when it runs: an effect may resolve itself again
+        # per definition with an effect: its block, its environment's size, `this` and `me`
+        effects = {definition: (routine.block, routine.env_size, routine.slots["this"], routine.slots["me"])
+                   for definition, routine in step.routines.items()}
 
         def resolve(st, env) -> None:
             card = card_of(st, env)
             if card is None:
                 return
-            routine = routines.get(defs[card])
-            if routine is None:
+            effect = effects.get(defs[card])
+            if effect is None:
                 return
-            local = [None] * routine.env_size
-            local[routine.slots["this"]] = card
-            local[routine.slots["me"]] = player_of(st, env)
-            functions[routine.block](st, local)
+            block, size, this, me = effect
+            local = [None] * size
+            local[this] = card
+            local[me] = player_of(st, env)
+            functions[block](st, local)
         return resolve
 
     def triggered(self, step: TriggeredAdd) -> Run:

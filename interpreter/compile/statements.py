@@ -13,7 +13,7 @@ from typing import Any
 
 from snowrules.compile import apply, fuse
 from snowrules.compile.automa import played_by_rules
-from snowrules.compile.budget import charge, over_budget
+from snowrules.compile.budget import charge_lines, over_budget
 from snowrules.compile.chance import CHANCE, ChanceStatements, outcome_kind
 from snowrules.compile.changes import ChangeStatements
 from snowrules.compile.costs import CostStatements, counters_of, may_ask
@@ -465,9 +465,9 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
         body, body_ns, depth = self.body_code(node.body, inner)
         item, items, charge_name, where = fuse.fresh(), fuse.fresh(), fuse.fresh("_v"), fuse.fresh("_v")
         # every round is a step of the budget, charged before the first round
-        lines = [f"{items} = {src}", f"{charge_name}(st, len({items}), {where})",
+        lines = [f"{items} = {src}", *charge_lines(f"len({items})", where, charge_name),
                  f"for {item} in {items}:", f"    env[{int(slot)}] = {item}"] + fuse.indent(body)
-        return fuse.statement(lines, {**ns, **body_ns, charge_name: charge, where: node.pos}, depth + 1)
+        return fuse.statement(lines, {**ns, **body_ns, charge_name: over_budget, where: node.pos}, depth + 1)
 
     def _while(self, node: s.While, scope: Scope):
         cond = self.x.expect(node.cond, scope, t.BOOL, "the condition")
@@ -487,9 +487,9 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
         body, body_ns, depth = self.body_code(node.body, scope.child())
         rounds, charge_name, where = fuse.fresh(), fuse.fresh("_v"), fuse.fresh("_v")
         # every round is a step of the budget, charged before the first round
-        lines = [f"{rounds} = {src}", f"{charge_name}(st, max({rounds}, 0), {where})",
+        lines = [f"{rounds} = {src}", *charge_lines(f"max({rounds}, 0)", where, charge_name),
                  f"for {fuse.fresh()} in range({rounds}):"] + fuse.indent(body)
-        return fuse.statement(lines, {**ns, **body_ns, charge_name: charge, where: node.pos}, depth + 1)
+        return fuse.statement(lines, {**ns, **body_ns, charge_name: over_budget, where: node.pos}, depth + 1)
 
     def _phase(self, node: s.Phase, scope: Scope):
         body, body_ns, depth = self.body_code(node.body, scope.child())

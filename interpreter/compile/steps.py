@@ -6,6 +6,7 @@ returns True when the state must pause (a decision is pending).
 from __future__ import annotations
 
 import itertools
+import math
 
 from snowrules.compile import apply
 from snowrules.language.diagnostics import Position
@@ -16,6 +17,31 @@ from snowrules.model.values import Decision, Ending, Frame, Termination
 def combinations(items: list, sizes: range) -> list[list]:
     """Every choice of `sizes` items (largest first), each in the items' order."""
     return [list(c) for n in sizes for c in itertools.combinations(items, n)]
+
+
+def combination_count(length: int, sizes: range) -> int:
+    """len(combinations(items, sizes)) for `length` items, without building them."""
+    return sum(math.comb(length, n) for n in sizes)
+
+
+def combination_at(items: list, sizes: range, index: int) -> list:
+    """combinations(items, sizes)[index], without building the others (a random agent's answer
+    among many combinations needs only their count and the one it draws)."""
+    for n in sizes:
+        block = math.comb(len(items), n)
+        if index < block:
+            break
+        index -= block
+    chosen, start = [], 0
+    for left in range(n, 0, -1):  # the index-th combination of n items, in itertools' order
+        for at in range(start, len(items)):
+            following = math.comb(len(items) - at - 1, left - 1)
+            if index < following:
+                chosen.append(items[at])
+                start = at + 1
+                break
+            index -= following
+    return chosen
 
 
 class GameEnded(Exception):
@@ -219,54 +245,21 @@ class ChooseStep:
         frame.pc -= 1
         return True
 
-    def played_through_plain(self, body):
-        """`played_through` for the common decision, built once per step: one item among a
-        list, not optional. The options are not copied: the answer is taken before anything
-        runs that could change them."""
-        who, source, slot, player_slot = self.who, self.source, self.slot, self.player_slot
-        rule, variable, kind = self.rule, self.variable, self.kind
-        if not self.simultaneous:
-            def choose_one(st, env) -> None:
-                player = who(st, env)
-                found = source(st, env)
-                if not found:
-                    env[slot] = None
-                    return
-                if len(found) == 1 and not st.explicit:
-                    env[slot] = found[0]
-                else:
-                    st.pending = Decision([player], [found], False, rule, variable, kind)
-                    env[slot] = st.decide(st)
-                    st.pending = None
-                if body is not None:
-                    body(st, env)
-            return choose_one
+    def ask_one(self, st, player: int, found: list):
+        """One seat's plain decision put to `st.decide` (the inline decision of a game played
+        through, compile/playthrough.py); the answer."""
+        st.pending = Decision([player], [found], False, self.rule, self.variable, self.kind)
+        answer = st.decide(st)
+        st.pending = None
+        return answer
 
-        def choose_each(st, env) -> None:
-            players, options = [], []
-            forced = True
-            for p in who(st, env):
-                env[player_slot] = p
-                found = source(st, env)
-                if found:
-                    players.append(p)
-                    options.append(found)
-                    if len(found) != 1:
-                        forced = False
-            if not players:
-                return
-            if forced and not st.explicit:
-                answer = [found[0] for found in options]
-            else:
-                st.pending = Decision(players, options, True, rule, variable, kind)
-                answer = st.decide(st)
-                st.pending = None
-            if body is not None:
-                for p, a in zip(players, answer):
-                    env[player_slot] = p
-                    env[slot] = a
-                    body(st, env)
-        return choose_each
+    def ask_each(self, st, seats: list[int], options: list[list]) -> list:
+        """Several seats' plain decision at once put to `st.decide` (see `ask_one`); the answers,
+        one per seat."""
+        st.pending = Decision(seats, options, True, self.rule, self.variable, self.kind)
+        answers = st.decide(st)
+        st.pending = None
+        return answers
 
     def played_through(self, st, env, body) -> None:
         """The decision in a game played through (compile/playthrough.py): `st.decide` answers
@@ -307,6 +300,9 @@ class ChooseStep:
                     body(st, env)
             return
         player = self.who(st, env)
+        if self.count_mode is not None and st.draws is not None and not st.explicit:
+            self._draw_combination(st, env, player, body)
+            return
         found = self.source(st, env)[:] if self.count_mode is None and not self.optional \
             else self.options(st, env)
         if not found:
@@ -321,6 +317,24 @@ class ChooseStep:
             answer = st.decide(st)
             st.pending = None
         env[self.slot] = answer
+        if body is not None:
+            body(st, env)
+
+    def _draw_combination(self, st, env, player: int, body) -> None:
+        """`played_through` of one seat's `up to N` / `exactly N` decision answered by a random
+        agent (st.draws): the same answer as drawn among `options()`, which are only counted."""
+        items = self.source(st, env)
+        n = self.count(st, env)
+        if self.count_mode == "exactly":
+            sizes = range(n, n + 1) if n <= len(items) else range(0)
+        else:
+            sizes = range(min(n, len(items)), -1, -1)
+        total = combination_count(len(items), sizes)
+        if total == 0:
+            env[self.slot] = []
+            return
+        index = 0 if total == 1 else int(st.draws[player]() * total)
+        env[self.slot] = combination_at(items, sizes, index)
         if body is not None:
             body(st, env)
 

@@ -31,3 +31,15 @@ def below(state: int, n: int) -> tuple[int, int]:
     z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
     return state, ((z ^ (z >> 31)) * n) >> 64
+
+
+def shuffle(state: int, items: list) -> int:
+    """Shuffle `items` in place (Fisher-Yates from the top: place k swaps with `below(k + 1)`),
+    with `below`'s steps written out in the loop; the new state."""
+    for place in range(len(items) - 1, 0, -1):
+        state = (state + GOLDEN) & MASK
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        j = ((z ^ (z >> 31)) * (place + 1)) >> 64
+        items[place], items[j] = items[j], items[place]
+    return state

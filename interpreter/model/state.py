@@ -20,7 +20,7 @@ Sink = Callable[[Any], None]   # receives the game's events (model/events.py)
 class State:
     __slots__ = ("zones", "where", "counters", "vars", "frames", "envs", "rng", "pending", "answer",
                  "result", "forced", "steps", "pause_after_turn", "paused", "deferring", "deferred", "sink",
-                 "decide", "explicit", "raised", "phase", "grids")
+                 "decide", "draws", "explicit", "raised", "phase", "grids")
 
     def __init__(self) -> None:
         self.zones: list[list[int]] = []      # zone instance -> component ids, bottom first
@@ -42,6 +42,10 @@ class State:
         self.paused: bool = False             # stopped at the end of a turn, not at a decision
         self.sink: Sink | None = None         # where events go; not part of the state
         self.decide = None                    # answers decisions inline (agents.play); not state
+        # Random agents answering inline (agents.play's random path): each seat's `random()`, so that
+        # a plain decision draws its answer from the option count alone, without building a Decision
+        # for `decide` to read (the same draw `decide` would make); not state.
+        self.draws: list | None = None
         # Explicit chance (OpenSpiel's view): every draw at random waits as a chance decision, and a
         # decision with one legal option is still asked, instead of being taken without asking.
         self.explicit: bool = False
@@ -79,7 +83,7 @@ class State:
         other.paused = self.paused
         other.explicit = self.explicit
         other.phase = self.phase                # a tuple: never changed in place
-        other.sink = other.decide = None
+        other.sink = other.decide = other.draws = None
         other.deferring, other.deferred = 0, []
         other.raised = []
         return other

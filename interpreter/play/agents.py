@@ -269,7 +269,8 @@ def play(game: Game, agents: list, seed: int, sink=None, forced=None, listen=Non
     if sink is None and listen is None and all(type(agent) is RandomAgent for agent in agents):
         # Random agents and nobody listening: the same draws from each seat's generator, given
         # the number of options only (no Observation, no answer check: the index is in range).
-        return game.play_through(seed, answering_at_random([agent._random for agent in by_seat]), forced)
+        draws = [agent._random for agent in by_seat]
+        return game.play_through(seed, answering_at_random(draws), forced, draws)
     else:
         decide = _asking(game, by_seat)
     st = game.start(seed, sink, forced, decide, listen=listen)

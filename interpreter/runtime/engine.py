@@ -63,18 +63,20 @@ class Game:
         run(program, st)
         return st
 
-    def play_through(self, seed: int, decide, forced: list | None = None) -> State:
+    def play_through(self, seed: int, decide, forced: list | None = None, draws: list | None = None) -> State:
         """A new game played to its end, each decision answered by `decide` as the rules reach it,
         with nobody listening: the same game as `start(seed, forced=forced, decide=decide)`, run
         as generated functions without the VM's frames (compile/playthrough.py), about twice as
         fast. `decide` must not copy or inspect the state beyond its pending decision (the frames
         are not kept up to date): random agents, for instance. Falls back to the VM for programs
-        that cannot be played through."""
+        that cannot be played through. `draws` (each seat's `random()`, for random agents) lets a
+        plain decision draw its answer as `decide` would, without building the Decision."""
         if self._playthrough is None:
             self._playthrough = playthrough(self.program) or False
         if self._playthrough is False:
             return self.start(seed, None, forced, decide)
         st = self._new_state(seed, None, forced, decide, False, None)
+        st.draws = draws
         self._playthrough(st)
         return st
 
