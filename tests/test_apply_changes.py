@@ -25,6 +25,7 @@ class Stand:
     frames: list = field(default_factory=lambda: ["frame"])
     envs: list = field(default_factory=lambda: ["env"])
     pending: object = "waiting"
+    grids: dict = field(default_factory=dict)  # no grid zone: a draw checks it holds none
 
     def sink(self, event) -> None:
         self.sent.append(event)

@@ -67,8 +67,9 @@ def test_a_call_against_its_declaration_is_reported_where_it_is_wrong(tmp_path, 
     assert f"rules.sr:{message}" in str(error.value)
 
 
-def test_a_grid_zone_is_refused_until_the_language_has_them(tmp_path):
-    rules = "zone layout shared public grid\neach turn:\n    end game winners players\n"
+def test_a_grid_zone_that_is_not_public_is_refused(tmp_path):
+    # grid zones are in the language now (tests/test_grid_zones.py); their layout is seen by all
+    rules = "zone layout shared hidden grid\neach turn:\n    end game winners players\n"
     with pytest.raises(RulesetError) as error:
         compile_ruleset(ruleset(tmp_path, rules), 2)
-    assert "rules.sr:1:1: error: zone 'layout': grid zones are not part of the language yet" in str(error.value)
+    assert "rules.sr:1:1: error: zone 'layout': a grid zone is public (everybody sees the layout)" in str(error.value)

@@ -35,6 +35,8 @@ from snowrules.compile.compiler import load_program
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Position, RulesetError, RuntimeRulesError
 from snowrules.load.ruleset import Ruleset, load_ruleset
+from snowrules.model.grid import spot_id
+from snowrules.model.grid_zones import cell_of, is_spot
 from snowrules.model.program import Program
 from snowrules.model.state import State
 from snowrules.model.values import Decision
@@ -239,6 +241,8 @@ class SnowrulesState(pyspiel.State):
         (`up to N`) have no declared ids: such a node numbers its options by position."""
         game = self.get_game()
         pending = self.st.pending
+        if group == "choice" and options and all(map(is_spot, options)):
+            return self._spot_ids(game, options)
         known = game.ids.get((group, pending.kind))
         if known is not None and None not in options:
             try:
@@ -259,6 +263,20 @@ class SnowrulesState(pyspiel.State):
                                        f"{len(options)} options here, more than the {limit} ids the game has",
                                        f"declare `action_ids: {{{what}: ...}}` in the ruleset's manifest")
         return list(range(len(options)))
+
+    def _spot_ids(self, game: SnowrulesGame, options: list) -> list[int]:
+        """Spots on a grid zone (placements(...)) are numbered by model.grid.spot_id: an anchor
+        and a rotation have the same id in every state, whatever else is legal there."""
+        ids = [spot_id(cell_of(o["cell"]), o["rotation"]) for o in options]
+        rule = Position.parse(self.st.pending.rule)
+        if max(ids) >= game.distinct:
+            raise RuntimeRulesError.at(rule, f"a spot's id is {max(ids)}, not one of 0..{game.distinct - 1}",
+                                       "declare `action_ids: {distinct: N}` in the manifest: spots within R cells "
+                                       "of the origin need 4 * (2R + 1)^2 ids")
+        if len(set(ids)) != len(ids):
+            raise RuntimeRulesError.at(rule, "two spots of this decision have the same anchor and rotation",
+                                       "offer each spot once")
+        return ids
 
     def _node_ids(self) -> list[tuple[list[int], list[int]]]:
         """For each options list of the pending decision: its ids, and the same sorted."""

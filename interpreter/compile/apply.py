@@ -12,6 +12,7 @@ Each piece is small and does no checking the compiler already did: they run in t
 from __future__ import annotations
 
 from snowrules.compile.triggers import fire
+from snowrules.language.diagnostics import Position, RuntimeRulesError
 from snowrules.model.events import (
     CounterChanged,
     GameOver,
@@ -20,6 +21,10 @@ from snowrules.model.events import (
     TurnStarted,
     VariableSet,
 )
+from snowrules.model.grid import GridError, Placement, covering, describe_placement, placement_of, take_off
+from snowrules.model.grid import place as put_on_grid
+from snowrules.model.grid_zones import spot_placement, spot_problem
+from snowrules.model.layout import Layout
 from snowrules.model.values import Ending
 
 # ---- the templates: the hottest changes, inlined into generated rule code ------------------
@@ -30,12 +35,15 @@ MOVED, CHANGED, SET, FIRE = "_Moved", "_CounterChanged", "_VariableSet", "_fire"
 NAMESPACE = {MOVED: Moved, CHANGED: CounterChanged, SET: VariableSet, FIRE: fire}
 
 
-def move_lines(c: str, b: str, a: str, bottom: bool, rule: str) -> list[str]:
+def move_lines(c: str, b: str, a: str, bottom: bool, rule: str, grids: str | None = None) -> list[str]:
     """Component `c` to zone `b` (its top, or its bottom), as generated lines: `c` and `b` are
     expressions of snowrules' own (local names), `a` a fresh local, `rule` the name bound to the
-    rule's text."""
+    rule's text. `grids`: in a game with grid zones, the name bound to its `GridMoves`, which
+    lifts a component leaving a grid and refuses one entering it without a spot."""
     put = f"st.zones[{b}].insert(0, {c})" if bottom else f"st.zones[{b}].append({c})"
+    guard = [f"if {a} in st.grids or {b} in st.grids: {grids}.leave(st, {c}, {a}, {b}, {rule})"] if grids else []
     return [f"{a} = st.where[{c}]",
+            *guard,
             f"st.zones[{a}].remove({c})",
             put,
             f"st.where[{c}] = {b}",
@@ -113,6 +121,9 @@ def move_top(st, a: int, b: int, n: int, bottom: bool, rule: str) -> None:
 
 def draw(st, a: int, index: int, b: int, bottom: bool, rule: str) -> int:
     """The component at `index` in zone `a`, drawn at random, to `b`; the component."""
+    if st.grids and (a in st.grids or b in st.grids):
+        raise RuntimeRulesError.at(Position.parse(rule), "a grid zone is not drawn from or dealt to at random",
+                                   "choose the component, then `move c to ZONE at SPOT`")
     c = st.zones[a].pop(index)
     if bottom:
         st.zones[b].insert(0, c)
@@ -130,6 +141,112 @@ def place(st, c: int, b: int) -> None:
     st.zones[st.where[c]].remove(c)
     st.zones[b].append(c)
     st.where[c] = b
+
+
+# ---- grid zones ----------------------------------------------------------------------------
+class GridMoves:
+    """The changes of a game with grid zones (model/grid_zones.py), bound into its generated
+    code: a component put on a grid at a spot, and any move out of a grid, which lifts it (what
+    it covered shows again). Its events are `Moved`, with the spot's cell and rotation."""
+
+    def __init__(self, layout: Layout):
+        self.pieces = layout.pieces
+        self.names = layout.component_names
+        self.zones = layout.zones
+        self.seat_names = layout.seat_names
+
+    def _zone(self, index: int) -> str:
+        return self.zones[index].label(self.seat_names)
+
+    def _fail(self, rule: str, message: str, hint: str = ""):
+        raise RuntimeRulesError.at(Position.parse(rule), message, hint)
+
+    def leave(self, st, c: int, a: int, b: int, rule: str) -> None:
+        """Before `c` moves from zone `a` to `b` by a plain move: lift it off `a`'s grid, or
+        refuse when something covers it, or when `b` is a grid (a grid needs a spot)."""
+        if b in st.grids:
+            self._fail(rule, f"{self.names[c]} cannot go to {self._zone(b)} without a spot: it is a grid zone",
+                       f"write `move ... to {self._zone(b)} at SPOT`, a spot from placements(...)")
+        self.lift(st, c, a, rule)
+
+    def lift(self, st, c: int, a: int, rule: str) -> None:
+        grid = st.grids[a]
+        try:
+            take_off(grid, c)
+        except GridError:
+            above = ", ".join(self.names[p] for p in covering(grid, c))
+            self._fail(rule, f"{self.names[c]} cannot leave {self._zone(a)}: {above} lies on it",
+                       "lift what covers it first")
+
+    def place(self, st, c: int | None, b: int, spot, rule: str) -> None:
+        """`move c to ZONE at SPOT`: `c` leaves its zone (lifted, if it lay on a grid), is put at
+        the spot on top of what its cells hold, and joins the top of the zone's list."""
+        if c is None:
+            self._fail(rule, "nothing to move: the value is none")
+        grid = st.grids.get(b)
+        if grid is None:
+            self._fail(rule, f"`at` a spot needs a grid zone; {self._zone(b)} is not one")
+        placement = spot_placement(spot)
+        if placement is None:
+            self._fail(rule, f"not a spot: {spot!r}", "a spot is a record {cell: {x: 0, y: 0}, rotation: 0} "
+                       "such as placements(...) gives")
+        a = st.where[c]
+        was = None
+        if a in st.grids:
+            was = placement_of(st.grids[a], self.pieces, c)
+            self.lift(st, c, a, rule)
+        problem = spot_problem(grid, self.pieces, c, spot, self.names)
+        if problem is not None:
+            if was is not None:  # put it back where it was: the refused move changes nothing
+                put_on_grid(st.grids[a], self.pieces, c, was)
+            anchor, rotation = placement
+            self._fail(rule, f"{self.names[c]} cannot go to {self._zone(b)} at "
+                       f"{describe_placement(anchor, rotation)}: {problem}",
+                       "the spot is not legal any more: ask for placements(...) again")
+        anchor, rotation = placement
+        put_on_grid(grid, self.pieces, c, Placement(anchor, rotation))
+        st.zones[a].remove(c)
+        st.zones[b].append(c)
+        st.where[c] = b
+        if st.sink is not None:
+            st.sink(Moved([c], a, b, rule, False, (anchor.x, anchor.y, rotation)))
+
+    def move_all(self, st, a: int, b: int, bottom: bool, rule: str) -> None:
+        """`move all from A to B` when A or B is a grid: the whole layout goes (nothing is left
+        to cover anything), and a grid is never filled without spots."""
+        if b in st.grids and st.zones[a] and a != b:
+            self._fail(rule, f"{self._zone(b)} is a grid zone: each component needs a spot",
+                       "move them one by one with `move c to ZONE at SPOT`")
+        if a in st.grids and a != b:
+            st.grids[a].stacks.clear()
+        move_all(st, a, b, bottom, rule)
+
+    def move_top(self, st, a: int, b: int, n: int, bottom: bool, rule: str) -> None:
+        """`move N from A to B`: from a grid, the last placed first, each lifted."""
+        if b in st.grids and st.zones[a] and n > 0:
+            self._fail(rule, f"{self._zone(b)} is a grid zone: each component needs a spot",
+                       "move them one by one with `move c to ZONE at SPOT`")
+        if a in st.grids:
+            for c in st.zones[a][::-1][:max(n, 0)]:
+                self.lift(st, c, a, rule)
+        move_top(st, a, b, n, bottom, rule)
+
+
+def set_layouts(st, layouts: dict[int, list[tuple[int, Placement]]], pieces) -> None:
+    """Grid zones laid out as a scenario lists them, without events (as `place`): each listed
+    grid is emptied and its components put down in order; every other grid keeps only the
+    layers of the components its zone still holds."""
+    for zone, grid in st.grids.items():
+        if zone in layouts:
+            grid.stacks.clear()
+            for c, placement in layouts[zone]:
+                put_on_grid(grid, pieces, c, placement)
+            continue
+        kept = set(st.zones[zone])
+        for cell in list(grid.stacks):
+            grid.stacks[cell] = [layer for layer in grid.stacks[cell] if layer.piece in kept]
+            if not grid.stacks[cell]:
+                del grid.stacks[cell]
 
 
 # ---- counters and variables ----------------------------------------------------------------

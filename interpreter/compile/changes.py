@@ -26,7 +26,9 @@ class ChangeStatements:
 
     def _move(self, node: s.Move, scope: Scope):
         target = self.x.zone(node.target, scope, "the destination")
+        self.refuse_grid_target(node.target)  # a grid zone is entered `at` a spot (grid_statements.py)
         rule, bottom = self._rule(node), node.bottom
+        grids = self.grid_moves()
         if node.mode in ("all", "top"):
             source = self.x.zone(node.source, scope, "the zone to empty" if node.mode == "all"
                                  else "the zone to take from")
@@ -35,13 +37,13 @@ class ChangeStatements:
             names = {k: fuse.fresh("_v") for k in ("move", "rule")}
             namespace = {**source_ns, **target_ns, names["rule"]: rule}
             if node.mode == "all":
-                namespace[names["move"]] = apply.move_all
+                namespace[names["move"]] = grids.move_all if grids else apply.move_all
                 line = f"{names['move']}(st, {source_src}, {target_src}, {bottom!r}, {names['rule']})"
             else:
                 count = self.x.expect(node.what, scope, t.INT, "the number of items to move")
                 count_src, count_ns = fuse.expression(count)
                 namespace.update(count_ns)
-                namespace[names["move"]] = apply.move_top
+                namespace[names["move"]] = grids.move_top if grids else apply.move_top
                 line = (f"{names['move']}(st, {source_src}, {target_src}, {count_src}, {bottom!r}, "
                         f"{names['rule']})")
             return fuse.statement([line], namespace, 0)
@@ -61,6 +63,8 @@ class ChangeStatements:
             for c in (value if many or isinstance(value, list) else [value]):
                 if c is None:
                     raise RuntimeRulesError.at(position, "nothing to move: the value is none")
+                if grids and (st.where[c] in st.grids or b in st.grids):
+                    grids.leave(st, c, st.where[c], b, rule)
                 move_one(st, c, b, bottom, rule)
         return move_items
 
@@ -71,15 +75,19 @@ class ChangeStatements:
         target_src, target_ns = fuse.expression(target)
         names = {k: fuse.fresh("_v") for k in ("fail", "rule")}
         b, a = fuse.fresh("_b"), fuse.fresh("_a")
+        grids = self.grid_moves()
+        grid_name = fuse.fresh("_v") if grids else None
 
         def nothing_to_move():
             raise RuntimeRulesError.at(position, "nothing to move: the value is none")
         lines = [f"{c} = {what_src}",
                  f"if {c} is None: {names['fail']}()",
                  f"{b} = {target_src}",
-                 *apply.move_lines(c, b, a, bottom, names["rule"])]
-        return fuse.statement(lines, {**what_ns, **target_ns, **apply.NAMESPACE,
-                                      names["fail"]: nothing_to_move, names["rule"]: rule}, 1)
+                 *apply.move_lines(c, b, a, bottom, names["rule"], grid_name)]
+        namespace = {**what_ns, **target_ns, **apply.NAMESPACE, names["fail"]: nothing_to_move, names["rule"]: rule}
+        if grids:
+            namespace[grid_name] = grids
+        return fuse.statement(lines, namespace, 1)
 
     def _add(self, node: s.Add, scope: Scope):
         return self._counter_change(node, scope, stepped=False)

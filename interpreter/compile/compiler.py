@@ -19,6 +19,7 @@ from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, Diagnostics, Position, RulesetError, RuntimeRulesError
 from snowrules.load.ruleset import UTILITIES, Ruleset, load_ruleset, options_text
 from snowrules.model import kinds as t
+from snowrules.model.grid_zones import RECORD_FIELDS, SQUARES, pieces_of
 from snowrules.model.layout import BOX, CounterFamily, Layout, ZoneFamily, instantiate_components, seat_names
 from snowrules.model.program import ROUTINE, TURNS, Block, Program, Routine
 from snowrules.model.state import State
@@ -133,11 +134,14 @@ class _Compiler:
                 self.symbols.constants[decl.name] = (self.exprs.constant_value(decl.value), decl.pos)
         layout.add_zone(ZoneFamily(BOX, False, None, "secret"))
         for decl in self._of(s.ZoneDecl):
-            if decl.grid:
-                self.diag.error(decl.pos, f"zone {decl.name!r}: grid zones are not part of the language yet",
-                                "declare a plain zone (a list of components); grid zones come with tile games")
+            if decl.grid and decl.visibility != "public":
+                self.diag.error(decl.pos, f"zone {decl.name!r}: a grid zone is public (everybody sees the layout)",
+                                f"declare it `zone {decl.name} ... public grid`")
             if self._declare(decl.name, decl.pos):
-                layout.add_zone(ZoneFamily(decl.name, decl.per_player, self._indexes(decl), decl.visibility))
+                layout.add_zone(ZoneFamily(decl.name, decl.per_player, self._indexes(decl), decl.visibility,
+                                           grid=decl.grid))
+        if layout.grid_zones:
+            self._grid_pieces()
         layout.add_counter(CounterFamily("turn", False, [], 0, None))
         for decl in self._of(s.CounterDecl):
             if self._declare(decl.name, decl.pos):
@@ -192,6 +196,23 @@ class _Compiler:
             turn_counter=layout.counter_index("turn"), interface=interface,
             explicit_chance=self.explicit_chance,
             options=dict(ruleset.option_values))
+
+    def _grid_pieces(self) -> None:
+        """Every component's squares, for the grid zones (model/grid_zones.py): problems at the
+        component's entry; the records the grid functions give have their fields known."""
+        layout = self.layout
+        layout.pieces, layout.side_fields, problems = pieces_of(layout)
+        reported = set()
+        for cid, message in problems:
+            definition = self.ruleset.components[layout.component_defs[cid]]
+            if layout.component_defs[cid] not in reported:
+                reported.add(layout.component_defs[cid])
+                self.diag.error(definition.position, message)
+        self.symbols.record_fields.update(RECORD_FIELDS)
+        for squares in layout.fields.get(SQUARES, []):
+            for square in squares if isinstance(squares, list) else []:
+                if isinstance(square, dict):
+                    self.symbols.record_fields.update(k for k in square if k not in ("dx", "dy"))
 
     def _interface(self) -> dict[tuple, tuple]:
         """The manifest's `returns` (of a player `p`) and `action_ids` (of an option `it`),

@@ -16,6 +16,7 @@ from snowrules.compile.budget import charge, over_budget
 from snowrules.compile.chance import CHANCE, ChanceStatements, outcome_kind
 from snowrules.compile.changes import ChangeStatements
 from snowrules.compile.expressions import ExpressionCompiler
+from snowrules.compile.grid_statements import GridStatements
 from snowrules.compile.scope import Scope, Symbols, family_name, refined, suggest
 from snowrules.compile.steps import (
     ChooseStep,
@@ -105,7 +106,7 @@ class SuspendAnalysis:
         return self._families[family]
 
 
-class StatementCompiler(ChangeStatements, ChanceStatements):
+class StatementCompiler(ChangeStatements, ChanceStatements, GridStatements):
     _handlers: dict = {}  # node class -> method; filled below the class
 
     def __init__(self, exprs: ExpressionCompiler, blocks: list[Block], analysis: SuspendAnalysis,

@@ -6,6 +6,7 @@ function is a new entry here; nothing else needs to know its name.
 """
 from __future__ import annotations
 
+from snowrules.compile import stdlib_grid  # noqa: F401 - registers the grid zones' functions
 from snowrules.compile.closures import fail
 from snowrules.compile.fuse import fused
 from snowrules.compile.library import (
@@ -122,7 +123,7 @@ def _sorted(call: Call):
           (SEQUENCE,), same_as_first)
 def _unique(call: Call):
     fn = call.args[0]
-    return lambda st, env: list(dict.fromkeys(fn(st, env)))
+    return lambda st, env: _unique_items(fn(st, env))
 
 
 @function("count", "how many items of a list equal a value", "count(won_numbers(me), n) == 3", (SEQUENCE, VALUE),
@@ -310,6 +311,19 @@ def _find(call: Call):
 
 
 # ---- helpers the generated code calls ------------------------------------------------------
+def _unique_items(items: list) -> list:
+    """Without repeats, in first-seen order; records (dicts, which cannot be hashed) and lists
+    are compared by equality instead."""
+    try:
+        return list(dict.fromkeys(items))
+    except TypeError:
+        kept: list = []
+        for item in items:
+            if item not in kept:
+                kept.append(item)
+        return kept
+
+
 def _longest_run(numbers: list) -> int:
     values = sorted(set(numbers))
     best = run = 0

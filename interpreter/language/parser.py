@@ -249,6 +249,9 @@ class _ToSyntax(Transformer):
     def at_bottom(self, meta, items):
         return True
 
+    def move_placed_stmt(self, meta, items):
+        return s.MovePlaced(self._pos(meta), items[0], items[1], items[2])
+
     def add_stmt(self, meta, items):
         return s.Add(self._pos(meta), items[0], items[1])
 

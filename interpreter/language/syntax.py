@@ -173,6 +173,15 @@ class Move(Node):
 
 
 @dataclass(frozen=True)
+class MovePlaced(Node):
+    """`move WHAT to ZONE at SPOT`: a component put on a grid zone at a spot."""
+
+    what: Node
+    target: Node
+    spot: Node
+
+
+@dataclass(frozen=True)
 class Add(Node):
     amount: Node
     target: Node

@@ -35,11 +35,17 @@ class Moved(Event):
     dest: int
     rule: str               # path:line:col of the rule
     at_random: bool = False  # a draw at random (`move N at random from ...`)
+    # `move c to ZONE at SPOT` on a grid zone: the anchor cell and the rotation, (x, y, degrees)
+    at: tuple[int, int, int] | None = None
 
     def to_json(self, layout: Layout) -> dict:
-        return {"e": "move", "what": [layout.component_names[c] for c in self.components],
+        data = {"e": "move", "what": [layout.component_names[c] for c in self.components],
                 "from": layout.zones[self.source].label(layout.seat_names),
                 "to": layout.zones[self.dest].label(layout.seat_names), "rule": self.rule}
+        if self.at is not None:  # only a placement on a grid: other moves keep their bytes
+            data["at"] = [self.at[0], self.at[1]]
+            data["turned"] = self.at[2]
+        return data
 
 
 @dataclass(frozen=True, slots=True)

@@ -450,13 +450,47 @@ def _allowed(occupied: Mapping[tuple[int, int], list[Layer]], cells: list[tuple[
 
 def spot_label(placement: Placement, covers: tuple[Layer, ...], names: Mapping[int, str] | None = None) -> str:
     """"(2,-1) turned east, covers nothing"; what is covered is named when names are given."""
-    where = f"{placement.anchor} turned {FACING[placement.rotation % 360]}"
+    covered = [names.get(layer.piece, str(layer.piece)) for layer in covers] if names else []
+    return describe_spot(placement.anchor, placement.rotation, len(covers), covered)
+
+
+def describe_spot(anchor: Cell, rotation: int, covers: int, covered: Iterable[str] = ()) -> str:
+    """A spot as a person reads it, from its anchor, rotation, how many occupied cells it covers
+    and the names of what it covers (none given: only the count): "(2,-1) turned east, covers
+    nothing", "(0,0) turned south, covers 1 square of tile 07"."""
+    where = describe_placement(anchor, rotation)
     if not covers:
         return f"{where}, covers nothing"
-    count = f"{len(covers)} square{'s' if len(covers) > 1 else ''}"
-    if names:
-        count += " of " + " and ".join(dict.fromkeys(names.get(layer.piece, str(layer.piece)) for layer in covers))
+    count = f"{covers} square{'s' if covers > 1 else ''}"
+    named = list(dict.fromkeys(covered))
+    if named:
+        count += " of " + " and ".join(named)
     return f"{where}, covers {count}"
+
+
+def describe_placement(anchor: Cell, rotation: int) -> str:
+    """"(2,-1) turned south": where a piece lies, as a person reads it."""
+    return f"{anchor} turned {FACING[rotation % 360]}"
+
+
+def side_fields_of(square_lists: Iterable[Iterable[Mapping[str, Any]]]) -> frozenset[str]:
+    """The fields that list sides, over every piece of a game: a field is a side field when it
+    lists at least one side somewhere and, in every square that has it, is a list of side names
+    only (`n`, `e`, `s`, `w`). A field holding anything else anywhere (`features: [tree]`) is
+    an ordinary field and never turns; an empty list alone says nothing either way."""
+    listed: set[str] = set()
+    other: set[str] = set()
+    for squares in square_lists:
+        for square in squares:
+            for name, value in square.items():
+                if name in ("dx", "dy"):
+                    continue
+                if isinstance(value, list) and all(isinstance(v, str) and v in SIDES for v in value):
+                    if value:
+                        listed.add(name)
+                else:
+                    other.add(name)
+    return frozenset(listed - other)
 
 
 # ---- changing the layout (in place) --------------------------------------------------------------
@@ -505,6 +539,31 @@ def lift(grid: Grid, pieces: Pieces, piece: int) -> Placement:
         if not grid.stacks[cell]:
             del grid.stacks[cell]
     return where
+
+
+def covering(grid: Grid, piece: int) -> list[int]:
+    """The pieces lying directly or indirectly on any square of `piece`, in increasing order."""
+    above: set[int] = set()
+    for stack in grid.stacks.values():
+        for depth, layer in enumerate(stack):
+            if layer.piece == piece:
+                above.update(upper.piece for upper in stack[depth + 1:])
+    return sorted(above)
+
+
+def take_off(grid: Grid, piece: int) -> tuple[Cell, ...]:
+    """Take an uncovered piece off the grid without knowing its shape (every layer of it is the
+    top of its stack); returns the cells it freed, sorted. A piece not on the grid frees none."""
+    cells = sorted(cell for cell, stack in grid.stacks.items() if any(layer.piece == piece for layer in stack))
+    for cell in cells:
+        if grid.stacks[cell][-1].piece != piece:
+            raise GridError(f"piece {piece} is covered: lift what lies on it first")
+    for cell in cells:
+        stack = grid.stacks[cell]
+        stack.pop()
+        if not stack:
+            del grid.stacks[cell]
+    return tuple(cells)
 
 
 def move(grid: Grid, pieces: Pieces, piece: int, placement: Placement | Spot) -> Placement:

@@ -22,6 +22,7 @@ class ZoneFamily:
     indexes: list[int] | None
     visibility: str
     base: int = 0
+    grid: bool = False  # `grid`: its components also lie on a grid (model/grid_zones.py)
 
     @property
     def width(self) -> int:
@@ -79,6 +80,10 @@ class Layout:
     counter_lower: list[int | None] = field(default_factory=list)
     counter_upper: list[int | None] = field(default_factory=list)
     counter_initial: list[int] = field(default_factory=list)
+    # Grid zones (model/grid_zones.py): their instances, every component's shape, the side fields.
+    grid_zones: list[int] = field(default_factory=list)
+    pieces: dict[int, Any] = field(default_factory=dict)
+    side_fields: frozenset[str] = frozenset()
 
     def add_zone(self, family: ZoneFamily) -> None:
         family.base = len(self.zones)
@@ -86,6 +91,8 @@ class Layout:
         owners = range(self.seats) if family.per_player else [None]
         for owner in owners:
             for index in family.indexes or [None]:
+                if family.grid:
+                    self.grid_zones.append(len(self.zones))
                 self.zones.append(ZoneInstance(family.name, owner, index, family.visibility))
 
     def add_counter(self, family: CounterFamily) -> None:

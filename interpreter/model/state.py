@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from snowrules.model.grid import Grid
 from snowrules.model.values import Decision, Ending, Frame, plain_copy
 
 Sink = Callable[[Any], None]   # receives the game's events (model/events.py)
@@ -19,11 +20,14 @@ Sink = Callable[[Any], None]   # receives the game's events (model/events.py)
 class State:
     __slots__ = ("zones", "where", "counters", "vars", "frames", "envs", "rng", "pending", "answer",
                  "result", "forced", "steps", "pause_after_turn", "paused", "deferring", "deferred", "sink",
-                 "decide", "explicit")
+                 "decide", "explicit", "grids")
 
     def __init__(self) -> None:
         self.zones: list[list[int]] = []      # zone instance -> component ids, bottom first
         self.where: list[int] = []            # component id -> zone instance (derived, kept for speed)
+        # A grid zone's layout (zone instance -> Grid: where each of its components lies, turned
+        # how, covering what); the zone's list keeps its components in placement order.
+        self.grids: dict[int, Grid] = {}
         self.counters: list[int] = []
         self.vars: list[Any] = []             # global variables
         self.frames: list[Frame] = []
@@ -53,6 +57,7 @@ class State:
         other = State.__new__(State)
         other.zones = [z[:] for z in self.zones]
         other.where = self.where[:]
+        other.grids = {zone: grid.copy() for zone, grid in self.grids.items()} if self.grids else {}
         other.counters = self.counters[:]
         other.vars = _copy(self.vars)
         other.frames = [f.copy() for f in self.frames]
@@ -76,6 +81,12 @@ class State:
         return self.clone()
 
     def to_json(self) -> dict:
+        data = self._to_json()
+        if self.grids:  # only a game with grid zones has the key: other states keep their bytes
+            data["grids"] = [[zone, grid.to_json()] for zone, grid in sorted(self.grids.items())]
+        return data
+
+    def _to_json(self) -> dict:
         return {
             "zones": self.zones, "counters": self.counters, "vars": self.vars,
             "frames": [f.to_json() for f in self.frames], "envs": self.envs, "rng": self.rng,
@@ -103,6 +114,7 @@ class State:
         state.paused = bool(data["paused"])
         state.explicit = bool(data.get("explicit", False))
         state.deferring, state.deferred = 0, []
+        state.grids = {int(zone): Grid.from_json(grid) for zone, grid in data.get("grids", [])}
         state.where = [0] * sum(len(z) for z in state.zones)
         for index, zone in enumerate(state.zones):
             for component in zone:

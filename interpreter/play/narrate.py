@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from snowrules.model.grid import Cell, describe_placement
+
 
 class Narrator:
     """Turns a stream of events into lines; call `feed` per event (lines go to `write`)."""
@@ -78,7 +80,7 @@ class Narrator:
             what = _items(event["what"])
             if self.secrets is not None and self.secrets.get(event["from"]) and self.secrets.get(event["to"]):
                 what = f"{len(event['what'])} component(s)"
-            self._line(f"    {what}: {event['from']} -> {event['to']}{self._rule(event)}")
+            self._line(f"    {what}: {event['from']} -> {event['to']}{_placed(event)}{self._rule(event)}")
         elif kind == "count":
             self.counts.append(event)
         elif kind == "roll":
@@ -128,3 +130,11 @@ def narrate(events: Iterable[dict], show_rules: bool = False) -> list[str]:
         narrator.feed(event)
     narrator.flush()
     return lines
+
+
+def _placed(event: dict) -> str:
+    """Where a move put a component on a grid zone: " at (2,-1) turned south" (else nothing)."""
+    if "at" not in event:
+        return ""
+    x, y = event["at"]
+    return f" at {describe_placement(Cell(x, y), event['turned'])}"

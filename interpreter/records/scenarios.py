@@ -13,13 +13,14 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from snowrules.compile.apply import place
+from snowrules.compile.apply import place, set_layouts
 from snowrules.compile.compiler import compile_ruleset
 from snowrules.language.diagnostics import Diagnostic, ScenarioError, SnowrulesError
 from snowrules.load.ruleset import GENERIC_SCHEMAS, Ruleset, display_path, load_ruleset, set_options
 from snowrules.load.yaml_files import YamlDocument, key_position, load_schema, load_yaml, plain, schema_errors
 from snowrules.model.events import Rolled
 from snowrules.model.state import State
+from snowrules.records.scenario_grids import compare_layout, is_grid_listing, lay_out, placement_names
 from snowrules.runtime.engine import Game
 from snowrules.runtime.returns import declares_returns, seat_returns
 
@@ -106,15 +107,18 @@ def _impose(st: State, names: _Names, situation: dict, base: list) -> None:
         z = targets[label]
         if not isinstance(content, list):
             raise names.error(base + ["zones", label], "a situation lists the components of a zone by name")
-        for name in content:
+        # a grid zone lists placements {component, at, turned} (records/scenario_grids.py)
+        listing = placement_names(content, z in st.grids, label, base + ["zones", label], names.error)
+        for number, name in enumerate(listing):
+            # a grid zone's problem is told at its entry; another zone's at the zone
+            where = base + ["zones", label] + ([number] if z in st.grids else [])
             copies = names.components.get(name)
             if copies is None:
-                raise names.error(base + ["zones", label], f"unknown component {name!r}",
-                                  _close(name, list(names.components)))
+                raise names.error(where, f"unknown component {name!r}", _close(name, list(names.components)))
             free = [c for c in copies if c not in picked]
             free.sort(key=lambda c: (st.where[c] != z, st.where[c] in listed, c))
             if not free:
-                raise names.error(base + ["zones", label], f"there are not that many {name!r}")
+                raise names.error(where, f"there are not that many {name!r}")
             picked[free[0]] = z
     # Where the listed components come from: a component pushed out of a listed zone goes there
     # (a swap keeps every other zone's size: a deck still deals the same number of cards); only
@@ -131,6 +135,11 @@ def _impose(st: State, names: _Names, situation: dict, base: list) -> None:
             place(st, c, z)
     for z in listed:  # in the order the situation lists them (the same components: no move)
         st.zones[z][:] = [c for c, target in picked.items() if target == z]
+    if st.grids:  # a grid zone's layout as listed; the others keep the layers of what they hold
+        layouts = {targets[label]: lay_out(names.game.layout, st.zones[targets[label]], content,
+                                           base + ["zones", label], names.error)
+                   for label, content in zones.items() if targets[label] in st.grids}
+        set_layouts(st, layouts, names.game.layout.pieces)
 
 
 def _close(name: str, known: list[str]) -> str:
@@ -256,6 +265,10 @@ def _compare(game: Game, st: State, names: _Names, expect: dict, rolls: list[Rol
     for label, wanted in (expect.get("zones") or {}).items():
         z = names.lookup(names.zones, label, ["expect", "zones", label], "zone")
         content = sorted(layout.component_names[c] for c in st.zones[z])
+        if z in st.grids and is_grid_listing(wanted):
+            failures += compare_layout(st.grids[z], layout, st.zones[z], wanted, label,
+                                       str(names.document.position(['expect', 'zones', label])))
+            continue
         if isinstance(wanted, int):
             ok, shown, expected = len(content) == wanted, f"{len(content)} component(s)", str(wanted)
         else:

@@ -11,6 +11,8 @@ from typing import Any
 from snowrules.compile.playthrough import playthrough
 from snowrules.language.diagnostics import IllegalChoiceError, Position
 from snowrules.model.events import Chosen, Event
+from snowrules.model.grid import Grid
+from snowrules.model.grid_zones import is_spot, spot_label
 from snowrules.model.program import Program
 from snowrules.model.rng import seed_state
 from snowrules.model.state import Sink, State
@@ -77,6 +79,7 @@ class Game:
         st.zones = [[] for _ in self.layout.zones]
         st.zones[0] = list(range(count))  # everything starts in the box
         st.where = [0] * count
+        st.grids = {zone: Grid() for zone in self.layout.grid_zones}
         st.counters = list(program.counters_initial)
         st.vars = [v if not isinstance(v, list) else list(v) for v in program.variables_initial]
         st.frames = [Frame(program.main.block, 0, 0)]
@@ -218,6 +221,8 @@ class Game:
             return str(value)
         if isinstance(value, dict) and "name" in value:
             return str(value["name"])
+        if is_spot(value):  # a place on a grid zone: "(2,-1) turned east, covers nothing"
+            return spot_label(value, self.layout.component_names)
         return str(value)
 
     def option_label(self, st: State, value: Any) -> str:
@@ -259,8 +264,19 @@ class Game:
         counters = {label: st.counters[i] for i, label in enumerate(layout.counter_labels)}
         # Variables are public: whose turn it is, what was led... (secrets live in hidden zones).
         variables = {name: self._shown(value) for name, value in zip(self.program.variable_names, st.vars)}
-        return {"player": player, "seats": [layout.seat_names[s] for s in sorted(seats)],
+        seen = {"player": player, "seats": [layout.seat_names[s] for s in sorted(seats)],
                 "zones": zones, "counters": counters, "variables": variables}
+        if st.grids:  # grid zones are public: every piece's cell, rotation and what covers what
+            seen["grids"] = {layout.zones[index].label(layout.seat_names): self._grid_shown(grid)
+                             for index, grid in sorted(st.grids.items())}
+        return seen
+
+    def _grid_shown(self, grid: Grid) -> list:
+        """A grid as a view shows it: each occupied cell with its stack, bottom first, each layer
+        the piece's name, which of its squares and the piece's rotation."""
+        names = self.layout.component_names
+        return [[cell.x, cell.y, [[names[layer.piece], layer.square, layer.rotation] for layer in grid.stacks[cell]]]
+                for cell in sorted(grid.stacks)]
 
     def _shown(self, value: Any) -> Any:
         """A variable's value as plain data: none, a number, a text, or a list of those."""

@@ -1,0 +1,64 @@
+"""Statements on grid zones: `move c to ZONE at SPOT`, and the check that a grid is entered so.
+
+Mixed into the statement compiler (statements.py). The changes themselves, with their events,
+are made by compile/apply.py's `GridMoves`; what is compiled here checks the statement and
+works out its values.
+"""
+from __future__ import annotations
+
+from snowrules.compile.apply import GridMoves
+from snowrules.compile.scope import Scope, family_name
+from snowrules.language import syntax as s
+from snowrules.model import kinds as t
+from snowrules.model.layout import ZoneFamily
+
+
+class GridStatements:
+    """The `_moveplaced` method of StatementCompiler, and the grid checks of plain moves."""
+
+    _grid_moves: GridMoves | None = None
+
+    def grid_moves(self) -> GridMoves | None:
+        """The game's grid changes, bound into its generated code; None without grid zones (so
+        that moves in other games stay exactly as they were)."""
+        if not self.layout.grid_zones:
+            return None
+        if self._grid_moves is None:
+            self._grid_moves = GridMoves(self.layout)
+        return self._grid_moves
+
+    def _static_family(self, node: s.Node) -> ZoneFamily | None:
+        """The zone family a destination names, when the expression names one (`woods`,
+        `p.board`, `tree[3]`)."""
+        name = family_name(node)
+        return self.layout.zone_families.get(name) if name else None
+
+    def refuse_grid_target(self, node: s.Node) -> None:
+        family = self._static_family(node)
+        if family is not None and family.grid:
+            self.diag.error(node.pos, f"{family.name!r} is a grid zone: a component goes there at a spot",
+                            f"write `move c to {family.name} at spot`, with a spot from "
+                            f"placements({family.name}, c, 0)")
+
+    def _moveplaced(self, node: s.MovePlaced, scope: Scope):
+        what = self.x.expect(node.what, scope, t.COMPONENT, "the component to place")
+        target = self.x.zone(node.target, scope, "the destination")
+        spot, kind = self.x.compile(node.spot, scope)
+        if kind not in (t.RECORD, t.ANY):
+            self.diag.error(node.spot.pos, f"the spot must be a record such as placements(...) gives, "
+                            f"not {t.describe(kind)}")
+        family = self._static_family(node.target)
+        if family is not None and not family.grid:
+            self.diag.error(node.target.pos, f"`at` a spot needs a grid zone; {family.name!r} is not one",
+                            f"declare it `zone {family.name} ... grid`, or write `at bottom`")
+        grids = self.grid_moves()
+        if grids is None:
+            if family is None:
+                self.diag.error(node.target.pos, "`at` a spot needs a grid zone; this game declares none")
+            return lambda st, env: None
+        rule = str(node.pos)
+        place = grids.place
+
+        def move_placed(st, env):
+            place(st, what(st, env), target(st, env), spot(st, env), rule)
+        return move_placed

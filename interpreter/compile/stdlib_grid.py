@@ -1,0 +1,217 @@
+"""The standard functions over grid zones: where a piece may go, and what the layout shows.
+
+Each is one registry entry (library.py), as in stdlib.py, which imports this module. The
+geometry is model/grid.py's; the records they give and take (a cell `{x, y}`, a square `{cell,
+piece, ...fields}`, a spot, a rectangle) are model/grid_zones.py's, plain dicts, so a state
+holding them stays JSON. A zone argument must be a grid zone: named, it is checked while
+compiling; computed, when the game runs.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from snowrules.compile.closures import fail
+from snowrules.compile.library import FIELD, SEQUENCE, Call, Overload, function, register
+from snowrules.compile.scope import family_name, suggest
+from snowrules.model import kinds as t
+from snowrules.model.grid import (
+    PlacementRules,
+    columns,
+    connected_by_sides,
+    connected_groups,
+    is_covered,
+    largest_groups,
+    largest_rectangle,
+    legal_spots,
+    neighbours,
+    placement_of,
+    rows,
+    surrounded,
+    take_off,
+    visible,
+)
+from snowrules.model.grid_zones import (
+    cell_of,
+    cell_record,
+    rectangle_record,
+    seen_of,
+    spot_record,
+    square_record,
+)
+
+SQUARES = t.list_of(t.RECORD)
+GROUPS = t.list_of(SQUARES)
+
+
+def _grid(call: Call) -> Callable:
+    """The first argument as a function giving the state's grid; a zone named in the rules that
+    is not a grid zone is reported at it."""
+    zone, node, layout = call.args[0], call.node.args[0], call.compiler.layout
+    name = family_name(node)
+    family = layout.zone_families.get(name) if name else None
+    if family is not None and not family.grid:
+        grids = [f.name for f in layout.zone_families.values() if f.grid]
+        call.error(f"{call.node.name}() needs a grid zone; {name!r} is not one",
+                   suggest(name, grids) or f"declare it `zone {name} ... grid`", argument=0)
+    position, zones, seats = call.position, layout.zones, layout.seat_names
+
+    def grid_of(st, env):
+        z = zone(st, env)
+        grid = st.grids.get(z)
+        if grid is None:
+            fail(position, f"{zones[z].label(seats)} is not a grid zone")
+        return grid
+    return grid_of
+
+
+def _cell(call: Call, index: int) -> Callable:
+    fn, position = call.args[index], call.position
+
+    def cell(st, env):
+        value = cell_of(fn(st, env))
+        if value is None:
+            fail(position, f"{call.node.name}() needs a cell, a record {{x: 0, y: 0}}")
+        return value
+    return cell
+
+
+def _seen(call: Call, squares: list) -> list:
+    try:
+        return [seen_of(square) for square in squares]
+    except (KeyError, TypeError):
+        fail(call.position, f"{call.node.name}() needs squares: records with a `cell`, such as squares(zone) gives")
+
+
+# ---- where a piece may go ----------------------------------------------------------------------
+@function("placements", "every spot where a component may go on a grid zone: touching the layout "
+          "orthogonally, covering at most `overlap` occupied squares (on an empty grid: the origin, each "
+          "distinct rotation once)", "placements(woods, tile, 0)", (t.ZONE, t.COMPONENT, t.INT), SQUARES)
+def _placements(call: Call):
+    grid_of, piece, overlap = _grid(call), call.args[1], call.args[2]
+    pieces, position = call.compiler.layout.pieces, call.position
+
+    def placements(st, env):
+        grid, c, most = grid_of(st, env), piece(st, env), overlap(st, env)
+        if c is None:
+            fail(position, "placements() of none: there is no component to place")
+        if most < 0:
+            fail(position, f"placements() may cover 0 or more squares, not {most}")
+        here = st.grids.get(st.where[c])
+        if here is not None:  # it lies on a grid: where it could go once lifted
+            if is_covered(here, c):
+                return []  # something lies on it: it cannot go anywhere
+            if here is grid:
+                grid = grid.copy()
+                take_off(grid, c)
+        return [spot_record(spot) for spot in legal_spots(grid, pieces, c, PlacementRules(most_covered=most))]
+    return placements
+
+
+# ---- reading the layout --------------------------------------------------------------------------
+@function("squares", "the visible squares of a grid zone (the top of each cell), by cell (x, then y): each "
+          "a record with its `cell`, its `piece` and the square's own fields, side lists turned",
+          '[each s in squares(woods) where "tree" in s.features]', (t.ZONE,), SQUARES)
+def _squares(call: Call):
+    grid_of, pieces = _grid(call), call.compiler.layout.pieces
+    return lambda st, env: [square_record(seen) for seen in visible(grid_of(st, env), pieces)]
+
+
+@function("grid_neighbours", "the visible squares orthogonally next to a cell (0 to 4; never a diagonal)",
+          "size(grid_neighbours(woods, s.cell)) == 4", (t.ZONE, t.RECORD), SQUARES)
+def _grid_neighbours(call: Call):
+    grid_of, cell, pieces = _grid(call), _cell(call, 1), call.compiler.layout.pieces
+    return lambda st, env: [square_record(seen) for seen in neighbours(grid_of(st, env), pieces, cell(st, env))]
+
+
+@function("surrounded", "whether the four cells orthogonally next to a cell are all occupied",
+          "surrounded(woods, s.cell)", (t.ZONE, t.RECORD), t.BOOL)
+def _surrounded(call: Call):
+    grid_of, cell = _grid(call), _cell(call, 1)
+    return lambda st, env: surrounded(grid_of(st, env), cell(st, env))
+
+
+def _records(groups: list) -> list:
+    return [[seen.fields for seen in group] for group in groups]
+
+
+def _connected_groups(call: Call):
+    source = call.args[0]
+    if len(call.args) == 1:
+        return lambda st, env: _records(connected_groups(_seen(call, source(st, env))))
+    side_field = call.args[1]
+    layout = call.compiler.layout
+    if side_field is not None and side_field not in layout.side_fields:
+        call.error(f"{side_field!r} is not a side field: no square lists sides (n, e, s, w) in it",
+                   suggest(side_field, sorted(layout.side_fields))
+                   or "a side field lists sides in every square that has it", argument=1)
+    return lambda st, env: _records(connected_by_sides(_seen(call, source(st, env)), side_field))
+
+
+register("connected_groups", "squares split into orthogonally connected groups (sorted by cell); with a side "
+         "field, two neighbours link only where both list the side they share",
+         'connected_groups(trails, "trail")', Overload((SEQUENCE,), GROUPS, _connected_groups),
+         Overload((SEQUENCE, FIELD), GROUPS, _connected_groups))
+
+
+@function("largest_groups", "every connected group of the largest size (several when tied, none without "
+          "squares)", "size(first(largest_groups(bushes)))", (SEQUENCE,), GROUPS)
+def _largest_groups(call: Call):
+    source = call.args[0]
+    return lambda st, env: _records(largest_groups(_seen(call, source(st, env))))
+
+
+@function("largest_rectangle", "the largest axis-aligned rectangle whose every cell is one of the squares: a "
+          "record {low, high, cells, area, width, height}, or none", "largest_rectangle(bushes).area",
+          (SEQUENCE,), t.RECORD)
+def _largest_rectangle(call: Call):
+    source = call.args[0]
+    return lambda st, env: rectangle_record(largest_rectangle(_seen(call, source(st, env))))
+
+
+@function("rows", "the squares by row: a list per row (south to north), each west to east",
+          "size(rows(trees))", (SEQUENCE,), GROUPS)
+def _rows(call: Call):
+    source = call.args[0]
+    return lambda st, env: [[seen.fields for seen in line] for line in rows(_seen(call, source(st, env))).values()]
+
+
+@function("columns", "the squares by column: a list per column (west to east), each south to north",
+          "size(columns(trees))", (SEQUENCE,), GROUPS)
+def _columns(call: Call):
+    source = call.args[0]
+    return lambda st, env: [[seen.fields for seen in line]
+                            for line in columns(_seen(call, source(st, env))).values()]
+
+
+@function("cells_of", "the cells a component covers on a grid zone (covered squares too), in the order of "
+          "its squares; none when it is not there", "cells_of(woods, tile)", (t.ZONE, t.COMPONENT),
+          t.list_of(t.RECORD))
+def _cells_of(call: Call):
+    grid_of, piece, pieces = _grid(call), call.args[1], call.compiler.layout.pieces
+
+    def cells_of(st, env):
+        grid, c = grid_of(st, env), piece(st, env)
+        where = placement_of(grid, pieces, c) if c is not None else None
+        if where is None:
+            return []
+        return [cell_record(cell) for cell in pieces[c].cells(where.anchor, where.rotation)]
+    return cells_of
+
+
+@function("covered", "whether something lies on a component in a grid zone", "not covered(woods, tile)",
+          (t.ZONE, t.COMPONENT), t.BOOL)
+def _covered(call: Call):
+    grid_of, piece = _grid(call), call.args[1]
+    return lambda st, env: is_covered(grid_of(st, env), piece(st, env))
+
+
+@function("uncovered", "the components of a grid zone that nothing lies on, in the order they were placed",
+          "uncovered(woods)", (t.ZONE,), t.list_of(t.COMPONENT))
+def _uncovered(call: Call):
+    grid_of, zone = _grid(call), call.args[0]
+
+    def uncovered(st, env):
+        grid = grid_of(st, env)
+        return [c for c in st.zones[zone(st, env)] if not is_covered(grid, c)]
+    return uncovered
+
