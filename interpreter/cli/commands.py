@@ -92,7 +92,7 @@ def command_run(args) -> int:
         humans = {seat for seat in range(game.layout.seats) if agent_names[game.program.controller(seat)] == "human"}
         narrator = Narrator(args.rules, print, secrets_for(game.layout, humans) if humans else None)
         changed = {k: v for k, v in ruleset.option_values.items() if v != ruleset.options[k]["default"]}
-        print(f"{ruleset.title} - {players} players"
+        print(f"{ruleset.title} - {players} player{'' if players == 1 else 's'}"
               + (f", variant {ruleset.variant}" if ruleset.variant else "")
               + (f", {options_text(changed)}" if changed else "")
               + f", seed {args.seed}, seats: {', '.join(game.layout.seat_names)}")
