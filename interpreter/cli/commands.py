@@ -57,8 +57,9 @@ def _players(ruleset, requested: int | None, agents: str = "") -> int:
     players = ruleset.min_players if requested is None else requested
     if not ruleset.min_players <= players <= ruleset.max_players:
         variant = f" (variant {ruleset.variant})" if ruleset.variant else ""
-        raise UsageError(f"--players {players}: {ruleset.title}{variant} is for {ruleset.min_players} "
-                         f"to {ruleset.max_players} players")
+        low, high = ruleset.min_players, ruleset.max_players
+        counts = "1 player" if low == high == 1 else f"{low} to {high} players"
+        raise UsageError(f"--players {players}: {ruleset.title}{variant} is for {counts}")
     return players
 
 
