@@ -150,6 +150,32 @@ def test_clone_and_json_round_trip_at_a_spot_decision_play_on_alike():
     assert st.grids is not copies[1].grids
 
 
+def test_turning_a_tile_in_place_swaps_its_squares_and_is_logged(tmp_path):
+    # tile A turned 180 about its middle: anchored at (1,0), square 0 (path e -> w) at (1,0),
+    # square 1 (path w n -> e s) at (0,0); the same two cells
+    game, events = run_rules(tmp_path, """
+    turn tile("tile A") by 180
+    announce [s.path for each s in squares(table)], [c.x for each c in cells_of(table, tile("tile A"))]
+""")
+    assert said(events) == ["e, s, w 1, 0"]
+    turned = [e for e in events if e["e"] == "move" and e["from"] == e["to"] == "table"]
+    assert [(e["at"], e["turned"]) for e in turned] == [([1, 0], 180)]
+
+
+def test_a_grid_games_log_lines_follow_the_log_schema():
+    from jsonschema import Draft202012Validator
+    from snowrules.load.ruleset import GENERIC_SCHEMAS
+    validator = Draft202012Validator(json.loads((GENERIC_SCHEMAS / "log_event.schema.json").read_text()))
+    game = tiles_game(1)
+    for seed in range(5):
+        events: list[dict] = []
+        play(game, [RandomAgent(seed)], seed, sink=events.append)
+        placed = [e for e in events if e["e"] == "move" and "at" in e]
+        assert len(placed) == 3
+        for event in events:
+            assert not list(validator.iter_errors(event)), event
+
+
 def test_moving_a_tile_within_its_grid_lifts_it_first(tmp_path):
     # tile A is turned in place from east to west: anchored at (1,0) its squares swap cells
     game, events = run_rules(tmp_path, """
@@ -323,6 +349,14 @@ BAD_MOVES = [  # (setup lines after tile A is placed, with overlap 2; the messag
      "rules.sr:8:5: error: not a spot"),
     ('    move tile("tile B") to table at {cell: {x: 5, y: 5}, rotation: 0, covers: 0}\n',
      "rules.sr:8:5: error: tile B cannot go to table at (5,5) turned east: it no longer touches the layout"),
+    # turning in place: a domino turned 90 degrees would need other cells
+    ('    turn tile("tile A") by 90\n', "rules.sr:8:5: error: tile A turned 90 degrees would not cover the same cells"),
+    ('    move tile("tile C") to table at {cell: {x: 1, y: 0}, rotation: 0}\n    turn tile("tile A") by 180\n',
+     "rules.sr:9:5: error: tile A cannot turn: tile C lies on it"),
+    ('    turn tile("tile B") by 180\n', "rules.sr:8:5: error: tile B is in box, not on a grid zone"),
+    ('    turn tile("tile A") by 45\n', "rules.sr:8:5: error: a turn is a whole number of quarter turns"),
+    ("    move 1 at random from table to hand\n",
+     "rules.sr:8:5: error: a grid zone is not drawn from or dealt to at random"),
 ]
 
 
@@ -460,3 +494,95 @@ def test_a_bad_layout_in_a_scenario_is_reported_at_its_line(tmp_path, second, me
     with pytest.raises(ScenarioError) as error:
         run_scenario(path, str(folder))
     assert f"probe.yaml:{message}" in str(error.value)
+
+
+def test_the_docs_reading_example_runs_on_the_test_game(tmp_path):
+    # docs/language.md "Grids": the block defining leaves(), on the layout of the first test:
+    # A (0,0) (1,0), C (1,1) (1,2), B (0,2) leaf (0,1) stone. Leaves in rows y 0 and 2 (2 rows),
+    # columns x 0 and 1 (2); rectangle 6. (0,0) has neighbours north (0,1) and east (1,0) only:
+    # not surrounded. Nothing is covered: all three tiles, A first; A covers (0,0), (1,0).
+    text = (Path(__file__).resolve().parent.parent / "docs" / "language.md").read_text(encoding="utf-8")
+    block = next(b for b in text.split("```snowrules\n")[1:] if b.startswith("define leaves()")).split("```")[0]
+    folder = tmp_path / "tiles"
+    shutil.copytree(TILES, folder)
+    setup = ('setup:\n'
+             '    move tile("tile A") to table at {cell: {x: 0, y: 0}, rotation: 0}\n'
+             '    move tile("tile C") to table at {cell: {x: 1, y: 1}, rotation: 270}\n'
+             '    move tile("tile B") to table at {cell: {x: 0, y: 2}, rotation: 90}\n')
+    rules = HEAD + setup + block + "    end game winners players\n"   # the block ends in `each turn:`
+    (folder / "rules.sr").write_text(rules)
+    game = Game(compile_ruleset(load_ruleset(str(folder)), 1))
+    events: list[dict] = []
+    play(game, [FirstAgent()], 1, sink=events.append)
+    assert said(events) == ["2 2 6", "false tile A, tile B, tile B, tile A, tile C, tile C",
+                            "tile A, tile C, tile B false {'x': 0, 'y': 0}, {'x': 1, 'y': 0}"]
+
+
+# ---- OpenSpiel: spots are actions with stable ids ------------------------------------------------
+def test_openspiel_plays_the_test_game_with_spot_ids():
+    pyspiel = pytest.importorskip("pyspiel")
+    from open_spiel.python.algorithms import get_all_states
+    from snowrules.adapters.openspiel import load_game
+    from snowrules.model.grid import spot_id
+    pyspiel.random_sim_test(load_game(str(TILES), players=1, overlap=1), num_sims=5, serialize=True, verbose=False)
+    game = load_game(str(TILES), players=1)
+    pyspiel.random_sim_test(game, num_sims=10, serialize=False, verbose=False)
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])   # tile B (component ids 1, 2: positions 0, 1)
+    # B's spots beside A: their ids are spot_id(anchor, rotation): (0,-1) turned east is 4
+    assert state.action_to_string(0, spot_id(Cell(0, -1), 0)) == "(0,-1) turned east, covers nothing"
+    assert spot_id(Cell(0, -1), 0) in state.legal_actions() and len(state.legal_actions()) == 32
+    # the best score of the whole tree: 3 leaves in a group, a 2 x 3 rectangle, A's and C's
+    # paths apart (2 paths): 3 + 6 + 2 * 2 = 13
+    states = get_all_states.get_all_states(game, depth_limit=-1, include_terminals=True,
+                                           include_chance_states=False)
+    assert max(s.returns()[0] for s in states.values() if s.is_terminal()) == 13
+
+
+# ---- bad squares in a component list ----------------------------------------------------------
+BAD_SQUARES = [  # (tile A's squares as written, the message at tile A's entry)
+    ("[{dx: 0, dy: 0, marks: [leaf], path: [e]}, {dx: 0, dy: 0, marks: [leaf], path: [w]}]",
+     "tile A: two squares at the same offset"),
+    ("[{dx: 0, dy: 0, marks: [leaf], path: [e], cell: 1}]",
+     "tile A: a square's field cannot be named 'cell'"),
+    ("[]", "tile A: `squares` must be a list of squares"),
+    ("[{dx: half, dy: 0, marks: [], path: []}]", "tile A: a square's dx must be a whole number, not 'half'"),
+]
+
+
+@pytest.mark.parametrize("squares, message", BAD_SQUARES)
+def test_bad_squares_are_reported_at_the_component(tmp_path, squares, message):
+    folder = tmp_path / "tiles"
+    shutil.copytree(TILES, folder)
+    (folder / "schemas" / "tile.schema.json").write_text('{"type": "object"}')   # only the interpreter checks
+    tiles = (folder / "components" / "tiles.yaml").read_text()
+    start = tiles.index("  - name: tile A")
+    end = tiles.index("  # a leaf beside")
+    (folder / "components" / "tiles.yaml").write_text(
+        tiles[:start] + f"  - {{name: tile A, kind: tile, squares: {squares}}}\n" + tiles[end:])
+    line = tiles[:start].count("\n") + 1
+    with pytest.raises(RulesetError) as error:
+        compile_ruleset(load_ruleset(str(folder)), 1)
+    assert f"tiles.yaml:{line}:5: error: {message}" in str(error.value)
+
+
+def test_a_grid_per_player_keeps_one_layout_per_seat_and_plain_components_are_one_square(tmp_path):
+    # tokens without `squares:` are one square at (0, 0): each seat puts two of its own on its
+    # board, the second at the first spot beside the first: (0,-1) (south of the origin comes
+    # first by spot id). Nothing covers anything; each board holds 2 squares of its own seat.
+    from test_language import ruleset
+    rules = """zone board per player public grid
+each turn:
+    for each p in players:
+        for each c in [each t in box where t.owner == p]:
+            if size(p.board) < 2:
+                move c to p.board at first(placements(p.board, c, 0))
+    announce [size(squares(p.board)) for each p in players], [first(squares(p.board)).cell.y for each p in players]
+    announce [name_of(s.piece) for each s in squares(first(players).board)]
+    end game winners players
+"""
+    game = Game(compile_ruleset(ruleset(tmp_path, rules), 2))
+    events: list[dict] = []
+    st = play(game, [FirstAgent(), FirstAgent()], 1, sink=events.append)
+    assert said(events) == ["2, 2 -1, -1", f"{game.layout.seat_names[0]} t, {game.layout.seat_names[0]} t"]
+    assert sorted(game.view(st, 1)["grids"]) == [f"{name}.board" for name in game.layout.seat_names]

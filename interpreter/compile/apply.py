@@ -21,7 +21,16 @@ from snowrules.model.events import (
     TurnStarted,
     VariableSet,
 )
-from snowrules.model.grid import GridError, Placement, covering, describe_placement, placement_of, take_off
+from snowrules.model.grid import (
+    GridError,
+    Placement,
+    covering,
+    describe_placement,
+    is_covered,
+    placement_of,
+    take_off,
+    turn_in_place,
+)
 from snowrules.model.grid import place as put_on_grid
 from snowrules.model.grid_zones import spot_placement, spot_problem
 from snowrules.model.layout import Layout
@@ -210,6 +219,28 @@ class GridMoves:
         st.where[c] = b
         if st.sink is not None:
             st.sink(Moved([c], a, b, rule, False, (anchor.x, anchor.y, rotation)))
+
+    def turn(self, st, c: int | None, degrees: int, rule: str) -> None:
+        """`turn c by DEGREES`: an uncovered component of a grid zone turned clockwise so that it
+        covers the same cells (a domino by 180; by 90 it would need other cells: refused)."""
+        if c is None:
+            self._fail(rule, "nothing to turn: the value is none")
+        a = st.where[c]
+        if a not in st.grids:
+            self._fail(rule, f"{self.names[c]} is in {self._zone(a)}, not on a grid zone: it cannot be turned")
+        if degrees % 90:
+            self._fail(rule, f"a turn is a whole number of quarter turns (90, 180, 270), not {degrees}")
+        grid = st.grids[a]
+        if is_covered(grid, c):
+            above = ", ".join(self.names[p] for p in covering(grid, c))
+            self._fail(rule, f"{self.names[c]} cannot turn: {above} lies on it", "lift what covers it first")
+        try:
+            turned = turn_in_place(grid, self.pieces, c, degrees % 360)
+        except GridError:
+            self._fail(rule, f"{self.names[c]} turned {degrees % 360} degrees would not cover the same cells",
+                       "to put it elsewhere, move it to the zone at a spot from placements(...)")
+        if st.sink is not None:
+            st.sink(Moved([c], a, a, rule, False, (turned.anchor.x, turned.anchor.y, turned.rotation)))
 
     def move_all(self, st, a: int, b: int, bottom: bool, rule: str) -> None:
         """`move all from A to B` when A or B is a grid: the whole layout goes (nothing is left

@@ -14,7 +14,8 @@ from snowrules.model.layout import ZoneFamily
 
 
 class GridStatements:
-    """The `_moveplaced` method of StatementCompiler, and the grid checks of plain moves."""
+    """The `_moveplaced` and `_turnpiece` methods of StatementCompiler, and the grid checks of
+    plain moves."""
 
     _grid_moves: GridMoves | None = None
 
@@ -62,3 +63,16 @@ class GridStatements:
         def move_placed(st, env):
             place(st, what(st, env), target(st, env), spot(st, env), rule)
         return move_placed
+
+    def _turnpiece(self, node: s.TurnPiece, scope: Scope):
+        what = self.x.expect(node.what, scope, t.COMPONENT, "the component to turn")
+        degrees = self.x.expect(node.degrees, scope, t.INT, "the degrees to turn by")
+        grids = self.grid_moves()
+        if grids is None:
+            self.diag.error(node.pos, "`turn` turns a component on a grid zone; this game declares none")
+            return lambda st, env: None
+        rule, turn = str(node.pos), grids.turn
+
+        def turn_piece(st, env):
+            turn(st, what(st, env), degrees(st, env), rule)
+        return turn_piece

@@ -22,10 +22,10 @@ from snowrules.model.grid import (
     is_covered,
     largest_groups,
     largest_rectangle,
-    legal_spots,
     neighbours,
     placement_of,
     rows,
+    spot_tuples,
     surrounded,
     take_off,
     visible,
@@ -35,7 +35,7 @@ from snowrules.model.grid_zones import (
     cell_record,
     rectangle_record,
     seen_of,
-    spot_record,
+    spot_tuple_record,
     square_record,
 )
 
@@ -103,7 +103,7 @@ def _placements(call: Call):
             if here is grid:
                 grid = grid.copy()
                 take_off(grid, c)
-        return [spot_record(spot) for spot in legal_spots(grid, pieces, c, PlacementRules(most_covered=most))]
+        return [spot_tuple_record(*spot) for spot in spot_tuples(grid, pieces, c, PlacementRules(most_covered=most))]
     return placements
 
 

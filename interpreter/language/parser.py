@@ -252,6 +252,11 @@ class _ToSyntax(Transformer):
     def move_placed_stmt(self, meta, items):
         return s.MovePlaced(self._pos(meta), items[0], items[1], items[2])
 
+    def turn_piece_stmt(self, meta, items):
+        verb, what, degrees = items
+        self._word(verb, "turn", "`turn c by DEGREES`, `name = value` or `procedure(...)`")
+        return s.TurnPiece(self._pos(meta), what, degrees)
+
     def add_stmt(self, meta, items):
         return s.Add(self._pos(meta), items[0], items[1])
 

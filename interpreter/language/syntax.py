@@ -182,6 +182,14 @@ class MovePlaced(Node):
 
 
 @dataclass(frozen=True)
+class TurnPiece(Node):
+    """`turn NAME by DEGREES`: a component on a grid zone turned clockwise where it lies."""
+
+    what: Node
+    degrees: Node
+
+
+@dataclass(frozen=True)
 class Add(Node):
     amount: Node
     target: Node

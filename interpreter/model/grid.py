@@ -7,7 +7,8 @@ an anchor cell with a rotation, it covers one cell per square and may cover what
 
 Rotations are clockwise quarter turns, in degrees (0, 90, 180, 270). A turn moves each square's
 offset and its side data: a field named as a side field lists sides (`n`, `e`, `s`, `w`) such as
-the sides a path leaves a square by, and a quarter turn makes `e` into `s`.
+the sides a path leaves a square by, and a quarter turn makes `e` into `s`. Which fields of a
+game are side fields is `side_fields_of`'s rule: those that list sides and nothing else.
 
 The geometry reads the grid and never changes it. The few changes (place, lift, turn in place)
 mutate the grid given to them, because the game state is changed in place at one change point
@@ -395,40 +396,68 @@ def _fold(value: int) -> int:
 
 
 def legal_spots(grid: Grid, pieces: Pieces, piece: int, rules: PlacementRules = PlacementRules(),
-                names: Mapping[int, str] | None = None) -> list[Spot]:
+                names: Mapping[int, str] | None = None, labelled: bool = True) -> list[Spot]:
     """Every legal placement of a piece (which must not be on the grid), each distinct footprint
     once, sorted by id. Two placements are one footprint when they put the same turned fields in
     the same cells (a domino whose two squares are alike, turned 180° about its middle). On an
-    empty grid the anchor is the origin, in every distinct rotation. Cells are plain (x, y) pairs
-    inside: this runs at every decision of a tile game, over a few hundred candidates."""
+    empty grid the anchor is the origin, in every distinct rotation. Without `labelled`, the
+    spots' labels are left empty (a caller that labels only what it shows)."""
+    spots = []
+    for number, ax, ay, rotation, cells, covers in spot_tuples(grid, pieces, piece, rules):
+        placement = Placement(Cell(ax, ay), rotation)
+        spots.append(Spot(placement.anchor, rotation, tuple(Cell(x, y) for x, y in cells), covers, number,
+                          spot_label(placement, covers, names) if labelled else ""))
+    return spots
+
+
+SpotTuple = tuple[int, int, int, int, list[tuple[int, int]], tuple[Layer, ...]]
+
+
+def spot_tuples(grid: Grid, pieces: Pieces, piece: int, rules: PlacementRules = PlacementRules()) -> list[SpotTuple]:
+    """`legal_spots` as plain tuples `(id, x, y, rotation, cells, covered layers)`, cells as
+    (x, y) pairs: this runs at every decision of a tile game, over a few hundred candidates, and
+    a caller that makes its own values of the spots (the rules' records) skips making Spots."""
     if any(layer.piece == piece for stack in grid.stacks.values() for layer in stack):
         raise GridError(f"piece {piece} is on the grid: lift it before looking for its spots")
     shape = pieces[piece]
     occupied = {(c.x, c.y): stack for c, stack in grid.stacks.items()}
     around = set(occupied) | {(x + dx, y + dy) for x, y in occupied for dx, dy in STEP.values()}
+    # The common rule (touch the layout, cover nothing): a legal spot has a cell on the frontier
+    # (a free cell next to the layout) and none occupied, so only the frontier anchors candidates.
+    beside = bool(occupied) and rules.touching and rules.most_covered == 0 and rules.least_contact == 1
+    starts = around.difference(occupied) if beside else around
     candidates = []
+    shapes: dict[frozenset, int] = {}  # each rotation's footprint at the origin: alike rotations repeat spots
     for rotation in ROTATIONS:
         offsets = [turn_offset(q.offset, rotation) for q in shape.squares]
+        if len(set(offsets)) != len(offsets):
+            continue  # two squares in one cell: never a placement
         looks = [repr(sorted(shape.turned_fields(i, rotation).items())) for i in range(len(offsets))]
-        anchors = {(0, 0)} if not occupied else {(x - o.x, y - o.y) for x, y in around for o in offsets}
+        low_x, low_y = min(o.x for o in offsets), min(o.y for o in offsets)
+        form = frozenset(((o.x - low_x, o.y - low_y), look) for o, look in zip(offsets, looks))
+        shapes[form] = shapes.get(form, 0) + 1
+        anchors = {(0, 0)} if not occupied else {(x - o.x, y - o.y) for x, y in starts for o in offsets}
         for ax, ay in anchors:
             cells = [(ax + o.x, ay + o.y) for o in offsets]
+            if beside:
+                if any(c in occupied for c in cells):
+                    continue
+            elif not _allowed(occupied, cells, rules):
+                continue
             candidates.append((_spot_number(ax, ay, rotation), ax, ay, rotation, cells, looks))
     candidates.sort(key=lambda c: c[0])
+    alike = any(count > 1 for count in shapes.values())  # else no two candidates share a footprint
     seen: set[frozenset] = set()
-    spots = []
+    found = []
     for number, ax, ay, rotation, cells, looks in candidates:
-        if not _allowed(occupied, cells, rules):
-            continue
-        footprint = frozenset(zip(cells, looks))
-        if footprint in seen:
-            continue
-        seen.add(footprint)
-        covers = tuple(occupied[c][-1] for c in cells if c in occupied)
-        placement = Placement(Cell(ax, ay), rotation)
-        spots.append(Spot(placement.anchor, rotation, tuple(Cell(x, y) for x, y in cells), covers, number,
-                          spot_label(placement, covers, names)))
-    return spots
+        if alike:
+            footprint = frozenset(zip(cells, looks))
+            if footprint in seen:
+                continue
+            seen.add(footprint)
+        covers = tuple(occupied[c][-1] for c in cells if c in occupied) if not beside else ()
+        found.append((number, ax, ay, rotation, cells, covers))
+    return found
 
 
 def _allowed(occupied: Mapping[tuple[int, int], list[Layer]], cells: list[tuple[int, int]],

@@ -116,6 +116,13 @@ def seen_of(record: dict[str, Any]) -> Seen:
     return Seen(Cell(cell["x"], cell["y"]), record.get("piece", -1), 0, 0, record)
 
 
+def spot_tuple_record(number: int, x: int, y: int, rotation: int, cells: list[tuple[int, int]],
+                      covers: tuple) -> dict[str, Any]:
+    """A spot record from `grid.spot_tuples`' plain form (the same as `spot_record` gives)."""
+    return {"cell": {"x": x, "y": y}, "rotation": rotation, "cells": [{"x": cx, "y": cy} for cx, cy in cells],
+            "covers": len(covers), "covered": list(dict.fromkeys(layer.piece for layer in covers))}
+
+
 def spot_record(spot: Spot) -> dict[str, Any]:
     return {"cell": cell_record(spot.anchor), "rotation": spot.rotation,
             "cells": [cell_record(c) for c in spot.cells], "covers": len(spot.covers),
