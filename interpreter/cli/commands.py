@@ -189,9 +189,10 @@ def command_test(args) -> int:
         print(f"{ruleset.name}: no scenarios in {ruleset.folder / 'scenarios'}")
         return 1
     passed = failed = 0
+    read: dict = {}  # the ruleset is read once for all its scenarios
     for path in files:
         try:
-            result = run_scenario(path, args.ruleset)
+            result = run_scenario(path, args.ruleset, read=read)
         except SnowrulesError as error:
             failed += 1
             print(f"FAIL {path.name}")
