@@ -9,12 +9,15 @@ Table]), never read from a game's output.
 """
 from __future__ import annotations
 
+import json
+import random
 import re
 from collections import Counter
 
 import pytest
 from snowrules.cli.main import main
 from snowrules.compile.compiler import load_program
+from snowrules.model.state import State
 from snowrules.play.agents import RandomAgent, play
 from snowrules.records.scenarios import run_scenario
 from snowrules.runtime.engine import Game
@@ -136,3 +139,25 @@ def test_bad_options_are_refused_with_what_there_is(capsys, args, code, words):
     out, err = capsys.readouterr()
     assert got == code, out + err
     assert words in out + err and "Traceback" not in out + err
+
+
+def test_a_game_copied_in_the_middle_of_a_tool_goes_on_as_the_original():
+    """A decision inside a tool's effect (components/tools.yaml: which tile, which spot), the
+    game's grid half rewritten: a clone and a JSON copy of the state there end the game exactly
+    as the original does, given the same answers."""
+    game = Game(load_program(NAME, None, 1))
+    tools_seen = set()
+    for seed in range(40):
+        st, rng = game.start(seed), random.Random(seed)
+        while st.result is None and "tools.yaml" not in st.pending.rule:
+            game.answer(st, [rng.randrange(len(st.pending.options[0]))])
+        if st.result is not None:
+            continue
+        tools_seen.add(st.pending.rule)
+        copies = [State.from_json(json.loads(json.dumps(st.to_json()))), st.clone(), st]
+        for copy in copies:
+            answers = random.Random(1000 + seed)
+            while copy.result is None:
+                game.answer(copy, [answers.randrange(len(copy.pending.options[0]))])
+        assert copies[0] == copies[1] == copies[2], seed
+    assert len(tools_seen) >= 4, tools_seen     # decisions of several tools were copied
