@@ -297,10 +297,12 @@ def test_placements_with_overlap_count_what_each_spot_covers(tmp_path):
     announce size(placements(table, tile("tile B"), 0)), size(placements(table, tile("tile B"), 2))
     let one = first([each s in spots where s.covers == 1])
     announce one.cell.x, one.cell.y, one.rotation, [c.x for each c in one.cells], [name_of(p) for each p in one.covered]
+    announce one, one.cell, {x: 1, y: 2, z: 3}
 """)
     # 2 covering both: B turned east at (0,0) and west at (1,0) (B's squares differ: not alike)
     # the first spot covering 1, by id: anchor (0,0) turned south covers (0,0), (0,-1)
-    assert said(events) == ["44 12", "32 46", "0 0 90 0, 0 tile A"]
+    assert said(events) == ["44 12", "32 46", "0 0 90 0, 0 tile A",
+                            "(0,0) turned south, covers 1 square of tile A (0,0) {'x': 1, 'y': 2, 'z': 3}"]
 
 
 # ---- bad rules: reported at path:line:col while checking -----------------------------------------
@@ -515,7 +517,7 @@ def test_the_docs_reading_example_runs_on_the_test_game(tmp_path):
     events: list[dict] = []
     play(game, [FirstAgent()], 1, sink=events.append)
     assert said(events) == ["2 2 6", "false tile A, tile B, tile B, tile A, tile C, tile C",
-                            "tile A, tile C, tile B false {'x': 0, 'y': 0}, {'x': 1, 'y': 0}"]
+                            "tile A, tile C, tile B false (0,0), (1,0)"]
 
 
 # ---- OpenSpiel: spots are actions with stable ids ------------------------------------------------
@@ -532,6 +534,11 @@ def test_openspiel_plays_the_test_game_with_spot_ids():
     # B's spots beside A: their ids are spot_id(anchor, rotation): (0,-1) turned east is 4
     assert state.action_to_string(0, spot_id(Cell(0, -1), 0)) == "(0,-1) turned east, covers nothing"
     assert spot_id(Cell(0, -1), 0) in state.legal_actions() and len(state.legal_actions()) == 32
+    # the perfect-recall information state notes each layout it saw: B (id 1) now at (0,-1), (1,-1)
+    state.apply_action(spot_id(Cell(0, -1), 0))
+    last_seen = state.information_state_string(0).splitlines()[-2]
+    assert last_seen.endswith("grids.table=[[0, -1, [[1, 0, 0]]], [0, 0, [[0, 0, 0]]], [1, -1, [[1, 1, 0]]], "
+                              "[1, 0, [[0, 1, 0]]]]")
     # the best score of the whole tree: 3 leaves in a group, a 2 x 3 rectangle, A's and C's
     # paths apart (2 paths): 3 + 6 + 2 * 2 = 13
     states = get_all_states.get_all_states(game, depth_limit=-1, include_terminals=True,

@@ -464,6 +464,7 @@ class Recall:
         self.last_counters: list[int] | None = None
         self.last_vars: list[Any] | None = None
         self.last_types: list[type] | None = None  # 1, 1.0 and true are equal, but not alike
+        self.last_grids: dict[int, str] = {}  # each grid zone's layout at the last look, as JSON text
 
     def __deepcopy__(self, memo: dict) -> Recall:
         """pyspiel clones a state with copy.deepcopy at every `clone()`. The notes are only ever
@@ -475,6 +476,7 @@ class Recall:
         other.last_counters = self.last_counters
         other.last_vars = None if self.last_vars is None else self.last_vars[:]
         other.last_types = self.last_types
+        other.last_grids = self.last_grids
         return other
 
     def look(self, st: State, sight: Sight) -> None:
@@ -499,6 +501,10 @@ class Recall:
                                     or types[i] is not self.last_types[i]])
         last_vars = self.last_vars
         public: list[tuple] = [("counter", i, counters[i]) for i in changed_counters]
+        if st.grids:  # a grid zone is public: where its components lie, what covers what
+            layouts = {z: json.dumps(grid.to_json()) for z, grid in st.grids.items()}
+            public += [("grid", z, text) for z, text in sorted(layouts.items()) if self.last_grids.get(z) != text]
+            self.last_grids = layouts
         for i in changed_values:
             last_vars[i] = seen = _copied(values[i])
             public.append(("variable", i, seen))
@@ -544,6 +550,8 @@ def _note_text(note: tuple, seat: int, sight: Sight, engine: Game) -> str | None
     for what, i, value in public:
         if what == "counter":
             texts.append(f"counters.{sight.counter_labels[i]}={value}")
+        elif what == "grid":
+            texts.append(f"grids.{sight.zone_labels[i]}={value}")
         else:
             texts.append(f"variables.{sight.variable_names[i]}={json.dumps(_plain(value), sort_keys=True)}")
     return "saw " + "; ".join(texts)

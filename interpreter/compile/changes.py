@@ -13,6 +13,7 @@ from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Position, RuntimeRulesError
 from snowrules.model import kinds as t
 from snowrules.model.events import Said
+from snowrules.model.grid_zones import cell_of, is_spot, spot_label
 from snowrules.model.values import Termination
 
 
@@ -181,5 +182,11 @@ class ChangeStatements:
                 return ", ".join(layout.component_names[c] for c in st.zones[value]) or "nothing"
             if isinstance(value, list):
                 return ", ".join(one(v, t.element(kind), st) for v in value) or "nothing"
+            if isinstance(value, dict):  # a grid's cell reads "(1,0)", a spot as its option label
+                cell = cell_of(value)
+                if cell is not None and len(value) == 2:
+                    return str(cell)
+                if is_spot(value):
+                    return spot_label(value, layout.component_names)
             return str(value)
         return lambda st, env: one(fn(st, env), kind, st)

@@ -39,8 +39,8 @@ from snowrules.model.grid_zones import (
     square_record,
 )
 
-SQUARES = t.list_of(t.RECORD)
-GROUPS = t.list_of(SQUARES)
+RECORDS = t.list_of(t.RECORD)  # squares, spots, cells: records
+GROUPS = t.list_of(RECORDS)
 
 
 def _grid(call: Call) -> Callable:
@@ -85,7 +85,7 @@ def _seen(call: Call, squares: list) -> list:
 # ---- where a piece may go ----------------------------------------------------------------------
 @function("placements", "every spot where a component may go on a grid zone: touching the layout "
           "orthogonally, covering at most `overlap` occupied squares (on an empty grid: the origin, each "
-          "distinct rotation once)", "placements(woods, tile, 0)", (t.ZONE, t.COMPONENT, t.INT), SQUARES)
+          "distinct rotation once)", "placements(woods, tile, 0)", (t.ZONE, t.COMPONENT, t.INT), RECORDS)
 def _placements(call: Call):
     grid_of, piece, overlap = _grid(call), call.args[1], call.args[2]
     pieces, position = call.compiler.layout.pieces, call.position
@@ -110,14 +110,14 @@ def _placements(call: Call):
 # ---- reading the layout --------------------------------------------------------------------------
 @function("squares", "the visible squares of a grid zone (the top of each cell), by cell (x, then y): each "
           "a record with its `cell`, its `piece` and the square's own fields, side lists turned",
-          '[each s in squares(woods) where "tree" in s.features]', (t.ZONE,), SQUARES)
+          '[each s in squares(woods) where "tree" in s.features]', (t.ZONE,), RECORDS)
 def _squares(call: Call):
     grid_of, pieces = _grid(call), call.compiler.layout.pieces
     return lambda st, env: [square_record(seen) for seen in visible(grid_of(st, env), pieces)]
 
 
 @function("grid_neighbours", "the visible squares orthogonally next to a cell (0 to 4; never a diagonal)",
-          "size(grid_neighbours(woods, s.cell)) == 4", (t.ZONE, t.RECORD), SQUARES)
+          "size(grid_neighbours(woods, s.cell)) == 4", (t.ZONE, t.RECORD), RECORDS)
 def _grid_neighbours(call: Call):
     grid_of, cell, pieces = _grid(call), _cell(call, 1), call.compiler.layout.pieces
     return lambda st, env: [square_record(seen) for seen in neighbours(grid_of(st, env), pieces, cell(st, env))]
