@@ -70,7 +70,7 @@ def test_list_json_follows_its_schema_and_says_what_the_manifests_say(capsys):
     errors = [e.message for e in validator("list.schema.json").iter_errors(listed)]
     assert not errors, errors
     by_name = {entry["name"]: entry for entry in listed["rulesets"]}
-    assert list(by_name) == ["goofspiel", "oh_hell", "snow_time", "snowy_tricks"]
+    assert list(by_name) == ["goofspiel", "oh_hell", "snow_time", "snowfall_over_mountains", "snowy_tricks"]
     # From the manifests, read by hand: Snow Time is for 2-5 players, its two_colours variant for 2,
     # its short_track variant (a shorter score track) for 2-5.
     assert (by_name["snow_time"]["min_players"], by_name["snow_time"]["max_players"]) == (2, 5)
@@ -81,6 +81,13 @@ def test_list_json_follows_its_schema_and_says_what_the_manifests_say(capsys):
     assert (cards["default"], cards["minimum"], cards["maximum"], cards["choices"]) == (13, 1, 20, None)
     order = next(o for o in by_name["goofspiel"]["options"] if o["name"] == "points_order")
     assert order["choices"] == ["random", "ascending", "descending"]
+    # Snowfall over Mountains: solo, its harder variant too; one option per scoring card type
+    solo = by_name["snowfall_over_mountains"]
+    assert (solo["min_players"], solo["max_players"]) == (1, 1)
+    assert solo["variants"] == [{"name": "harder", "min_players": 1, "max_players": 1}]
+    bush = next(o for o in solo["options"] if o["name"] == "bush_card")
+    assert bush["default"] == "random"
+    assert bush["choices"] == ["random", "Shrub Search", "Twiggy Expanse", "Hopeful Harvest"]
 
 
 GOOD_RUN = {"format": "snowrules-run/1", "ruleset": "x", "variant": None, "options": {}, "seed": 1, "players": 2,

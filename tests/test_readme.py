@@ -143,8 +143,8 @@ EXPECTATIONS = [
     (r"--out games\.csv --report report/$", _contains("Snow Time: 2000 games", "games written to games.csv",
                                                        "report written to")),
     (r"compare snow_time --variant short_track", _games_end_sooner),
-    (r"run tests/rulesets/patchwork -v --picture layout\.svg", _contains("Patchwork - 1 players", "field:\n",
-                                                                           "picture written to layout.svg")),
+    (r"run snowfall_over_mountains --seed 3 -v --picture woods\.svg",
+     _contains("Snowfall over Mountains - 1 player,", "woods:\n", "rank:", "picture written to woods.svg")),
 ]
 
 QUICK = {"python tools/bench.py": ["--rounds", "1", "--seconds", "0.05", "--players", "2"],
@@ -177,7 +177,6 @@ def test_every_readme_command_line_runs(line, tmp_path):
     if check is None:
         return
     shutil.copytree(ROOT / "rulesets" / "snow_time", tmp_path / "rulesets" / "snow_time")
-    shutil.copytree(ROOT / "tests" / "rulesets" / "patchwork", tmp_path / "tests" / "rulesets" / "patchwork")
     out = ""
     for part in line.split(" && "):
         if "pip install" in part or "python3 -m venv" in part:

@@ -10,11 +10,12 @@ from snowrules.load.ruleset import BUNDLED_RULESETS, bundled_names, load_ruleset
 from snowrules.records.scenarios import run_scenario, scenario_files
 
 SCENARIOS = [(name, path) for name in bundled_names() for path in scenario_files(load_ruleset(name))]
+READ: dict = {}  # each bundled ruleset read once for all its scenarios, as `snowrules test` does
 
 
 @pytest.mark.parametrize("name,path", SCENARIOS, ids=[f"{n}/{p.stem}" for n, p in SCENARIOS])
 def test_scenario_passes(name, path):
-    result = run_scenario(path, name)
+    result = run_scenario(path, name, read=READ)
     assert result.passed, "\n".join(result.failures)
 
 
@@ -53,3 +54,14 @@ def test_an_illegal_forced_choice_is_reported(tmp_path):
 
 
 _ = Path
+
+
+def test_scenarios_that_share_a_read_ruleset_each_set_options_on_their_own_copy():
+    """`snowrules test` and `validate` read a ruleset once for all its scenarios; a scenario's
+    options (here Fair Forest as the tree card) stay in that scenario."""
+    read: dict = {}
+    folder = BUNDLED_RULESETS / "snowfall_over_mountains" / "scenarios"
+    assert run_scenario(folder / "fair_forest.yaml", "snowfall_over_mountains", read=read).passed
+    (kept,) = read.values()
+    assert kept.option_values["tree_card"] == "random"
+    assert run_scenario(folder / "shady_grove.yaml", "snowfall_over_mountains", read=read).passed

@@ -8,8 +8,12 @@ rulesets written from OpenSpiel's games, OpenSpiel's C++ implementation driven b
 snowrules through its OpenSpiel adapter (column "adapter"), which adds explicit chance nodes and
 action ids to the cost of the game itself.
 
-    python tools/bench.py                       # every ruleset, 2 and 4 players
+    python tools/bench.py                       # every ruleset, 2 and 4 players (solo games at 1)
     python tools/bench.py --ruleset snow_time --players 2 4 --seconds 3 --json
+
+Besides games per second, each row says how many decisions a game asks and how many options a
+decision offers on average, from a few seeded games played apart from the timed ones. A ruleset
+that plays at none of the player counts asked (a solo game) is measured at its fewest players.
 """
 from __future__ import annotations
 
@@ -49,6 +53,30 @@ def snowrules_round(game: Game, players: int, games: int, first_seed: int) -> fl
     for seed in range(first_seed, first_seed + games):
         play(game, agents, seed)
     return games / (time.perf_counter() - start)
+
+
+class CountingAgent(RandomAgent):
+    """A random agent that counts the decisions it is asked and the options it is offered."""
+
+    def __init__(self, seed: int = 0):
+        super().__init__(seed)
+        self.decisions = 0
+        self.options = 0
+
+    def choose(self, observation) -> int:
+        self.decisions += 1
+        self.options += len(observation.options)
+        return super().choose(observation)
+
+
+def decisions_of(game: Game, players: int, games: int = 10) -> tuple[float, float]:
+    """Decisions asked per game and options per decision, over `games` seeded random games (not
+    timed: an agent that counts is not the bare random agent the timed rounds use)."""
+    agents = [CountingAgent(agent_seed(0, i)) for i in range(players)]
+    for seed in range(games):
+        play(game, agents, seed)
+    decisions = sum(a.decisions for a in agents)
+    return decisions / games, sum(a.options for a in agents) / max(decisions, 1)
 
 
 def load_reference(name: str, folder: Path = REFERENCES):
@@ -129,6 +157,7 @@ def measure(name: str, players: int, rounds: int, seconds: float, references: Pa
         for side, run in sides.items():
             rates[side].append(run(sizes[side], r))
     row = {"ruleset": name, "players": players}
+    row["decisions_per_game"], row["options_per_decision"] = (round(x, 1) for x in decisions_of(game, players))
     row.update({side: round(statistics.median(values), 1) for side, values in rates.items()})
     if "reference_games_per_s" in row:
         row["reference"] = "OpenSpiel" if pair is not None else "shared/bench"
@@ -151,24 +180,27 @@ def main(argv=None) -> int:
     rows = []
     for name in args.ruleset or bundled_names():
         ruleset = load_ruleset(name)
-        for players in args.players:
-            if ruleset.min_players <= players <= ruleset.max_players:
-                rows.append(measure(name, players, args.rounds, args.seconds, args.references or REFERENCES))
+        counts = [p for p in args.players if ruleset.min_players <= p <= ruleset.max_players]
+        for players in counts or [ruleset.min_players]:
+            rows.append(measure(name, players, args.rounds, args.seconds, args.references or REFERENCES))
     if args.json:
         print(json.dumps(rows))
         return 0
     from rich.console import Console
     from rich.table import Table
     table = Table(title="random-agent games per second (medians of alternating rounds)")
-    for column in ("ruleset", "players", "snowrules", "reference", "ratio", "adapter", "adapter ratio", "reference is"):
+    for column in ("ruleset", "players", "snowrules", "reference", "ratio", "adapter", "adapter ratio", "reference is",
+                   "decisions/game", "options/decision"):
         table.add_column(column, justify="left" if column in ("ruleset", "reference is") else "right")
     for row in rows:
-        table.add_row(row["ruleset"], str(row["players"]), f"{row['games_per_s']:.0f}",
+        table.add_row(row["ruleset"], str(row["players"]), f"{row['games_per_s']:.1f}" if row["games_per_s"] < 10
+                      else f"{row['games_per_s']:.0f}",
                       f"{row['reference_games_per_s']:.0f}" if "ratio" in row else "-",
                       f"{row['ratio']:.3f}" if "ratio" in row else "-",
                       f"{row['adapter_games_per_s']:.0f}" if "adapter_ratio" in row else "-",
                       f"{row['adapter_ratio']:.3f}" if "adapter_ratio" in row else "-",
-                      row.get("reference", "-"))
+                      row.get("reference", "-"), f"{row['decisions_per_game']:.1f}",
+                      f"{row['options_per_decision']:.1f}")
     Console().print(table)
     return 0
 

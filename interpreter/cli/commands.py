@@ -60,8 +60,9 @@ def _players(ruleset, requested: int | None, agents: str = "") -> int:
     players = ruleset.min_players if requested is None else requested
     if not ruleset.min_players <= players <= ruleset.max_players:
         variant = f" (variant {ruleset.variant})" if ruleset.variant else ""
-        raise UsageError(f"--players {players}: {ruleset.title}{variant} is for {ruleset.min_players} "
-                         f"to {ruleset.max_players} players")
+        low, high = ruleset.min_players, ruleset.max_players
+        counts = "1 player" if low == high == 1 else f"{low} to {high} players"
+        raise UsageError(f"--players {players}: {ruleset.title}{variant} is for {counts}")
     return players
 
 
@@ -104,7 +105,7 @@ def command_run(args) -> int:
         unseen = UnseenCounters(game.layout, humans) if humans else None
         narrator = Narrator(args.rules, print, secrets_for(game.layout, humans) if humans else None, unseen)
         changed = {k: v for k, v in ruleset.option_values.items() if v != ruleset.options[k]["default"]}
-        print(f"{ruleset.title} - {players} players"
+        print(f"{ruleset.title} - {players} player{'' if players == 1 else 's'}"
               + (f", variant {ruleset.variant}" if ruleset.variant else "")
               + (f", {options_text(changed)}" if changed else "")
               + f", seed {args.seed}, seats: {', '.join(game.layout.seat_names)}")
@@ -238,9 +239,10 @@ def command_test(args) -> int:
         print(f"{ruleset.name}: no scenarios in {ruleset.folder / 'scenarios'}")
         return 1
     passed = failed = 0
+    read: dict = {}  # the ruleset is read once for all its scenarios
     for path in files:
         try:
-            result = run_scenario(path, args.ruleset)
+            result = run_scenario(path, args.ruleset, read=read)
         except SnowrulesError as error:
             failed += 1
             print(f"FAIL {path.name}")

@@ -60,7 +60,8 @@ def bundled_rulesets() -> list[RulesetEntry]:
 
 
 def _players(low: int, high: int) -> str:
-    return str(low) if low == high else f"{low}-{high}"
+    """"1 player", "2 players", "2-5 players": a solo game reads as one."""
+    return "1 player" if low == high == 1 else (f"{low} players" if low == high else f"{low}-{high} players")
 
 
 def _option_line(option: OptionEntry) -> str:
@@ -84,9 +85,9 @@ def command_list(args) -> int:
         print(json.dumps({"format": LIST_FORMAT, "rulesets": [asdict(entry) for entry in entries]}))
         return 0
     for entry in entries:
-        print(f"{entry.name}  {entry.title} {entry.version}, {_players(entry.min_players, entry.max_players)} players")
+        print(f"{entry.name}  {entry.title} {entry.version}, {_players(entry.min_players, entry.max_players)}")
         for variant in entry.variants:
-            print(f"    --variant {variant.name}  ({_players(variant.min_players, variant.max_players)} players)")
+            print(f"    --variant {variant.name}  ({_players(variant.min_players, variant.max_players)})")
         for option in entry.options:
             print(_option_line(option))
     return 0

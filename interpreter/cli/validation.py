@@ -87,9 +87,10 @@ def validate_folder(folder: Path, play: bool = True, bounds: SmokeBounds = DEFAU
             add(smoke_play(read_ruleset(str(folder), variant)[0], bounds))
     if _errors(found):  # a rule that fails in smoke games fails the scenarios too: once is enough
         return _ordered(found)
+    read: dict = {}  # the ruleset is read once for all its scenarios
     for path in scenario_files(ruleset):
         try:
-            run_scenario(path, str(folder), bounds.max_steps)
+            run_scenario(path, str(folder), bounds.max_steps, read)
         except SnowrulesError as error:
             add(list(error.diagnostics))
     return _ordered(found)

@@ -7,6 +7,7 @@ pending decision with what the rulebook says.
 """
 from __future__ import annotations
 
+import copy
 import dataclasses
 import difflib
 import re
@@ -181,13 +182,16 @@ def _answer(game: Game, st: State, names: _Names, choice: dict, where: list) -> 
     game.answer(st, indexes)
 
 
-def run_scenario(path: Path, ruleset_ref: str, max_steps: int | None = None) -> ScenarioResult:
-    """Run one scenario; `max_steps` lowers the step budget (validate checks scenarios cheaply)."""
+def run_scenario(path: Path, ruleset_ref: str, max_steps: int | None = None,
+                 read: dict | None = None) -> ScenarioResult:
+    """Run one scenario; `max_steps` lowers the step budget (validate checks scenarios cheaply).
+    `read` is where a caller running several scenarios of one ruleset keeps it once read (see
+    `_ruleset_of`)."""
     document = load_scenario(path)
     data = plain(document.tree)
     variant = data.get("variant")
     try:
-        ruleset = load_ruleset(ruleset_ref, variant)
+        ruleset = _ruleset_of(ruleset_ref, variant, read)
     except SnowrulesError as error:
         unknown = next((d for d in error.diagnostics if d.code == "SR208"), None)
         if variant is None or unknown is None:
@@ -252,6 +256,18 @@ def run_scenario(path: Path, ruleset_ref: str, max_steps: int | None = None) -> 
         game.go_on(st)
     failures = _compare(game, st, names, data["expect"], rolls)
     return ScenarioResult(data["name"], display_path(path), not failures, failures, events)
+
+
+def _ruleset_of(ruleset_ref: str, variant: str | None, read: dict | None) -> Ruleset:
+    """The ruleset, read once per variant for all the scenarios of one command (`test`,
+    `validate`): reading its YAML files costs far more than its scenarios. Each scenario gets its
+    own copy, since it sets options and seat names on it; a ruleset that fails to read is read
+    again (and fails again) for each scenario, so each reports the problems."""
+    if read is None:
+        return load_ruleset(ruleset_ref, variant)
+    if (ruleset_ref, variant) not in read:
+        read[(ruleset_ref, variant)] = load_ruleset(ruleset_ref, variant)
+    return copy.deepcopy(read[(ruleset_ref, variant)])
 
 
 def _compare(game: Game, st: State, names: _Names, expect: dict, rolls: list[Rolled]) -> list[str]:
@@ -348,7 +364,8 @@ def _compare_returns(game: Game, st: State, names: _Names, wanted: dict) -> list
 
 def run_all(ruleset_ref: str) -> list[ScenarioResult]:
     ruleset = load_ruleset(ruleset_ref)
-    return [run_scenario(path, ruleset_ref) for path in scenario_files(ruleset)]
+    read: dict = {}
+    return [run_scenario(path, ruleset_ref, read=read) for path in scenario_files(ruleset)]
 
 
 __all__ = ["ScenarioResult", "run_all", "run_scenario", "scenario_files"]

@@ -1,4 +1,4 @@
-"""The draft component data of Snowfall over Mountains (drafts/snowfall_over_mountains, issue 11).
+"""The component data of Snowfall over Mountains (rulesets/snowfall_over_mountains, issue 11).
 
 Every file is checked against its schema (the envelope and each entry), the counts against the
 rulebook's [Components] and [Scoring Concepts], and the authored tile set against the scoring
@@ -26,7 +26,7 @@ from snowrules.model.grid import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-DRAFT = ROOT / "drafts" / "snowfall_over_mountains"
+DRAFT = ROOT / "rulesets" / "snowfall_over_mountains"
 FILES = sorted((DRAFT / "components").glob("*.yaml"))
 
 
