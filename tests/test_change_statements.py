@@ -54,6 +54,10 @@ DURING_THE_GAME = [
     ("a list that holds none",
      "zone pile shared public\neach turn:\n    move [first(box), first(pile)] to box at bottom\n    end game\n",
      "3:5: error: nothing to move: the value is none"),
+    ("a name of list kind that still holds none",
+     "zone pile shared public\nvariable held = none\neach turn:\n    move held to pile\n"
+     "    held = [first(box)]\n    end game\n",
+     "4:5: error: nothing to move: the value is none"),
 ]
 
 
