@@ -271,7 +271,7 @@ class ExpressionCompiler:
                     return fused("{i0} + {p0} * {i1} + {p1}", [player, key], ints=[base, width]), family
                 if not family.per_player and isinstance(node.obj, s.Name):
                     return (lambda st, env: base + key(st, env)), family
-        name = self._family_name(node) or ""
+        name = family_name(node) or ""
         known = set(layout.counter_families) | set(layout.zone_families) | set(layout.fields)
         if (name and name not in known and name not in self.sym.functions and name not in self.sym.variables
                 and scope.lookup(name) is None):
