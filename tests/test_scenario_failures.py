@@ -88,6 +88,9 @@ expect:
           "no decision is pending (the game has ended), expected one for [anyone]"),
     Wrong("decision-after-the-end", WIN + "expect:\n  decision:\n    seats: [Marie]   # <-\n",
           "no decision is pending (the game has ended), expected one for [Marie]"),
+    # stopped at the end of turn 1 (`until`), the game goes on but asks nothing yet
+    Wrong("decision-after-the-turn-stop", TURN + "expect:\n  decision:\n    seats: [Marie]   # <-\n",
+          "no decision is pending (the game has stopped), expected one for [Marie]"),
 ]
 
 ERRORS = [
@@ -257,6 +260,7 @@ def test_the_same_scenario_with_the_true_value_passes(tmp_path, row):
         "decision-expected-none": ("decision: null", "decision:\n    seats: [Marie, Vincent]"),
         "options-after-the-end": ("decision:\n    options: [Marie 1]", "decision: null"),
         "decision-after-the-end": ("decision:\n    seats: [Marie]", "decision: null"),
+        "decision-after-the-turn-stop": ("decision:\n    seats: [Marie]", "decision: null"),
     }[row.id]
     assert right[0] in row.text
     fixed = Wrong(row.id, row.text.replace(right[0], right[1], 1), row.message)
