@@ -104,3 +104,4 @@ each turn:
     end game
 """)
     assert said(events) == ["none true false 3 nothing seat 1 t, seat 2 t seat 1 t, seat 2 t, nothing seat 1"]
+    assert [e["rule"] for e in events] == [f"{tmp_path / 'rules.sr'}:6:5"]  # the announce statement
