@@ -108,6 +108,18 @@ def test_a_scenario_with_wrong_returns_fails_at_its_line(tmp_path, old, new, mes
     assert len(reported) == 1 and f"{SHOWDOWN}:{line}:" in reported[0]
 
 
+def test_wrong_returns_are_listed_after_the_other_wrong_expectations(tmp_path):
+    """Every wrong expectation is reported, in the order the runner checks them (winners before
+    returns), not only the returns."""
+    folder = tmp_path / "kuhn"
+    shutil.copytree(KUHN, folder)
+    path = folder / "scenarios" / SHOWDOWN
+    path.write_text(path.read_text().replace("winners: [p1]", "winners: [p0]").replace("p1: 2}", "p1: 3}"))
+    result = run_scenario(path, str(folder))
+    assert [f.split(": ", 1)[1] for f in result.failures] == [
+        "winners are [p1], expected [p0]", "p1's return is 2, expected 3"]
+
+
 def test_a_scenario_expecting_returns_of_a_game_without_them_fails(tmp_path):
     """(The shower's reset, its only option, is taken without asking.)"""
     folder = tmp_path / "recall"

@@ -88,6 +88,9 @@ expect:
           "no decision is pending (the game has ended), expected one for [anyone]"),
     Wrong("decision-after-the-end", WIN + "expect:\n  decision:\n    seats: [Marie]   # <-\n",
           "no decision is pending (the game has ended), expected one for [Marie]"),
+    # stopped at the end of turn 1 (`until`), the game goes on but asks nothing yet
+    Wrong("decision-after-the-turn-stop", TURN + "expect:\n  decision:\n    seats: [Marie]   # <-\n",
+          "no decision is pending (the game has stopped), expected one for [Marie]"),
 ]
 
 ERRORS = [
@@ -257,6 +260,7 @@ def test_the_same_scenario_with_the_true_value_passes(tmp_path, row):
         "decision-expected-none": ("decision: null", "decision:\n    seats: [Marie, Vincent]"),
         "options-after-the-end": ("decision:\n    options: [Marie 1]", "decision: null"),
         "decision-after-the-end": ("decision:\n    seats: [Marie]", "decision: null"),
+        "decision-after-the-turn-stop": ("decision:\n    seats: [Marie]", "decision: null"),
     }[row.id]
     assert right[0] in row.text
     fixed = Wrong(row.id, row.text.replace(right[0], right[1], 1), row.message)
@@ -284,3 +288,46 @@ def test_every_wrong_expectation_is_reported_not_only_the_last(tmp_path):
         "Marie.score is 2, expected 5",
         "Vincent.hand holds 9 component(s), expected 3",
         "the pending decision is for [Marie, Vincent], expected [Vincent]"]
+
+
+@pytest.mark.parametrize("row", [row for row in ERRORS if row.id.startswith("choice-after-the-")],
+                         ids=lambda row: row.id)
+def test_a_choice_after_the_stop_is_that_message_alone(tmp_path, row):
+    """The rows above check a part of each message; this one is the whole message."""
+    path, _ = _scenario(tmp_path, row)
+    with pytest.raises(ScenarioError) as raised:
+        run_scenario(path, row.ruleset)
+    assert [d.message for d in raised.value.diagnostics] == ["the game has stopped before this choice"]
+
+
+# The probe ruleset of test_language: seat 1's four tokens "seat 1 t" are ids 0-3, in the box in
+# that order. Setup puts 0 in `lower`, 1 in `middle`, 2 and 3 in `pushed`.
+PUSHED_OUT = """zone lower shared public
+zone middle shared public
+zone pushed shared public
+zone wanted shared public
+setup:
+    move first(box) to lower
+    move first(box) to middle
+    move first(box) to pushed
+    move first(box) to pushed
+each turn:
+    ask first(players) to choose x from [1, 2]:
+        pass
+    end game
+"""
+
+
+def test_components_pushed_out_go_where_the_replacing_one_came_from_then_to_a_supply(tmp_path):
+    """docs/language.md (scenarios): `wanted` takes one "seat 1 t", the lowest id outside the listed
+    zones: 0, from `lower`. `pushed` is emptied: the first pushed out (2) goes where 0 came from
+    (`lower`); nothing else came in, so 3 goes to a zone that keeps a copy of it: `middle`, which
+    holds 1 (not `lower`, whose copy 0 is the one leaving)."""
+    from test_language import ruleset
+    ruleset(tmp_path, PUSHED_OUT)
+    (tmp_path / "scenarios").mkdir()
+    path = tmp_path / "scenarios" / "push.yaml"
+    path.write_text("name: push\nplayers: 2\nsituation:\n  zones: {pushed: [], wanted: [seat 1 t]}\n"
+                    "expect:\n  zones: {lower: 1, middle: 2, pushed: 0, wanted: 1}\n")
+    result = run_scenario(path, str(tmp_path))
+    assert result.passed, result.failures

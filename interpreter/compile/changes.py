@@ -57,13 +57,13 @@ class ChangeStatements:
             self.diag.error(node.what.pos, "to move a zone's contents write `move all from ZONE to ...`")
         elif kind not in (t.COMPONENT, t.ANY) and not t.compatible(kind, t.list_of(t.COMPONENT)):
             self.diag.error(node.what.pos, f"only components move; this is {t.describe(kind)}")
-        many = t.is_list(kind)
         move_one = apply.move_one
         react = self._move_events()
 
         def move_items(st, env):
             value, b = what(st, env), target(st, env)
-            for c in (value if many or isinstance(value, list) else [value]):
+            # a name of list kind may still hold none: that is one value, none, not a list
+            for c in (value if isinstance(value, list) else [value]):
                 if c is None:
                     raise RuntimeRulesError.at(position, "nothing to move: the value is none")
                 if grids and (st.where[c] in st.grids or b in st.grids):
@@ -72,7 +72,7 @@ class ChangeStatements:
 
         def move_items_raising(st, env):  # the same, queueing the events raised by each move
             value, b = what(st, env), target(st, env)
-            for c in (value if many or isinstance(value, list) else [value]):
+            for c in (value if isinstance(value, list) else [value]):
                 if c is None:
                     raise RuntimeRulesError.at(position, "nothing to move: the value is none")
                 a = st.where[c]
