@@ -174,3 +174,19 @@ def test_a_misused_construct_is_refused_at_its_place(tmp_path, capsys, row, comm
     if command == "validate":  # `run` prints the message without its code
         assert re.search(rf"\[{row.code}\]$", reported[0]), reported[0]
     assert seconds < SECONDS, f"{seconds:.1f} s"
+
+
+def test_the_largest_rectangle_of_squares_far_apart_takes_no_time():
+    """Squares at opposite corners of the largest grid (SR708: +-1000) once walked the whole
+    2001 x 2001 box; now only the kept cells are visited. By hand: no two squares touch, so the
+    largest rectangle is one cell, and of equal areas the first by y then x: (-1000,-1000)."""
+    from snowrules.model.grid import Cell, Seen, largest_rectangle
+    corners = [Cell(-1000, -1000), Cell(1000, 1000), Cell(-1000, 1000), Cell(1000, -1000)]
+    started = time.monotonic()
+    rectangle = largest_rectangle([Seen(cell, n, 0, 0, {}) for n, cell in enumerate(corners)])
+    assert time.monotonic() - started < 0.1
+    assert (rectangle.low, rectangle.high, rectangle.area) == (Cell(-1000, -1000), Cell(-1000, -1000), 1)
+    # a 2 x 3 block beside a lone square: the block, from its south-west corner
+    block = [Cell(x, y) for x in (5, 6) for y in (0, 1, 2)] + [Cell(9, 9)]
+    rectangle = largest_rectangle([Seen(cell, n, 0, 0, {}) for n, cell in enumerate(block)])
+    assert (rectangle.low, rectangle.high, rectangle.area) == (Cell(5, 0), Cell(6, 2), 6)
