@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
@@ -14,9 +15,14 @@ from snowrules.load.ruleset import BUNDLED_RULESETS, bundled_names
 POSITION = re.compile(r"^\S+:\d+:\d+: error: ", re.MULTILINE)
 MANGLE = settings(max_examples=8, deadline=None, phases=[Phase.explicit, Phase.generate, Phase.shrink],
                   suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-FILES = [(name, file) for name in bundled_names()
+TOY_RULESETS = Path(__file__).resolve().parent / "rulesets"  # the constructs' own toy games
+FOLDERS = {name: BUNDLED_RULESETS / name for name in bundled_names()}
+FOLDERS.update({folder.name: folder for folder in sorted(TOY_RULESETS.iterdir()) if folder.is_dir()})
+FILES = [(name, file) for name, folder in FOLDERS.items()
          for file in ("rules.sr", "ruleset.yaml", "components/cards.yaml", "components/prizes.yaml")
-         if (BUNDLED_RULESETS / name / file).is_file()]
+         if (folder / file).is_file()]
+FILES += [(name, f"components/{path.name}") for name, folder in FOLDERS.items() if name not in bundled_names()
+          for path in sorted((folder / "components").glob("*.yaml"))]
 
 
 def mangled(text: str, start: float, length: int, how: str) -> str:
@@ -33,7 +39,7 @@ def mangled(text: str, start: float, length: int, how: str) -> str:
 @MANGLE
 @given(start=st.floats(0, 1), length=st.integers(1, 12), how=st.sampled_from(["cut", "double", "swap"]))
 def test_validate_never_crashes_on_mangled_files(tmp_path_factory, capsys, name, file, start, length, how):
-    source = BUNDLED_RULESETS / name
+    source = FOLDERS[name]
     folder = tmp_path_factory.mktemp("mangled") / name
     shutil.copytree(source, folder)
     path = folder / file

@@ -6,7 +6,8 @@ from pathlib import Path
 
 INTERPRETER = Path(__file__).resolve().parent.parent / "interpreter"
 WORDS = re.compile(r"snow.?time|snowfall|snowy|snow.?planner|healer|watcher|snowstorm|fruit|mana\b|croissant|"
-                   r"wanderlust|instructor|rabbit|bear\b|pond|cabin|summit|guest|vip\b|talent|prediction prize",
+                   r"wanderlust|instructor|rabbit|bear\b|pond|cabin|summit|guest|vip\b|talent|prediction prize|"
+                   r"\bsnow\b|ticket|hotel|\btrail\b|woods|\bbush|\btree\[(?:\d|l)|.tree. in|window #",
                    re.IGNORECASE)
 
 

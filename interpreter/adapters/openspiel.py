@@ -278,7 +278,7 @@ class SnowrulesState(pyspiel.State):
 
     def _payment_ids(self, options: list) -> list[int]:
         """A payment's ways: each its own stable id (model/costs.py), which depends on the way
-        alone, so "1 ticket + 1 snow" has one id whatever else the payer holds."""
+        alone, so "1 coin + 1 gem" has one id whatever else the payer holds."""
         ids = [payment_id(option) for option in options]
         limit = self.get_game().distinct
         if max(ids) >= limit:

@@ -3,7 +3,7 @@
 Generated rule code (changes.py, statements.py, chance.py), the VM (turns, the end) and the
 scenario runner use these templates and functions rather than writing zones, counters or
 variables themselves, so that a change and its event (model/events.py) can never disagree, and
-a new kind of listener (a ruleset's own "each time a player gains snow ..." reactions) has one
+a new kind of listener (a ruleset's own "each time a player gains a resource ..." reactions) has one
 place to hook into. The two most frequent changes, a component's move and a counter's change,
 are templates of generated lines (inlined into the rules' code: no call per change).
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from snowrules.compile.triggers import fire
 from snowrules.language.diagnostics import Position, RuntimeRulesError
+from snowrules.language.limits import MAX_GRID_REACH
 from snowrules.model.events import (
     CounterChanged,
     GameOver,
@@ -193,8 +194,8 @@ class GridMoves:
     def _zone(self, index: int) -> str:
         return self.zones[index].label(self.seat_names)
 
-    def _fail(self, rule: str, message: str, hint: str = ""):
-        raise RuntimeRulesError.at(Position.parse(rule), message, hint)
+    def _fail(self, rule: str, message: str, hint: str = "", code: str = ""):
+        raise RuntimeRulesError.at(Position.parse(rule), message, hint, code)
 
     def leave(self, st, c: int, a: int, b: int, rule: str) -> None:
         """Before `c` moves from zone `a` to `b` by a plain move: lift it off `a`'s grid, or
@@ -239,6 +240,15 @@ class GridMoves:
                        f"{describe_placement(anchor, rotation)}: {problem}",
                        "the spot is not legal any more: ask for placements(...) again")
         anchor, rotation = placement
+        far = [cell for cell in self.pieces[c].cells(anchor, rotation)
+               if max(abs(cell.x), abs(cell.y)) > MAX_GRID_REACH]
+        if far:  # a grid is drawn and searched cell by cell: its cells stay near the origin
+            if was is not None:
+                put_on_grid(st.grids[a], self.pieces, c, was)
+            self._fail(rule, f"{self.names[c]} cannot go to {self._zone(b)} at "
+                       f"{describe_placement(anchor, rotation)}: the cell ({far[0].x},{far[0].y}) is farther "
+                       f"than {MAX_GRID_REACH} cells from the grid's origin",
+                       "a spot from placements(...) stays near the layout", code="SR708")
         put_on_grid(grid, self.pieces, c, Placement(anchor, rotation))
         st.zones[a].remove(c)
         st.zones[b].append(c)

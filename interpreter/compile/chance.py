@@ -60,12 +60,12 @@ class ChanceStep:
         if weights is None:
             st.rng, index = below(st.rng, len(outcomes))
             return outcomes[index]
-        st.rng, ticket = below(st.rng, sum(weights))
+        st.rng, lot = below(st.rng, sum(weights))
         for outcome, weight in zip(outcomes, weights):
-            if ticket < weight:
+            if lot < weight:
                 return outcome
-            ticket -= weight
-        raise AssertionError("a ticket beyond the total weight")  # pragma: no cover
+            lot -= weight
+        raise AssertionError("a lot beyond the total weight")  # pragma: no cover
 
     def sampled(self, st: State, env: list) -> None:
         """The whole statement at once, every draw from the generator: how a program compiled

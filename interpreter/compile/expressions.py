@@ -67,7 +67,7 @@ class ExpressionCompiler:
         fn, kind = self.compile(node, scope)
         if kind == t.ZONES:
             self.diag.error(node.pos, f"{what}: this zone has several instances; say which one",
-                            "add [index] or .name, as in tree[3] or p.hand")
+                            "add [index] or .name, as in pile[3] or p.hand")
         elif kind not in (t.ZONE, t.ANY):
             self.diag.error(node.pos, f"{what} must be a zone, not {t.describe(kind)}")
         return fn

@@ -255,6 +255,8 @@ class FreeActionCompiler:
     def compile(self, decls: list[s.FreeActionDecl], table: FreeActionTable, phases: dict[str, Position]) -> None:
         seen: dict[str, Position] = {}
         for decl in decls:
+            if not decl.name.strip():  # its label, `free: NAME`, is how a person and a scenario choose it
+                self.diag.error(decl.pos, "a free action needs a name", 'write `free action "NAME" for p ...:`')
             if decl.name in seen:
                 self.diag.error(decl.pos, f"the free action {decl.name!r} is declared twice",
                                 f"the first is at {seen[decl.name]}")

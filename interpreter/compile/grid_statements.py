@@ -29,8 +29,8 @@ class GridStatements:
         return self._grid_moves
 
     def _static_family(self, node: s.Node) -> ZoneFamily | None:
-        """The zone family a destination names, when the expression names one (`woods`,
-        `p.board`, `tree[3]`)."""
+        """The zone family a destination names, when the expression names one (`board`,
+        `p.board`, `pile[3]`)."""
         name = family_name(node)
         return self.layout.zone_families.get(name) if name else None
 

@@ -254,6 +254,11 @@ class Events:
             self.diag.error(decl.pos, f"event {decl.name!r} is declared twice",
                             f"first at {self.events[decl.name].position}", code="SR405")
             return
+        if decl.name in self.taken:  # one name, one thing: `ping(1)` and `raise ping(1)` must not mean two
+            first = self.taken[decl.name]
+            where = "a built-in name" if first.path == "<built-in>" else f"first defined at {first}"
+            self.diag.error(decl.pos, f"{decl.name!r} is already defined",
+                            f"{where}; an event needs a name of its own", code="SR405")
         if len(set(decl.params)) != len(decl.params):
             self.diag.error(decl.pos, f"event {decl.name!r} names a parameter twice", code="SR405")
         for param in decl.params:

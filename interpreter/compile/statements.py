@@ -410,6 +410,9 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
         if decl is None:
             if node.name in self.sym.functions:
                 self.diag.error(node.pos, f"{node.name!r} gives a value; use it in an expression")
+            elif self.events is not None and node.name in self.events.events:
+                self.diag.error(node.pos, f"{node.name!r} is an event, not a procedure",
+                                f"raise it with `raise {node.name}(...)`")
             else:
                 self.diag.error(node.pos, f"unknown procedure {node.name!r}",
                                 suggest(node.name, list(self.sym.procedures)))

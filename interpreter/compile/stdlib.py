@@ -34,7 +34,7 @@ def _listed(call: Call):
     return call.compiler.as_list(fn, kind), kind
 
 
-@function("size", "the number of items in a list or zone", "size(tree[level]) >= 2", (LIST_OR_ZONE,), t.INT)
+@function("size", "the number of items in a list or zone", "size(pile[level]) >= 2", (LIST_OR_ZONE,), t.INT)
 def _size(call: Call):
     if call.kinds[0] == t.ZONE:
         return fused("len(st.zones[{p0}])", [call.args[0]])
@@ -101,7 +101,7 @@ def _sum(call: Call):
     return lambda st, env: sum(fn(st, env))
 
 
-@function("flatten", "one list from a list of lists or zones", "flatten([tree[l] for each l in 1..7])", (VALUE,),
+@function("flatten", "one list from a list of lists or zones", "flatten([pile[l] for each l in 1..7])", (VALUE,),
           t.ANY)
 def _flatten(call: Call):
     fn, kind = call.args[0], call.kinds[0]
@@ -164,7 +164,7 @@ def _rank_of(call: Call):
 
 @function("share", "points per entry when places pay `points` (first place first) and tied entries split "
           "the points of the places they fill, rounded down, skipping as many places",
-          "share([4, 2], [p.res[\"snow\"] for each p in players])", (t.list_of(t.INT), t.list_of(t.INT)),
+          "share([4, 2], [p.res[\"gem\"] for each p in players])", (t.list_of(t.INT), t.list_of(t.INT)),
           t.list_of(t.INT))
 def _share_of(call: Call):
     return fused("{v0}({p0}, {p1})", call.args, [shared_points])

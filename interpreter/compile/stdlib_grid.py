@@ -85,7 +85,7 @@ def _seen(call: Call, squares: list) -> list:
 # ---- where a piece may go ----------------------------------------------------------------------
 @function("placements", "every spot where a component may go on a grid zone: touching the layout "
           "orthogonally, covering at most `overlap` occupied squares (on an empty grid: the origin, each "
-          "distinct rotation once)", "placements(woods, tile, 0)", (t.ZONE, t.COMPONENT, t.INT), RECORDS)
+          "distinct rotation once)", "placements(board, tile, 0)", (t.ZONE, t.COMPONENT, t.INT), RECORDS)
 def _placements(call: Call):
     grid_of, piece, overlap = _grid(call), call.args[1], call.args[2]
     pieces, position = call.compiler.layout.pieces, call.position
@@ -110,21 +110,21 @@ def _placements(call: Call):
 # ---- reading the layout --------------------------------------------------------------------------
 @function("squares", "the visible squares of a grid zone (the top of each cell), by cell (x, then y): each "
           "a record with its `cell`, its `piece` and the square's own fields, side lists turned",
-          '[each s in squares(woods) where "tree" in s.features]', (t.ZONE,), RECORDS)
+          '[each s in squares(board) where "tower" in s.features]', (t.ZONE,), RECORDS)
 def _squares(call: Call):
     grid_of, pieces = _grid(call), call.compiler.layout.pieces
     return lambda st, env: [square_record(seen) for seen in visible(grid_of(st, env), pieces)]
 
 
 @function("grid_neighbours", "the visible squares orthogonally next to a cell (0 to 4; never a diagonal)",
-          "size(grid_neighbours(woods, s.cell)) == 4", (t.ZONE, t.RECORD), RECORDS)
+          "size(grid_neighbours(board, s.cell)) == 4", (t.ZONE, t.RECORD), RECORDS)
 def _grid_neighbours(call: Call):
     grid_of, cell, pieces = _grid(call), _cell(call, 1), call.compiler.layout.pieces
     return lambda st, env: [square_record(seen) for seen in neighbours(grid_of(st, env), pieces, cell(st, env))]
 
 
 @function("surrounded", "whether the four cells orthogonally next to a cell are all occupied",
-          "surrounded(woods, s.cell)", (t.ZONE, t.RECORD), t.BOOL)
+          "surrounded(board, s.cell)", (t.ZONE, t.RECORD), t.BOOL)
 def _surrounded(call: Call):
     grid_of, cell = _grid(call), _cell(call, 1)
     return lambda st, env: surrounded(grid_of(st, env), cell(st, env))
@@ -149,19 +149,19 @@ def _connected_groups(call: Call):
 
 register("connected_groups", "squares split into orthogonally connected groups (sorted by cell); with a side "
          "field, two neighbours link only where both list the side they share",
-         'connected_groups(trails, "trail")', Overload((SEQUENCE,), GROUPS, _connected_groups),
+         'connected_groups(paths, "path")', Overload((SEQUENCE,), GROUPS, _connected_groups),
          Overload((SEQUENCE, FIELD), GROUPS, _connected_groups))
 
 
 @function("largest_groups", "every connected group of the largest size (several when tied, none without "
-          "squares)", "size(first(largest_groups(bushes)))", (SEQUENCE,), GROUPS)
+          "squares)", "size(first(largest_groups(towers)))", (SEQUENCE,), GROUPS)
 def _largest_groups(call: Call):
     source = call.args[0]
     return lambda st, env: _records(largest_groups(_seen(call, source(st, env))))
 
 
 @function("largest_rectangle", "the largest axis-aligned rectangle whose every cell is one of the squares: a "
-          "record {low, high, cells, area, width, height}, or none", "largest_rectangle(bushes).area",
+          "record {low, high, cells, area, width, height}, or none", "largest_rectangle(towers).area",
           (SEQUENCE,), t.RECORD)
 def _largest_rectangle(call: Call):
     source = call.args[0]
@@ -184,7 +184,7 @@ def _columns(call: Call):
 
 
 @function("cells_of", "the cells a component covers on a grid zone (covered squares too), in the order of "
-          "its squares; none when it is not there", "cells_of(woods, tile)", (t.ZONE, t.COMPONENT),
+          "its squares; none when it is not there", "cells_of(board, tile)", (t.ZONE, t.COMPONENT),
           t.list_of(t.RECORD))
 def _cells_of(call: Call):
     grid_of, piece, pieces = _grid(call), call.args[1], call.compiler.layout.pieces
@@ -198,7 +198,7 @@ def _cells_of(call: Call):
     return cells_of
 
 
-@function("covered", "whether something lies on a component in a grid zone", "not covered(woods, tile)",
+@function("covered", "whether something lies on a component in a grid zone", "not covered(board, tile)",
           (t.ZONE, t.COMPONENT), t.BOOL)
 def _covered(call: Call):
     grid_of, piece = _grid(call), call.args[1]
@@ -206,7 +206,7 @@ def _covered(call: Call):
 
 
 @function("uncovered", "the components of a grid zone that nothing lies on, in the order they were placed",
-          "uncovered(woods)", (t.ZONE,), t.list_of(t.COMPONENT))
+          "uncovered(board)", (t.ZONE,), t.list_of(t.COMPONENT))
 def _uncovered(call: Call):
     grid_of, zone = _grid(call), call.args[0]
 

@@ -59,6 +59,7 @@ CATALOGUE: tuple[Code, ...] = (
     Code("SR705", "nesting-too-deep", "rules or YAML nest deeper than the limit"),
     Code("SR706", "step-budget", "a game ran more steps (statements, loop rounds, draws) than its budget"),
     Code("SR707", "reaction-depth", "reactions raised events whose reactions raised more, deeper than the limit"),
+    Code("SR708", "grid-too-large", "a square or a placement lies farther from a grid's origin than the limit"),
     Code("SR801", "log-invalid", "a game log cannot be read or replayed"),
     Code("SR901", "other", "a problem of no other kind"),
 )
@@ -72,6 +73,7 @@ _BY_MESSAGE: tuple[tuple[str, re.Pattern], ...] = tuple((code, re.compile(patter
     ("SR705", r"nests? too deeply|nested more than"),
     ("SR706", r"did not end within|this loop ran more than|more than \d+ steps"),
     ("SR704", r"more than \d+ (items|dice|times|elements)"),
+    ("SR708", r"farther than \d+ cells from"),
     ("SR101", r"^file not found"),
     ("SR102", r"^(cannot read|not UTF-8|is a folder)"),
     ("SR107", r"found duplicate key"),

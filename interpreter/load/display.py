@@ -5,12 +5,12 @@ each side field a line) and as an SVG picture (each feature a coloured disc with
 ruleset says how in its manifest, per grid zone, with plain data:
 
     display:
-      woods:                        # a grid zone of the rules
+      board:                        # a grid zone of the rules
         features: [features]        # fields whose values are drawn as letters (default: every field
                                     #   that does not list sides)
-        letters: {tree: T, bush: S} # a value's letter (default: its first character, upper case)
-        colours: {tree: "#2e7d32"}  # a value's (or a side field's) colour in the picture
-        sides: [trail]              # side fields drawn as lines (default: every side field)
+        letters: {tower: T, wall: W}# a value's letter (default: its first character, upper case)
+        colours: {tower: "#2e7d32"} # a value's (or a side field's) colour in the picture
+        sides: [road]               # side fields drawn as lines (default: every side field)
 
 Every part is optional, and a zone without a declaration is drawn with the defaults. The schema
 (schemas/manifest.schema.json) checks the shapes; this module checks what a schema cannot say

@@ -76,7 +76,7 @@ class CounterChanged(Event):
         return None
 
     def family(self, layout: Layout) -> str:
-        """The counter's declared name (`snow` for every seat's `snow`)."""
+        """The counter's declared name (`coins` for every seat's `coins`)."""
         for family in layout.counter_families.values():
             if family.base <= self.counter < family.base + layout.family_size(family):
                 return family.name

@@ -312,19 +312,25 @@ def largest_rectangle(squares: Iterable[Seen], keep: Keep | None = None) -> Rect
     cells = {s.cell for s in squares if keep is None or keep(s)}
     if not cells:
         return None
-    xs = range(min(c.x for c in cells), max(c.x for c in cells) + 1)
-    ys = range(min(c.y for c in cells), max(c.y for c in cells) + 1)
+    rows: dict[int, list[int]] = {}
+    for cell in cells:
+        rows.setdefault(cell.y, []).append(cell.x)
     best: tuple[int, int, int, int, int] | None = None   # (-area, low y, low x, -width, height)
-    height = dict.fromkeys(xs, 0)
-    for y in reversed(ys):                                 # rows from north to south
-        for x in xs:
-            height[x] = height[x] + 1 if Cell(x, y) in cells else 0
-        for left in xs:
+    height: dict[int, int] = {}                           # the kept cells above-and-including, by x
+    previous_row = None
+    # Only the rows and columns that hold kept cells are visited, so two squares far apart cost
+    # no more than two squares side by side (the bounding box is never walked).
+    for y in sorted(rows, reverse=True):                  # rows from north to south
+        xs = sorted(rows[y])
+        height = {x: (height.get(x, 0) if previous_row == y + 1 else 0) + 1 for x in xs}
+        previous_row = y
+        for i, left in enumerate(xs):
             tallest = height[left]
-            for right in range(left, xs.stop):
-                tallest = min(tallest, height[right])
-                if tallest == 0:
+            for j in range(i, len(xs)):
+                right = xs[j]
+                if right != left + (j - i):               # a gap: no rectangle reaches past it
                     break
+                tallest = min(tallest, height[right])
                 width = right - left + 1
                 key = (-width * tallest, y, left, -width, tallest)
                 if best is None or key < best:

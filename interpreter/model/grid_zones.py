@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from snowrules.language.limits import MAX_GRID_REACH
 from snowrules.model.grid import (
     Cell,
     Grid,
@@ -63,6 +64,9 @@ def _checked(name: str, squares: Any) -> list[dict]:
         for key in ("dx", "dy"):
             if not isinstance(square.get(key, 0), int) or isinstance(square.get(key, 0), bool):
                 raise GridError(f"{name}: a square's {key} must be a whole number, not {square[key]!r}")
+            if abs(square.get(key, 0)) > MAX_GRID_REACH:  # a grid is drawn and searched cell by cell
+                raise GridError(f"{name}: a square's {key} of {square[key]} is farther than {MAX_GRID_REACH} "
+                                f"cells from the piece's anchor")
         for key in RESERVED:
             if key in square:
                 raise GridError(f"{name}: a square's field cannot be named {key!r} (the rules read "

@@ -51,7 +51,7 @@ class Observation:
         return self._game.option_label(self._state, option)
 
     def labels(self) -> list[str]:
-        """Every option's label, copies of one component told apart ("window #2")."""
+        """Every option's label, copies of one component told apart ("card #2")."""
         return self._game.option_labels(self._state, self.options)
 
     @property

@@ -78,7 +78,7 @@ def _block(letters: str, sides: set[str], inner: int) -> list[str]:
 
 
 def _legend(squares: list[Seen], pieces: Pieces, display: GridDisplay) -> list[str]:
-    """`T tree, S bush` for the letters drawn, and the side fields drawn as lines."""
+    """`T tower, W wall` for the letters drawn, and the side fields drawn as lines."""
     named: dict[str, list[str]] = {}
     lines: set[str] = set()
     for square in squares:

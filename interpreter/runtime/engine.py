@@ -245,7 +245,7 @@ class Game:
     def option_labels(self, st: State, options: list) -> list[str]:
         """The options of one seat, as a person reads them, each different from the others: options
         that would read the same (copies of one component, `copies: 3`) get the copy's number,
-        "window #1", "window #3" (the same copy keeps its number wherever it is). A log keeps the
+        "card #1", "card #3" (the same copy keeps its number wherever it is). A log keeps the
         plain name and the option's index."""
         labels = [self.option_label(st, o) for o in options]
         repeated = {label for label in labels if labels.count(label) > 1}
