@@ -37,6 +37,7 @@ from snowrules.compile.free_actions import FREE_KEY, is_free
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Position, RulesetError, RuntimeRulesError
 from snowrules.load.ruleset import Ruleset, load_ruleset
+from snowrules.model.costs import payment_id
 from snowrules.model.program import Program
 from snowrules.model.state import State
 from snowrules.model.values import Decision
@@ -248,6 +249,8 @@ class SnowrulesState(pyspiel.State):
         pending = self.st.pending
         if game.free_ids is not None and options and is_free(options[-1]):
             return self._free_ids(group, options)
+        if options and payment_id(options[0]) is not None:
+            return self._payment_ids(options)
         known = game.ids.get((group, pending.kind))
         if known is not None and None not in options:
             try:
@@ -268,6 +271,18 @@ class SnowrulesState(pyspiel.State):
                                        f"{len(options)} options here, more than the {limit} ids the game has",
                                        f"declare `action_ids: {{{what}: ...}}` in the ruleset's manifest")
         return list(range(len(options)))
+
+    def _payment_ids(self, options: list) -> list[int]:
+        """A payment's ways: each its own stable id (model/costs.py), which depends on the way
+        alone, so "1 ticket + 1 snow" has one id whatever else the payer holds."""
+        ids = [payment_id(option) for option in options]
+        limit = self.get_game().distinct
+        if max(ids) >= limit:
+            way = options[ids.index(max(ids))]["name"]
+            raise RuntimeRulesError.at(Position.parse(self.st.pending.rule),
+                                       f"the way to pay {way!r} has the id {max(ids)}, not one of 0..{limit - 1}",
+                                       "declare more ids: `action_ids: {distinct: ...}` in the ruleset's manifest")
+        return ids
 
     def _free_ids(self, group: str, options: list) -> list[int]:
         """A decision that offers free actions: its normal options' ids as without them, then

@@ -45,17 +45,21 @@ def move_lines(c: str, b: str, a: str, bottom: bool, rule: str, react: tuple[str
 
 
 def counter_lines(i: str, old: str, new: str, triggers: str, rule: str, handing_back: bool,
-                  react: tuple[str, ...] = ()) -> list[str]:
+                  react: tuple[str, ...] = (), react_each: str | None = None) -> list[str]:
     """Counter `i` from `old` to `new` (locals holding numbers, `new` already clamped): when
     they differ, set it, tell it, and run the `when` rules on it (`triggers`: the name bound to
     them); `handing_back`: the generated function returns the triggered bodies that may wait,
     for the VM to push; `react`: the names bound to the ruleset's events raised by this counter's
-    changes, queued (counter, change) for the reactions that run once the statement is done."""
+    changes, queued (counter, change) for the reactions that run once the statement is done;
+    `react_each`: the name of a sequence of such events known only when the lines run (a
+    statement changing counters it works out then: a payment)."""
     give = "return " if handing_back else ""
+    each = [f"    for _e in {react_each}: st.raised.append((_e, ({i}, {new} - {old})))"] if react_each else []
     return [f"if {new} != {old}:",
             f"    st.counters[{i}] = {new}",
             f"    if st.sink is not None: st.sink({CHANGED}({i}, {old}, {new}, {rule}))",
             *(f"    st.raised.append(({event}, ({i}, {new} - {old})))" for event in react),
+            *each,
             f"    if {triggers}: {give}{FIRE}(st, {triggers}, {i}, {old}, {new})"]
 
 
@@ -78,10 +82,12 @@ move_one = _generated("move_one", "st, c, b, bottom, rule", [
     "else:", *("    " + line for line in move_lines("c", "b", "a", False, "rule"))])
 move_one.__doc__ = "Component `c` to zone `b` (its top, or its bottom): `move_lines` as a function."
 
-change_counter = _generated("change_counter", "st, i, new, triggers, rule", [
-    "old = st.counters[i]", *counter_lines("i", "old", "new", "triggers", "rule", True)])
+change_counter = _generated("change_counter", "st, i, new, triggers, rule, react=()", [
+    "old = st.counters[i]", *counter_lines("i", "old", "new", "triggers", "rule", True, react_each="react")])
 change_counter.__doc__ = ("Counter `i` to `new` (already clamped): `counter_lines` as a function, for statements "
-                          "that change several counters (a payment); the triggered bodies that may wait, or None.")
+                          "that change several counters (a payment); `react`: the ruleset's events this "
+                          "counter's changes raise (queued as counter_lines does); the triggered bodies that "
+                          "may wait, or None.")
 
 
 # ---- moves ---------------------------------------------------------------------------------

@@ -8,12 +8,16 @@ each unit missing from another counter, clamped to its bounds like any counter c
 
 Every counter change goes through apply.change_counter (the single change point), once per
 counter per statement, so each sends its CounterChanged event and runs its `when` rules: those
-that run straight through at once, those that may wait right after the statement.
+that run straight through at once, those that may wait right after the statement. A counter
+that an event is declared from (`event spent(p, k, n) from counter res`) queues that event with
+its change, and the reactions run once the payment is done, after its `when` rules (as after any
+statement that raises events: compile/reactions.py).
 """
 from __future__ import annotations
 
 from snowrules.compile import apply
 from snowrules.compile.closures import Fn, const, constant_in, fail
+from snowrules.compile.reactions import ReactionTable, dispatch
 from snowrules.compile.scope import Scope, family_name
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Position
@@ -41,8 +45,10 @@ def counters_of(node: s.Pay) -> list[str | None]:
 class _Penalty:
     """The shortfall: `penalty` per unit missing, taken from counter `ref` within its bounds."""
 
-    def __init__(self, penalty: Fn, ref: Fn, low: int | None, high: int | None, triggers: list):
+    def __init__(self, penalty: Fn, ref: Fn, low: int | None, high: int | None, triggers: list,
+                 react: tuple = ()):
         self.penalty, self.ref, self.low, self.high, self.triggers = penalty, ref, low, high, triggers
+        self.react = react
 
 
 class PayStep:
@@ -51,12 +57,16 @@ class PayStep:
 
     def __init__(self, *, mode: Mode, amount: Fn, refs: list[Fn], rates: list[Fn], floors: list[int],
                  triggers: list[list], penalty: _Penalty | None, slot: int | None, variable: str,
-                 layout: Layout, position: Position, rate_positions: list[Position]):
+                 layout: Layout, position: Position, rate_positions: list[Position],
+                 reacts: list[tuple] | None = None, table: ReactionTable | None = None):
         self.mode, self.amount, self.refs, self.rates, self.floors = mode, amount, refs, rates, floors
+        # for each counter that pays, the events its changes raise (compile/reactions.py)
+        self.reacts, self.table = reacts or [()] * len(refs), table
         self.triggers, self.penalty, self.slot, self.variable = triggers, penalty, slot, variable
         self.position, self.rule, self.rate_positions = position, str(position), rate_positions
         self.labels = layout.counter_labels
         self.owners, self.units = _owners_and_units(layout)
+        self.automa = layout.automa
 
     # ---- working out the ways -------------------------------------------------------------
     def _read(self, st, env) -> tuple[int, list[int], tuple[int, ...], tuple[int, ...]]:
@@ -98,6 +108,13 @@ class PayStep:
                     "worth": way.worth, "paid": list(way.paid)} for way in ways]
         return Decision([payers.pop()], [options], False, self.rule, self.variable, "value")
 
+    def _at_once(self, st, where: list[int], ways: list[Payment]) -> bool:
+        """Whether the payment is made without asking: one way (an explicit game asks even then),
+        or the automa pays: no agent plays it, so it takes the first way, in the options' order."""
+        if len(ways) == 1 and not st.explicit:
+            return True
+        return self.automa is not None and bool(where) and self.owners[where[0]] == self.automa
+
     # ---- paying ---------------------------------------------------------------------------
     def _settle(self, st, env, paid: list[int], worth: int) -> list:
         """Take the units, each counter once (its event, its triggers); the triggered bodies that
@@ -105,10 +122,10 @@ class PayStep:
         if self.slot is not None:
             env[self.slot] = worth
         waiting = []
-        for ref, units, floor, triggers in zip(self.refs, paid, self.floors, self.triggers):
+        for ref, units, floor, triggers, react in zip(self.refs, paid, self.floors, self.triggers, self.reacts):
             if units:
                 i = ref(st, env)
-                more = apply.change_counter(st, i, max(st.counters[i] - units, floor), triggers, self.rule)
+                more = apply.change_counter(st, i, max(st.counters[i] - units, floor), triggers, self.rule, react)
                 if more:
                     waiting += more
         return waiting
@@ -127,7 +144,7 @@ class PayStep:
                 new = penalty.low
             if penalty.high is not None and new > penalty.high:
                 new = penalty.high
-            waiting += apply.change_counter(st, i, new, penalty.triggers, self.rule) or []
+            waiting += apply.change_counter(st, i, new, penalty.triggers, self.rule, penalty.react) or []
         return waiting
 
     def settle_inline(self, st, env) -> list:
@@ -136,7 +153,7 @@ class PayStep:
         if self.penalty is not None:
             return self._short(st, env)
         amount, where, rates, ways = self._ways(st, env)
-        if len(ways) == 1 and not st.explicit:
+        if self._at_once(st, where, ways):
             return self._settle(st, env, list(ways[0].paid), ways[0].worth)
         st.pending = self._decision(amount, where, rates, ways)
         answer = st.decide(st)
@@ -151,19 +168,26 @@ class PayStep:
         if st.pending is not None:  # the engine has put the chosen way in st.answer
             answer = st.answer
             st.answer = st.pending = None
-            return _push(st, self._settle(st, env, answer["paid"], answer["worth"]))
+            return self._done(st, self._settle(st, env, answer["paid"], answer["worth"]))
         if self.penalty is not None:
-            return _push(st, self._short(st, env))
+            return self._done(st, self._short(st, env))
         amount, where, rates, ways = self._ways(st, env)
-        if len(ways) == 1 and not st.explicit:
-            return _push(st, self._settle(st, env, list(ways[0].paid), ways[0].worth))
+        if self._at_once(st, where, ways):
+            return self._done(st, self._settle(st, env, list(ways[0].paid), ways[0].worth))
         st.pending = self._decision(amount, where, rates, ways)
         if st.decide is not None:  # agents answer as the rules reach the decision
             answer = st.decide(st)
             st.pending = None
-            return _push(st, self._settle(st, env, answer["paid"], answer["worth"]))
+            return self._done(st, self._settle(st, env, answer["paid"], answer["worth"]))
         frame.pc -= 1
         return True
+
+    def _done(self, st, waiting: list) -> bool:
+        """The payment is made: its reactions pushed, then the `when` rules it set off on top of
+        them (they run first, as after any statement: compile/reactions.Reacting)."""
+        if st.raised and self.table is not None:
+            dispatch(st, self.table, self.position)
+        return _push(st, waiting)
 
 
 def _push(st, waiting: list) -> bool:
@@ -202,9 +226,10 @@ class CostStatements:
         mode = Mode(node.mode)
         amount = self.x.expect(node.amount, scope, t.INT,
                                "the cap of the reduction" if mode is Mode.UP_TO else "the amount to pay")
-        refs, rates, floors, triggers, positions = [], [], [], [], []
+        refs, rates, floors, triggers, positions, reacts = [], [], [], [], [], []
         for source in node.sources:
             ref, family = self.x.counter_ref(source.counter, scope, "what pays")
+            reacts.append(self._pay_events(family))
             refs.append(ref or const(0))
             floors.append(max(0, family.lower or 0) if family is not None else 0)
             triggers.append(self.triggers.setdefault(family.name, []) if family is not None else [])
@@ -219,7 +244,7 @@ class CostStatements:
             ref, family = self.x.counter_ref(node.shortfall.counter, scope, "what the penalty is taken from")
             if family is not None:
                 penalty = _Penalty(cost, ref, family.lower, family.upper,
-                                   self.triggers.setdefault(family.name, []))
+                                   self.triggers.setdefault(family.name, []), self._pay_events(family))
             else:
                 penalty = _Penalty(cost, const(0), None, None, [])
         if mode is Mode.UP_TO and node.var is None:
@@ -228,7 +253,15 @@ class CostStatements:
         slot = scope.define(node.var, t.INT) if node.var is not None else None
         return PayStep(mode=mode, amount=amount, refs=refs, rates=rates, floors=floors, triggers=triggers,
                        penalty=penalty, slot=slot, variable=node.var or "payment", layout=self.layout,
-                       position=node.pos, rate_positions=positions)
+                       position=node.pos, rate_positions=positions, reacts=reacts,
+                       table=self.events.table if any(reacts) or (penalty and penalty.react) else None)
+
+    def _pay_events(self, family) -> tuple:
+        """The events a change of this counter family raises, that something reacts to."""
+        events = getattr(self, "events", None)
+        if family is None or events is None:
+            return ()
+        return tuple(events.counter_events(family.name))
 
     def _rate(self, source: s.PaySource, scope: Scope) -> Fn:
         if source.rate is None:

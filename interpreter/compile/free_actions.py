@@ -191,9 +191,11 @@ class FreeChooseStep(ChooseStep):
 class OfferStep:
     """`offer free actions to p`: "done" and the free actions allowed here; skipped when none is."""
 
-    def __init__(self, who, table: FreeActionTable, count_slot: int, position: Position):
+    def __init__(self, who, table: FreeActionTable, count_slot: int, position: Position,
+                 automa: int | None = None):
         self.who, self.free, self.count_slot = who, table, count_slot
         self.rule = str(position)
+        self.automa = automa  # its seat: never offered anything (no agent plays it)
 
     def run(self, st, frame, env, program) -> bool:
         if st.pending is not None:
@@ -201,7 +203,7 @@ class OfferStep:
             st.answer = st.pending = None
             return self._answered(st, frame, env, seats[0], answer)
         player = self.who(st, env)
-        extra = self.free.offered(st, player)
+        extra = self.free.offered(st, player) if player != self.automa else []
         if not extra:
             env[self.count_slot] = None
             return False

@@ -67,6 +67,7 @@ class EventRuntime:
     cards: dict[int, list[Reaction]] = field(default_factory=dict)   # component definition -> reactions
     # a counter's event: how a counter index becomes (owner, key): base, width, per player, keys
     counter: tuple[int, int, bool, list[str]] | None = None
+    holders: list[int] | None = None  # a counter on components: counter slot -> its component
     words: tuple[str, ...] = ()     # each argument's kind as the log names it
     player_param: int | None = None  # the first player argument: `me` of a card in a shared zone
 
@@ -77,11 +78,14 @@ class EventRuntime:
 
     def arguments(self, raw) -> list:
         """The event's arguments from what was queued: a `raise`'s and a move's are already its
-        arguments; a counter's change is (counter index, change), told as (owner, key, change)."""
+        arguments; a counter's change is (counter index, change), told as (owner, key, change),
+        or (component, change) for a counter on components."""
         if self.counter is None:
             return raw
         i, by = raw
         base, width, per_player, keys = self.counter
+        if self.holders is not None:
+            return [self.holders[i - base], by]
         args = []
         if per_player:
             args.append((i - base) // width)
@@ -260,13 +264,16 @@ class Events:
                             suggest(decl.source[1], list(self.layout.counter_families)), code="SR401")
             return
         wanted = (["the player whose counter it is"] if family.per_player else []) + (
+            ["the component whose counter it is"] if family.per_component else []) + (
             ["its key"] if family.keys else []) + ["the change"]
         if len(decl.params) != len(wanted):
             self.diag.error(decl.pos, f"an event from counter {family.name!r} has {len(wanted)} parameters "
                             f"({', '.join(wanted)}), not {len(decl.params)}", code="SR403")
             return
-        event.kinds = ([t.PLAYER] if family.per_player else []) + ([t.STR] if family.keys else []) + [t.INT]
+        event.kinds = ([t.PLAYER] if family.per_player else []) + ([t.COMPONENT] if family.per_component else []) + (
+            [t.STR] if family.keys else []) + [t.INT]
         event.counter = (family.base, family.width, family.per_player, list(family.keys))
+        event.holders = family.holders
 
     def _reaction(self, decl: s.ReactionDecl) -> None:
         event = self.events.get(decl.event)

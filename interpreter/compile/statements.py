@@ -85,6 +85,8 @@ class SuspendAnalysis:
             return node.event in self.raising_events
         if isinstance(node, (s.Add, s.SetCounter)):
             return family_name(node.target) in self.raising_counters
+        if isinstance(node, s.Pay):  # a payment dispatches its own reactions (compile/costs.py)
+            return any(family in self.raising_counters for family in counters_of(node))
         return isinstance(node, s.Move) and self.raising_moves
 
     def waits(self, node: s.Node) -> bool:
@@ -322,7 +324,12 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements):
             self.diag.error(node.pos, "no free action is declared: there is nothing to offer",
                             "declare one: `free action \"NAME\" for p when ...:`")
             return OfferStep(who, FreeActionTable(), scope.slots.new(), node.pos)
-        return OfferStep(who, self.free_table, scope.slots.new(), node.pos)
+        automa = self.layout.automa
+        if automa is not None and isinstance(node.player, s.Name) and node.player.name == "automa":
+            self.diag.error(node.pos, f"free actions are not offered to the automa "
+                            f"({self.layout.seat_names[automa]}): no agent plays it",
+                            "offer them to the players: `for each p in players: offer free actions to p`")
+        return OfferStep(who, self.free_table, scope.slots.new(), node.pos, automa)
 
     # ---- events and reactions (compile/reactions.py) ----------------------------------------
     def _reacting(self, node: s.Node, scope: Scope) -> Reacting | None:
@@ -334,7 +341,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements):
             if self.analysis.waits(node.body):
                 return None  # reported by `step`: a `together` block cannot wait
             return Reacting(self.native(node, scope), self.events.table, node.pos)
-        if not self.analysis.raises(node):
+        if not self.analysis.raises(node) or isinstance(node, s.Pay):  # a PayStep dispatches its own
             return None
         if isinstance(node, (s.Add, s.SetCounter)):
             return Reacting(self._counter_change(node, scope, stepped=True), self.events.table, node.pos)

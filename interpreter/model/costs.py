@@ -52,6 +52,17 @@ class Payment:
         return f"{text} = {self.worth}" if shown_worth else text
 
 
+PAYMENT_FIELDS = frozenset(("name", "id", "worth", "paid"))
+
+
+def payment_id(option) -> int | None:
+    """The stable id of an option that is a way to pay (the record a payment decision offers:
+    `{name, id, worth, paid}`), None for any other option."""
+    if option.__class__ is dict and option.keys() == PAYMENT_FIELDS:
+        return option["id"]
+    return None
+
+
 class TooManyWays(ValueError):
     """More payments than MAX_WAYS: the statement is refused rather than listing them all."""
 
