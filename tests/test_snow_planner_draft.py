@@ -16,7 +16,8 @@ from snowrules.load.yaml_files import load_schema, load_yaml, plain, schema_erro
 ROOT = Path(__file__).resolve().parent.parent
 DRAFT = ROOT / "rulesets" / "snow_planner"
 FILES = sorted((DRAFT / "components").glob("*.yaml"))
-SCHEMAS = sorted((DRAFT / "schemas").glob("*.json"))
+# the entries' schemas, not the editors' wrappers (*_list.schema.json)
+SCHEMAS = sorted(p for p in (DRAFT / "schemas").glob("*.json") if not p.name.endswith("_list.schema.json"))
 
 
 def entries(name: str) -> list[dict]:
