@@ -1,4 +1,4 @@
-"""The draft component data of Snow Planner (drafts/snow_planner, issue 12).
+"""The component data of Snow Planner (rulesets/snow_planner, issue 12; a draft until s15).
 
 Every file is checked against its schema (the envelope and each entry), and the counts against
 the rulebook: [Components] for how many of each, [Reference] for the printed cards, [Action Space
@@ -14,9 +14,10 @@ from jsonschema import Draft202012Validator
 from snowrules.load.yaml_files import load_schema, load_yaml, plain, schema_errors
 
 ROOT = Path(__file__).resolve().parent.parent
-DRAFT = ROOT / "drafts" / "snow_planner"
+DRAFT = ROOT / "rulesets" / "snow_planner"
 FILES = sorted((DRAFT / "components").glob("*.yaml"))
-SCHEMAS = sorted((DRAFT / "schemas").glob("*.json"))
+# the entries' schemas, not the editors' wrappers (*_list.schema.json)
+SCHEMAS = sorted(p for p in (DRAFT / "schemas").glob("*.json") if not p.name.endswith("_list.schema.json"))
 
 
 def entries(name: str) -> list[dict]:
@@ -32,7 +33,8 @@ def test_every_file_and_entry_meets_its_schema(path):
     assert schema_errors(document, load_schema(ROOT / "schemas" / "component_list.schema.json")) == []
     schema = load_schema(DRAFT / "schemas" / document.tree["schema"])
     for index, entry in enumerate(document.tree.get("components", [])):
-        assert schema_errors(document, schema, entry, ["components", index]) == []
+        own = {key: value for key, value in entry.items() if key not in ("copies", "reacts")}  # snowrules' keys
+        assert schema_errors(document, schema, own, ["components", index]) == []
 
 
 @pytest.mark.parametrize("path", SCHEMAS, ids=lambda p: p.name)
@@ -53,10 +55,10 @@ BAD_ENTRIES = [  # (schema, entry, a fragment of the error)
     ("event.schema.json", {"name": "x", "kind": "event", "timing": "sometimes"}, "is not one of"),
     ("event.schema.json", {"name": "x", "kind": "event", "timing": "immediate", "cost": {"gold": 1}},
      "Additional properties"),
-    ("event.schema.json", {"name": "x", "kind": "event", "timing": "immediate", "effect": [{"gain": {"snow": 0}}]},
-     "less than the minimum"),
-    ("guest.schema.json", {"name": "x", "kind": "guest", "colour": "blue", "rewards": [[{"draw": 1}]],
-                           "stay": [1, 2], "vip_area_value": 3}, "is too short"),
+    ("event.schema.json", {"name": "x", "kind": "event", "timing": "immediate", "effect": [{"gain": {"snow": 1}}]},
+     "is not of type 'string'"),   # an effect is rules text now
+    ("guest.schema.json", {"name": "x", "kind": "guest", "colour": "blue", "effect": "pass",
+                           "stay": [1], "vip_area_value": 3}, "is too short"),
     ("tier.schema.json", {"name": "x", "kind": "tier", "area": "snow", "low": 0, "high": 2, "effect": []},
      "less than the minimum"),
     ("round_card.schema.json", {"name": "x", "kind": "round", "season": "winter", "text": "t"}, "is not one of"),
@@ -97,10 +99,10 @@ def test_the_printed_cards_are_the_references():
     assert {c["name"] for c in entries("talents.yaml")} == {
         "INFLUENCER", "CRAFTMANSHIP", "HARDWORKER", "LEADERSHIP", "PRUDENCE", "SOCIABILITY", "ENTREPRENEUR",
         "HOSPITALITY", "DIGITAL NOMAD", "LOCAL RIDER"}
-    fiscal = {c["name"]: c["fee"] for c in entries("round_cards.yaml") if c["season"] == "fiscal"}
-    assert fiscal == {"Fiscal year end I": {"resource": "croissant", "fixed": 2},
-                      "Fiscal year end II": {"resource": "snow", "fixed": 2},
-                      "Fiscal year end III": {"resource": "ticket", "fixed": 2}}
+    fiscal = {c["name"]: c["effect"] for c in entries("round_cards.yaml") if c["season"] == "fiscal"}
+    assert fiscal == {"Fiscal year end I": 'fiscal_year_end(me, "croissant")\n',
+                      "Fiscal year end II": 'fiscal_year_end(me, "snow")\n',
+                      "Fiscal year end III": 'fiscal_year_end(me, "ticket")\n'}
     snow_resort = next(c for c in entries("goal_cards.yaml") if c["name"] == "SNOW RESORT")
     assert snow_resort["compares"] == "snow" and snow_resort["places"] == [4, 2]   # [Game End: Example]
 
@@ -108,14 +110,14 @@ def test_the_printed_cards_are_the_references():
 def test_the_tiers_are_the_printed_ones():
     tiers = {(t["area"], t["low"], t["high"]): t["effect"] for t in entries("tiers.yaml")}
     # [Action Space 1: Snow Area]: 1/2 one snow, 3 two, 4 a window, 5 three, 6 five and a card
-    assert tiers[("snow", 1, 2)] == [{"gain": {"snow": 1}}]
-    assert tiers[("snow", 4, 4)] == [{"window": "any"}]
-    assert tiers[("snow", 6, 6)] == [{"gain": {"snow": 5}}, {"play": 1}]
-    assert tiers[("restaurant", 6, 6)] == [{"gain": {"croissant": 6}}]                   # [Action Space 2]
-    assert tiers[("promotion", 4, 5)] == [{"gain": {"like": 4}}, {"advance": 4}]         # [Action Space 3]
-    assert tiers[("ticket", 6, 6)] == [{"gain": {"ticket": 5}}, {"play": 1}]             # [Action Space 4]
-    assert tiers[("event", 5, 6)] == [{"play": 2}]                                       # [Action Space 5]
-    assert tiers[("guest", 5, 5)] == [{"guests": {"n": 2, "from": [1, 2, 3, 4, 5, 6]}}]  # [Action Space 6]
+    assert tiers[("snow", 1, 2)] == 'gain(me, "snow", 1)\n'
+    assert tiers[("snow", 4, 4)] == 'gain_window(me, "any")\n'
+    assert tiers[("snow", 6, 6)] == 'gain(me, "snow", 5)\nplay_cards(me, 1)\n'
+    assert tiers[("restaurant", 6, 6)] == 'gain(me, "croissant", 6)\n'                   # [Action Space 2]
+    assert tiers[("promotion", 4, 5)] == 'gain(me, "like", 4)\nadvance(me, 4)\n'        # [Action Space 3]
+    assert tiers[("ticket", 6, 6)] == 'gain(me, "ticket", 5)\nplay_cards(me, 1)\n'      # [Action Space 4]
+    assert tiers[("event", 5, 6)] == "play_cards(me, 2)\n"                               # [Action Space 5]
+    assert tiers[("guest", 5, 5)] == "take_guests(me, 2, 6, false)\n"                    # [Action Space 6]
     # each of areas 1-6 covers every value 1-6 at most once (promotion prints no 6: it takes 4/5)
     for area in ("snow", "restaurant", "promotion", "ticket", "event", "guest"):
         values = [v for (a, low, high) in tiers if a == area for v in range(low, high + 1)]
@@ -141,15 +143,18 @@ def test_the_board_has_every_area_on_both_sides_and_the_three_player_locks():
 
 def test_the_hotel_board_fits_the_rules_that_read_it():
     board, = entries("hotel_board.yaml")
-    cells = {(w["x"], w["y"]) for w in board["window_spaces"]}
+    document, _ = load_yaml(DRAFT / "components" / "hotel_board.yaml", "hotel_board.yaml")
+    tables = plain(document.tree)["tables"]
+    cells = {(w["x"], w["y"]) for w in tables["window_spaces"]}
     assert cells == {(x, y) for x in range(3) for y in range(3)}      # HARMONY's lines of three
-    assert sorted(w["automa_order"] for w in board["window_spaces"]) == list(range(1, 10))
-    first = next(w for w in board["window_spaces"] if w["automa_order"] == 1)
+    assert sorted(w["automa_order"] for w in tables["window_spaces"]) == list(range(1, 10))
+    first = next(w for w in tables["window_spaces"] if w["automa_order"] == 1)
     assert (first["x"], first["y"]) == (1, 1)                           # [Placement ... for "Automa"]: the centre
-    assert len(board["guest_rooms"]) == 3 and board["all_filled_vp"] == 3
+    assert board["all_filled_vp"] == 3
     # [Advancing the Promotion Track] example: advancing 4 from 0 gains 1 croissant and 1 window tile
-    passed = [step for space in board["promotion_track"] if space["space"] <= 4 for step in space["icon"]]
-    assert passed == [{"gain": {"croissant": 1}}, {"window": "any"}]
+    passed = [row for row in tables["promotion_track"] if row["space"] <= 4]
+    assert sum(r["croissant"] for r in passed) == 1 and sum(r["window"] for r in passed) == 1
+    assert sum(r["snow"] + r["ticket"] + r["vp"] + r["draw"] for r in passed) == 0
     assert len(board["colours"]) == 4                                   # [Components: Hotel Boards x4]
 
 
@@ -158,14 +163,15 @@ def test_the_vip_area_example_can_be_played_with_the_hardest_vip():
     # it by 4, a die of 5 then reaches it; no VIP needs more than a 6 can reach with snow
     vips = entries("vips.yaml")
     assert 8 in [v["required_value"] for v in vips]
-    assert all(v["needs"]["windows"] <= 9 and v["required_value"] <= 12 for v in vips)
+    assert all(v["needs_windows"] <= 9 and v["required_value"] <= 12 for v in vips)
 
 
 def test_event_cards_use_every_part_the_rulebook_names():
     events = entries("events.yaml")
     assert {e["timing"] for e in events} == {"immediate", "permanent", "end_of_game"}
-    assert any("cost" in e and "condition" in e for e in events)   # [How to Play Event Cards]: both at once
+    assert any(e["cost_amount"] > 0 and e["condition"] != "true" for e in events)   # [How to Play Event Cards]
     tagged = [e for e in events if e.get("snowman_tag")]
-    assert tagged and any(e.get("snowman_effect") for e in events)
+    assert tagged and any("if snowman(me, this):" in e["effect"] for e in events)
     assert all("reacts" in e for e in events if e["timing"] == "permanent")
-    assert all("end_of_game" in e for e in events if e["timing"] == "end_of_game")
+    assert all(e["effect"].split("else:")[0].strip() != "if scoring:\n    pass"
+               for e in events if e["timing"] == "end_of_game")

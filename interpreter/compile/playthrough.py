@@ -23,6 +23,7 @@ explicit games, which the VM runs); `playthrough` returns None otherwise.
 """
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 
 from snowrules.compile import apply, budget, fuse
@@ -49,6 +50,9 @@ from snowrules.model.program import Program
 Run = Callable[[object, list], None]
 
 
+BUILD_RECURSION_LIMIT = 20_000  # Python frames while generating a program's functions
+
+
 class _NotPlayable(Exception):
     """A step this module has no template for."""
 
@@ -56,10 +60,17 @@ class _NotPlayable(Exception):
 def playthrough(program: Program) -> Callable[[object], None] | None:
     """A function that plays a started state (see Game.play_through) to its end, or None when the
     program has a step without a template here."""
+    # Blocks are built inside the blocks that call them, so a ruleset whose procedures, effects and
+    # reactions nest deeply builds deeply (several hundred frames for a full euro game): the builder
+    # gets a higher limit of its own, and a ruleset deeper still is played on the VM instead.
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, BUILD_RECURSION_LIMIT))
     try:
         main = _Builder(program).function(program.main.block)
-    except _NotPlayable:
+    except (_NotPlayable, RecursionError):
         return None
+    finally:
+        sys.setrecursionlimit(limit)
     position = program.blocks[program.main.block].position
 
     def play(st) -> None:
