@@ -70,7 +70,8 @@ def test_list_json_follows_its_schema_and_says_what_the_manifests_say(capsys):
     errors = [e.message for e in validator("list.schema.json").iter_errors(listed)]
     assert not errors, errors
     by_name = {entry["name"]: entry for entry in listed["rulesets"]}
-    assert list(by_name) == ["goofspiel", "oh_hell", "snow_time", "snowfall_over_mountains", "snowy_tricks"]
+    assert list(by_name) == ["goofspiel", "oh_hell", "snow_planner", "snow_time", "snowfall_over_mountains",
+                             "snowy_tricks"]
     # From the manifests, read by hand: Snow Time is for 2-5 players, its two_colours variant for 2,
     # its short_track variant (a shorter score track) for 2-5.
     assert (by_name["snow_time"]["min_players"], by_name["snow_time"]["max_players"]) == (2, 5)
@@ -88,6 +89,11 @@ def test_list_json_follows_its_schema_and_says_what_the_manifests_say(capsys):
     bush = next(o for o in solo["options"] if o["name"] == "bush_card")
     assert bush["default"] == "random"
     assert bush["choices"] == ["random", "Shrub Search", "Twiggy Expanse", "Hopeful Harvest"]
+    # Snow Planner: 1-4 players ([Solo Rules] to four), the automa optional at two
+    planner = by_name["snow_planner"]
+    assert (planner["min_players"], planner["max_players"]) == (1, 4)
+    automa = next(o for o in planner["options"] if o["name"] == "automa_for_two")
+    assert automa["default"] is False
 
 
 GOOD_RUN = {"format": "snowrules-run/1", "ruleset": "x", "variant": None, "options": {}, "seed": 1, "players": 2,
