@@ -199,23 +199,29 @@ class ChooseStep:
             return combinations(items, range(n, n + 1)) if n <= len(items) else []
         return combinations(items, range(min(n, len(items)), -1, -1))
 
+    def _gather_each(self, st, env) -> tuple[list[int], list[list], bool]:
+        """A simultaneous decision's seats that have options, their options, and whether each has
+        exactly one (then nothing is asked): shared by the VM's `run` and `played_through`."""
+        players, options = [], []
+        slot = self.player_slot
+        plain = self.count_mode is None and not self.optional
+        source = self.source
+        forced = True
+        for p in self.who(st, env):
+            env[slot] = p
+            found = source(st, env)[:] if plain else self.options(st, env)
+            if found:
+                players.append(p)
+                options.append(found)
+                if len(found) != 1:
+                    forced = False
+        return players, options, forced
+
     def run(self, st, frame, env, program) -> bool:
         if st.pending is not None:  # the engine has put the answer in st.answer
             return self._resume(st, frame, env)
         if self.simultaneous:
-            players, options = [], []
-            slot = self.player_slot
-            plain = self.count_mode is None and not self.optional
-            source = self.source
-            forced = True  # every deciding seat has exactly one option
-            for p in self.who(st, env):
-                env[slot] = p
-                found = source(st, env)[:] if plain else self.options(st, env)
-                if found:
-                    players.append(p)
-                    options.append(found)
-                    if len(found) != 1:
-                        forced = False
+            players, options, forced = self._gather_each(st, env)
             if not players:
                 return False
         else:
@@ -266,19 +272,8 @@ class ChooseStep:
         at once, and `body` (the generated function of what follows, or None) runs straight
         away, for each deciding seat in turn when the decision is simultaneous."""
         if self.simultaneous:
-            players, options = [], []
+            players, options, forced = self._gather_each(st, env)
             slot = self.player_slot
-            plain = self.count_mode is None and not self.optional
-            source = self.source
-            forced = True
-            for p in self.who(st, env):
-                env[slot] = p
-                found = source(st, env)[:] if plain else self.options(st, env)
-                if found:
-                    players.append(p)
-                    options.append(found)
-                    if len(found) != 1:
-                        forced = False
             if not players:
                 return
             if forced and not st.explicit:
