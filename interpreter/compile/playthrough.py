@@ -104,6 +104,12 @@ class _Builder(EventTemplates):
                 self.building.discard(block_id)
         return self.functions[block_id]
 
+    def answered(self, step: ChooseStep) -> Run | None:
+        """What follows a decision's answer: its native body, or its block's function, or None."""
+        if step.native_body is not None:
+            return step.native_body
+        return None if step.block is None else self.function(step.block)
+
     def ensure(self, block_id: int) -> None:
         """A routine looked up in `functions` when it runs (a trigger, a reaction, a free action):
         built now, unless it is being built (it holds a statement that may run it again)."""
@@ -183,9 +189,7 @@ class _Builder(EventTemplates):
             lines = [f"env[{int(slot)}] = {self.value(arg, ns)}" for slot, arg in step.bindings]
             return lines + [self.call(step.block, ns)]
         if kind is FreeChooseStep:
-            body = step.native_body if step.native_body is not None else (
-                None if step.block is None else self.function(step.block))
-            return [f"{self.bound(self.free_choose(step, body), ns)}(st, env)"]
+            return [f"{self.bound(self.free_choose(step, self.answered(step)), ns)}(st, env)"]
         if kind is OfferStep:
             return [f"{self.bound(self.offer(step), ns)}(st, env)"]
         if kind is Reacting:
@@ -193,9 +197,7 @@ class _Builder(EventTemplates):
         if kind is ChooseStep and step.count_mode is None and not step.optional:
             return self.choose_each_lines(step, ns) if step.simultaneous else self.choose_one_lines(step, ns)
         if kind is ChooseStep:
-            body = step.native_body if step.native_body is not None else (
-                None if step.block is None else self.function(step.block))
-            return [f"{self.bound(step.played_through, ns)}(st, env, {self.bound(body, ns)})"]
+            return [f"{self.bound(step.played_through, ns)}(st, env, {self.bound(self.answered(step), ns)})"]
         if kind is ResolveStep:
             return [f"{self.bound(self.resolve(step), ns)}(st, env)"]
         if kind is TriggeredAdd:
