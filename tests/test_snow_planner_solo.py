@@ -1,12 +1,16 @@
-"""Snow Planner's solo titles table [Solo Rules: End Game], read from the ruleset's own account:
-the scenario solo_title_chief.yaml (its head comment has the arithmetic: the player loses 26 VP
-in all) run with its starting score moved to each side of every boundary of the table."""
+"""Snow Planner's solo rules: the titles table [Solo Rules: End Game], read from the ruleset's own
+account (the scenario solo_title_chief.yaml, whose head comment has the arithmetic: the player
+loses 26 VP in all, run with its starting score moved to each side of every boundary of the
+table), and games of two players with the automa [Exceptional Rules when playing with 2 players]."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
+from conftest import play_checked, replay_choices
 from snowrules.compile.compiler import load_program
+from snowrules.model.state import State
 from snowrules.play.agents import RandomAgent, play
 from snowrules.records.scenarios import run_scenario
 from snowrules.runtime.engine import Game
@@ -40,3 +44,28 @@ def test_a_game_of_two_players_names_no_title():
         play(game, [RandomAgent(i) for i in range(2)], seed=3, sink=events.append)
         assert any(e["e"] == "end" for e in events)
         assert not [e for e in events if e["e"] == "say" and "title" in e["text"]]
+
+
+# --- two players and the automa: an option, not a variant, so the generic property tests (one
+# game per variant and player count) do not play it: the same checks here ------------------------
+
+WITH_AUTOMA = (("automa_for_two", True),)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_two_players_and_the_automa_keep_the_invariants_and_resume_from_json(seed):
+    """Every component somewhere once and counters within bounds at every decision; the state
+    written to JSON halfway (and a clone) ends the game exactly as the original; the automa is
+    the third seat, never asked, and ends with no VP ([Rules for "Automa"])."""
+    game = Game(load_program("snow_planner", None, 2, WITH_AUTOMA))
+    original, choices = play_checked(game, seed)
+    assert game.layout.seat_names == ["green", "red", "automa"]
+    outcome = game.outcome(original)
+    assert outcome.automa_score == 0 and not outcome.automa_won
+    half = len(choices) // 2
+    st = game.start(seed)
+    replay_choices(game, st, choices[:half])
+    assert 2 not in st.pending.seats  # the automa is never asked
+    for resumed in (State.from_json(json.loads(json.dumps(st.to_json()))), st.clone()):
+        replay_choices(game, resumed, choices[half:])
+        assert resumed == original
