@@ -12,6 +12,7 @@ from typing import Any
 from snowrules.compile.action_ids import check_action_ids
 from snowrules.compile.automa import automa_takes_part
 from snowrules.compile.expressions import ExpressionCompiler
+from snowrules.compile.field_kinds import merged, table_field_kinds, value_kind
 from snowrules.compile.free_actions import FreeActionCompiler, FreeActionTable, phase_names
 from snowrules.compile.fuse import PYTHON_ERRORS, rules_error
 from snowrules.compile.reactions import Events
@@ -133,10 +134,11 @@ class _Compiler:
                 for row in rows:
                     self.symbols.record_fields.update(row)
         # every record literal's fields are fields: `r.x` may be read above the `{x: ...}` it meets
-        for decl in self.declarations:
-            for node in s.walk(decl):
-                if isinstance(node, s.RecordExpr):
-                    self.symbols.record_fields.update(entry.name for entry in node.fields)
+        literals = [node for decl in self.declarations for node in s.walk(decl) if isinstance(node, s.RecordExpr)]
+        for node in literals:
+            self.symbols.record_fields.update(entry.name for entry in node.fields)
+        self.symbols.record_field_kinds = merged(table_field_kinds(
+            (rows for rows, _ in ruleset.tables.values()), literals))
         for decl in self._of(s.ConstantDecl):
             if self._declare(decl.name, decl.pos):
                 self.symbols.constants[decl.name] = (self.exprs.constant_value(decl.value), decl.pos)
@@ -230,11 +232,14 @@ class _Compiler:
             if layout.component_defs[cid] not in reported:
                 reported.add(layout.component_defs[cid])
                 self.diag.error(definition.position, message)
-        self.symbols.record_fields.update(RECORD_FIELDS)
+        grid_fields = set(RECORD_FIELDS)
         for squares in layout.fields.get(SQUARES, []):
             for square in squares if isinstance(squares, list) else []:
                 if isinstance(square, dict):
-                    self.symbols.record_fields.update(k for k in square if k not in ("dx", "dy"))
+                    grid_fields.update(k for k in square if k not in ("dx", "dy"))
+        self.symbols.record_fields.update(grid_fields)
+        for name in grid_fields:  # the grid functions' records: their fields of any kind, as before
+            self.symbols.record_field_kinds[name] = t.ANY
 
     def _interface(self) -> dict[tuple, tuple]:
         """The manifest's `returns` (of a player `p`) and `action_ids` (of an option `it`),
@@ -359,9 +364,8 @@ class _Compiler:
         kinds: dict[str, set[str]] = {}
         for definition in self.ruleset.components:
             for name, value in definition.fields.items():
-                kind = {bool: t.BOOL, int: t.INT, str: t.STR}.get(type(value), t.ANY)
-                kinds.setdefault(name, set()).add(kind)
-        self.symbols.field_kinds = {name: (k.pop() if len(k) == 1 else t.ANY) for name, k in kinds.items()}
+                kinds.setdefault(name, set()).add(value_kind(value))
+        self.symbols.field_kinds = merged(kinds)
 
     def _name_clashes(self) -> None:
         for family in list(self.layout.zone_families.values()) + list(self.layout.counter_families.values()):

@@ -44,6 +44,8 @@ class Symbols:
     procedures: dict[str, s.ProcedureDecl] = field(default_factory=dict)
     field_kinds: dict[str, str] = field(default_factory=dict)
     record_fields: set[str] = field(default_factory=set)
+    # a table row's field -> its kind, when every row and record literal agree (field_kinds.py)
+    record_field_kinds: dict[str, t.Kind] = field(default_factory=dict)
     # (component definition, field) -> (closure, its slots, `me` slot, `this` slot): the
     # expressions written in component files, filled once the rules are compiled
     expressions: dict[tuple[int, str], tuple] = field(default_factory=dict)
