@@ -183,6 +183,8 @@ class _Compiler:
         effects: dict[int, Routine] = {}
         statements = StatementCompiler(self.exprs, self.blocks, analysis, runtime_triggers, effects)
         statements.events = self.events
+        statements.field_effects = {}
+        statements.effect_fields = frozenset(f for d in ruleset.components for f in d.effects)
         free_decls = self._of(s.FreeActionDecl)
         if free_decls:  # before any decision is compiled: each one offers them
             statements.free_table = FreeActionTable()
@@ -194,6 +196,8 @@ class _Compiler:
                 routine = self._routine(body, statements, analysis, {"me": t.PLAYER, "this": t.COMPONENT})
                 if field == "effect":
                     effects[index] = routine
+                else:  # `resolve c.FIELD for p`
+                    statements.field_effects.setdefault(field, {})[index] = routine
             for field, expression in definition.expressions.items():
                 scope, slots = self._routine_scope({"me": t.PLAYER, "this": t.COMPONENT})
                 fn, _ = self.exprs.compile(expression, scope)
