@@ -206,7 +206,8 @@ class _Compiler:
         if free_decls:
             every = [n for f in ruleset.rules for n in s.walk(f)]
             every += [n for d in ruleset.components for body in d.effects.values() for n in s.walk(body)]
-            FreeActionCompiler(statements, self.diag).compile(free_decls, statements.free_table, phase_names(every))
+            FreeActionCompiler(statements, self.diag, self.seen).compile(
+                free_decls, statements.free_table, phase_names(every))
 
         interface = self._interface()
         if not self.diag.items:
