@@ -13,7 +13,15 @@ from snowrules.compile.budget import bounded_range
 from snowrules.compile.closures import Fn, const, constant_in, fail, local, slot_of
 from snowrules.compile.fuse import comprehension, fused, simple, substituted
 from snowrules.compile.library import REGISTRY, compile_call
-from snowrules.compile.scope import BUILTIN_VALUES, Scope, Symbols, family_name, suggest
+from snowrules.compile.scope import (
+    BUILTIN_VALUES,
+    RECURSION_HINT,
+    Scope,
+    Symbols,
+    family_name,
+    recursion_message,
+    suggest,
+)
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostics
 from snowrules.language.limits import MAX_LIST
@@ -367,7 +375,7 @@ class ExpressionCompiler:
     def _inline_function(self, node: s.Call, scope: Scope):
         decl = self.sym.functions[node.name]
         if node.name in self.inlining:
-            self.diag.error(node.pos, f"function {node.name!r} calls itself; recursion is not allowed")
+            self.diag.error(node.pos, recursion_message("function", node.name, self.inlining), RECURSION_HINT)
             return const(None), t.ANY
         inner, bindings = self.bind_arguments(node, decl.params, node.args, scope, "function")
         self.inlining.append(node.name)

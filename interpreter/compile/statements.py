@@ -21,7 +21,7 @@ from snowrules.compile.expressions import ExpressionCompiler
 from snowrules.compile.free_actions import FreeActionTable, FreeChooseStep, OfferStep
 from snowrules.compile.grid_statements import GridStatements
 from snowrules.compile.reactions import Events, Reacting
-from snowrules.compile.scope import Scope, Symbols, family_name, refined, suggest
+from snowrules.compile.scope import RECURSION_HINT, Scope, Symbols, family_name, recursion_message, refined, suggest
 from snowrules.compile.steps import (
     ChooseStep,
     ForStep,
@@ -440,7 +440,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
                                 suggest(node.name, list(self.sym.procedures)))
             return (lambda st, env: None) if not stepped else IfStep([], None)
         if node.name in self.calling:
-            self.diag.error(node.pos, f"procedure {node.name!r} calls itself; recursion is not allowed")
+            self.diag.error(node.pos, recursion_message("procedure", node.name, self.calling), RECURSION_HINT)
             return (lambda st, env: None) if not stepped else IfStep([], None)
         inner, bindings = self.x.bind_arguments(node, decl.params, node.args, scope, "procedure",
                                                 assigned_names(decl.body))
