@@ -36,7 +36,11 @@ SCHEMA = """{
 # Five pieces (components 0..4), so that a number 0..4 offered as a component would read as one.
 THINGS = """schema: thing.schema.json
 components:
-  - {name: piece A, kind: thing, amounts: [2, 1], effect: "add 1 to me.res[\\"gold\\"]", on_leave: "add 5 to me.res[\\"gem\\"]"}
+  - name: piece A
+    kind: thing
+    amounts: [2, 1]
+    effect: add 1 to me.res["gold"]
+    on_leave: add 5 to me.res["gem"]
   - name: piece B
     kind: thing
     amounts: [3]
@@ -124,7 +128,7 @@ def test_resolve_runs_the_effect_the_field_names(tmp_path):
 def test_a_decision_inside_a_named_field_survives_clone_and_json(tmp_path):
     game = game_of(tmp_path, RESOLVING)
     st = game.start(1)
-    assert st.pending.options == [[1, 2]] and st.pending.rule.endswith("things.yaml:8:7")
+    assert st.pending.options == [[1, 2]] and st.pending.rule.endswith("things.yaml:12:7")
     copies = [st.clone(), State.from_json(json.loads(json.dumps(st.to_json())))]
     assert copies[1] == st
     finals = []
