@@ -171,14 +171,17 @@ each turn:
     # a written key the family lacks is still refused before any game
     ("each turn:\n    announce first(players).res[\"gme\"]\n    end game\n",
      "rules.sr:3:33: error: counter 'res' has no key 'gme'"),
-    # a key of the wrong kind, written or passed in, too
+    # a key of the wrong kind, passed in or written, too (once: no follow-on "has no key 2")
     ("define count_of(p, what) = p.res[what]\neach turn:\n    announce count_of(first(players), 3)\n    end game\n",
      "rules.sr:2:34: error: a counter key must be a text, not a number"),
+    ("each turn:\n    announce first(players).res[2]\n    end game\n",
+     "rules.sr:3:33: error: a counter key must be a text, not a number"),
 ])
 def test_a_wrong_key_is_still_refused_when_the_rules_are_checked(tmp_path, rules, message):
     with pytest.raises(RulesetError) as error:
         game_of(tmp_path, rules)
     assert message in str(error.value)
+    assert len(error.value.diagnostics) == 1, str(error.value)
 
 
 # ---- 4. payments with a choice from counters nobody owns ------------------------------------------

@@ -248,8 +248,9 @@ class ExpressionCompiler:
         fixed = constant_in(key)
         if fixed is not None and (fixed[0] in keys or not self._passed_in(node, scope)):
             if fixed[0] not in keys:
-                self.diag.error(node.pos, f"counter {family.name!r} has no key {fixed[0]!r}",
-                                f"its keys: {', '.join(family.keys)}")
+                if isinstance(fixed[0], str):  # not a text: reported by `expect` already
+                    self.diag.error(node.pos, f"counter {family.name!r} has no key {fixed[0]!r}",
+                                    f"its keys: {', '.join(family.keys)}")
                 return const(0)
             return const(keys[fixed[0]])
         position, name = node.pos, family.name
