@@ -183,7 +183,6 @@ class _Compiler:
         effects: dict[int, Routine] = {}
         statements = StatementCompiler(self.exprs, self.blocks, analysis, runtime_triggers, effects)
         statements.events = self.events
-        statements.field_effects = {}
         statements.effect_fields = frozenset(f for d in ruleset.components for f in d.effects)
         free_decls = self._of(s.FreeActionDecl)
         if free_decls:  # before any decision is compiled: each one offers them

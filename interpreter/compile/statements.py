@@ -164,6 +164,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
         # The ruleset's free actions (compile/free_actions.py), offered at its decisions of one
         # player; with them, phases keep `State.phase` so that a free action knows where it is.
         self.free_table: FreeActionTable | None = None
+        self.field_effects: dict[str, dict[int, Any]] = {}  # `resolve CARD.FIELD` (see _resolve)
 
     # ---- blocks ---------------------------------------------------------------------------
     def new_block(self, kind: str, position: Position, slots: tuple[int, ...] = ()) -> Block:
@@ -229,9 +230,9 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
         flush()
 
     # ---- resolve: a component's effect, or the effect written in another of its fields ------
-    # The field's routines per component definition, filled by the compiler once the rules are
-    # compiled (`resolve c.on_leave for p` may stand above the components' routines).
-    field_effects: dict[str, dict[int, Any]]
+    # `field_effects`: each field's routines per component definition, filled by the compiler
+    # once the rules are compiled (`resolve c.on_leave for p` may stand above the components'
+    # routines); `effect_fields`: the fields that hold statements, set by the compiler.
     effect_fields: frozenset[str] = frozenset()
 
     def _resolve(self, node: s.Resolve, scope: Scope) -> ResolveStep:
