@@ -12,6 +12,7 @@ from typing import Any
 from snowrules.compile.action_ids import check_action_ids
 from snowrules.compile.automa import automa_takes_part
 from snowrules.compile.expressions import ExpressionCompiler
+from snowrules.compile.field_kinds import merged, table_field_kinds, value_kind
 from snowrules.compile.free_actions import FreeActionCompiler, FreeActionTable, phase_names
 from snowrules.compile.fuse import PYTHON_ERRORS, rules_error
 from snowrules.compile.reactions import Events
@@ -133,10 +134,11 @@ class _Compiler:
                 for row in rows:
                     self.symbols.record_fields.update(row)
         # every record literal's fields are fields: `r.x` may be read above the `{x: ...}` it meets
-        for decl in self.declarations:
-            for node in s.walk(decl):
-                if isinstance(node, s.RecordExpr):
-                    self.symbols.record_fields.update(entry.name for entry in node.fields)
+        literals = [node for decl in self.declarations for node in s.walk(decl) if isinstance(node, s.RecordExpr)]
+        for node in literals:
+            self.symbols.record_fields.update(entry.name for entry in node.fields)
+        self.symbols.record_field_kinds = merged(table_field_kinds(
+            (rows for rows, _ in ruleset.tables.values()), literals))
         for decl in self._of(s.ConstantDecl):
             if self._declare(decl.name, decl.pos):
                 self.symbols.constants[decl.name] = (self.exprs.constant_value(decl.value), decl.pos)
@@ -181,6 +183,7 @@ class _Compiler:
         effects: dict[int, Routine] = {}
         statements = StatementCompiler(self.exprs, self.blocks, analysis, runtime_triggers, effects)
         statements.events = self.events
+        statements.effect_fields = frozenset(f for d in ruleset.components for f in d.effects)
         free_decls = self._of(s.FreeActionDecl)
         if free_decls:  # before any decision is compiled: each one offers them
             statements.free_table = FreeActionTable()
@@ -192,6 +195,8 @@ class _Compiler:
                 routine = self._routine(body, statements, analysis, {"me": t.PLAYER, "this": t.COMPONENT})
                 if field == "effect":
                     effects[index] = routine
+                else:  # `resolve c.FIELD for p`
+                    statements.field_effects.setdefault(field, {})[index] = routine
             for field, expression in definition.expressions.items():
                 scope, slots = self._routine_scope({"me": t.PLAYER, "this": t.COMPONENT})
                 fn, _ = self.exprs.compile(expression, scope)
@@ -200,7 +205,8 @@ class _Compiler:
         if free_decls:
             every = [n for f in ruleset.rules for n in s.walk(f)]
             every += [n for d in ruleset.components for body in d.effects.values() for n in s.walk(body)]
-            FreeActionCompiler(statements, self.diag).compile(free_decls, statements.free_table, phase_names(every))
+            FreeActionCompiler(statements, self.diag, self.seen).compile(
+                free_decls, statements.free_table, phase_names(every))
 
         interface = self._interface()
         if not self.diag.items:
@@ -230,11 +236,14 @@ class _Compiler:
             if layout.component_defs[cid] not in reported:
                 reported.add(layout.component_defs[cid])
                 self.diag.error(definition.position, message)
-        self.symbols.record_fields.update(RECORD_FIELDS)
+        grid_fields = set(RECORD_FIELDS)
         for squares in layout.fields.get(SQUARES, []):
             for square in squares if isinstance(squares, list) else []:
                 if isinstance(square, dict):
-                    self.symbols.record_fields.update(k for k in square if k not in ("dx", "dy"))
+                    grid_fields.update(k for k in square if k not in ("dx", "dy"))
+        self.symbols.record_fields.update(grid_fields)
+        for name in grid_fields:  # the grid functions' records: their fields of any kind, as before
+            self.symbols.record_field_kinds[name] = t.ANY
 
     def _interface(self) -> dict[tuple, tuple]:
         """The manifest's `returns` (of a player `p`) and `action_ids` (of an option `it`),
@@ -359,9 +368,8 @@ class _Compiler:
         kinds: dict[str, set[str]] = {}
         for definition in self.ruleset.components:
             for name, value in definition.fields.items():
-                kind = {bool: t.BOOL, int: t.INT, str: t.STR}.get(type(value), t.ANY)
-                kinds.setdefault(name, set()).add(kind)
-        self.symbols.field_kinds = {name: (k.pop() if len(k) == 1 else t.ANY) for name, k in kinds.items()}
+                kinds.setdefault(name, set()).add(value_kind(value))
+        self.symbols.field_kinds = merged(kinds)
 
     def _name_clashes(self) -> None:
         for family in list(self.layout.zone_families.values()) + list(self.layout.counter_families.values()):

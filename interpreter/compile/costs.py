@@ -226,15 +226,17 @@ class CostStatements:
         mode = Mode(node.mode)
         amount = self.x.expect(node.amount, scope, t.INT,
                                "the cap of the reduction" if mode is Mode.UP_TO else "the amount to pay")
-        refs, rates, floors, triggers, positions, reacts = [], [], [], [], [], []
+        refs, rates, floors, triggers, positions, reacts, families = [], [], [], [], [], [], []
         for source in node.sources:
             ref, family = self.x.counter_ref(source.counter, scope, "what pays")
+            families.append(family)
             reacts.append(self._pay_events(family))
             refs.append(ref or const(0))
             floors.append(max(0, family.lower or 0) if family is not None else 0)
             triggers.append(self.triggers.setdefault(family.name, []) if family is not None else [])
             rates.append(self._rate(source, scope))
             positions.append(source.rate.pos if source.rate is not None else source.pos)
+        self._payer_known(node, families)
         penalty = None
         if node.shortfall is not None:
             if not node.single or mode is not Mode.EXACT:
@@ -255,6 +257,19 @@ class CostStatements:
                        penalty=penalty, slot=slot, variable=node.var or "payment", layout=self.layout,
                        position=node.pos, rate_positions=positions, reacts=reacts,
                        table=self.events.table if any(reacts) or (penalty and penalty.react) else None)
+
+    def _payer_known(self, node: s.Pay, families: list) -> None:
+        """A payment that may ask is asked of the player whose counters pay: with none of a
+        player's counters among them (counters on components, shared counters) nobody could be
+        asked, so it is refused here rather than when a game first reaches it."""
+        if not may_ask(node) or not families or any(f is None or f.per_player for f in families):
+            return
+        kinds = sorted({"a counter on a component" if f.per_component else "a shared counter" for f in families})
+        named = ", ".join(repr(f.name) for f in families)
+        self.diag.error(node.pos, "a payment with a choice needs counters of one player, who chooses: "
+                        f"{named} {'is' if len(families) == 1 else 'are'} {' and '.join(kinds)}",
+                        "pay from the player's counters (`p.res[\"k\"]`), or a fixed amount from one counter "
+                        "(`pay 2 from d.value`), which asks nobody", code="SR499")
 
     def _pay_events(self, family) -> tuple:
         """The events a change of this counter family raises, that something reacts to."""

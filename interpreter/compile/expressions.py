@@ -13,7 +13,15 @@ from snowrules.compile.budget import bounded_range
 from snowrules.compile.closures import Fn, const, constant_in, fail, local, slot_of
 from snowrules.compile.fuse import comprehension, fused, simple, substituted
 from snowrules.compile.library import REGISTRY, compile_call
-from snowrules.compile.scope import BUILTIN_VALUES, Scope, Symbols, family_name, suggest
+from snowrules.compile.scope import (
+    BUILTIN_VALUES,
+    RECURSION_HINT,
+    Scope,
+    Symbols,
+    family_name,
+    recursion_message,
+    suggest,
+)
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostics
 from snowrules.language.limits import MAX_LIST
@@ -175,10 +183,11 @@ class ExpressionCompiler:
                 def either(st, env, obj=obj, values=values, name=name):
                     value = obj(st, env)
                     return value.get(name) if isinstance(value, dict) else values[value]
-                return either, t.ANY
+                row_kind = self.sym.record_field_kinds.get(name, t.ANY)
+                return either, (field_kind if row_kind == field_kind else t.ANY)
             return (lambda st, env: values[obj(st, env)]), field_kind
         if kind in (t.RECORD, t.ANY) and name in self.sym.record_fields:
-            return fused("{p0}.get({v0})", [obj], [name]), t.ANY
+            return fused("{p0}.get({v0})", [obj], [name]), self.sym.record_field_kinds.get(name, t.ANY)
         if kind == t.COMPONENT:
             known = list(layout.fields) + [f.name for f in layout.counter_families.values() if f.per_component]
             self.diag.error(node.pos, f"no component has a field {name!r}",
@@ -237,10 +246,11 @@ class ExpressionCompiler:
         keys = {k: i for i, k in enumerate(family.keys)}
         key = self.expect(node, scope, t.STR, "a counter key")
         fixed = constant_in(key)
-        if fixed is not None:
+        if fixed is not None and (fixed[0] in keys or not self._passed_in(node, scope)):
             if fixed[0] not in keys:
-                self.diag.error(node.pos, f"counter {family.name!r} has no key {fixed[0]!r}",
-                                f"its keys: {', '.join(family.keys)}")
+                if isinstance(fixed[0], str):  # not a text: reported by `expect` already
+                    self.diag.error(node.pos, f"counter {family.name!r} has no key {fixed[0]!r}",
+                                    f"its keys: {', '.join(family.keys)}")
                 return const(0)
             return const(keys[fixed[0]])
         position, name = node.pos, family.name
@@ -251,6 +261,14 @@ class ExpressionCompiler:
                 fail(position, f"counter {name!r} has no key {value!r}")
             return keys[value]
         return lookup
+
+    @staticmethod
+    def _passed_in(node: s.Node, scope: Scope) -> bool:
+        """A key that a definition's parameter brings in (`p.res[k]` in `define f(p, k)`), not one
+        written at the counter: a call may pass a text the family lacks to a branch that never
+        reads the counter (`p.res[k] if k in ["a", "b"] else 0`), so such a key is checked when
+        the counter is read, while a written key (`p.res["gme"]`) is refused at once."""
+        return isinstance(node, s.Name) and scope.alias(node.name) is not None
 
     def component_counter(self, node: s.Attribute, component: Fn, family) -> Fn:
         """The index of a component's `per component` counter (`d.value`). A counter of one kind
@@ -358,7 +376,7 @@ class ExpressionCompiler:
     def _inline_function(self, node: s.Call, scope: Scope):
         decl = self.sym.functions[node.name]
         if node.name in self.inlining:
-            self.diag.error(node.pos, f"function {node.name!r} calls itself; recursion is not allowed")
+            self.diag.error(node.pos, recursion_message("function", node.name, self.inlining), RECURSION_HINT)
             return const(None), t.ANY
         inner, bindings = self.bind_arguments(node, decl.params, node.args, scope, "function")
         self.inlining.append(node.name)

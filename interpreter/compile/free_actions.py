@@ -23,7 +23,7 @@ action (its condition must turn false as it is taken: it should consume somethin
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -246,11 +246,26 @@ def phase_names(nodes: list[s.Node]) -> dict[str, Position]:
 class FreeActionCompiler:
     """Checks and compiles the `free action` declarations into a program's FreeActionTable."""
 
-    def __init__(self, statements, diag: Diagnostics):
+    def __init__(self, statements, diag: Diagnostics, taken: Mapping[str, Position] | None = None):
         self.statements = statements
         self.x = statements.x
         self.sym = statements.sym
         self.diag = diag
+        self.taken = taken or {}  # the rules' top-level names and the built-in ones
+
+    def _hides_nothing(self, decl: s.FreeActionDecl) -> None:
+        """The player's and the item's names may not hide a name of the rules: `for p, hand in
+        p.hand` would make `hand` the item inside the block, so that `move c to hand` moves to
+        the item (or is refused as not a zone) instead of to the zone the reader sees."""
+        names = [decl.player_var] + ([decl.item_var] if decl.item_var is not None else [])
+        for name, position in zip(names, decl.var_positions or [decl.pos] * len(names)):
+            first = self.taken.get(name)
+            if first is None:
+                continue
+            where = "a built-in name" if first.path == "<built-in>" else f"declared at {first}"
+            what = "player's name" if name == decl.player_var else "item's name"
+            self.diag.error(position, f"the free action's {what} {name!r} would hide the name {name!r} ({where})",
+                            "choose another name for it", code="SR405")
 
     def compile(self, decls: list[s.FreeActionDecl], table: FreeActionTable, phases: dict[str, Position]) -> None:
         seen: dict[str, Position] = {}
@@ -262,6 +277,7 @@ class FreeActionCompiler:
                                 f"the first is at {seen[decl.name]}")
                 continue
             seen[decl.name] = decl.pos
+            self._hides_nothing(decl)
             table.actions.append(self._one(decl, len(table.actions), phases))
         table.blocks = frozenset(action.routine.block for action in table.actions)
 

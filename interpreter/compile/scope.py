@@ -44,6 +44,8 @@ class Symbols:
     procedures: dict[str, s.ProcedureDecl] = field(default_factory=dict)
     field_kinds: dict[str, str] = field(default_factory=dict)
     record_fields: set[str] = field(default_factory=set)
+    # a table row's field -> its kind, when every row and record literal agree (field_kinds.py)
+    record_field_kinds: dict[str, t.Kind] = field(default_factory=dict)
     # (component definition, field) -> (closure, its slots, `me` slot, `this` slot): the
     # expressions written in component files, filled once the rules are compiled
     expressions: dict[tuple[int, str], tuple] = field(default_factory=dict)
@@ -169,3 +171,19 @@ def suggest(name: str, candidates: list[str]) -> str:
 
 
 __all__ = ["Diagnostics", "LearnedKinds", "RoutineSlots", "Scope", "Symbols", "Variable", "refined", "suggest"]
+
+
+# Procedures and functions are expanded where they are called (their bodies checked with the
+# arguments' kinds), so a call to itself, directly or through others, would expand forever: it
+# is refused when the rules are checked, naming the chain of calls.
+RECURSION_HINT = ("procedures and functions are expanded where they are called, so they cannot call "
+                  "themselves: repeat with `while`, `repeat N times` or `for each` instead")
+
+
+def recursion_message(what: str, name: str, calling: list[str]) -> str:
+    """`procedure 'a' calls itself through 'b' (a -> b -> a); recursion is not allowed`."""
+    chain = calling[calling.index(name):] + [name]
+    if len(chain) == 2:
+        return f"{what} {name!r} calls itself; recursion is not allowed"
+    through = ", ".join(repr(n) for n in chain[1:-1])
+    return f"{what} {name!r} calls itself through {through} ({' -> '.join(chain)}); recursion is not allowed"

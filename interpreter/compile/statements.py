@@ -21,7 +21,7 @@ from snowrules.compile.expressions import ExpressionCompiler
 from snowrules.compile.free_actions import FreeActionTable, FreeChooseStep, OfferStep
 from snowrules.compile.grid_statements import GridStatements
 from snowrules.compile.reactions import Events, Reacting
-from snowrules.compile.scope import Scope, Symbols, family_name, refined, suggest
+from snowrules.compile.scope import RECURSION_HINT, Scope, Symbols, family_name, recursion_message, refined, suggest
 from snowrules.compile.steps import (
     ChooseStep,
     ForStep,
@@ -164,6 +164,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
         # The ruleset's free actions (compile/free_actions.py), offered at its decisions of one
         # player; with them, phases keep `State.phase` so that a free action knows where it is.
         self.free_table: FreeActionTable | None = None
+        self.field_effects: dict[str, dict[int, Any]] = {}  # `resolve CARD.FIELD` (see _resolve)
 
     # ---- blocks ---------------------------------------------------------------------------
     def new_block(self, kind: str, position: Position, slots: tuple[int, ...] = ()) -> Block:
@@ -228,6 +229,30 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
         add(node.statements, scope)
         flush()
 
+    # ---- resolve: a component's effect, or the effect written in another of its fields ------
+    # `field_effects`: each field's routines per component definition, filled by the compiler
+    # once the rules are compiled (`resolve c.on_leave for p` may stand above the components'
+    # routines); `effect_fields`: the fields that hold statements, set by the compiler.
+    effect_fields: frozenset[str] = frozenset()
+
+    def _resolve(self, node: s.Resolve, scope: Scope) -> ResolveStep:
+        """`resolve CARD for P` runs the card's `effect`; `resolve CARD.FIELD for P` the effect
+        written in FIELD (a field whose schema says `"x-language": "effect"`). A component
+        without that field resolves nothing, as one without an `effect` does."""
+        target, routines = node.card, self.effects
+        if isinstance(target, s.Attribute) and target.name in self.effect_fields:
+            target = target.obj
+            if node.card.name != "effect":
+                routines = self.field_effects.setdefault(node.card.name, {})
+        elif isinstance(target, s.Attribute) and target.name in self.layout.fields:
+            self.diag.error(target.pos, f"the field {target.name!r} holds no effect to resolve",
+                            f"fields with effects: {', '.join(sorted(self.effect_fields)) or 'none'}; "
+                            "a field is an effect when its schema says \"x-language\": \"effect\"", code="SR402")
+            target, routines = target.obj, {}
+        card = self.x.expect(target, scope, t.COMPONENT, "the card to resolve")
+        player = self.x.expect(node.player, scope, t.PLAYER, "the player who resolves it")
+        return ResolveStep(card, player, routines, self.layout.component_defs, node.pos)
+
     # ---- statements that may wait ---------------------------------------------------------
     def step(self, node: s.Node, scope: Scope):
         reacting = self._reacting(node, scope)
@@ -238,9 +263,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
         if isinstance(node, CHANCE):
             return self.chance_step(node, scope)
         if isinstance(node, s.Resolve):
-            card = self.x.expect(node.card, scope, t.COMPONENT, "the card to resolve")
-            player = self.x.expect(node.player, scope, t.PLAYER, "the player who resolves it")
-            return ResolveStep(card, player, self.effects, self.layout.component_defs, node.pos)
+            return self._resolve(node, scope)
         if isinstance(node, s.If):
             branches = [(self.x.expect(c, scope, t.BOOL, "the condition"), self.stepped_body(b, scope.child()))
                         for c, b in node.branches]
@@ -418,7 +441,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
                                 suggest(node.name, list(self.sym.procedures)))
             return (lambda st, env: None) if not stepped else IfStep([], None)
         if node.name in self.calling:
-            self.diag.error(node.pos, f"procedure {node.name!r} calls itself; recursion is not allowed")
+            self.diag.error(node.pos, recursion_message("procedure", node.name, self.calling), RECURSION_HINT)
             return (lambda st, env: None) if not stepped else IfStep([], None)
         inner, bindings = self.x.bind_arguments(node, decl.params, node.args, scope, "procedure",
                                                 assigned_names(decl.body))

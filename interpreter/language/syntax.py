@@ -451,6 +451,7 @@ class FreeActionDecl(Node):
     phase_positions: tuple[Position, ...]
     cond: Node | None
     body: Block
+    var_positions: tuple[Position, ...] = ()  # where the player's (and the item's) name is written
 
 
 @dataclass(frozen=True)
