@@ -115,13 +115,14 @@ def test_the_tiers_are_the_printed_ones():
     assert tiers[("snow", 6, 6)] == 'gain(me, "snow", 5)\nplay_cards(me, 1)\n'
     assert tiers[("restaurant", 6, 6)] == 'gain(me, "croissant", 6)\n'                   # [Action Space 2]
     assert tiers[("promotion", 4, 5)] == 'gain(me, "like", 4)\nadvance(me, 4)\n'        # [Action Space 3]
+    assert tiers[("promotion", 6, 6)] == 'gain(me, "like", 6)\nadvance(me, 6)\ngain_vp(me, 2)\n'   # ... then 2 VP
     assert tiers[("ticket", 6, 6)] == 'gain(me, "ticket", 5)\nplay_cards(me, 1)\n'      # [Action Space 4]
     assert tiers[("event", 5, 6)] == "play_cards(me, 2)\n"                               # [Action Space 5]
     assert tiers[("guest", 5, 5)] == "take_guests(me, 2, 6, false)\n"                    # [Action Space 6]
-    # each of areas 1-6 covers every value 1-6 at most once (promotion prints no 6: it takes 4/5)
+    # each of areas 1-6 covers every value 1-6 exactly once
     for area in ("snow", "restaurant", "promotion", "ticket", "event", "guest"):
         values = [v for (a, low, high) in tiers if a == area for v in range(low, high + 1)]
-        assert sorted(values) == (list(range(1, 6)) if area == "promotion" else list(range(1, 7))), area
+        assert sorted(values) == list(range(1, 7)), area
 
 
 def test_the_board_has_every_area_on_both_sides_and_the_three_player_locks():

@@ -1,0 +1,112 @@
+"""Snow Planner's round flow on random games (rulesets/snow_planner, issue 12): what must hold at
+every decision of every game, checked against snow_planner.txt. The generic invariants are in
+test_properties; the worked examples are the ruleset's scenarios."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import game_for
+from snowrules.model.events import Said
+from snowrules.play.agents import Observation, RandomAgent
+
+ACCOUNT = re.compile(r"round (\d) ends: (\w+) holds (.*)")
+
+
+def zone(game, st, label):
+    layout = game.layout
+    index = next(i for i, z in enumerate(layout.zones) if z.label(layout.seat_names) == label)
+    return [layout.component_names[c] for c in st.zones[index]]
+
+
+def counter(game, st, label):
+    return st.counters[game.layout.counter_labels.index(label)]
+
+
+def faces(game, st, label):
+    """The `value` counter of each die in a zone, in the zone's order."""
+    layout = game.layout
+    index = next(i for i, z in enumerate(layout.zones) if z.label(layout.seat_names) == label)
+    family = layout.counter_families["value"]
+    return [st.counters[family.index_of[c]] for c in st.zones[index]]
+
+
+def play(game, seed, at_decision):
+    """A random game; `at_decision(st, said)` at each decision with the sentences said since the last."""
+    said = []
+    agents = [RandomAgent(seed * 10 + i) for i in range(game.program.players)]
+    st = game.start(seed, listen=lambda e: said.append(e.text) if isinstance(e, Said) else None)
+    while st.result is None:
+        at_decision(st, said[:])
+        said.clear()
+        pending = st.pending
+        game.answer(st, [agents[game.program.controller(s)].choose(Observation(game, st, s, o))
+                         for s, o in zip(pending.seats, pending.options)])
+    at_decision(st, said[:])
+    return st
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_with_three_players_the_locked_spaces_hold_their_lock_all_game(seed):
+    # [Changes when playing with 3 players] the -1 spaces of the snow, restaurant and promotion
+    # areas (3-4 side: spaces 2, 5 and 8) hold a lock tile "until the end of the game", and no die
+    game = game_for(("snow_planner", None, 3))
+    decisions = []
+
+    def check(st, _said):
+        if not zone(game, st, "round_cards"):
+            return                              # "after all game setup is complete"
+        decisions.append(1)
+        for space in (2, 5, 8):
+            assert zone(game, st, f"space[{space}]") == ["lock tile"], space
+        # the 3-4 side's other -1 spaces (ticket, event, guest: 11, 13, 15) are never locked
+        for space in (11, 13, 15):
+            assert "lock tile" not in zone(game, st, f"space[{space}]")
+
+    st = play(game, seed, check)
+    assert len(decisions) > 50 and st.result is not None
+
+
+@pytest.mark.parametrize("players, seed", [(1, 3), (2, 4), (4, 5)])
+def test_the_account_tells_every_seat_s_holdings_at_each_round_s_end(players, seed):
+    # [Round Flow] 8 rounds; at each one's end, after (g) 4. Reset Dice, a line per seat tells its
+    # resources, VP, promotion, windows and dice; what it says is what the state holds at the next
+    # decision (the next round's (a) moves only a round card and the summit tiles)
+    game = game_for(("snow_planner", None, players))
+    seats = game.layout.seat_names
+    told = []
+
+    def check(st, said):
+        for text in said:
+            found = ACCOUNT.fullmatch(text)
+            if found is None:
+                continue
+            number, seat, rest = found.groups()
+            told.append((int(number), seat))
+            parts = dict(part.strip().split(" ", 1) for part in rest.split("|"))
+            dice = [int(v) for v in parts.pop("dice").split(", ")]
+            windows = int(parts.pop("windows"))
+            if seat == "automa":                # it may play before the next decision: only its form
+                assert parts == {} and len(dice) >= 2 and windows >= 0, text
+                continue
+            assert sorted(dice) == sorted(faces(game, st, f"{seat}.workers")), text
+            assert windows == len(zone(game, st, f"{seat}.hotel")), text
+            expected = {"snow": counter(game, st, f"{seat}.res[snow]"),
+                        "croissant": counter(game, st, f"{seat}.res[croissant]"),
+                        "ticket": counter(game, st, f"{seat}.res[ticket]"),
+                        "like": counter(game, st, f"{seat}.res[like]"),
+                        "promotion": counter(game, st, f"{seat}.promotion")}
+            if st.result is None:               # at game end the scoring has added to the VP
+                expected["VP"] = counter(game, st, f"{seat}.score")
+            else:
+                parts.pop("VP")
+            assert {k: int(v) for k, v in parts.items()} == expected, text
+
+    st = play(game, seed, check)
+    assert st.result is not None
+    assert told == [(n, s) for n in range(1, 9) for s in seats]
+    # [Main Area Setup 11] 4 LOW SEASON, 3 HIGH SEASON, 1 FISCAL YEAR END, turned one a round in order
+    layout = game.layout
+    index = next(i for i, z in enumerate(layout.zones) if z.label(layout.seat_names) == "round_cards")
+    seasons = [layout.fields["season"][c] for c in st.zones[index]]
+    assert seasons == ["low"] * 4 + ["high"] * 3 + ["fiscal"]
