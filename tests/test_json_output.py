@@ -94,6 +94,8 @@ def test_list_json_follows_its_schema_and_says_what_the_manifests_say(capsys):
     assert (planner["min_players"], planner["max_players"]) == (1, 4)
     automa = next(o for o in planner["options"] if o["name"] == "automa_for_two")
     assert automa["default"] is False
+    # [Advanced Rules] the event-card draft, at every player count (at 1 it drafts nothing)
+    assert planner["variants"] == [{"name": "advanced_draft", "min_players": 1, "max_players": 4}]
 
 
 GOOD_RUN = {"format": "snowrules-run/1", "ruleset": "x", "variant": None, "options": {}, "seed": 1, "players": 2,
