@@ -90,6 +90,20 @@ def variable_lines(index: int, value: str, rule: str) -> list[str]:
             f"if st.sink is not None: st.sink({SET}({int(index)}, st.vars[{int(index)}], {rule}))"]
 
 
+# Every event line of the templates above (and of the phase start in statements.py and
+# playthrough.py) is one line that begins so: a game that nobody listens to (played through,
+# compile/playthrough.py: its state's sink is None from start to end) runs its lines without them.
+TELLING = "if st.sink is not None: "
+
+
+def unheard(lines: list[str]) -> list[str]:
+    """Generated lines without their event lines, for code that runs only where `st.sink` is
+    None: each such line becomes `pass` (which Python compiles to nothing), so that a block whose
+    only line it was stays a block. The lines are snowrules' templates (never ruleset text)."""
+    return [line[:len(line) - len(line.lstrip())] + "pass" if line.lstrip().startswith(TELLING) else line
+            for line in lines]
+
+
 def _generated(name: str, params: str, lines: list[str]):
     source = f"def {name}({params}):\n" + "\n".join("    " + line for line in lines)
     namespace = dict(NAMESPACE)
