@@ -4,8 +4,9 @@ Generated rule code (changes.py, statements.py, chance.py), the VM (turns, the e
 scenario runner use these templates and functions rather than writing zones, counters or
 variables themselves, so that a change and its event (model/events.py) can never disagree, and
 a new kind of listener (a ruleset's own "each time a player gains a resource ..." reactions) has one
-place to hook into. The two most frequent changes, a component's move and a counter's change,
-are templates of generated lines (inlined into the rules' code: no call per change).
+place to hook into. The most frequent changes, a component's move, a whole zone's move and a
+counter's change, are templates of generated lines (inlined into the rules' code: no call per
+change).
 
 Each piece is small and does no checking the compiler already did: they run in the inner loop.
 """
