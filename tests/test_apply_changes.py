@@ -57,6 +57,12 @@ MOVES = [
      [[0, 1, 2, 4, 3], [], [5]], Moved([4, 3], 1, 0, "r")),
     ("move_top 0 sends nothing", lambda st: apply.move_top(st, 1, 0, 0, False, "r"),
      [[0, 1, 2], [3, 4], [5]], None),
+    ("move_top -1 sends nothing", lambda st: apply.move_top(st, 1, 0, -1, False, "r"),
+     [[0, 1, 2], [3, 4], [5]], None),
+    ("move_top 2 of zone 0 to its own top: the top one, taken and put back twice",
+     lambda st: apply.move_top(st, 0, 0, 2, False, "r"), [[0, 1, 2], [3, 4], [5]], Moved([2, 2], 0, 0, "r")),
+    ("move_top 2 of zone 0 to its own bottom: 2 goes under, then 1 under it",
+     lambda st: apply.move_top(st, 0, 0, 2, True, "r"), [[1, 2, 0], [3, 4], [5]], Moved([2, 1], 0, 0, "r")),
     ("draw index 1 of zone 0 to zone 2 top", lambda st: apply.draw(st, 0, 1, 2, False, "r"),
      [[0, 2], [3, 4], [5, 1]], Moved([1], 0, 2, "r", True)),
     ("draw index 0 of zone 1 to zone 2 bottom", lambda st: apply.draw(st, 1, 0, 2, True, "r"),
@@ -131,3 +137,42 @@ def test_counter_lines_set_tell_and_fire_only_on_a_change(old, new, after, event
     assert st.counters == [after] and st.sent == events
     assert fired == ([(0, old, new)] if events else [])
     assert handed == (["waiting body"] if events else None)
+
+
+# (generated lines, the same lines for a game nobody listens to): each event line becomes `pass`
+# at its own depth, so that a block whose only line it was stays a block; nothing else changes.
+UNHEARD = [
+    (["if st.sink is not None: st.sink(e)"], ["pass"]),
+    (["if a != b:", "    st.counters[1] = b", "    if st.sink is not None: st.sink(e)"],
+     ["if a != b:", "    st.counters[1] = b", "    pass"]),
+    (["if x:", "        if st.sink is not None: f(st, p)"], ["if x:", "        pass"]),
+    (["st.sink = None", "if st.sink: f()", "# if st.sink is not None: told"],
+     ["st.sink = None", "if st.sink: f()", "# if st.sink is not None: told"]),
+]
+
+
+@pytest.mark.parametrize(("lines", "unheard"), UNHEARD)
+def test_unheard_lines_have_no_event_lines(lines, unheard):
+    assert apply.unheard(lines) == unheard
+
+
+def test_move_all_lines_queue_each_component_for_each_event():
+    """apply.move_all_lines with two reaction events: (c, event) for each component moved, in
+    order, after the move; the function form (react given when it runs) queues the same."""
+    st = Stand()
+    st.raised = []
+    names = {"_ev1": "gained", "_ev2": "left"}
+    source = "\n".join(["def run(st):", "    a, b = 0, 2",
+                        *("    " + line for line in apply.move_all_lines("a", "b", "m", "t", False, "rule",
+                                                                         tuple(names)))])
+    scope = {**apply.NAMESPACE, **names, "rule": "r"}
+    exec(compile(source, "<test>", "exec"), scope)  # noqa: S102 - the templates under test
+    scope["run"](st)
+    assert st.zones == [[], [3, 4], [5, 0, 1, 2]]
+    check_where(st)
+    expected = [(event, [c, 0, 2]) for c in (0, 1, 2) for event in ("gained", "left")]
+    assert st.raised == expected and st.sent == [Moved([0, 1, 2], 0, 2, "r")]
+    other = Stand()
+    other.raised = []
+    apply.move_all(other, 0, 2, False, "r", ("gained", "left"))
+    assert other.raised == expected and other.zones == st.zones

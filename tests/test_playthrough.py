@@ -89,6 +89,19 @@ def test_the_combination_at_an_index_is_the_one_combinations_lists_there(length,
     assert [combination_at(items, sizes, i) for i in range(len(listed))] == listed
 
 
+@pytest.mark.parametrize("length, sizes, first, last", [
+    (0, range(0, -1, -1), (), ()), (3, range(2, -1, -1), (0, 1), ()), (4, range(3, 4), (0, 1, 2), (1, 2, 3)),
+    (3, range(0), None, None)])
+def test_the_looked_up_combinations_are_those_listed(length, sizes, first, last):
+    """Few items: a random answer is looked up among positions listed once; the list must be
+    `combinations` of the positions, in its order (first and last worked out by hand: largest
+    size first, each in the items' order)."""
+    from snowrules.compile.steps import combinations, index_combinations
+    table = index_combinations(length, sizes.start, sizes.stop, sizes.step)
+    assert [list(c) for c in table] == combinations(list(range(length)), sizes)
+    assert (table[0] if table else None, table[-1] if table else None) == (first, last)
+
+
 def test_an_up_to_decision_drawn_from_its_count_plays_the_game_the_vm_plays():
     """Snow Time's Healer asks `up to 2` cards back from a discard pile (many combinations)."""
     game = game_for(("snow_time", None, 4))

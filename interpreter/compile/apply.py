@@ -4,8 +4,9 @@ Generated rule code (changes.py, statements.py, chance.py), the VM (turns, the e
 scenario runner use these templates and functions rather than writing zones, counters or
 variables themselves, so that a change and its event (model/events.py) can never disagree, and
 a new kind of listener (a ruleset's own "each time a player gains a resource ..." reactions) has one
-place to hook into. The two most frequent changes, a component's move and a counter's change,
-are templates of generated lines (inlined into the rules' code: no call per change).
+place to hook into. The most frequent changes, a component's move, a whole zone's move and a
+counter's change, are templates of generated lines (inlined into the rules' code: no call per
+change).
 
 Each piece is small and does no checking the compiler already did: they run in the inner loop.
 """
@@ -64,6 +65,27 @@ def move_lines(c: str, b: str, a: str, bottom: bool, rule: str, react: tuple[str
             *(f"st.raised.append(({event}, [{c}, {a}, {b}]))" for event in react)]
 
 
+def move_all_lines(a: str, b: str, moved: str, target: str, bottom: bool, rule: str,
+                   react: tuple[str, ...] = (), react_each: str | None = None) -> list[str]:
+    """Everything in zone `a` to zone `b`, in order, as generated lines (`a`, `b`: locals holding
+    zone numbers; `moved`, `target`: fresh locals): an empty `b` simply takes `a`'s list. `react`:
+    the names bound to the ruleset's events a move raises, `react_each` the name of a sequence of
+    them known only when the lines run (the function form), queued per component moved."""
+    put = f"{target}[:0] = {moved}" if bottom else f"{target}.extend({moved})"
+    queue = [f"        st.raised.append(({event}, [_c, {a}, {b}]))" for event in react]
+    if react_each:
+        queue.append(f"        for _e in {react_each}: st.raised.append((_e, [_c, {a}, {b}]))")
+    return [f"{moved} = st.zones[{a}]",
+            f"if {moved} and {a} != {b}:",
+            f"    st.zones[{a}] = []",
+            f"    for _c in {moved}: st.where[_c] = {b}",
+            f"    {target} = st.zones[{b}]",
+            f"    if not {target}: st.zones[{b}] = {moved}",
+            f"    else: {put}",
+            f"    if st.sink is not None: st.sink({MOVED}({moved}[:], {a}, {b}, {rule}))",
+            *([f"    for _c in {moved}:", *queue] if queue else [])]
+
+
 def counter_lines(i: str, old: str, new: str, triggers: str, rule: str, handing_back: bool,
                   react: tuple[str, ...] = (), react_each: str | None = None) -> list[str]:
     """Counter `i` from `old` to `new` (locals holding numbers, `new` already clamped): when
@@ -90,6 +112,20 @@ def variable_lines(index: int, value: str, rule: str) -> list[str]:
             f"if st.sink is not None: st.sink({SET}({int(index)}, st.vars[{int(index)}], {rule}))"]
 
 
+# Every event line of the templates above (and of the phase start in statements.py and
+# playthrough.py) is one line that begins so: a game that nobody listens to (played through,
+# compile/playthrough.py: its state's sink is None from start to end) runs its lines without them.
+TELLING = "if st.sink is not None: "
+
+
+def unheard(lines: list[str]) -> list[str]:
+    """Generated lines without their event lines, for code that runs only where `st.sink` is
+    None: each such line becomes `pass` (which Python compiles to nothing), so that a block whose
+    only line it was stays a block. The lines are snowrules' templates (never ruleset text)."""
+    return [line[:len(line) - len(line.lstrip())] + "pass" if line.lstrip().startswith(TELLING) else line
+            for line in lines]
+
+
 def _generated(name: str, params: str, lines: list[str]):
     source = f"def {name}({params}):\n" + "\n".join("    " + line for line in lines)
     namespace = dict(NAMESPACE)
@@ -111,28 +147,13 @@ change_counter.__doc__ = ("Counter `i` to `new` (already clamped): `counter_line
 
 
 # ---- moves ---------------------------------------------------------------------------------
-def move_all(st, a: int, b: int, bottom: bool, rule: str, react: tuple = ()) -> None:
-    """Everything in zone `a` to zone `b`, in order: an empty `b` simply takes `a`'s list
-    (`react`: the events a move raises, see move_lines)."""
-    moved = st.zones[a]
-    if not moved or a == b:
-        return
-    st.zones[a] = []
-    where = st.where
-    for c in moved:
-        where[c] = b
-    target = st.zones[b]
-    if not target:
-        st.zones[b] = moved
-    elif bottom:
-        target[:0] = moved
-    else:
-        target.extend(moved)
-    if st.sink is not None:
-        st.sink(Moved(moved[:], a, b, rule))
-    for c in moved if react else ():
-        for event in react:
-            st.raised.append((event, [c, a, b]))
+move_all = _generated("move_all", "st, a, b, bottom, rule, react=()", [
+    "if bottom:", *("    " + line for line in move_all_lines("a", "b", "moved", "target", True, "rule",
+                                                          react_each="react")),
+    "else:", *("    " + line for line in move_all_lines("a", "b", "moved", "target", False, "rule",
+                                                        react_each="react"))])
+move_all.__doc__ = ("Everything in zone `a` to zone `b`, in order: an empty `b` simply takes `a`'s list (`react`: "
+                    "the events a move raises, see move_lines): `move_all_lines` as a function.")
 
 
 def move_top(st, a: int, b: int, n: int, bottom: bool, rule: str, react: tuple = ()) -> None:

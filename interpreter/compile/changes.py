@@ -38,8 +38,14 @@ class ChangeStatements:
             names = {k: fuse.fresh("_v") for k in ("move", "rule", "react")}
             namespace = {**source_ns, **target_ns, names["rule"]: rule, names["react"]: self._move_events()}
             react = f", {names['react']}" if self._move_events() else ""
+            if node.mode == "all" and not grids:  # the move's lines in place (apply.move_all_lines)
+                a, b, moved, into = (fuse.fresh(prefix) for prefix in ("_a", "_b", "_m", "_t"))
+                react_names = {fuse.fresh("_v"): event for event in self._move_events()}
+                lines = [f"{a} = {source_src}", f"{b} = {target_src}",
+                         *apply.move_all_lines(a, b, moved, into, bottom, names["rule"], tuple(react_names))]
+                return fuse.statement(lines, {**namespace, **apply.NAMESPACE, **react_names}, 2)
             if node.mode == "all":
-                namespace[names["move"]] = grids.move_all if grids else apply.move_all
+                namespace[names["move"]] = grids.move_all
                 line = f"{names['move']}(st, {source_src}, {target_src}, {bottom!r}, {names['rule']}{react})"
             else:
                 count = self.x.expect(node.what, scope, t.INT, "the number of items to move")
@@ -183,9 +189,10 @@ class ChangeStatements:
         rule = self._rule(node)
 
         def announce(st, env):
-            if st.sink is not None:
-                st.sink(Said(" ".join(p(st, env) for p in parts), rule))
-        return announce
+            st.sink(Said(" ".join(p(st, env) for p in parts), rule))
+        # an event line (apply.TELLING): a game nobody listens to does not even make the call
+        name = fuse.fresh("_v")
+        return fuse.statement([f"{apply.TELLING}{name}(st, env)"], {name: announce}, 0)
 
     def _text(self, node: s.Node, scope: Scope):
         fn, kind = self.x.compile(node, scope)

@@ -99,7 +99,8 @@ class _Builder(EventTemplates):
             self.building.add(block_id)
             try:
                 lines, namespace = self.block_lines(block_id)
-                self.functions[block_id] = fuse.statement(lines, namespace, 0)
+                # nobody listens to a game played through (Game.play_through): no event lines
+                self.functions[block_id] = fuse.statement(apply.unheard(lines), namespace, 0)
             finally:
                 self.building.discard(block_id)
         return self.functions[block_id]
@@ -150,7 +151,7 @@ class _Builder(EventTemplates):
         kind = type(step)
         if kind is PushBlock:
             lines = [] if step.phase is None else [
-                f"if st.sink is not None: {self.bound(apply.start_phase, ns)}(st, {self.bound(step.phase, ns)})"]
+                f"{apply.TELLING}{self.bound(apply.start_phase, ns)}(st, {self.bound(step.phase, ns)})"]
             more, more_ns = self.block_lines(step.block)  # a phase: its lines, in place
             ns.update(more_ns)
             return lines + more

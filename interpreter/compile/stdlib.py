@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from snowrules.compile import stdlib_grid  # noqa: F401 - registers the grid zones' functions
 from snowrules.compile.closures import fail
-from snowrules.compile.fuse import fused
+from snowrules.compile.fuse import code, fresh, fused
 from snowrules.compile.library import (
     FIELD,
     LIST_OR_ZONE,
@@ -71,19 +71,15 @@ def _last_of(call: Call):
 
 def _extreme_of_list(pick):
     def build(call: Call):
-        fn = call.args[0]
-
-        def of_list(st, env):
-            items = fn(st, env)
-            return pick(items) if items else None
-        return of_list
+        # an empty list (or none) gives none, as `default` says
+        return fused("{v0}({p0} or {v1}, default=None)", [call.args[0]], [pick, ()])
     return build
 
 
 def _extreme_of_numbers(pick):
     def build(call: Call):
-        fns = call.args
-        return lambda st, env: pick([f(st, env) for f in fns])
+        parts = "".join(f"{{p{i}}}, " for i in range(len(call.args)))
+        return fused("{v0}((" + parts + "))", call.args, [pick])
     return build
 
 
@@ -97,8 +93,7 @@ register("max", "the largest of a list, or of its arguments", "max([c.number for
 
 @function("sum", "the total of a list of numbers", "sum([c.number for each c in p.won])", (SEQUENCE,), t.INT)
 def _sum(call: Call):
-    fn = call.args[0]
-    return lambda st, env: sum(fn(st, env))
+    return fused("{v0}({p0})", [call.args[0]], [sum])
 
 
 @function("flatten", "one list from a list of lists or zones", "flatten([pile[l] for each l in 1..7])", (VALUE,),
@@ -107,24 +102,34 @@ def _flatten(call: Call):
     fn, kind = call.args[0], call.kinds[0]
     inner = t.element(kind)
     if inner == t.ZONE:
-        return (lambda st, env: [c for z in fn(st, env) for c in st.zones[z]]), t.list_of(t.COMPONENT)
+        return _joined("[{x1} for {x0} in {p0} for {x1} in st.zones[{x0}]]", fn,
+                       lambda st, env: [c for z in fn(st, env) for c in st.zones[z]]), t.list_of(t.COMPONENT)
     if not t.is_list(kind) or not (t.is_list(inner) or inner == t.ANY):
         call.error("flatten() takes a list of lists or of zones")
-    return (lambda st, env: [x for part in fn(st, env) for x in part]), t.list_of(t.element(inner))
+    return _joined("[{x1} for {x0} in {p0} for {x1} in {x0}]", fn,
+                   lambda st, env: [x for part in fn(st, env) for x in part]), t.list_of(t.element(inner))
+
+
+def _joined(template: str, fn, closure):
+    """`template`, a comprehension over the list `fn` gives (its loop names {x0}, {x1} fresh), as
+    one generated expression (no call per use); `closure`, the same as a function, when fn's
+    source holds an assignment expression, which Python refuses in a comprehension's iterable."""
+    if ":=" in code(fn)[0]:
+        return closure
+    x0, x1 = fresh(), fresh()
+    return fused(template.replace("{x0}", x0).replace("{x1}", x1), [fn])
 
 
 @function("sorted", "a list in increasing order", "sorted([c.number for each c in p.hand])", (SEQUENCE,),
           same_as_first)
 def _sorted(call: Call):
-    fn = call.args[0]
-    return lambda st, env: sorted(fn(st, env))
+    return fused("{v0}({p0})", [call.args[0]], [sorted])
 
 
 @function("unique", "a list without repeats, in first-seen order", "unique([c.colour for each c in p.won])",
           (SEQUENCE,), same_as_first)
 def _unique(call: Call):
-    fn = call.args[0]
-    return lambda st, env: _unique_items(fn(st, env))
+    return fused("{v0}({p0})", [call.args[0]], [_unique_items])
 
 
 @function("count", "how many items of a list equal a value", "count(won_numbers(me), n) == 3", (SEQUENCE, VALUE),
@@ -144,8 +149,7 @@ def _longest_run_of(call: Call):
 # ---- numbers ---------------------------------------------------------------------------------
 @function("abs", "a number without its sign", "abs(a - b)", (t.INT,), t.INT)
 def _abs(call: Call):
-    fn = call.args[0]
-    return lambda st, env: abs(fn(st, env))
+    return fused("{v0}({p0})", [call.args[0]], [abs])
 
 
 @function("ratio", "a / b as a fraction (`/` rounds down): a return or an average, never a count",
@@ -249,8 +253,7 @@ def _players_from(call: Call):
 
 @function("seat_name", "a player's colour or seat name, as text", "seat_name(p)", (t.PLAYER,), t.STR)
 def _seat_name(call: Call):
-    fn, names = call.args[0], call.compiler.layout.seat_names
-    return lambda st, env: names[fn(st, env)]
+    return fused("{v0}[{p0}]", [call.args[0]], [call.compiler.layout.seat_names])
 
 
 @function("seat_number", "a player's seat as a number: 0 for the first seat, then in seat order",
@@ -262,14 +265,12 @@ def _seat_number(call: Call):
 # ---- components ------------------------------------------------------------------------------
 @function("name_of", "a component's name, as text", "name_of(c)", (t.COMPONENT,), t.STR)
 def _name_of(call: Call):
-    fn, names = call.args[0], call.compiler.layout.component_names
-    return lambda st, env: names[fn(st, env)]
+    return fused("{v0}[{p0}]", [call.args[0]], [call.compiler.layout.component_names])
 
 
 @function("zone_of", "the zone a component is in", "zone_of(c) == p.hand", (t.COMPONENT,), t.ZONE)
 def _zone_of(call: Call):
-    fn = call.args[0]
-    return lambda st, env: st.where[fn(st, env)]
+    return fused("st.where[{p0}]", [call.args[0]])
 
 
 @function("evaluate", "the value of an expression written in a component's field, for a player (`me`)",
@@ -315,7 +316,7 @@ def _find(call: Call):
         index: dict = {}
         for row in rows:
             index.setdefault(row.get(name), row)
-        return (lambda st, env: index.get(value(st, env))), t.RECORD
+        return fused("{v0}.get({p0})", [value], [index]), t.RECORD
     element = t.element(call.kinds[0])
     if element == t.COMPONENT:
         if name not in layout.fields:

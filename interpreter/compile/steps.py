@@ -5,6 +5,7 @@ returns True when the state must pause (a decision is pending).
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 
@@ -42,6 +43,16 @@ def combination_at(items: list, sizes: range, index: int) -> list:
                 break
             index -= following
     return chosen
+
+
+FEW_ITEMS = 10  # up to this many items, a random answer's combinations are looked up (2**10 at most)
+
+
+@functools.lru_cache(maxsize=256)
+def index_combinations(length: int, start: int, stop: int, step: int) -> tuple[tuple[int, ...], ...]:
+    """combinations(range(length), range(start, stop, step)) as positions: the same choices in
+    the same order, made once for the few item counts and sizes a game meets (bounded cache)."""
+    return tuple(c for n in range(start, stop, step) for c in itertools.combinations(range(length), n))
 
 
 class GameEnded(Exception):
@@ -324,12 +335,21 @@ class ChooseStep:
             sizes = range(n, n + 1) if n <= len(items) else range(0)
         else:
             sizes = range(min(n, len(items)), -1, -1)
-        total = combination_count(len(items), sizes)
-        if total == 0:
-            env[self.slot] = []
-            return
-        index = 0 if total == 1 else int(st.draws[player]() * total)
-        env[self.slot] = combination_at(items, sizes, index)
+        if len(items) <= FEW_ITEMS:  # the choices as positions, listed once per (count, sizes)
+            table = index_combinations(len(items), sizes.start, sizes.stop, sizes.step)
+            total = len(table)
+            if total == 0:
+                env[self.slot] = []
+                return
+            index = 0 if total == 1 else int(st.draws[player]() * total)
+            env[self.slot] = [items[at] for at in table[index]]
+        else:
+            total = combination_count(len(items), sizes)
+            if total == 0:
+                env[self.slot] = []
+                return
+            index = 0 if total == 1 else int(st.draws[player]() * total)
+            env[self.slot] = combination_at(items, sizes, index)
         if body is not None:
             body(st, env)
 
