@@ -79,3 +79,20 @@ def test_legal_actions_in_python_are_a_fresh_list():
     legal = state.legal_actions(0)
     legal.append(99)
     assert state.legal_actions(0) == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("name, params", [("oh_hell", {"players": 3}), (str(RULESETS / "kuhn_poker"), {})],
+                         ids=["oh_hell", "kuhn_poker"])
+def test_new_initial_states_are_copies_that_share_nothing_that_changes(name, params):
+    """New states copy the first one made rather than running the setup again: a game played on
+    one changes neither the next new state nor a clone of the first."""
+    game = load_game(name, **params)
+    first = game.new_initial_state()
+    before = (str(first), first.history(), [first.information_state_string(p) for p in range(game.num_players())])
+    played = game.new_initial_state()
+    for state in _nodes(game, 3):
+        played = state
+    assert played.is_terminal() and played.history()
+    for state in (first, game.new_initial_state(), first.clone()):
+        assert (str(state), state.history(),
+                [state.information_state_string(p) for p in range(game.num_players())]) == before

@@ -163,6 +163,10 @@ class SnowrulesGame(pyspiel.Game):
         if self.utility != "general-sum":  # the registered type says general-sum: the options may differ
             game_type = _game_type(loaded, game_type.short_name, self.utility)
         super().__init__(game_type, info, all_params)
+        # The initial state, made once: a new one (and each clone, which pyspiel starts from a new
+        # one) copies it instead of running the setup again. The setup draws nothing at random
+        # that is not a chance node, so every initial state is the same.
+        self.first_state: tuple[State, Recall, int, Node | None] | None = None
 
     def _utility(self, declared: bool) -> tuple[str, float | None]:
         """How the returns add up, and their sum when it is fixed. The manifest's `utility` may
@@ -220,6 +224,12 @@ class SnowrulesState(pyspiel.State):
 
     def __init__(self, game: SnowrulesGame):
         super().__init__(game)
+        first = game.first_state
+        if first is not None:  # every game starts alike: a copy of the first one made
+            st, recall, self._player, self._node = first
+            self.st = st.clone()
+            self.recall = recall.__deepcopy__({})
+            return
         self.st = game.engine.start(0, explicit=True)
         self.recall = Recall(game.program.layout.player_seats)  # what each seat saw change, was asked and chose
         # Worked out once per node (pyspiel asks for them several times a move): whose turn it is,
@@ -227,6 +237,7 @@ class SnowrulesState(pyspiel.State):
         self._player: int = pyspiel.PlayerId.TERMINAL
         self._node: Node | None = None
         self._observe()
+        game.first_state = (self.st.clone(), self.recall.__deepcopy__({}), self._player, self._node)
 
     # ---- whose turn -----------------------------------------------------------------------
     def current_player(self) -> int:
