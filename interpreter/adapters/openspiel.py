@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import compress, count
 from operator import ne
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pyspiel
@@ -346,12 +346,25 @@ class SnowrulesState(pyspiel.State):
     def _work_out_node(self) -> Node:
         pending = self.st.pending
         group = "chance" if pending.chance else "choice"
+        # The common case first, as `_ids` would work it out: whole-number options (components,
+        # players, numbers: never a free action, a spot, a way to pay or "nothing", which are
+        # records or None) whose declared ids are all known and all differ.
+        known = self.get_game().ids.get((group, pending.kind))
         found = []
         for options in pending.options:
-            ids = self._ids(group, options)
+            ids = None
+            if known is not None and options and options[0].__class__ is int and options[-1].__class__ is int:
+                try:
+                    ids = list(map(known.__getitem__, options))
+                except (KeyError, TypeError):
+                    ids = None
+                if ids is not None and len(set(ids)) != len(ids):
+                    ids = None
+            if ids is None:
+                ids = self._ids(group, options)
             found.append((ids, sorted(ids)))
         if pending.chance:
-            legal = {pyspiel.PlayerId.CHANCE: found[0][1]}
+            legal = {CHANCE_PLAYER: found[0][1]}
         else:
             legal = {seat: sorted_ids for seat, (_, sorted_ids) in zip(pending.seats, found)}
         left_out = [NOTHING_TO_DECIDE] if pending.simultaneous and len(pending.seats) > 1 else []
@@ -393,7 +406,7 @@ class SnowrulesState(pyspiel.State):
         if node is None:
             node = self._node = self._work_out_node()
         if self.st.pending.chance:
-            return node.legal[pyspiel.PlayerId.CHANCE]
+            return node.legal[CHANCE_PLAYER]
         return node.legal.get(player, node.left_out)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -491,12 +504,12 @@ class SnowrulesState(pyspiel.State):
         return json.dumps(self.st.to_json(), sort_keys=True)
 
 
-@dataclass(frozen=True)
-class Node:
+class Node(NamedTuple):
     """A node's action ids, worked out once: per options list of the decision, its ids in the
     options' order and sorted; each player's legal ids (the chance player's at a draw); the single
     action of a seat left out of a simultaneous node (or none). Never changed once made, so the
-    copies of a state share it (pyspiel clones states with copy.deepcopy)."""
+    copies of a state share it (pyspiel clones states with copy.deepcopy). A named tuple: one is
+    made at every node of every playout, three times faster than a frozen dataclass."""
 
     ids: list[tuple[list[int], list[int]]]
     legal: dict[int, list[int]]
