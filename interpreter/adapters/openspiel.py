@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cache
-from itertools import compress, count
+from itertools import compress, count, repeat
 from operator import ne
 from typing import Any, NamedTuple
 
@@ -48,7 +48,9 @@ from snowrules.runtime.returns import evaluate_manifest, seat_returns
 
 PREFIX = "snowrules_"
 NOTHING_TO_DECIDE = 0   # the one legal action of a seat left out of a simultaneous node
-CHANCE_PLAYER, SIMULTANEOUS_PLAYER = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.SIMULTANEOUS)
+# Whose turn, as pyspiel names it (read at every node: module constants, not enum lookups).
+CHANCE_PLAYER, SIMULTANEOUS_PLAYER = pyspiel.PlayerId.CHANCE, pyspiel.PlayerId.SIMULTANEOUS
+TERMINAL_PLAYER = pyspiel.PlayerId.TERMINAL
 _registered: dict[str, type] = {}
 
 
@@ -246,12 +248,13 @@ class SnowrulesState(pyspiel.State):
     def _whose_turn(self) -> int:
         st = self.st
         if st.result is not None:
-            return pyspiel.PlayerId.TERMINAL
-        if st.pending.chance:
-            return pyspiel.PlayerId.CHANCE
-        seats = st.pending.seats
-        if st.pending.simultaneous and len(seats) > 1:
-            return pyspiel.PlayerId.SIMULTANEOUS
+            return TERMINAL_PLAYER
+        pending = st.pending
+        if pending.chance:
+            return CHANCE_PLAYER
+        seats = pending.seats
+        if pending.simultaneous and len(seats) > 1:
+            return SIMULTANEOUS_PLAYER
         return seats[0]
 
     def _ids(self, group: str, options: list) -> list[int]:
@@ -393,7 +396,12 @@ class SnowrulesState(pyspiel.State):
         if self.st.result is not None:
             return []
         if current == CHANCE_PLAYER or player == current or (player >= 0 and current == SIMULTANEOUS_PLAYER):
-            return self._legal_actions(player)[:]
+            node = self._node
+            if node is None:
+                node = self._node = self._work_out_node()
+            if current == CHANCE_PLAYER:
+                return node.legal[CHANCE_PLAYER][:]
+            return node.legal.get(player, node.left_out)[:]
         if player < 0:
             raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
         return []
@@ -412,37 +420,51 @@ class SnowrulesState(pyspiel.State):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         ids, sorted_ids = self._node_ids()[0]  # in the outcomes' order, and sorted
         if self.st.pending.weights is None:  # equally likely, as Game.chance_outcomes gives them
-            probability = 1.0 / len(ids)
-            return [(i, probability) for i in sorted_ids]
+            return list(zip(sorted_ids, repeat(1.0 / len(ids))))
         return sorted((i, probability) for i, (_, probability) in zip(ids, Game.chance_outcomes(self.st)))
 
     # ---- moves ----------------------------------------------------------------------------
-    def _index(self, ids: list[int], action: int, who: str) -> int:
-        try:
-            return ids.index(action)
-        except ValueError:
-            raise ValueError(f"action {action} is not legal for {who}: legal are {sorted(ids)}") from None
+    @staticmethod
+    def _illegal(ids: list[int], action: int, seat: int | None) -> ValueError:
+        who = "chance" if seat is None else f"player {seat}"
+        return ValueError(f"action {action} is not legal for {who}: legal are {sorted(ids)}")
 
     def _apply_action(self, action: int) -> None:
-        pending = self.st.pending
+        st = self.st
+        pending = st.pending
+        node = self._node
+        if node is None:
+            node = self._node = self._work_out_node()
         if pending.chance:
-            index = self._index(self._node_ids()[0][0], action, "chance")
-            self.get_game().engine.answer(self.st, [index])
+            ids = node.ids[0][0]
+            try:
+                index = ids.index(action)
+            except ValueError:
+                raise self._illegal(ids, action, None) from None
+            self.get_game().engine.answer(st, [index])
             self._observe()
             return
         seat = pending.seats[0]
-        ids, options = self._seat_options(seat)
-        index = self._index(ids, action, f"player {seat}")
-        self.recall.chose(seat, options[index], pending.kind)
-        self.get_game().engine.answer(self.st, [index])
+        ids = node.ids[0][0]
+        try:
+            index = ids.index(action)
+        except ValueError:
+            raise self._illegal(ids, action, seat) from None
+        self.recall.chose(seat, pending.options[0][index], pending.kind)
+        self.get_game().engine.answer(st, [index])
         self._observe()
 
     def _apply_actions(self, actions: list[int]) -> None:
         pending = self.st.pending
         answers = []
+        recall, kind = self.recall, pending.kind
         for seat, (ids, _), options in zip(pending.seats, self._node_ids(), pending.options):
-            index = self._index(ids, actions[seat], f"player {seat}")
-            self.recall.chose(seat, options[index], pending.kind)
+            action = actions[seat]
+            try:
+                index = ids.index(action)
+            except ValueError:
+                raise self._illegal(ids, action, seat) from None
+            recall.chose(seat, options[index], kind)
             answers.append(index)
         self.get_game().engine.answer(self.st, answers)
         self._observe()
@@ -454,14 +476,13 @@ class SnowrulesState(pyspiel.State):
         st = self.st
         self._player = self._whose_turn()
         self._node = None
-        if st.result is None and st.pending.chance:
+        pending = st.pending
+        if pending is not None and pending.chance and st.result is None:
             return
-        game = self.get_game()
-        self.recall.look(st, game.sight)
+        recall = self.recall
+        recall.look(st, self.get_game().sight)
         if st.result is None:
-            pending = st.pending
-            for seat, options in zip(pending.seats, pending.options):
-                self.recall.asked(seat, pending.rule, options, pending.kind)
+            recall.asked_each(pending)
 
     def _action_to_string(self, player: int, action: int) -> str:
         """The option as a player reads it; identical components are told apart by their id."""
@@ -590,6 +611,7 @@ class Recall:
             changed_counters: Any = range(len(counters))
             changed_values: Any = range(len(values))
             self.last_vars = [None] * len(values)
+            types = list(map(type, values))
         else:
             changed_zones = list(compress(count(), map(ne, zones, last_zones)))
             changed_counters = (() if counters == self.last_counters
@@ -618,8 +640,9 @@ class Recall:
             for notes in self.notes:
                 notes.append(note)
         self.last_zones = zones
-        self.last_counters = counters[:]
-        self.last_types = list(map(type, values))
+        if changed_counters or self.last_counters is None:  # never changed in place: copies share it
+            self.last_counters = counters[:]
+        self.last_types = types
 
     @staticmethod
     def _component_counters(st: State, sight: Sight, public: list[tuple], moved: set[int]) -> list[tuple]:
@@ -637,6 +660,12 @@ class Recall:
 
     def asked(self, seat: int, rule: str, options: list, kind: str) -> None:
         self.notes[seat].append(("asked", rule, options, kind))
+
+    def asked_each(self, pending: Decision) -> None:
+        """Each deciding seat notes what it is asked (`asked`, for every seat of the decision)."""
+        notes, rule, kind = self.notes, pending.rule, pending.kind
+        for seat, options in zip(pending.seats, pending.options):
+            notes[seat].append(("asked", rule, options, kind))
 
     def chose(self, seat: int, option: Any, kind: str) -> None:
         self.notes[seat].append(("chose", option, kind))
