@@ -96,3 +96,48 @@ def test_new_initial_states_are_copies_that_share_nothing_that_changes(name, par
     for state in (first, game.new_initial_state(), first.clone()):
         assert (str(state), state.history(),
                 [state.information_state_string(p) for p in range(game.num_players())]) == before
+
+
+def _noting_every_node(game):
+    """A new state that notes every node as it arrives (how every state did before notes were
+    taken only when asked for)."""
+    state = game.new_initial_state()
+    state._eager = True
+    state.recall_now()
+    return state
+
+
+@pytest.mark.parametrize("name, params", GAMES, ids=lambda v: Path(v).name if isinstance(v, str) else
+                         "-".join(f"{k}={x}" for k, x in v.items()))
+def test_information_states_noted_when_asked_are_those_noted_at_every_node(name, params):
+    """A state notes a node only when an information state is asked there, and replays its moves
+    when nodes went by unnoted: whatever the moments of asking, and across clones, every seat's
+    information state is the one a state noting every node gives."""
+    game = load_game(name, **params)
+    seats = game.num_players()
+    compared = 0
+    for seed in range(8):
+        rng = random.Random(seed)
+        eager, lazy = _noting_every_node(game), game.new_initial_state()
+        while True:
+            if rng.random() < (0.2, 0.6, 1.0)[seed % 3]:  # asked rarely, often, or at every node
+                compared += 1
+                assert [lazy.information_state_string(p) for p in range(seats)] == \
+                    [eager.information_state_string(p) for p in range(seats)], (seed, lazy.history())
+            if rng.random() < 0.3:
+                lazy = lazy.clone()
+            if lazy.is_terminal():
+                break
+            player = lazy.current_player()
+            if player == pyspiel.PlayerId.CHANCE:
+                outcomes, weights = zip(*lazy.chance_outcomes())
+                actions = rng.choices(outcomes, weights)[0]
+            elif player == pyspiel.PlayerId.SIMULTANEOUS:
+                actions = [rng.choice(lazy.legal_actions(p)) for p in range(seats)]
+            else:
+                actions = rng.choice(lazy.legal_actions())
+            for state in (eager, lazy):
+                state.apply_actions(actions) if isinstance(actions, list) else state.apply_action(actions)
+        assert [lazy.information_state_string(p) for p in range(seats)] == \
+            [eager.information_state_string(p) for p in range(seats)]
+    assert compared > 8

@@ -14,7 +14,8 @@ checks the declared ones before play. Returns come from the manifest's `returns`
 winners share +1 and the others share -1, which is zero-sum.
 
 Information states have perfect recall: each seat's whole sequence of observations (what it saw
-change, what it was asked, what it chose; see Recall). Observation strings are its view now.
+change, what it was asked, what it chose; see Recall), noted only when asked for (see
+SnowrulesState.recall_now). Observation strings are its view now.
 
 OpenSpiel players are seats: a variant giving a player several seats shows one player per seat.
 Needs the `open-spiel` package (`pip install 'snowrules[openspiel]'`).
@@ -228,18 +229,21 @@ class SnowrulesState(pyspiel.State):
         super().__init__(game)
         first = game.first_state
         if first is not None:  # every game starts alike: a copy of the first one made
-            st, recall, self._player, self._node = first
+            st, recall, self._player, self._node, self._looked = first
             self.st = st.clone()
             self.recall = recall.__deepcopy__({})
             return
         self.st = game.engine.start(0, explicit=True)
-        self.recall = Recall(game.program.layout.player_seats)  # what each seat saw change, was asked and chose
+        # What each seat saw change, was asked and chose, kept only while someone asks for it: see
+        # `_observe` and `recall_now` (None once a node went by unnoted: then worked out afresh).
+        self.recall: Recall | None = Recall(game.program.layout.player_seats)
         # Worked out once per node (pyspiel asks for them several times a move): whose turn it is,
         # and the pending decision's action ids (a Node, made when they are first asked).
         self._player: int = pyspiel.PlayerId.TERMINAL
         self._node: Node | None = None
+        self._looked = False  # whether the seats noted this node (what they saw, what they are asked)
         self._observe()
-        game.first_state = (self.st.clone(), self.recall.__deepcopy__({}), self._player, self._node)
+        game.first_state = (self.st.clone(), self.recall.__deepcopy__({}), self._player, self._node, self._looked)
 
     # ---- whose turn -----------------------------------------------------------------------
     def current_player(self) -> int:
@@ -450,39 +454,93 @@ class SnowrulesState(pyspiel.State):
             index = ids.index(action)
         except ValueError:
             raise self._illegal(ids, action, seat) from None
-        self.recall.chose(seat, pending.options[0][index], pending.kind)
+        recall = self._recall_kept()
+        if recall is not None:
+            recall.chose(seat, pending.options[0][index], pending.kind)
         self.get_game().engine.answer(st, [index])
         self._observe()
 
     def _apply_actions(self, actions: list[int]) -> None:
         pending = self.st.pending
         answers = []
-        recall, kind = self.recall, pending.kind
-        for seat, (ids, _), options in zip(pending.seats, self._node_ids(), pending.options):
+        kind = pending.kind
+        for seat, (ids, _) in zip(pending.seats, self._node_ids()):
             action = actions[seat]
             try:
-                index = ids.index(action)
+                answers.append(ids.index(action))
             except ValueError:
                 raise self._illegal(ids, action, seat) from None
-            recall.chose(seat, options[index], kind)
-            answers.append(index)
+        recall = self._recall_kept()
+        if recall is not None:
+            for seat, index, options in zip(pending.seats, answers, pending.options):
+                recall.chose(seat, options[index], kind)
         self.get_game().engine.answer(self.st, answers)
         self._observe()
 
+    # ---- what the seats remember ------------------------------------------------------------
+    # Each seat notes what it sees change at every node that is not a draw, then what it is asked
+    # (Recall): draws in a row with no decision between them (a deal) are seen together, once
+    # they are done, so the order in which a hand was dealt is not remembered (as in OpenSpiel's
+    # card games). Noting costs about a third of a playout's time and most playouts never ask for
+    # an information state, so a node is noted only when someone asks at it (an information
+    # state; the state does not change between arriving at a node and leaving it, so noting late
+    # notes the same). Leaving a node that nobody noted drops the notes (`recall` None); asking
+    # later works them out afresh by replaying the moves (`_replayed`). Algorithms that ask at
+    # every node (CFR, the information-state tests) keep them up to date, one node at a time.
+    _eager = False  # a replaying state notes every node as it arrives
+
     def _observe(self) -> None:
-        """Each seat notes what it sees change, at every node that is not a draw: draws in a
-        row with no decision between them (a deal) are seen together, once they are done, so
-        the order in which a hand was dealt is not remembered (as in OpenSpiel's card games)."""
+        """Arriving at a node: whose turn it is; the seats note it now only if eager."""
         st = self.st
         self._player = self._whose_turn()
         self._node = None
         pending = st.pending
-        if pending is not None and pending.chance and st.result is None:
-            return
+        self._looked = pending is not None and pending.chance and st.result is None  # a draw: nothing to note
+        if self._eager and not self._looked:
+            self._note_node()
+
+    def _note_node(self) -> None:
+        """The seats note this node: what they see changed, what they are asked."""
+        st = self.st
         recall = self.recall
         recall.look(st, self.get_game().sight)
         if st.result is None:
-            recall.asked_each(pending)
+            recall.asked_each(st.pending)
+        self._looked = True
+
+    def _recall_kept(self) -> Recall | None:
+        """Leaving a decision node: the notes, if they are still kept and this node was noted; if
+        nobody noted it, they stop being kept (None)."""
+        if not self._looked:
+            self.recall = None
+        return self.recall
+
+    def recall_now(self) -> Recall:
+        """Every seat's notes up to this node, noted now if need be (see above)."""
+        if self.recall is None:
+            self.recall = self._replayed()
+            self._looked = True
+        elif not self._looked:
+            self._note_node()
+        return self.recall
+
+    def _replayed(self) -> Recall:
+        """The notes of this state's moves, made by replaying them from the start on a copy that
+        notes every node (pyspiel's history: a simultaneous node's actions are one per seat)."""
+        copy = self.get_game().new_initial_state()
+        copy._eager = True
+        if not copy._looked:
+            copy._note_node()
+        history, at = self.history(), 0
+        seats = self.get_game().num_players()
+        while at < len(history):
+            if copy._player == SIMULTANEOUS_PLAYER:
+                copy._apply_actions(history[at:at + seats])
+                at += seats
+            else:
+                copy._apply_action(history[at])
+                at += 1
+        return copy.recall
 
     def _action_to_string(self, player: int, action: int) -> str:
         """The option as a player reads it; identical components are told apart by their id."""
@@ -731,7 +789,7 @@ class SnowrulesObserver:
         """The seat's view, and the decision it is asked (its rule and its options: a player
         knows what is asked of them, so two states that ask differently never look alike)."""
         if self.perfect_recall:
-            return state.recall.text(player, self.game.sight, self.game.engine)
+            return state.recall_now().text(player, self.game.sight, self.game.engine)
         program = self.game.program
         st = state.st
         view = self.game.engine.view(st, program.controller(player))
