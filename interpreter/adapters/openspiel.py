@@ -14,7 +14,8 @@ checks the declared ones before play. Returns come from the manifest's `returns`
 winners share +1 and the others share -1, which is zero-sum.
 
 Information states have perfect recall: each seat's whole sequence of observations (what it saw
-change, what it was asked, what it chose; see Recall). Observation strings are its view now.
+change, what it was asked, what it chose; see Recall), noted only when asked for (see
+SnowrulesState.recall_now). Observation strings are its view now.
 
 OpenSpiel players are seats: a variant giving a player several seats shows one player per seat.
 Needs the `open-spiel` package (`pip install 'snowrules[openspiel]'`).
@@ -24,9 +25,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cache
-from itertools import compress, count
+from itertools import compress, count, repeat
 from operator import ne
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pyspiel
@@ -48,6 +49,9 @@ from snowrules.runtime.returns import evaluate_manifest, seat_returns
 
 PREFIX = "snowrules_"
 NOTHING_TO_DECIDE = 0   # the one legal action of a seat left out of a simultaneous node
+# Whose turn, as pyspiel names it (read at every node: module constants, not enum lookups).
+CHANCE_PLAYER, SIMULTANEOUS_PLAYER = pyspiel.PlayerId.CHANCE, pyspiel.PlayerId.SIMULTANEOUS
+TERMINAL_PLAYER = pyspiel.PlayerId.TERMINAL
 _registered: dict[str, type] = {}
 
 
@@ -162,6 +166,10 @@ class SnowrulesGame(pyspiel.Game):
         if self.utility != "general-sum":  # the registered type says general-sum: the options may differ
             game_type = _game_type(loaded, game_type.short_name, self.utility)
         super().__init__(game_type, info, all_params)
+        # The initial state, made once: a new one (and each clone, which pyspiel starts from a new
+        # one) copies it instead of running the setup again. The setup draws nothing at random
+        # that is not a chance node, so every initial state is the same.
+        self.first_state: tuple[State, Recall, int, Node | None] | None = None
 
     def _utility(self, declared: bool) -> tuple[str, float | None]:
         """How the returns add up, and their sum when it is fixed. The manifest's `utility` may
@@ -219,13 +227,23 @@ class SnowrulesState(pyspiel.State):
 
     def __init__(self, game: SnowrulesGame):
         super().__init__(game)
+        first = game.first_state
+        if first is not None:  # every game starts alike: a copy of the first one made
+            st, recall, self._player, self._node, self._looked = first
+            self.st = st.clone()
+            self.recall = recall.__deepcopy__({})
+            return
         self.st = game.engine.start(0, explicit=True)
-        self.recall = Recall(game.program.layout.player_seats)  # what each seat saw change, was asked and chose
+        # What each seat saw change, was asked and chose, kept only while someone asks for it: see
+        # `_observe` and `recall_now` (None once a node went by unnoted: then worked out afresh).
+        self.recall: Recall | None = Recall(game.program.layout.player_seats)
         # Worked out once per node (pyspiel asks for them several times a move): whose turn it is,
         # and the pending decision's action ids (a Node, made when they are first asked).
         self._player: int = pyspiel.PlayerId.TERMINAL
         self._node: Node | None = None
+        self._looked = False  # whether the seats noted this node (what they saw, what they are asked)
         self._observe()
+        game.first_state = (self.st.clone(), self.recall.__deepcopy__({}), self._player, self._node, self._looked)
 
     # ---- whose turn -----------------------------------------------------------------------
     def current_player(self) -> int:
@@ -234,12 +252,13 @@ class SnowrulesState(pyspiel.State):
     def _whose_turn(self) -> int:
         st = self.st
         if st.result is not None:
-            return pyspiel.PlayerId.TERMINAL
-        if st.pending.chance:
-            return pyspiel.PlayerId.CHANCE
-        seats = st.pending.seats
-        if st.pending.simultaneous and len(seats) > 1:
-            return pyspiel.PlayerId.SIMULTANEOUS
+            return TERMINAL_PLAYER
+        pending = st.pending
+        if pending.chance:
+            return CHANCE_PLAYER
+        seats = pending.seats
+        if pending.simultaneous and len(seats) > 1:
+            return SIMULTANEOUS_PLAYER
         return seats[0]
 
     def _ids(self, group: str, options: list) -> list[int]:
@@ -334,12 +353,25 @@ class SnowrulesState(pyspiel.State):
     def _work_out_node(self) -> Node:
         pending = self.st.pending
         group = "chance" if pending.chance else "choice"
+        # The common case first, as `_ids` would work it out: whole-number options (components,
+        # players, numbers: never a free action, a spot, a way to pay or "nothing", which are
+        # records or None) whose declared ids are all known and all differ.
+        known = self.get_game().ids.get((group, pending.kind))
         found = []
         for options in pending.options:
-            ids = self._ids(group, options)
+            ids = None
+            if known is not None and options and options[0].__class__ is int and options[-1].__class__ is int:
+                try:
+                    ids = list(map(known.__getitem__, options))
+                except (KeyError, TypeError):
+                    ids = None
+                if ids is not None and len(set(ids)) != len(ids):
+                    ids = None
+            if ids is None:
+                ids = self._ids(group, options)
             found.append((ids, sorted(ids)))
         if pending.chance:
-            legal = {pyspiel.PlayerId.CHANCE: found[0][1]}
+            legal = {CHANCE_PLAYER: found[0][1]}
         else:
             legal = {seat: sorted_ids for seat, (_, sorted_ids) in zip(pending.seats, found)}
         left_out = [NOTHING_TO_DECIDE] if pending.simultaneous and len(pending.seats) > 1 else []
@@ -353,6 +385,31 @@ class SnowrulesState(pyspiel.State):
         index = seats.index(player)
         return self._node_ids()[index][0], pending.options[index]
 
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """pyspiel's `State.legal_actions`, answered in Python. Through pyspiel, a Python state's
+        legal actions cost five calls from C++ back into Python (is_terminal, current_player
+        three times, _legal_actions), about 4.5 us, more than the rest of a node's work; this
+        gives the same answers as that path (PyState::LegalActions in OpenSpiel's
+        python_games.cc) in a fraction of it: none once the game is over, the chance outcomes'
+        ids at a chance node whoever asks, a seat's legal ids at its own or a simultaneous node,
+        none for a seat not to move, and an error for another pseudo-player. C++ callers (OpenSpiel's
+        algorithms written in C++) still go through PyState, to `_legal_actions`."""
+        current = self._player
+        if player is None:
+            player = current
+        if self.st.result is not None:
+            return []
+        if current == CHANCE_PLAYER or player == current or (player >= 0 and current == SIMULTANEOUS_PLAYER):
+            node = self._node
+            if node is None:
+                node = self._node = self._work_out_node()
+            if current == CHANCE_PLAYER:
+                return node.legal[CHANCE_PLAYER][:]
+            return node.legal.get(player, node.left_out)[:]
+        if player < 0:
+            raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+        return []
+
     def _legal_actions(self, player: int) -> list[int]:
         """The player's legal ids, sorted (pyspiel copies the list it gets: it is not copied here)."""
         if self.st.result is not None:
@@ -361,62 +418,129 @@ class SnowrulesState(pyspiel.State):
         if node is None:
             node = self._node = self._work_out_node()
         if self.st.pending.chance:
-            return node.legal[pyspiel.PlayerId.CHANCE]
+            return node.legal[CHANCE_PLAYER]
         return node.legal.get(player, node.left_out)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         ids, sorted_ids = self._node_ids()[0]  # in the outcomes' order, and sorted
         if self.st.pending.weights is None:  # equally likely, as Game.chance_outcomes gives them
-            probability = 1.0 / len(ids)
-            return [(i, probability) for i in sorted_ids]
+            return list(zip(sorted_ids, repeat(1.0 / len(ids))))
         return sorted((i, probability) for i, (_, probability) in zip(ids, Game.chance_outcomes(self.st)))
 
     # ---- moves ----------------------------------------------------------------------------
-    def _index(self, ids: list[int], action: int, who: str) -> int:
-        try:
-            return ids.index(action)
-        except ValueError:
-            raise ValueError(f"action {action} is not legal for {who}: legal are {sorted(ids)}") from None
+    @staticmethod
+    def _illegal(ids: list[int], action: int, seat: int | None) -> ValueError:
+        who = "chance" if seat is None else f"player {seat}"
+        return ValueError(f"action {action} is not legal for {who}: legal are {sorted(ids)}")
 
     def _apply_action(self, action: int) -> None:
-        pending = self.st.pending
+        st = self.st
+        pending = st.pending
+        node = self._node
+        if node is None:
+            node = self._node = self._work_out_node()
         if pending.chance:
-            index = self._index(self._node_ids()[0][0], action, "chance")
-            self.get_game().engine.answer(self.st, [index])
+            ids = node.ids[0][0]
+            try:
+                index = ids.index(action)
+            except ValueError:
+                raise self._illegal(ids, action, None) from None
+            self.get_game().engine.answer(st, [index])
             self._observe()
             return
         seat = pending.seats[0]
-        ids, options = self._seat_options(seat)
-        index = self._index(ids, action, f"player {seat}")
-        self.recall.chose(seat, options[index], pending.kind)
-        self.get_game().engine.answer(self.st, [index])
+        ids = node.ids[0][0]
+        try:
+            index = ids.index(action)
+        except ValueError:
+            raise self._illegal(ids, action, seat) from None
+        recall = self._recall_kept()
+        if recall is not None:
+            recall.chose(seat, pending.options[0][index], pending.kind)
+        self.get_game().engine.answer(st, [index])
         self._observe()
 
     def _apply_actions(self, actions: list[int]) -> None:
         pending = self.st.pending
         answers = []
-        for seat, (ids, _), options in zip(pending.seats, self._node_ids(), pending.options):
-            index = self._index(ids, actions[seat], f"player {seat}")
-            self.recall.chose(seat, options[index], pending.kind)
-            answers.append(index)
+        kind = pending.kind
+        for seat, (ids, _) in zip(pending.seats, self._node_ids()):
+            action = actions[seat]
+            try:
+                answers.append(ids.index(action))
+            except ValueError:
+                raise self._illegal(ids, action, seat) from None
+        recall = self._recall_kept()
+        if recall is not None:
+            for seat, index, options in zip(pending.seats, answers, pending.options):
+                recall.chose(seat, options[index], kind)
         self.get_game().engine.answer(self.st, answers)
         self._observe()
 
+    # ---- what the seats remember ------------------------------------------------------------
+    # Each seat notes what it sees change at every node that is not a draw, then what it is asked
+    # (Recall): draws in a row with no decision between them (a deal) are seen together, once
+    # they are done, so the order in which a hand was dealt is not remembered (as in OpenSpiel's
+    # card games). Noting costs about a third of a playout's time and most playouts never ask for
+    # an information state, so a node is noted only when someone asks at it (an information
+    # state; the state does not change between arriving at a node and leaving it, so noting late
+    # notes the same). Leaving a node that nobody noted drops the notes (`recall` None); asking
+    # later works them out afresh by replaying the moves (`_replayed`). Algorithms that ask at
+    # every node (CFR, the information-state tests) keep them up to date, one node at a time.
+    _eager = False  # a replaying state notes every node as it arrives
+
     def _observe(self) -> None:
-        """Each seat notes what it sees change, at every node that is not a draw: draws in a
-        row with no decision between them (a deal) are seen together, once they are done, so
-        the order in which a hand was dealt is not remembered (as in OpenSpiel's card games)."""
+        """Arriving at a node: whose turn it is; the seats note it now only if eager."""
         st = self.st
         self._player = self._whose_turn()
         self._node = None
-        if st.result is None and st.pending.chance:
-            return
-        game = self.get_game()
-        self.recall.look(st, game.sight)
+        pending = st.pending
+        self._looked = pending is not None and pending.chance and st.result is None  # a draw: nothing to note
+        if self._eager and not self._looked:
+            self._note_node()
+
+    def _note_node(self) -> None:
+        """The seats note this node: what they see changed, what they are asked."""
+        st = self.st
+        recall = self.recall
+        recall.look(st, self.get_game().sight)
         if st.result is None:
-            pending = st.pending
-            for seat, options in zip(pending.seats, pending.options):
-                self.recall.asked(seat, pending.rule, options, pending.kind)
+            recall.asked_each(st.pending)
+        self._looked = True
+
+    def _recall_kept(self) -> Recall | None:
+        """Leaving a decision node: the notes, if they are still kept and this node was noted; if
+        nobody noted it, they stop being kept (None)."""
+        if not self._looked:
+            self.recall = None
+        return self.recall
+
+    def recall_now(self) -> Recall:
+        """Every seat's notes up to this node, noted now if need be (see above)."""
+        if self.recall is None:
+            self.recall = self._replayed()
+            self._looked = True
+        elif not self._looked:
+            self._note_node()
+        return self.recall
+
+    def _replayed(self) -> Recall:
+        """The notes of this state's moves, made by replaying them from the start on a copy that
+        notes every node (pyspiel's history: a simultaneous node's actions are one per seat)."""
+        copy = self.get_game().new_initial_state()
+        copy._eager = True
+        if not copy._looked:
+            copy._note_node()
+        history, at = self.history(), 0
+        seats = self.get_game().num_players()
+        while at < len(history):
+            if copy._player == SIMULTANEOUS_PLAYER:
+                copy._apply_actions(history[at:at + seats])
+                at += seats
+            else:
+                copy._apply_action(history[at])
+                at += 1
+        return copy.recall
 
     def _action_to_string(self, player: int, action: int) -> str:
         """The option as a player reads it; identical components are told apart by their id."""
@@ -459,12 +583,12 @@ class SnowrulesState(pyspiel.State):
         return json.dumps(self.st.to_json(), sort_keys=True)
 
 
-@dataclass(frozen=True)
-class Node:
+class Node(NamedTuple):
     """A node's action ids, worked out once: per options list of the decision, its ids in the
     options' order and sorted; each player's legal ids (the chance player's at a draw); the single
     action of a seat left out of a simultaneous node (or none). Never changed once made, so the
-    copies of a state share it (pyspiel clones states with copy.deepcopy)."""
+    copies of a state share it (pyspiel clones states with copy.deepcopy). A named tuple: one is
+    made at every node of every playout, three times faster than a frozen dataclass."""
 
     ids: list[tuple[list[int], list[int]]]
     legal: dict[int, list[int]]
@@ -545,6 +669,7 @@ class Recall:
             changed_counters: Any = range(len(counters))
             changed_values: Any = range(len(values))
             self.last_vars = [None] * len(values)
+            types = list(map(type, values))
         else:
             changed_zones = list(compress(count(), map(ne, zones, last_zones)))
             changed_counters = (() if counters == self.last_counters
@@ -573,8 +698,9 @@ class Recall:
             for notes in self.notes:
                 notes.append(note)
         self.last_zones = zones
-        self.last_counters = counters[:]
-        self.last_types = list(map(type, values))
+        if changed_counters or self.last_counters is None:  # never changed in place: copies share it
+            self.last_counters = counters[:]
+        self.last_types = types
 
     @staticmethod
     def _component_counters(st: State, sight: Sight, public: list[tuple], moved: set[int]) -> list[tuple]:
@@ -592,6 +718,12 @@ class Recall:
 
     def asked(self, seat: int, rule: str, options: list, kind: str) -> None:
         self.notes[seat].append(("asked", rule, options, kind))
+
+    def asked_each(self, pending: Decision) -> None:
+        """Each deciding seat notes what it is asked (`asked`, for every seat of the decision)."""
+        notes, rule, kind = self.notes, pending.rule, pending.kind
+        for seat, options in zip(pending.seats, pending.options):
+            notes[seat].append(("asked", rule, options, kind))
 
     def chose(self, seat: int, option: Any, kind: str) -> None:
         self.notes[seat].append(("chose", option, kind))
@@ -657,7 +789,7 @@ class SnowrulesObserver:
         """The seat's view, and the decision it is asked (its rule and its options: a player
         knows what is asked of them, so two states that ask differently never look alike)."""
         if self.perfect_recall:
-            return state.recall.text(player, self.game.sight, self.game.engine)
+            return state.recall_now().text(player, self.game.sight, self.game.engine)
         program = self.game.program
         st = state.st
         view = self.game.engine.view(st, program.controller(player))

@@ -1,0 +1,143 @@
+"""The adapter's answers in Python (asked without going through pyspiel's C++) against the same
+questions asked through pyspiel's C++ State, at every node of random games: the fast path must
+never change an answer."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from snowrules.adapters.openspiel import load_game  # noqa: E402
+
+RULESETS = Path(__file__).resolve().parent / "rulesets"
+# Simultaneous nodes (goofspiel), one seat's nodes and deals (oh_hell), weighted and plain dice
+# (pig), a perfect-recall card game (kuhn_poker), a bundled game with secret simultaneous play.
+GAMES = [
+    ("goofspiel", {"players": 4}),
+    ("goofspiel", {"players": 2, "num_cards": 5, "points_order": "ascending"}),
+    ("oh_hell", {"players": 4}),
+    ("oh_hell", {"players": 3, "num_suits": 2, "num_cards_per_suit": 3}),
+    (str(RULESETS / "pig"), {}),
+    (str(RULESETS / "kuhn_poker"), {}),
+    ("snow_time", {"players": 3}),
+]
+
+
+def _answer(ask, *args):
+    """What `ask(*args)` gives: its value, or the type and message of what it raised."""
+    try:
+        return ask(*args)
+    except Exception as error:  # noqa: BLE001 - the error is the answer compared
+        return type(error), str(error)
+
+
+def _nodes(game, seed: int):
+    """Every node of one random game, the terminal one included."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    while True:
+        yield state
+        if state.is_terminal():
+            return
+        player = state.current_player()
+        if player == pyspiel.PlayerId.CHANCE:
+            outcomes, weights = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(outcomes, weights)[0])
+        elif player == pyspiel.PlayerId.SIMULTANEOUS:
+            state.apply_actions([rng.choice(pyspiel.State.legal_actions(state, p))
+                                 for p in range(game.num_players())])
+        else:
+            state.apply_action(rng.choice(pyspiel.State.legal_actions(state)))
+
+
+@pytest.mark.parametrize("name, params", GAMES, ids=lambda v: Path(v).name if isinstance(v, str) else
+                         "-".join(f"{k}={x}" for k, x in v.items()))
+def test_legal_actions_in_python_are_pyspiels_at_every_node(name, params):
+    """For the current player, every seat, the chance and simultaneous pseudo-players and seats
+    out of range: the same ids (or the same error) as pyspiel's C++ State.legal_actions."""
+    game = load_game(name, **params)
+    askers = [()] + [(p,) for p in range(-5, game.num_players() + 2)]
+    nodes = 0
+    for seed in range(6):
+        for state in _nodes(game, seed):
+            nodes += 1
+            for args in askers:
+                ours = _answer(state.legal_actions, *args)
+                theirs = _answer(pyspiel.State.legal_actions, state, *args)
+                assert ours == theirs, (seed, state.history(), args)
+            copy = state.clone()
+            assert copy.legal_actions() == pyspiel.State.legal_actions(copy)
+    assert nodes >= 6 * 3  # every game asked something
+
+
+def test_legal_actions_in_python_are_a_fresh_list():
+    """pyspiel hands out a new list at every call: a caller may change it without harm."""
+    state = load_game("goofspiel", players=2, num_cards=4, points_order="ascending").new_initial_state()
+    legal = state.legal_actions(0)
+    legal.append(99)
+    assert state.legal_actions(0) == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("name, params", [("oh_hell", {"players": 3}), (str(RULESETS / "kuhn_poker"), {})],
+                         ids=["oh_hell", "kuhn_poker"])
+def test_new_initial_states_are_copies_that_share_nothing_that_changes(name, params):
+    """New states copy the first one made rather than running the setup again: a game played on
+    one changes neither the next new state nor a clone of the first."""
+    game = load_game(name, **params)
+    first = game.new_initial_state()
+    before = (str(first), first.history(), [first.information_state_string(p) for p in range(game.num_players())])
+    played = game.new_initial_state()
+    for state in _nodes(game, 3):
+        played = state
+    assert played.is_terminal() and played.history()
+    for state in (first, game.new_initial_state(), first.clone()):
+        assert (str(state), state.history(),
+                [state.information_state_string(p) for p in range(game.num_players())]) == before
+
+
+def _noting_every_node(game):
+    """A new state that notes every node as it arrives (how every state did before notes were
+    taken only when asked for)."""
+    state = game.new_initial_state()
+    state._eager = True
+    state.recall_now()
+    return state
+
+
+@pytest.mark.parametrize("name, params", GAMES, ids=lambda v: Path(v).name if isinstance(v, str) else
+                         "-".join(f"{k}={x}" for k, x in v.items()))
+def test_information_states_noted_when_asked_are_those_noted_at_every_node(name, params):
+    """A state notes a node only when an information state is asked there, and replays its moves
+    when nodes went by unnoted: whatever the moments of asking, and across clones, every seat's
+    information state is the one a state noting every node gives."""
+    game = load_game(name, **params)
+    seats = game.num_players()
+    compared = 0
+    for seed in range(8):
+        rng = random.Random(seed)
+        eager, lazy = _noting_every_node(game), game.new_initial_state()
+        while True:
+            if rng.random() < (0.2, 0.6, 1.0)[seed % 3]:  # asked rarely, often, or at every node
+                compared += 1
+                assert [lazy.information_state_string(p) for p in range(seats)] == \
+                    [eager.information_state_string(p) for p in range(seats)], (seed, lazy.history())
+            if rng.random() < 0.3:
+                lazy = lazy.clone()
+            if lazy.is_terminal():
+                break
+            player = lazy.current_player()
+            if player == pyspiel.PlayerId.CHANCE:
+                outcomes, weights = zip(*lazy.chance_outcomes())
+                actions = rng.choices(outcomes, weights)[0]
+            elif player == pyspiel.PlayerId.SIMULTANEOUS:
+                actions = [rng.choice(lazy.legal_actions(p)) for p in range(seats)]
+            else:
+                actions = rng.choice(lazy.legal_actions())
+            for state in (eager, lazy):
+                state.apply_actions(actions) if isinstance(actions, list) else state.apply_action(actions)
+        assert [lazy.information_state_string(p) for p in range(seats)] == \
+            [eager.information_state_string(p) for p in range(seats)]
+    assert compared > 8
