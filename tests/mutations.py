@@ -218,11 +218,12 @@ def _scenario_mutations(ruleset: str, folder: Path, names: set[str]) -> Iterator
     for path in sorted((folder / "scenarios").glob("*.yaml")):
         file = path.relative_to(folder).as_posix()
         text = _lines(folder, file)
-        for number, line in enumerate(text, 1):
-            if line.startswith("name:"):
-                yield Mutation("unknown-scenario-variant", ruleset, file, number, line + "\nvariant: nope",
-                               ("SR501",), shift=1)
-                break
+        if not any(line.startswith("variant:") for line in text):  # a second variant key is a YAML error
+            for number, line in enumerate(text, 1):
+                if line.startswith("name:"):
+                    yield Mutation("unknown-scenario-variant", ruleset, file, number, line + "\nvariant: nope",
+                                   ("SR501",), shift=1)
+                    break
         for number, line in enumerate(text, 1):
             code = line.split("#", 1)[0]
             match = re.search(r"\b\w+\.(\w+)(?=[:\[])", code)

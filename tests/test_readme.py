@@ -121,7 +121,7 @@ def _games_end_sooner(out: str) -> None:
 EXPECTATIONS = [
     (r"pip install .* && \.venv/bin/snowrules run snow_time --players 4 --seed 7$",
      _contains("Snow Time - 4 players, seed 7", "result after")),
-    (r"pip install -q -e '\.\[test\]' && \.venv/bin/python -m pytest -q$", None),  # CI runs it: .ci/run
+    (r"pip install -q -e '\.\[test\]' && \.venv/bin/python -m pytest -q -n auto$", None),  # CI runs it: .ci/run
     (r"snowrules list$", _ruleset_list),
     (r"--seed 1 --rules$", _contains("Snow Time - 3 players, seed 1", "rules.sr:")),
     (r"--json$", _json_with("snowrules-run/1", players=4, seed=7)),

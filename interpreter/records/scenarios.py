@@ -20,6 +20,7 @@ from snowrules.language.diagnostics import Diagnostic, ScenarioError, SnowrulesE
 from snowrules.load.ruleset import GENERIC_SCHEMAS, Ruleset, display_path, load_ruleset, set_options
 from snowrules.load.yaml_files import YamlDocument, key_position, load_schema, load_yaml, plain, schema_errors
 from snowrules.model.events import Rolled
+from snowrules.model.program import Program
 from snowrules.model.state import State
 from snowrules.records.scenario_grids import compare_layout, is_grid_listing, lay_out, placement_names
 from snowrules.runtime.engine import Game
@@ -216,7 +217,7 @@ def run_scenario(path: Path, ruleset_ref: str, max_steps: int | None = None,
     else:
         players = players_field
     try:
-        program = compile_ruleset(ruleset, players)
+        program = _program_of(ruleset, players, (ruleset_ref, variant, repr(data.get("options"))), read)
     except SnowrulesError as error:
         raise ScenarioError([Diagnostic(document.position(["players"]), "this scenario cannot run")]
                             + error.diagnostics) from None
@@ -268,6 +269,18 @@ def _ruleset_of(ruleset_ref: str, variant: str | None, read: dict | None) -> Rul
     if (ruleset_ref, variant) not in read:
         read[(ruleset_ref, variant)] = load_ruleset(ruleset_ref, variant)
     return copy.deepcopy(read[(ruleset_ref, variant)])
+
+
+def _program_of(ruleset: Ruleset, players: int, config: tuple, read: dict | None) -> Program:
+    """The compiled program of a scenario, compiled once for all the scenarios of one command that
+    play the same variant, options, seats and player count (`read`, as in `_ruleset_of`): a large
+    ruleset takes seconds to compile, and most of its scenarios share a configuration."""
+    if read is None:
+        return compile_ruleset(ruleset, players)
+    key = ("program", *config, tuple(ruleset.seat_names), players)
+    if key not in read:
+        read[key] = compile_ruleset(ruleset, players)
+    return read[key]
 
 
 def _compare(game: Game, st: State, names: _Names, expect: dict, rolls: list[Rolled]) -> list[str]:
