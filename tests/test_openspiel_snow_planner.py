@@ -27,7 +27,7 @@ def test_random_sim_test_passes(players, options):
 
 
 def _play_to_a_free_action(game, seed: int):
-    """Random play until a player's decision offers a free action; the state there."""
+    """Random play until a player's decision offers the free action of raising a die; the state there."""
     rng = random.Random(seed)
     state = game.new_initial_state()
     while not state.is_terminal():
@@ -38,7 +38,7 @@ def _play_to_a_free_action(game, seed: int):
             state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(game.num_players())])
         else:
             legal = state.legal_actions()
-            if any(state.action_to_string(a).startswith("free: ") for a in legal) and state.history():
+            if any(state.action_to_string(a).startswith("free: raise a die") for a in legal) and state.history():
                 return state
             state.apply_action(rng.choice(legal))
     raise AssertionError("no free action was offered in a whole game")

@@ -61,7 +61,7 @@ def test_play_command_plays_a_seeded_four_player_game_of_a_bundled_ruleset():
 def test_ci_runs_the_readme_test_command():
     setup_venv, install, test = steps("test-command")
     assert install[0] == ".venv/bin/pip" and install[-2:] == ["-e", ".[test]"]
-    assert test == [".venv/bin/python", "-m", "pytest", "-q"]
+    assert test == [".venv/bin/python", "-m", "pytest", "-q", "-n", "auto"]
     assert "test-command" in (ROOT / ".ci" / "run").read_text()
 
 

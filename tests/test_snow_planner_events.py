@@ -84,8 +84,8 @@ def test_a_state_in_the_middle_of_the_draft_is_data():
     assert hands[0] == hands[1] == hands[2]
     assert all(len(hand) == 5 for hand in hands[0])
     assert original == copy == clone
-    # the talent pick comes next, one player at a time as in the base game
-    assert len(original.pending.seats) == 1 and not original.pending.simultaneous
+    # the talent pick comes next, one secret choice of all players as in the base game
+    assert len(original.pending.seats) == 4 and original.pending.simultaneous
 
 
 @pytest.mark.parametrize("players, automa_for_two", [(1, False), (2, True)])
@@ -103,7 +103,7 @@ def test_the_automa_takes_no_part_in_the_draft(players, automa_for_two):
 def test_the_base_game_has_no_draft():
     game = Game(load_program("snow_planner", None, 3))
     st = game.start(11)
-    assert len(st.pending.seats) == 1
+    assert len(st.pending.seats) == 3 and st.pending.simultaneous  # the talent pick, no draft before it
     assert all(len(zone(game, st, f"{n}.hand")) == 5 for n in ["green", "red", "blue"])
 
 
