@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 from snowrules.compile.compiler import load_program
 from snowrules.load.ruleset import bundled_names, load_ruleset
+from snowrules.load.yaml_files import load_schema, load_yaml, plain, schema_errors
 from snowrules.model.state import State
 from snowrules.play.agents import Observation, RandomAgent
 from snowrules.runtime.engine import Game
@@ -45,9 +47,30 @@ def check_invariants(game: Game, st: State) -> None:
         low, high = layout.counter_lower[i], layout.counter_upper[i]
         assert low is None or value >= low, f"{layout.counter_labels[i]} = {value} < {low}"
         assert high is None or value <= high, f"{layout.counter_labels[i]} = {value} > {high}"
-    copy = st.clone()
-    assert copy == st
-    assert State.from_json(json.loads(json.dumps(st.to_json()))) == st
+    assert st.clone() == st
+    assert round_trip(st) == st
+
+
+def round_trip(st: State) -> State:
+    """The state written as JSON text and read back: what a saved game resumes from."""
+    return State.from_json(json.loads(json.dumps(st.to_json())))
+
+
+def three_copies(st: State) -> list[State]:
+    """The state, its clone and its JSON round trip, the copies checked equal to it. A test answers
+    each the same way and compares them: a decision must resume alike from all three."""
+    copies = [st, st.clone(), round_trip(st)]
+    assert copies[1] == st and copies[2] == st
+    return copies
+
+
+def said_answering(game: Game, st: State, answer: list) -> list[str]:
+    """What the rules announce (their `say` lines) from st's decision, answered with `answer`, to the
+    next decision or the end."""
+    log: list = []
+    st.sink = game.listener(log.append)
+    game.answer(st, answer)
+    return [e["text"] for e in log if e["e"] == "say"]
 
 
 def play_checked(game: Game, seed: int, check_every: int = 1, sink=None) -> tuple[State, list[list[int]]]:
@@ -75,5 +98,31 @@ def replay_choices(game: Game, st: State, choices: list[list[int]]) -> State:
     return st
 
 
-__all__ = ["Observation", "check_invariants", "configurations", "config_id", "game_for", "play_checked", "random",
-           "replay_choices"]
+ROOT = Path(__file__).resolve().parent.parent
+SNOWRULES_KEYS = ("copies", "reacts")  # entry keys snowrules reads itself, outside a ruleset's schemas
+
+
+def component_entries(ruleset: Path, name: str) -> list[dict]:
+    """The entries of one component file of a ruleset folder, as plain data."""
+    document, problems = load_yaml(ruleset / "components" / name, name)
+    assert not problems
+    return plain(document.tree).get("components", [])
+
+
+def check_component_file(ruleset: Path, path: Path) -> None:
+    """A component file meets the list envelope's schema, and each entry the schema the file names
+    (the ruleset's own, else snowrules' shared one of that name), snowrules' own keys aside."""
+    document, problems = load_yaml(path, path.name)
+    assert not problems
+    assert schema_errors(document, load_schema(ROOT / "schemas" / "component_list.schema.json")) == []
+    name = document.tree["schema"]
+    own_schema = ruleset / "schemas" / name
+    schema = load_schema(own_schema if own_schema.exists() else ROOT / "schemas" / name)
+    for index, entry in enumerate(document.tree.get("components", [])):
+        data = {key: value for key, value in entry.items() if key not in SNOWRULES_KEYS}
+        assert schema_errors(document, schema, data, ["components", index]) == []
+
+
+__all__ = ["Observation", "check_component_file", "check_invariants", "component_entries", "configurations",
+           "config_id", "game_for", "play_checked", "random", "replay_choices", "round_trip", "said_answering",
+           "three_copies"]

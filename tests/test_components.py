@@ -21,12 +21,12 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import round_trip
 from jsonschema import Draft202012Validator
 from snowrules.cli.main import main
 from snowrules.compile.compiler import compile_ruleset
 from snowrules.load.ruleset import GENERIC_SCHEMAS, load_ruleset
 from snowrules.model.events import CounterChanged
-from snowrules.model.state import State
 from snowrules.play.agents import FirstAgent, RandomAgent, play
 from snowrules.play.narrate import Narrator, UnseenCounters, secrets_for
 from snowrules.runtime.engine import Game
@@ -158,7 +158,7 @@ def test_state_clone_and_json_round_trip_at_a_decision_after_counter_changes():
     game.answer(st, [0])                              # round 2: die #1 to 5
     value = game.layout.counter_families["value"]
     assert st.pending is not None and st.counters[value.base:value.base + 2] == [5, 3]
-    copy, thawed = st.clone(), State.from_json(json.loads(json.dumps(st.to_json())))
+    copy, thawed = st.clone(), round_trip(st)
     assert copy == st and thawed == st
     for state in (st, copy, thawed):
         game.answer(state, [0])                       # round 3: die #1 stops at 6, +5

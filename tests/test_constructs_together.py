@@ -6,15 +6,14 @@ in the comments from the rules' text, never copied from the interpreter's output
 """
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 
 import pytest
+from conftest import said_answering, three_copies
 from snowrules.compile.compiler import compile_ruleset
 from snowrules.language.diagnostics import RulesetError, RuntimeRulesError
 from snowrules.load.ruleset import load_ruleset
-from snowrules.model.state import State
 from snowrules.runtime.engine import Game
 from test_language import TOKENS, ruleset, run, said
 
@@ -145,13 +144,8 @@ each turn:
 """)
     st = game.start(1)
     assert [o["name"] for o in st.pending.options[0]] == ["3 ticket", "1 ticket + 1 snow"]
-    copies = [st.clone(), State.from_json(json.loads(json.dumps(st.to_json())))]
-    assert copies[1] == st
-    for state in [st, *copies]:
-        log: list = []
-        state.sink = game.listener(log.append)
-        game.answer(state, [1])  # 1 ticket + 1 snow: two counters paid, two events, 10 VP each
-        assert [e["text"] for e in log if e["e"] == "say"] == ["20"]
+    # 1 ticket + 1 snow: two counters paid, two events, 10 VP each
+    assert [said_answering(game, copy, [1]) for copy in three_copies(st)] == [["20"]] * 3
 
 
 # ---- 2. events from a counter on components ---------------------------------------------------
@@ -199,13 +193,8 @@ each turn:
 """)
     st = game.start(1)
     assert st.pending.options == [[1, 2]]
-    copies = [st.clone(), State.from_json(json.loads(json.dumps(st.to_json())))]
-    assert copies[1] == st
-    for state in [st, *copies]:
-        log: list = []
-        state.sink = game.listener(log.append)
-        game.answer(state, [1])  # a bonus of 2
-        assert [e["text"] for e in log if e["e"] == "say"] == ["2"]
+    # a bonus of 2
+    assert [said_answering(game, copy, [1]) for copy in three_copies(st)] == [["2"]] * 3
 
 
 @pytest.mark.parametrize("declaration, message", [

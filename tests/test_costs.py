@@ -7,11 +7,11 @@ themselves are scenarios of the toy ruleset tests/rulesets/costs.
 """
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 
 import pytest
+from conftest import said_answering, three_copies
 from snowrules.compile.compiler import compile_ruleset
 from snowrules.compile.playthrough import playthrough
 from snowrules.language.diagnostics import RulesetError, RuntimeRulesError
@@ -19,7 +19,6 @@ from snowrules.language.parser import parse_effect
 from snowrules.load.ruleset import load_ruleset
 from snowrules.model.costs import MAX_WAYS, Mode, TooManyWays, can_pay, ways_to_pay
 from snowrules.model.events import Chosen, CounterChanged
-from snowrules.model.state import State
 from snowrules.play.agents import FirstAgent, RandomAgent, answering_at_random, play
 from snowrules.records.scenarios import run_scenario, scenario_files
 from snowrules.runtime.engine import Game
@@ -219,14 +218,8 @@ each turn:
         "2 ticket + 1 snow = 4", "2 snow = 4", "3 ticket = 3", "1 ticket + 1 snow = 3", "2 ticket = 2",
         "1 snow = 2", "1 ticket = 1", "nothing = 0"]
     assert st.pending.seats == [0]
-    copies = [st.clone(), State.from_json(json.loads(json.dumps(st.to_json())))]
-    said_by = []
-    for state in [st, *copies]:
-        events = []
-        state.sink = game.listener(events.append)
-        game.answer(state, [3])          # 1 ticket + 1 snow
-        said_by.append([e["text"] for e in events if e["e"] == "say"])
-    assert said_by == [["3 2 1"]] * 3
+    # 1 ticket + 1 snow
+    assert [said_answering(game, copy, [3]) for copy in three_copies(st)] == [["3 2 1"]] * 3
 
 
 def test_paying_at_least_tells_the_worth_of_an_overpayment(tmp_path):

@@ -9,11 +9,10 @@ from those rules in each test's comments.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from conftest import play_checked
+from conftest import play_checked, round_trip
 from snowrules.cli.main import main
 from snowrules.compile.compiler import compile_ruleset, load_program
 from snowrules.language.diagnostics import RulesetError, RuntimeRulesError
@@ -289,7 +288,7 @@ def test_the_generic_invariants_hold_at_every_decision_of_the_probe():
             again = game.start(seed)
             for answer in choices[:cut]:
                 game.answer(again, answer)
-            resumed = State.from_json(json.loads(json.dumps(again.to_json())))
+            resumed = round_trip(again)
             for answer in choices[cut:]:
                 game.answer(resumed, answer)
             assert resumed.to_json() == st.to_json()

@@ -14,6 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import round_trip, three_copies
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
 from snowrules.compile.compiler import compile_ruleset, load_program
@@ -138,7 +139,7 @@ def test_clone_and_json_round_trip_at_a_spot_decision_play_on_alike():
     st = game.start(0)
     choose(game, st, "tile B")
     assert st.pending.variable == "spot"
-    copies = [st, st.clone(), State.from_json(json.loads(json.dumps(st.to_json())))]
+    copies = three_copies(st)
     finals = []
     for copy in copies:
         choose(game, copy, "(2,0) turned west, covers 1 square of tile A")   # B covers A's (1,0)
@@ -406,7 +407,7 @@ def test_random_games_keep_the_layout_consistent_and_json_exact(seed, overlap):
     agent = RandomAgent(seed)
     while st.result is None:
         check_layout(game, st)
-        assert State.from_json(json.loads(json.dumps(st.to_json()))) == st
+        assert round_trip(st) == st
         options = st.pending.options[0]
         game.answer(st, [agent.choose_index(len(options))])
     check_layout(game, st)

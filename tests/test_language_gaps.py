@@ -5,14 +5,13 @@ refused with its chain. Expected values are worked out by hand in each test's co
 misuses that must be refused at their place are rows of tests/test_bad_constructs.py."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
+from conftest import said_answering, three_copies
 from snowrules.compile.compiler import compile_ruleset
 from snowrules.language.diagnostics import RulesetError, RuntimeRulesError
 from snowrules.load.ruleset import load_ruleset
-from snowrules.model.state import State
 from snowrules.play.agents import FirstAgent, play
 from snowrules.runtime.engine import Game
 
@@ -129,15 +128,8 @@ def test_a_decision_inside_a_named_field_survives_clone_and_json(tmp_path):
     game = game_of(tmp_path, RESOLVING)
     st = game.start(1)
     assert st.pending.options == [[1, 2]] and st.pending.rule.endswith("things.yaml:12:7")
-    copies = [st.clone(), State.from_json(json.loads(json.dumps(st.to_json())))]
-    assert copies[1] == st
-    finals = []
-    for state in [st, *copies]:
-        log: list = []
-        state.sink = game.listener(log.append)
-        game.answer(state, [1])  # 2 gold more: 1 + 2 = 3
-        finals.append([e["text"] for e in log if e["e"] == "say"])
-    assert finals == [["3 5 1"]] * 3
+    # 2 gold more: 1 + 2 = 3
+    assert [said_answering(game, copy, [1]) for copy in three_copies(st)] == [["3 5 1"]] * 3
 
 
 # ---- 3. a counter key passed to a definition ---------------------------------------------------------

@@ -4,15 +4,14 @@ have their own ids, and taking one asks the same decision again) surviving a clo
 serialization round trip."""
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
+from conftest import round_trip  # noqa: E402
 from snowrules.adapters.openspiel import load_game  # noqa: E402
-from snowrules.model.state import State  # noqa: E402
 
 # (players, options): every player count, and the automa's optional seat at two. (The bundled
 # rulesets' test in test_openspiel.py runs the default and the largest count as well.)
@@ -68,7 +67,7 @@ def test_a_free_action_is_an_action_and_survives_clone_and_serialization(players
     clone = state.clone()
     text = pyspiel.serialize_game_and_state(game, state)
     _, restored = pyspiel.deserialize_game_and_state(text)
-    engine_copy = State.from_json(json.loads(json.dumps(state.st.to_json())))
+    engine_copy = round_trip(state.st)
     assert engine_copy == state.st
     for other in (clone, restored):
         assert other.current_player() == player

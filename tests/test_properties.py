@@ -7,10 +7,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import check_invariants, config_id, configurations, game_for, play_checked, replay_choices
+from conftest import check_invariants, config_id, configurations, game_for, play_checked, replay_choices, round_trip
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
-from snowrules.model.state import State
 from snowrules.play.replay import replay
 from snowrules.records.logfile import LogWriter, header, result_event
 
@@ -56,7 +55,7 @@ def test_resume_from_json_copy_gives_the_same_game(config, seed, cut):
     k = int(cut * len(choices))
     st = game.start(seed)
     replay_choices(game, st, choices[:k])
-    copy = State.from_json(json.loads(json.dumps(st.to_json())))
+    copy = round_trip(st)
     clone = st.clone()
     for resumed in (copy, clone, st):
         replay_choices(game, resumed, choices[k:])

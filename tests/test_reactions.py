@@ -12,6 +12,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import said_answering, three_copies
 from jsonschema import Draft202012Validator
 from snowrules.cli.main import main
 from snowrules.compile.compiler import compile_ruleset
@@ -19,7 +20,6 @@ from snowrules.language.diagnostics import RuntimeRulesError
 from snowrules.language.limits import MAX_REACTION_DEPTH
 from snowrules.load.ruleset import load_ruleset
 from snowrules.model.events import Reacted, Said
-from snowrules.model.state import State
 from snowrules.play.agents import FirstAgent, play
 from snowrules.runtime.engine import Game
 
@@ -115,17 +115,10 @@ def test_a_decision_inside_a_reaction_survives_clone_and_json():
     # the only decision of the game: the hosted reaction's `ask`, in the middle of step 5
     assert pending.rule.endswith("rules.sr:29:5") and pending.options == [[1, 2, 3]]
     assert st.raised == []
-    copies = [st.clone(), State.from_json(json.loads(json.dumps(st.to_json())))]
-    assert copies[1] == st
-    finals = []
-    for state in [st, *copies]:
-        log: list = []
-        state.sink = game.listener(log.append)
-        game.answer(state, [2])  # a bonus of 3
-        finals.append((state.counters[:], [e["text"] for e in log if e["e"] == "say"]))
+    finals = [(said_answering(game, copy, [2]), copy.counters[:]) for copy in three_copies(st)]  # a bonus of 3
     # Anna: 1 + 2 + 3 + 1 = 7 VP; the rest of the turn as in TOLD
-    assert finals[0][1][:3] == ["Anna takes 3 for Guest", "ping 1", "ping 2"]
-    assert finals[0][1][-2:] == ["Anna 7 VP 5 gems 2 coins", "Bert 4 VP 5 gems 0 coins"]
+    assert finals[0][0][:3] == ["Anna takes 3 for Guest", "ping 1", "ping 2"]
+    assert finals[0][0][-2:] == ["Anna 7 VP 5 gems 2 coins", "Bert 4 VP 5 gems 0 coins"]
     assert finals[1] == finals[0] and finals[2] == finals[0]
 
 

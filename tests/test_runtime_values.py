@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import round_trip
 from snowrules.compile import fuse
 from snowrules.compile.compiler import compile_ruleset, load_program
 from snowrules.language.diagnostics import RuntimeRulesError
@@ -82,7 +83,7 @@ def test_the_ending_says_whether_the_game_stopped_during_play(tmp_path, rules, w
     assert st.result == Ending(winners, st.result.rule, reason)
     outcome = game.outcome(st)
     assert outcome.reason is reason and outcome.winners == winners
-    assert State.from_json(json.loads(json.dumps(st.to_json()))).result == st.result
+    assert round_trip(st).result == st.result
 
 
 @pytest.mark.parametrize("name, players, reason", [

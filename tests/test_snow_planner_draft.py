@@ -10,8 +10,9 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from conftest import check_component_file, component_entries
 from jsonschema import Draft202012Validator
-from snowrules.load.yaml_files import load_schema, load_yaml, plain, schema_errors
+from snowrules.load.yaml_files import load_schema, load_yaml, plain
 
 ROOT = Path(__file__).resolve().parent.parent
 DRAFT = ROOT / "rulesets" / "snow_planner"
@@ -21,20 +22,12 @@ SCHEMAS = sorted(p for p in (DRAFT / "schemas").glob("*.json") if not p.name.end
 
 
 def entries(name: str) -> list[dict]:
-    document, problems = load_yaml(DRAFT / "components" / name, name)
-    assert not problems
-    return plain(document.tree).get("components", [])
+    return component_entries(DRAFT, name)
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
 def test_every_file_and_entry_meets_its_schema(path):
-    document, problems = load_yaml(path, path.name)
-    assert not problems
-    assert schema_errors(document, load_schema(ROOT / "schemas" / "component_list.schema.json")) == []
-    schema = load_schema(DRAFT / "schemas" / document.tree["schema"])
-    for index, entry in enumerate(document.tree.get("components", [])):
-        own = {key: value for key, value in entry.items() if key not in ("copies", "reacts")}  # snowrules' keys
-        assert schema_errors(document, schema, own, ["components", index]) == []
+    check_component_file(DRAFT, path)
 
 
 @pytest.mark.parametrize("path", SCHEMAS, ids=lambda p: p.name)

@@ -9,10 +9,10 @@ middle of the draft is plain data (clone, JSON) that goes on exactly as the orig
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
+from conftest import three_copies
 from jsonschema import Draft202012Validator
 from snowrules.compile.compiler import load_program
 from snowrules.load.yaml_files import load_schema, load_yaml, plain
@@ -73,9 +73,7 @@ def test_a_state_in_the_middle_of_the_draft_is_data():
     original = game.start(5)
     game.answer(original, [0, 0, 0, 0])           # the first pick: now 4 cards in each pack
     assert original.pending.simultaneous and all(len(o) == 4 for o in original.pending.options)
-    copy = State.from_json(json.loads(json.dumps(original.to_json())))
-    clone = original.clone()
-    assert copy == original and clone == original
+    original, clone, copy = three_copies(original)
     for st in (original, copy, clone):
         for pick in (1, 2, 0):                    # picks 2-4; the 5th, one card each, goes alone
             game.answer(st, [pick % len(o) for o in st.pending.options])

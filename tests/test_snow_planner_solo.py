@@ -4,13 +4,11 @@ loses 26 VP in all, run with its starting score moved to each side of every boun
 table), and games of two players with the automa [Exceptional Rules when playing with 2 players]."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from conftest import play_checked, replay_choices
+from conftest import play_checked, replay_choices, round_trip
 from snowrules.compile.compiler import load_program
-from snowrules.model.state import State
 from snowrules.play.agents import RandomAgent, play
 from snowrules.records.scenarios import run_scenario
 from snowrules.runtime.engine import Game
@@ -66,6 +64,6 @@ def test_two_players_and_the_automa_keep_the_invariants_and_resume_from_json(see
     st = game.start(seed)
     replay_choices(game, st, choices[:half])
     assert 2 not in st.pending.seats  # the automa is never asked
-    for resumed in (State.from_json(json.loads(json.dumps(st.to_json()))), st.clone()):
+    for resumed in (round_trip(st), st.clone()):
         replay_choices(game, resumed, choices[half:])
         assert resumed == original

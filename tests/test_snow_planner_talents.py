@@ -9,13 +9,12 @@ tests/test_scenarios.py); these tests check what a scenario cannot.
 from __future__ import annotations
 
 import dataclasses
-import json
 from pathlib import Path
 
 import pytest
+from conftest import three_copies
 from snowrules.compile.compiler import compile_ruleset
 from snowrules.load.yaml_files import load_yaml, plain
-from snowrules.model.state import State
 from snowrules.records.scenarios import _answer, _impose, _Names, _ruleset_of, load_scenario
 from snowrules.runtime.engine import Game
 
@@ -78,10 +77,8 @@ INSIDE_A_REACTION = [
 def test_a_decision_inside_a_talent_reaction_clones_and_round_trips(scenario, answered, after):
     game, st, names, data = _state_before(PLANNER / "scenarios" / scenario, answered)
     assert "components/talents.yaml" in st.pending.rule, st.pending.rule   # asked by the talent itself
-    copies = [st.clone(), State.from_json(json.loads(json.dumps(st.to_json())))]
-    assert copies[0] == st and copies[1] == st
     finished = []
-    for state in [st, *copies]:
+    for state in three_copies(st):
         for number, choice in enumerate(data["choices"][answered:], start=answered):
             _answer(game, state, names, choice, ["choices", number])
         finished.append(state)

@@ -9,15 +9,14 @@ Table]), never read from a game's output.
 """
 from __future__ import annotations
 
-import json
 import random
 import re
 from collections import Counter
 
 import pytest
+from conftest import round_trip
 from snowrules.cli.main import main
 from snowrules.compile.compiler import load_program
-from snowrules.model.state import State
 from snowrules.play.agents import RandomAgent, play
 from snowrules.records.scenarios import run_scenario
 from snowrules.runtime.engine import Game
@@ -154,7 +153,7 @@ def test_a_game_copied_in_the_middle_of_a_tool_goes_on_as_the_original():
         if st.result is not None:
             continue
         tools_seen.add(st.pending.rule)
-        copies = [State.from_json(json.loads(json.dumps(st.to_json()))), st.clone(), st]
+        copies = [round_trip(st), st.clone(), st]
         for copy in copies:
             answers = random.Random(1000 + seed)
             while copy.result is None:

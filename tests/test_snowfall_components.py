@@ -11,8 +11,9 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from conftest import check_component_file, component_entries
 from jsonschema import Draft202012Validator
-from snowrules.load.yaml_files import load_schema, load_yaml, plain, schema_errors
+from snowrules.load.yaml_files import load_schema
 from snowrules.model.grid import (
     Cell,
     Grid,
@@ -31,21 +32,12 @@ FILES = sorted((DRAFT / "components").glob("*.yaml"))
 
 
 def entries(name: str) -> list[dict]:
-    document, problems = load_yaml(DRAFT / "components" / name, name)
-    assert not problems
-    return plain(document.tree).get("components", [])
+    return component_entries(DRAFT, name)
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
 def test_every_file_and_entry_meets_its_schema(path):
-    document, problems = load_yaml(path, path.name)
-    assert not problems
-    assert schema_errors(document, load_schema(ROOT / "schemas" / "component_list.schema.json")) == []
-    name = document.tree["schema"]
-    schema_path = DRAFT / "schemas" / name
-    schema = load_schema(schema_path if schema_path.exists() else ROOT / "schemas" / name)
-    for index, entry in enumerate(document.tree.get("components", [])):
-        assert schema_errors(document, schema, entry, ["components", index]) == []
+    check_component_file(DRAFT, path)
 
 
 BROKEN = {"name": "tile x", "kind": "tile", "squares": [{"dx": 0, "dy": 0, "features": [], "trail": []}]}
