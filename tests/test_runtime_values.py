@@ -189,3 +189,15 @@ def test_the_generator_is_splitmix64_and_below_draws_from_its_outputs():
             state, value = below(state, n)
             other, bits = next_u64(other)
             assert (state, value) == (other, (bits * n) >> 64) and 0 <= value < n
+
+
+def test_a_generated_function_is_compiled_when_first_called():
+    # fuse's functions start as stubs: most are only fused into bigger ones and never run
+    expression = fuse.from_source("env[0] + 1", {}, 1)
+    block = fuse.statement(["env[1] = env[0] * 2"], {}, 0)
+    assert expression.__code__.co_name == block.__code__.co_name == "stub"
+    env = [20, None]
+    assert expression(None, env) == 21 and expression(None, [1]) == 2
+    block(None, env)
+    assert env == [20, 40]
+    assert expression.__code__.co_name == "<lambda>" and block.__code__.co_name == block.__name__

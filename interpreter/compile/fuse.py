@@ -10,12 +10,14 @@ written as literals. Anything without a source form is called as a closure from 
 from __future__ import annotations
 
 import itertools
+import types
 from collections.abc import Callable
 from typing import Any
 
 from snowrules.language.diagnostics import Position, RuntimeRulesError
 
 Fn = Callable[[Any, list], Any]
+GENERATED = "<snowrules-fused>"  # the file name of generated code (see position_of_error)
 MAX_DEPTH = 24  # fused code nests no deeper than this; deeper parts are called instead
 _fresh = itertools.count()
 
@@ -76,10 +78,40 @@ def fused(template: str, parts: list[Fn] = (), values: list[Any] = (), ints: lis
 
 def from_source(src: str, namespace: dict, depth: int) -> Fn:
     """The generated function of an expression source assembled by this module's callers from
-    their templates (never from ruleset text)."""
+    their templates (never from ruleset text), compiled when first called (see `_on_first_call`)."""
     src = "(" + src + ")"
-    fn = eval(compile("lambda st, env: " + src, GENERATED, "eval"), dict(namespace))  # noqa: S307
+    fn = _on_first_call("lambda st, env: " + src, "eval", f"_e{next(_fresh)}", dict(namespace))
     fn.src, fn.ns, fn.depth = src, namespace, depth
+    return fn
+
+
+# Most generated functions are never called: an expression's parts are fused into the expression
+# that holds them, and only the outermost runs (a big ruleset builds some 40,000 and calls a few
+# thousand; compiling them all was half of its compile time). So a generated function starts as a
+# stub that compiles its source on its first call and takes the compiled code as its own: later
+# calls run the generated code directly, at no cost.
+_SELF, _COMPILE = "__snowrules_self__", "__snowrules_compile__"
+_STUB = compile(f"def stub(st, env): return {_COMPILE}({_SELF})(st, env)", GENERATED, "exec")
+_STUB_CODE = next(c for c in _STUB.co_consts if isinstance(c, types.CodeType))
+
+
+def _on_first_call(source: str, mode: str, name: str, scope: dict) -> Fn:
+    """A function of (st, env) whose code is `source` (a lambda to eval, or the def of `name` to
+    exec), compiled in `scope` when it is first called."""
+    fn = types.FunctionType(_STUB_CODE, scope, name)
+    scope[_SELF], scope[_COMPILE], fn.__source__ = fn, _compile_now, (source, mode, name)
+    return fn
+
+
+def _compile_now(fn: Fn) -> Fn:
+    source, mode, name = fn.__source__
+    scope = fn.__globals__
+    if mode == "eval":
+        compiled = eval(compile(source, GENERATED, "eval"), scope)  # noqa: S307
+    else:
+        exec(compile(source, GENERATED, "exec"), scope)  # noqa: S102
+        compiled = scope.pop(name)
+    fn.__code__ = compiled.__code__
     return fn
 
 
@@ -164,8 +196,7 @@ def statement(lines: list[str], namespace: dict, nesting: int) -> Fn:
     source = f"def {name}(st, env):\n" + "\n".join(indent(lines))
     scope = dict(namespace)
     scope[SOURCE] = source.splitlines()  # read back by position_of_error
-    exec(compile(source, GENERATED, "exec"), scope)  # noqa: S102
-    fn = scope[name]
+    fn = _on_first_call(source, "exec", name, scope)
     fn.lines, fn.ns, fn.nesting = lines, namespace, nesting
     return fn
 
@@ -174,7 +205,6 @@ def statement(lines: list[str], namespace: dict, nesting: int) -> Fn:
 # bound in the function's namespace to the rule's position; a runtime error is reported at the
 # nearest such mark above the failing line. Everything lives in the generated functions' own
 # namespaces, so it goes away with the program that holds them.
-GENERATED = "<snowrules-fused>"
 SOURCE = "__snowrules_source__"
 
 
