@@ -63,5 +63,5 @@ def test_scenarios_that_share_a_read_ruleset_each_set_options_on_their_own_copy(
     folder = BUNDLED_RULESETS / "snowfall_over_mountains" / "scenarios"
     assert run_scenario(folder / "fair_forest.yaml", "snowfall_over_mountains", read=read).passed
     kept = read[("snowfall_over_mountains", None)]  # the ruleset as read (its compiled programs beside it)
-    assert kept.option_values["tree_card"] == "random"
+    assert kept.option_values["tree_card"] == "random" and kept.constants["tree_card"][0] == "random"
     assert run_scenario(folder / "shady_grove.yaml", "snowfall_over_mountains", read=read).passed

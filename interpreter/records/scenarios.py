@@ -7,7 +7,6 @@ pending decision with what the rulebook says.
 """
 from __future__ import annotations
 
-import copy
 import dataclasses
 import difflib
 import re
@@ -262,13 +261,17 @@ def run_scenario(path: Path, ruleset_ref: str, max_steps: int | None = None,
 def _ruleset_of(ruleset_ref: str, variant: str | None, read: dict | None) -> Ruleset:
     """The ruleset, read once per variant for all the scenarios of one command (`test`,
     `validate`): reading its YAML files costs far more than its scenarios. Each scenario gets its
-    own copy, since it sets options and seat names on it; a ruleset that fails to read is read
-    again (and fails again) for each scenario, so each reports the problems."""
+    own copy of what it may set (its options' values and its seat names: `set_options` and
+    `run_scenario` write nothing else; the rest, read only, is shared: a deep copy of a large
+    ruleset cost more than its scenario); a ruleset that fails to read is read again (and fails
+    again) for each scenario, so each reports the problems."""
     if read is None:
         return load_ruleset(ruleset_ref, variant)
     if (ruleset_ref, variant) not in read:
         read[(ruleset_ref, variant)] = load_ruleset(ruleset_ref, variant)
-    return copy.deepcopy(read[(ruleset_ref, variant)])
+    ruleset = read[(ruleset_ref, variant)]
+    return dataclasses.replace(ruleset, constants=dict(ruleset.constants), option_values=dict(ruleset.option_values),
+                               seat_names=list(ruleset.seat_names))
 
 
 def _program_of(ruleset: Ruleset, players: int, config: tuple, read: dict | None) -> Program:
