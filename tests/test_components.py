@@ -26,6 +26,7 @@ from jsonschema import Draft202012Validator
 from snowrules.cli.main import main
 from snowrules.compile.compiler import compile_ruleset
 from snowrules.load.ruleset import GENERIC_SCHEMAS, load_ruleset
+from snowrules.load.yaml_files import plain
 from snowrules.model.events import CounterChanged
 from snowrules.play.agents import FirstAgent, RandomAgent, play
 from snowrules.play.narrate import Narrator, UnseenCounters, secrets_for
@@ -313,3 +314,29 @@ def test_bad_input_is_reported_at_its_place(tmp_path, monkeypatch, capsys, file,
     out, err = capsys.readouterr()
     assert code == 1 and "Traceback" not in out + err and "internal error" not in out + err
     assert re.search(r"(^|\s)g/" + expected, out + err, re.MULTILINE), out + err
+
+
+def test_a_yaml_file_read_again_is_parsed_once_and_a_changed_one_anew(tmp_path):
+    from snowrules.load import yaml_files
+    path = tmp_path / "cards.yaml"
+    path.write_text("components:\n  - name: a\n")
+    first, _ = yaml_files.load_yaml(path, "cards.yaml")
+    again, _ = yaml_files.load_yaml(path, "cards.yaml")
+    assert again.tree is first.tree and again.position(["components", 0, "name"]).line == 2
+    path.write_text("components:\n  - name: b\n")  # same length, new text: read anew
+    changed, _ = yaml_files.load_yaml(path, "cards.yaml")
+    assert changed.tree is not first.tree and plain(changed.tree) == {"components": [{"name": "b"}]}
+    elsewhere, _ = yaml_files.load_yaml(path, "other/cards.yaml")  # shown elsewhere: its own positions
+    assert elsewhere.position(["components", 0]).path == "other/cards.yaml"
+
+
+def test_the_yaml_trees_kept_are_bounded_by_their_texts_length(tmp_path, monkeypatch):
+    from snowrules.load import yaml_files
+    monkeypatch.setattr(yaml_files, "READ_TEXT_KEPT", 400)
+    monkeypatch.setattr(yaml_files, "_READ", yaml_files.OrderedDict())
+    for i in range(10):
+        path = tmp_path / f"f{i}.yaml"
+        path.write_text(f"n: {i}\npad: {'x' * 80}\n")
+        yaml_files.load_yaml(path, path.name)
+    assert sum(len(text) for _, text in yaml_files._READ) <= 400
+    assert [shown for shown, _ in yaml_files._READ][-1] == "f9.yaml"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
+from collections import OrderedDict
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -55,6 +56,10 @@ def load_yaml(path: Path, shown: str) -> tuple[YamlDocument | None, list[Diagnos
     text, problem = read_text(path, shown)
     if problem:
         return None, [problem]
+    known = _READ.get((shown, text))
+    if known is not None:
+        _READ.move_to_end((shown, text))
+        return YamlDocument(shown, known), []
     yaml = YAML(typ="rt", pure=True)
     try:
         tree = yaml.load(text)
@@ -82,7 +87,28 @@ def load_yaml(path: Path, shown: str) -> tuple[YamlDocument | None, list[Diagnos
     problem = _oversized(tree, shown)
     if problem is not None:
         return None, [problem]
+    _keep(shown, text, tree)
     return YamlDocument(shown, tree), []
+
+
+# The trees of the files read last, by path as shown and whole text: a command that reads one
+# ruleset several times (validate: once per variant and per scenario's variant; the test suite)
+# parses each file once. Parsing was most of the time of reading a large ruleset, and keying by
+# the text itself means a changed file is always read anew. Nothing writes into a loaded tree
+# (readers take `plain` copies), so the documents may share it.
+# Bounded by the texts' length (a tree takes about 30 bytes of memory per character of its text).
+READ_TEXT_KEPT = 2_000_000
+_READ: OrderedDict[tuple[str, str], Any] = OrderedDict()
+
+
+def _keep(shown: str, text: str, tree: Any) -> None:
+    if len(text) > READ_TEXT_KEPT // 4:
+        return
+    _READ[(shown, text)] = tree
+    kept = sum(len(key[1]) for key in _READ)
+    while kept > READ_TEXT_KEPT:
+        (_, oldest), _ = _READ.popitem(last=False)
+        kept -= len(oldest)
 
 
 def _oversized(tree: Any, shown: str) -> Diagnostic | None:
