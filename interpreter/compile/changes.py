@@ -44,6 +44,17 @@ class ChangeStatements:
                 lines = [f"{a} = {source_src}", f"{b} = {target_src}",
                          *apply.move_all_lines(a, b, moved, into, bottom, names["rule"], tuple(react_names))]
                 return fuse.statement(lines, {**namespace, **apply.NAMESPACE, **react_names}, 2)
+            if node.mode == "top" and not grids:  # the move's lines in place (apply.move_top_lines)
+                count = self.x.expect(node.what, scope, t.INT, "the number of items to move")
+                count_src, count_ns = fuse.expression(count)
+                a, b, taken, source, moved = (fuse.fresh(prefix) for prefix in ("_a", "_b", "_k", "_s", "_m"))
+                react_names = {fuse.fresh("_v"): event for event in self._move_events()}
+                lines = [f"{a} = {source_src}", f"{b} = {target_src}",
+                         *apply.move_top_lines(a, b, count_src, taken, source, moved, bottom, names["rule"],
+                                               tuple(react_names), names["move"])]
+                namespace.update(count_ns)
+                namespace[names["move"]] = apply.move_top
+                return fuse.statement(lines, {**namespace, **apply.NAMESPACE, **react_names}, 2)
             if node.mode == "all":
                 namespace[names["move"]] = grids.move_all
                 line = f"{names['move']}(st, {source_src}, {target_src}, {bottom!r}, {names['rule']}{react})"
