@@ -105,6 +105,12 @@ def test_reset_sets_a_family_and_nothing_else():
     assert st.counters == [1, 2, 0, 0, 0, 6] and st.sent == []
 
 
+def test_reset_lines_set_a_family_as_reset_counters_does():
+    st = Stand()
+    exec(compile("\n".join(apply.reset_lines(2, 3, 7)), "<test>", "exec"), {"st": st})  # noqa: S102
+    assert st.counters == [1, 2, 7, 7, 7, 6] and st.sent == []
+
+
 def test_a_turn_sets_its_counter_and_says_so():
     st = Stand()
     apply.start_turn(st, 4, 9)

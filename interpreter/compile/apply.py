@@ -378,6 +378,12 @@ def reset_counters(st, start: int, size: int, value: int) -> None:
 
 
 # ---- phases, turns, the end ----------------------------------------------------------------
+def reset_lines(start: int, size: int, value: int) -> list[str]:
+    """`reset_counters` as a generated line (numbers snowrules computed: the family's first
+    counter, its size, its lowest value)."""
+    return [f"st.counters[{int(start)}:{int(start) + int(size)}] = [{int(value)}] * {int(size)}"]
+
+
 def start_phase(st, event: PhaseStarted) -> None:
     """A phase begins (the event is made once, at compile time: it holds only the name)."""
     if st.sink is not None:
