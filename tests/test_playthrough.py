@@ -118,3 +118,70 @@ def test_an_up_to_decision_drawn_from_its_count_plays_the_game_the_vm_plays():
         draws = [RandomAgent(seed * 100 + seat)._random for seat in range(4)]
         assert final(game.play_through(seed, answering_at_random(draws), draws=draws)) == final(on_vm), seed
     assert max(asked) > 10  # the answers were drawn among many combinations
+
+
+# The statements that a game played through writes as lines in place (a roll's dice, `move N
+# from`, a list's move, `reset`, a random agent's up-to and exactly choices, `when` conditions
+# tested at the change): the game must be the VM's, seed for seed.
+IN_PLACE = """zone deck shared public
+zone pile per player public
+zone spare per player public
+counter score per player from 0 to 9
+counter hits per player from 0
+when p.score >= 6:
+    end game winners [each q in players where q.score >= 6]
+setup:
+    move all from box to deck
+each turn:
+    reset hits
+    roll min(3, size(deck)) dice with 6 sides as faces
+    for each p in players:
+        move 1 from deck to p.pile
+        move 2 from deck to p.spare
+        move 0 from deck to p.spare
+        move 5 from p.pile to p.pile
+        move 2 from p.pile to p.pile at bottom
+        move 1 from deck to p.spare at bottom
+        ask p to choose up to 2 taken from p.spare:
+            move taken to p.pile
+        ask p to choose exactly 2 pair from flatten([q.pile for each q in players]):
+            move pair to deck at bottom
+        ask p to choose exactly 30 many from deck:
+            move many to p.spare
+        together:
+            add sum(faces) % 4 to p.score
+        add 1 to p.hits
+    if turn % 3 == 0:
+        for each p in players:
+            move all from p.spare to deck
+            move all from p.pile to deck
+"""
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_statements_in_place_play_the_game_the_vm_plays(tmp_path, players):
+    game = Game(compile_ruleset(ruleset(tmp_path, IN_PLACE), players))
+    ended_by_the_trigger = 0
+    for seed in range(30):
+        on_vm = game.start(seed, decide=random_decide(players, seed))
+        draws = [RandomAgent(seed * 100 + seat)._random for seat in range(players)]
+        through = game.play_through(seed, answering_at_random(draws), draws=draws)
+        assert final(through) == final(on_vm), seed
+        ended_by_the_trigger += str(on_vm.result.rule).endswith(":7:5")
+    assert game._playthrough
+    assert ended_by_the_trigger == 30  # every game ends at `end game` in the `when` rule (line 7)
+
+
+# A Python error in a statement written in place names that statement (file:line:col).
+@pytest.mark.parametrize("statement, message", [
+    ("roll 6 % (turn - turn) dice with 6 sides as d", "5:10: error: division by zero"),
+    ("move 6 % (turn - turn) from deck to deck", "5:10: error: division by zero"),
+    ("move [first([each c in deck where c.owner == none])] to deck", "5:5: error: nothing to move: the value is none"),
+])
+def test_an_error_in_a_statement_in_place_names_it(tmp_path, statement, message):
+    rules = f"zone deck shared public\nsetup:\n    move all from box to deck\neach turn:\n    {statement}\n"
+    game = Game(compile_ruleset(ruleset(tmp_path, rules), 2))
+    with pytest.raises(RuntimeRulesError) as caught:
+        game.play_through(0, random_decide(2, 0))
+    assert f"rules.sr:{message}" in str(caught.value)
+    assert game._playthrough

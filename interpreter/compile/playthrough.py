@@ -46,6 +46,7 @@ from snowrules.compile.steps import (
     WhileStep,
     index_combinations,
 )
+from snowrules.compile.triggers import prefiltered
 from snowrules.language.diagnostics import RuntimeRulesError, SnowrulesError
 from snowrules.model.program import Program
 
@@ -102,7 +103,8 @@ class _Builder(EventTemplates):
             try:
                 lines, namespace = self.block_lines(block_id)
                 # nobody listens to a game played through (Game.play_through): no event lines
-                self.functions[block_id] = fuse.statement(apply.unheard(lines), namespace, 0)
+                lines = prefiltered(apply.unheard(lines), namespace)
+                self.functions[block_id] = fuse.statement(lines, namespace, 0)
             finally:
                 self.building.discard(block_id)
         return self.functions[block_id]
