@@ -11,6 +11,10 @@ inline, and its steps become plain Python control flow: an `if` whose branch may
 follows the answer straight away. The same compiled statements run, in the same order, with
 the same draws, so a game played through gives the same outcome as the VM's.
 
+A decision's answer, a `resolve` and a random agent's `up to N` choice are lines in place too,
+and a `when` rule's condition is tested at each counter change it watches, so that
+triggers.fire is called only when a rule may fire (the trigger lists are final once compiled).
+
 Events and free actions keep what the VM reads from its frames as counts of their own: how many
 reactions are running (the depth of a chain, bounded as in the VM) and whether a free action's
 body is running (its decisions offer no free action). A statement that raises events decides
