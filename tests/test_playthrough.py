@@ -8,7 +8,7 @@ from snowrules.compile.compiler import compile_ruleset
 from snowrules.language.diagnostics import RuntimeRulesError
 from snowrules.play.agents import RandomAgent, answering_at_random, play
 from snowrules.runtime.engine import Game
-from test_language import ruleset
+from test_language import ruleset, run, said
 
 
 def random_decide(players: int, seed: int):
@@ -185,3 +185,35 @@ def test_an_error_in_a_statement_in_place_names_it(tmp_path, statement, message)
         game.play_through(0, random_decide(2, 0))
     assert f"rules.sr:{message}" in str(caught.value)
     assert game._playthrough
+
+
+def test_a_map_over_a_constant_list_is_worked_out_once_and_copied(tmp_path):
+    """`[tiles[i] for each i in 1..3]` reads no state: fuse works it out when compiling (zones
+    1, 2, 3: zone 0 is the box) and each run gets its own copy."""
+    from snowrules.compile import fuse
+    from snowrules.compile.expressions import const
+    folded = fuse.comprehension(const([1, 2, 3]), 0, fuse.from_source("(env[0] * 2)", {}, 1), None)
+    first, second = folded(None, None), folded(None, None)
+    assert first == [2, 4, 6] and first is not second
+    game, st, events = run(tmp_path, """zone tiles[1..3] shared public
+setup:
+    move [each c in box where c.owner == first(players)] to tiles[2]
+each turn:
+    announce [size(tiles[i]) for each i in 1..3], size(flatten([tiles[i] for each i in 1..3]))
+    end game winners players
+""")
+    assert said(events) == ["0, 4, 0 4"]  # the 4 tokens of the first seat lie on tiles[2]
+
+
+def test_a_map_that_fails_for_a_constant_list_fails_when_its_rule_runs(tmp_path):
+    """Working a map out early must not move its error: tiles[0] does not exist, and the game
+    (not the compiler) says so, at the indexed zone (line 3, column 22: `tiles`)."""
+    game = Game(compile_ruleset(ruleset(tmp_path, """zone tiles[1..3] shared public
+each turn:
+    if size(flatten([tiles[i] for each i in 0..3])) > 99:
+        pass
+    end game
+"""), 2))
+    with pytest.raises(RuntimeRulesError) as caught:
+        game.play_through(0, random_decide(2, 0))
+    assert "rules.sr:3:22: error: tiles[0] does not exist: the index must be 1..3" in str(caught.value)
