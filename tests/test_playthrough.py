@@ -217,3 +217,17 @@ each turn:
     with pytest.raises(RuntimeRulesError) as caught:
         game.play_through(0, random_decide(2, 0))
     assert "rules.sr:3:22: error: tiles[0] does not exist: the index must be 1..3" in str(caught.value)
+
+
+@pytest.mark.parametrize("src, fresh", [
+    ("([_x1 for _x1 in (st.vars[0]) if ((_v2[_x1]) == env[3])])", True),  # a filter: a new list
+    ("(_v5[:])", True),                                    # a folded list's copy
+    ("[_x1 for _x1 in env[2]]", True),
+    ("(st.zones[(0 + env[4] if 1 <= env[4] <= 7 else _v6(env[4]))])", False),  # a zone: moves change it
+    ("(st.vars[0])", False), ("env[2]", False), ("_v7", False),
+    ("([_x1 for _x1 in _v2] + st.zones[3])", False),       # a comprehension, then more
+    ("(_v5[:] + _v6)", False), ("(st.zones[3][:])", False),
+])
+def test_a_loop_copies_its_list_unless_the_expression_makes_a_new_one(src, fresh):
+    from snowrules.compile.playthrough import _fresh_list
+    assert _fresh_list(src) is fresh

@@ -27,6 +27,7 @@ explicit games, which the VM runs); `playthrough` returns None otherwise.
 """
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable
 
@@ -175,7 +176,8 @@ class _Builder(EventTemplates):
         if kind is ForStep:
             item, items = fuse.fresh(), fuse.fresh()
             fail, where = self.bound(budget.over_budget, ns), self.bound(self.program.blocks[step.block].position, ns)
-            return [f"{items} = list({self.value(step.source, ns)})",
+            source = self.value(step.source, ns)
+            return [f"{items} = {source if _fresh_list(source) else f'list({source})'}",
                     *budget.charge_lines(f"len({items})", where, fail),
                     f"for {item} in {items}:",
                     f"    env[{int(step.slot)}] = {item}",
@@ -370,6 +372,24 @@ class _Builder(EventTemplates):
                     local[player_slot] = player
                 functions[routine.block](st, local)
         return triggered
+
+def _fresh_list(src: str) -> bool:
+    """Whether a generated expression makes a new list each time it runs (a comprehension, a
+    copy): a loop over it needs no copy of its own. The text is snowrules' templates, in which
+    no bracket is ever inside a text (values are bound names), so brackets can be counted."""
+    body = src[1:-1] if src.startswith("(") and src.endswith(")") else src
+    if body.endswith("[:]"):
+        return re.fullmatch(r"_v\d+\[:\]", body) is not None
+    if not (body.startswith("[") and body.endswith("]") and " for " in body):
+        return False
+    depth = 0
+    for at, char in enumerate(body):
+        depth += char in "([{"
+        depth -= char in ")]}"
+        if depth == 0:
+            return at == len(body) - 1  # the first bracket closes only at the end
+    return False
+
 
 def _too_long(position, limit: int):
     def fail():
