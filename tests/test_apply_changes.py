@@ -105,6 +105,12 @@ def test_reset_sets_a_family_and_nothing_else():
     assert st.counters == [1, 2, 0, 0, 0, 6] and st.sent == []
 
 
+def test_reset_lines_set_a_family_as_reset_counters_does():
+    st = Stand()
+    exec(compile("\n".join(apply.reset_lines(2, 3, 7)), "<test>", "exec"), {"st": st})  # noqa: S102
+    assert st.counters == [1, 2, 7, 7, 7, 6] and st.sent == []
+
+
 def test_a_turn_sets_its_counter_and_says_so():
     st = Stand()
     apply.start_turn(st, 4, 9)
@@ -176,3 +182,56 @@ def test_move_all_lines_queue_each_component_for_each_event():
     other.raised = []
     apply.move_all(other, 0, 2, False, "r", ("gained", "left"))
     assert other.raised == expected and other.zones == st.zones
+
+
+def _move_top_by_lines(count: int, bottom: bool, react: tuple[str, ...] = ()):
+    """apply.move_top_lines as a function (st, a, b) with `count` written in (a literal, as the
+    compiler writes a constant count: 1 has lines of its own)."""
+    names = {f"_ev{i}": event for i, event in enumerate(react)}
+    lines = apply.move_top_lines("a", "b", str(count), "k", "s", "m", bottom, "rule", tuple(names), "fallback")
+    source = "\n".join(["def run(st, a, b):", *("    " + line for line in lines)])
+    scope = {**apply.NAMESPACE, **names, "rule": "r", "fallback": apply.move_top}
+    exec(compile(source, "<test>", "exec"), scope)  # noqa: S102 - the templates under test
+    return scope["run"]
+
+
+# (what, zone from, zone to, count, bottom, zones after, the event): the move_top rows above,
+# and the count 1, which has lines of its own
+MOVES_TOP = [
+    ("2 of zone 0 to zone 2 top: 2 then 1", 0, 2, 2, False, [[0], [3, 4], [5, 2, 1]], Moved([2, 1], 0, 2, "r")),
+    ("2 of zone 0 to zone 2 bottom", 0, 2, 2, True, [[0], [3, 4], [1, 2, 5]], Moved([2, 1], 0, 2, "r")),
+    ("5 of zone 1 moves the 2 it holds", 1, 0, 5, False, [[0, 1, 2, 4, 3], [], [5]], Moved([4, 3], 1, 0, "r")),
+    ("0 sends nothing", 1, 0, 0, False, [[0, 1, 2], [3, 4], [5]], None),
+    ("-1 sends nothing", 1, 0, -1, False, [[0, 1, 2], [3, 4], [5]], None),
+    ("2 of zone 0 to its own top", 0, 0, 2, False, [[0, 1, 2], [3, 4], [5]], Moved([2, 2], 0, 0, "r")),
+    ("2 of zone 0 to its own bottom", 0, 0, 2, True, [[1, 2, 0], [3, 4], [5]], Moved([2, 1], 0, 0, "r")),
+    ("1 of zone 1 to zone 2 top", 1, 2, 1, False, [[0, 1, 2], [3], [5, 4]], Moved([4], 1, 2, "r")),
+    ("1 of zone 1 to zone 2 bottom", 1, 2, 1, True, [[0, 1, 2], [3], [4, 5]], Moved([4], 1, 2, "r")),
+    ("1 of zone 2 to its own bottom", 2, 2, 1, True, [[0, 1, 2], [3, 4], [5]], Moved([5], 2, 2, "r")),
+    ("1 of an empty zone sends nothing", 2, 0, 1, False, [[0, 1], [3, 4], []], None),
+]
+
+
+@pytest.mark.parametrize(("what", "a", "b", "count", "bottom", "zones", "event"), MOVES_TOP,
+                         ids=[m[0] for m in MOVES_TOP])
+def test_move_top_lines_move_as_move_top_does(what, a, b, count, bottom, zones, event):
+    st = Stand()
+    if what.endswith("empty zone sends nothing"):  # zone 2 emptied first, without an event
+        st.zones, st.where = [[0, 1], [3, 4], []], [0, 0, 2, 1, 1, 2]
+    _move_top_by_lines(count, bottom)(st, a, b)
+    assert st.zones == zones
+    check_where(st)
+    assert st.sent == ([event] if event else [])
+
+
+@pytest.mark.parametrize("count", [1, 2])
+def test_move_top_lines_queue_each_component_for_each_event(count):
+    st = Stand()
+    st.raised = []
+    _move_top_by_lines(count, False, ("gained", "left"))(st, 0, 2)
+    moved = [2, 1][:count]
+    assert st.raised == [(event, [c, 0, 2]) for c in moved for event in ("gained", "left")]
+    other = Stand()
+    other.raised = []
+    apply.move_top(other, 0, 2, count, False, "r", ("gained", "left"))
+    assert other.raised == st.raised and other.zones == st.zones

@@ -156,3 +156,19 @@ def test_the_written_out_shuffle_makes_the_swaps_below_draws(size, seed):
     items = list(range(size))
     assert shuffle(seed_state(seed), items) == state
     assert items == expected
+
+
+@pytest.mark.parametrize("bound, seed", [(1, 1), (6, 5), (7, 7), (52, 123456789), (2**40 + 3, 99)])
+def test_below_written_as_lines_draws_what_below_draws(bound, seed):
+    """rng.below_lines (the generated roll's draws) gives `below`'s numbers and states."""
+    from snowrules.model.rng import below_lines
+    source = "\n".join(["def draws(state, n, times):", "    out = []", "    for _ in range(times):",
+                        *("        " + line for line in below_lines("state", "n", "x", "z")),
+                        "        out.append(x)", "    return state, out"])
+    scope: dict = {}
+    exec(compile(source, "<test>", "exec"), scope)  # noqa: S102 - the template under test
+    expected, state = [], seed_state(seed)
+    for _ in range(20):
+        state, drawn = below(state, bound)
+        expected.append(drawn)
+    assert scope["draws"](seed_state(seed), bound, 20) == (state, expected)

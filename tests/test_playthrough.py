@@ -8,7 +8,7 @@ from snowrules.compile.compiler import compile_ruleset
 from snowrules.language.diagnostics import RuntimeRulesError
 from snowrules.play.agents import RandomAgent, answering_at_random, play
 from snowrules.runtime.engine import Game
-from test_language import ruleset
+from test_language import ruleset, run, said
 
 
 def random_decide(players: int, seed: int):
@@ -118,3 +118,116 @@ def test_an_up_to_decision_drawn_from_its_count_plays_the_game_the_vm_plays():
         draws = [RandomAgent(seed * 100 + seat)._random for seat in range(4)]
         assert final(game.play_through(seed, answering_at_random(draws), draws=draws)) == final(on_vm), seed
     assert max(asked) > 10  # the answers were drawn among many combinations
+
+
+# The statements that a game played through writes as lines in place (a roll's dice, `move N
+# from`, a list's move, `reset`, a random agent's up-to and exactly choices, `when` conditions
+# tested at the change): the game must be the VM's, seed for seed.
+IN_PLACE = """zone deck shared public
+zone pile per player public
+zone spare per player public
+counter score per player from 0 to 9
+counter hits per player from 0
+when p.score >= 6:
+    end game winners [each q in players where q.score >= 6]
+setup:
+    move all from box to deck
+each turn:
+    reset hits
+    roll min(3, size(deck)) dice with 6 sides as faces
+    for each p in players:
+        move 1 from deck to p.pile
+        move 2 from deck to p.spare
+        move 0 from deck to p.spare
+        move 5 from p.pile to p.pile
+        move 2 from p.pile to p.pile at bottom
+        move 1 from deck to p.spare at bottom
+        ask p to choose up to 2 taken from p.spare:
+            move taken to p.pile
+        ask p to choose exactly 2 pair from flatten([q.pile for each q in players]):
+            move pair to deck at bottom
+        ask p to choose exactly 30 many from deck:
+            move many to p.spare
+        together:
+            add sum(faces) % 4 to p.score
+        add 1 to p.hits
+    if turn % 3 == 0:
+        for each p in players:
+            move all from p.spare to deck
+            move all from p.pile to deck
+"""
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_statements_in_place_play_the_game_the_vm_plays(tmp_path, players):
+    game = Game(compile_ruleset(ruleset(tmp_path, IN_PLACE), players))
+    ended_by_the_trigger = 0
+    for seed in range(30):
+        on_vm = game.start(seed, decide=random_decide(players, seed))
+        draws = [RandomAgent(seed * 100 + seat)._random for seat in range(players)]
+        through = game.play_through(seed, answering_at_random(draws), draws=draws)
+        assert final(through) == final(on_vm), seed
+        ended_by_the_trigger += str(on_vm.result.rule).endswith(":7:5")
+    assert game._playthrough
+    assert ended_by_the_trigger == 30  # every game ends at `end game` in the `when` rule (line 7)
+
+
+# A Python error in a statement written in place names that statement (file:line:col).
+@pytest.mark.parametrize("statement, message", [
+    ("roll 6 % (turn - turn) dice with 6 sides as d", "5:10: error: division by zero"),
+    ("move 6 % (turn - turn) from deck to deck", "5:10: error: division by zero"),
+    ("move [first([each c in deck where c.owner == none])] to deck", "5:5: error: nothing to move: the value is none"),
+])
+def test_an_error_in_a_statement_in_place_names_it(tmp_path, statement, message):
+    rules = f"zone deck shared public\nsetup:\n    move all from box to deck\neach turn:\n    {statement}\n"
+    game = Game(compile_ruleset(ruleset(tmp_path, rules), 2))
+    with pytest.raises(RuntimeRulesError) as caught:
+        game.play_through(0, random_decide(2, 0))
+    assert f"rules.sr:{message}" in str(caught.value)
+    assert game._playthrough
+
+
+def test_a_map_over_a_constant_list_is_worked_out_once_and_copied(tmp_path):
+    """`[tiles[i] for each i in 1..3]` reads no state: fuse works it out when compiling (zones
+    1, 2, 3: zone 0 is the box) and each run gets its own copy."""
+    from snowrules.compile import fuse
+    from snowrules.compile.expressions import const
+    folded = fuse.comprehension(const([1, 2, 3]), 0, fuse.from_source("(env[0] * 2)", {}, 1), None)
+    first, second = folded(None, None), folded(None, None)
+    assert first == [2, 4, 6] and first is not second
+    game, st, events = run(tmp_path, """zone tiles[1..3] shared public
+setup:
+    move [each c in box where c.owner == first(players)] to tiles[2]
+each turn:
+    announce [size(tiles[i]) for each i in 1..3], size(flatten([tiles[i] for each i in 1..3]))
+    end game winners players
+""")
+    assert said(events) == ["0, 4, 0 4"]  # the 4 tokens of the first seat lie on tiles[2]
+
+
+def test_a_map_that_fails_for_a_constant_list_fails_when_its_rule_runs(tmp_path):
+    """Working a map out early must not move its error: tiles[0] does not exist, and the game
+    (not the compiler) says so, at the indexed zone (line 3, column 22: `tiles`)."""
+    game = Game(compile_ruleset(ruleset(tmp_path, """zone tiles[1..3] shared public
+each turn:
+    if size(flatten([tiles[i] for each i in 0..3])) > 99:
+        pass
+    end game
+"""), 2))
+    with pytest.raises(RuntimeRulesError) as caught:
+        game.play_through(0, random_decide(2, 0))
+    assert "rules.sr:3:22: error: tiles[0] does not exist: the index must be 1..3" in str(caught.value)
+
+
+@pytest.mark.parametrize("src, fresh", [
+    ("([_x1 for _x1 in (st.vars[0]) if ((_v2[_x1]) == env[3])])", True),  # a filter: a new list
+    ("(_v5[:])", True),                                    # a folded list's copy
+    ("[_x1 for _x1 in env[2]]", True),
+    ("(st.zones[(0 + env[4] if 1 <= env[4] <= 7 else _v6(env[4]))])", False),  # a zone: moves change it
+    ("(st.vars[0])", False), ("env[2]", False), ("_v7", False),
+    ("([_x1 for _x1 in _v2] + st.zones[3])", False),       # a comprehension, then more
+    ("(_v5[:] + _v6)", False), ("(st.zones[3][:])", False),
+])
+def test_a_loop_copies_its_list_unless_the_expression_makes_a_new_one(src, fresh):
+    from snowrules.compile.playthrough import _fresh_list
+    assert _fresh_list(src) is fresh

@@ -105,6 +105,39 @@ def counter_lines(i: str, old: str, new: str, triggers: str, rule: str, handing_
             f"    if {triggers}: {give}{FIRE}(st, {triggers}, {i}, {old}, {new})"]
 
 
+def move_top_lines(a: str, b: str, count: str, taken: str, source: str, moved: str, bottom: bool, rule: str,
+                   react: tuple[str, ...] = (), fallback: str = "") -> list[str]:
+    """The top `count` components of zone `a` (fewer when it holds fewer) to zone `b`, as
+    generated lines (`a`, `b`: locals holding zone numbers, `count` an expression; `taken`,
+    `source`, `moved`: fresh locals): the same end as moving them one by one from the top, as
+    `move_top` does (the topmost goes first, so on `b`'s top they lie in the reverse order).
+    `fallback`: the name bound to `move_top`, which moves a zone onto itself (each move takes
+    the component just put back); `react`: see move_lines."""
+    events = f"({', '.join(react)}{',' if react else ''})"  # the tuple `move_top` takes
+    if count == "1":  # the commonest count: one component, no list of the moved
+        put = f"st.zones[{b}].insert(0, _c)" if bottom else f"st.zones[{b}].append(_c)"
+        return [f"{source} = st.zones[{a}]",
+                f"if {source} and {a} != {b}:",
+                f"    _c = {source}.pop()",
+                f"    st.where[_c] = {b}",
+                f"    {put}",
+                f"    if st.sink is not None: st.sink({MOVED}([_c], {a}, {b}, {rule}))",
+                *(f"    st.raised.append(({event}, [_c, {a}, {b}]))" for event in react),
+                f"elif {source}: {fallback}(st, {a}, {b}, 1, {bottom!r}, {rule}, {events})"]
+    put = f"st.zones[{b}][:0] = {moved}[::-1]" if bottom else f"st.zones[{b}].extend({moved})"
+    return [f"{source} = st.zones[{a}]",
+            f"{taken} = min({count}, len({source}))",
+            f"if {taken} > 0 and {a} != {b}:",
+            f"    {moved} = {source}[:-{taken} - 1:-1]",
+            f"    del {source}[-{taken}:]",
+            f"    for _c in {moved}: st.where[_c] = {b}",
+            f"    {put}",
+            f"    if st.sink is not None: st.sink({MOVED}({moved}, {a}, {b}, {rule}))",
+            *([f"    for _c in {moved}:", *(f"        st.raised.append(({event}, [_c, {a}, {b}]))" for event in react)]
+              if react else []),
+            f"elif {taken} > 0: {fallback}(st, {a}, {b}, {taken}, {bottom!r}, {rule}, {events})"]
+
+
 def variable_lines(index: int, value: str, rule: str) -> list[str]:
     """Game variable number `index` (a number snowrules computed) given `value` (an expression
     of generated code), as generated lines."""
@@ -345,6 +378,12 @@ def reset_counters(st, start: int, size: int, value: int) -> None:
 
 
 # ---- phases, turns, the end ----------------------------------------------------------------
+def reset_lines(start: int, size: int, value: int) -> list[str]:
+    """`reset_counters` as a generated line (numbers snowrules computed: the family's first
+    counter, its size, its lowest value)."""
+    return [f"st.counters[{int(start)}:{int(start) + int(size)}] = [{int(value)}] * {int(size)}"]
+
+
 def start_phase(st, event: PhaseStarted) -> None:
     """A phase begins (the event is made once, at compile time: it holds only the name)."""
     if st.sink is not None:

@@ -17,15 +17,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from snowrules.compile.apply import draw
-from snowrules.compile.budget import charge, too_many
+from snowrules.compile import fuse
+from snowrules.compile.apply import TELLING, draw
+from snowrules.compile.budget import charge, charge_lines, over_budget, too_many
 from snowrules.compile.scope import Scope
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Position, RuntimeRulesError
 from snowrules.language.limits import MAX_LIST
 from snowrules.model import kinds as t
 from snowrules.model.events import Rolled, Shuffled
-from snowrules.model.rng import below, shuffle
+from snowrules.model.rng import below, below_lines, shuffle
 from snowrules.model.state import State
 from snowrules.model.values import Decision
 
@@ -184,6 +185,11 @@ class RollStep(ChanceStep):
         if st.sink is not None:
             st.sink(Rolled(dice, sides, self.rule))
 
+    def told(self, st: State, dice: list[int], sides: int) -> None:
+        """The roll's event, when any die was rolled (the generated roll, `roll_statement`)."""
+        if dice:
+            self._told(st, dice, sides)
+
 
 class ShuffleStep(ChanceStep):
     """`shuffle ZONE`, Fisher-Yates from the top down: each draw names the item that goes to the
@@ -298,6 +304,36 @@ class PickStep(ChanceStep):
         return None
 
 
+def roll_statement(step: RollStep):
+    """`roll N dice with S sides` without weights as generated lines (fuse.py): each die drawn
+    in place with `below`'s steps (model/rng.py), the generator state kept in a local for the
+    roll, instead of a call of `RollStep.sampled` and one of `below` per die. The same draws,
+    budget charge, bound and event as `sampled`, which still runs a roll whose dice a scenario
+    imposes (`st.forced`)."""
+    count_src, count_ns = fuse.expression(step.count)
+    sides_src, sides_ns = fuse.expression(step.sides)
+    n, k, dice, state, drawn, z = (fuse.fresh(prefix) for prefix in ("_n", "_k", "_d", "_r", "_x", "_z"))
+    names = {key: fuse.fresh("_v") for key in ("sampled", "too_many", "over", "where", "told")}
+    lines = [f"if st.forced: {names['sampled']}(st, env)",
+             "else:",
+             f"    {n} = {count_src}",
+             f"    {k} = {sides_src}",
+             f"    if {n} > {int(MAX_LIST)}: {names['too_many']}({names['where']}, {n}, 'this roll')",
+             f"    if {n} > 0:",
+             *fuse.indent(fuse.indent(charge_lines(n, names["where"], names["over"]))),
+             f"    {dice} = []",
+             f"    {state} = st.rng",
+             f"    for {fuse.fresh()} in range({n}):",
+             *fuse.indent(fuse.indent(below_lines(state, k, drawn, z))),
+             f"        {dice}.append({drawn} + 1)",
+             f"    st.rng = {state}",
+             f"    env[{int(step.slot)}] = {dice}",
+             f"    {TELLING}{names['told']}(st, {dice}, {k})"]
+    namespace = {**count_ns, **sides_ns, names["sampled"]: step.sampled, names["too_many"]: too_many,
+                 names["over"]: over_budget, names["where"]: step.position, names["told"]: step.told}
+    return fuse.statement(lines, namespace, 3)
+
+
 CHANCE = (s.Roll, s.Shuffle, s.MoveRandom, s.RandomPick)
 
 
@@ -321,9 +357,15 @@ class ChanceStatements:
     (`chance_step`) they wait as chance decisions in an explicit state."""
 
     def _roll(self, node: s.Roll, scope: Scope):
+        step = self.chance_step(node, scope)
+        if isinstance(step, RollStep) and step.face_weights is None:
+            return roll_statement(step)
+        return step.sampled
+
+    def _shuffle(self, node: s.Node, scope: Scope):
         return self.chance_step(node, scope).sampled
 
-    _shuffle = _moverandom = _randompick = _roll
+    _moverandom = _randompick = _shuffle
 
     def chance_step(self, node: s.Node, scope: Scope) -> ChanceStep:
         if isinstance(node, s.Roll):

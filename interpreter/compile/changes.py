@@ -44,6 +44,17 @@ class ChangeStatements:
                 lines = [f"{a} = {source_src}", f"{b} = {target_src}",
                          *apply.move_all_lines(a, b, moved, into, bottom, names["rule"], tuple(react_names))]
                 return fuse.statement(lines, {**namespace, **apply.NAMESPACE, **react_names}, 2)
+            if node.mode == "top" and not grids:  # the move's lines in place (apply.move_top_lines)
+                count = self.x.expect(node.what, scope, t.INT, "the number of items to move")
+                count_src, count_ns = fuse.expression(count)
+                a, b, taken, source, moved = (fuse.fresh(prefix) for prefix in ("_a", "_b", "_k", "_s", "_m"))
+                react_names = {fuse.fresh("_v"): event for event in self._move_events()}
+                lines = [f"{a} = {source_src}", f"{b} = {target_src}",
+                         *apply.move_top_lines(a, b, count_src, taken, source, moved, bottom, names["rule"],
+                                               tuple(react_names), names["move"])]
+                namespace.update(count_ns)
+                namespace[names["move"]] = apply.move_top
+                return fuse.statement(lines, {**namespace, **apply.NAMESPACE, **react_names}, 2)
             if node.mode == "all":
                 namespace[names["move"]] = grids.move_all
                 line = f"{names['move']}(st, {source_src}, {target_src}, {bottom!r}, {names['rule']}{react})"
@@ -63,6 +74,8 @@ class ChangeStatements:
             self.diag.error(node.what.pos, "to move a zone's contents write `move all from ZONE to ...`")
         elif kind not in (t.COMPONENT, t.ANY) and not t.compatible(kind, t.list_of(t.COMPONENT)):
             self.diag.error(node.what.pos, f"only components move; this is {t.describe(kind)}")
+        if not grids:
+            return self._move_each(what, target, bottom, rule, position)
         move_one = apply.move_one
         react = self._move_events()
 
@@ -92,6 +105,27 @@ class ChangeStatements:
     def _move_events(self) -> tuple:
         """The ruleset's events raised by every move that something reacts to (reactions.py)."""
         return tuple(self.events.move_events()) if getattr(self, "events", None) is not None else ()
+
+    def _move_each(self, what, target, bottom: bool, rule: str, position: Position):
+        """`move LIST to ZONE` (or a value of any kind) in a game without grid zones, as
+        generated lines: each component in turn, by apply.move_lines."""
+        value, c, b, a = fuse.fresh("_w"), fuse.fresh("_c"), fuse.fresh("_b"), fuse.fresh("_a")
+        what_src, what_ns = fuse.expression(what)
+        target_src, target_ns = fuse.expression(target)
+        names = {k: fuse.fresh("_v") for k in ("fail", "rule")}
+
+        def nothing_to_move():
+            raise RuntimeRulesError.at(position, "nothing to move: the value is none")
+        react = {fuse.fresh("_v"): event for event in self._move_events()}
+        # a name of list kind may still hold none: that is one value, none, not a list
+        lines = [f"{value} = {what_src}",
+                 f"{b} = {target_src}",
+                 f"for {c} in ({value} if isinstance({value}, list) else [{value}]):",
+                 f"    if {c} is None: {names['fail']}()",
+                 *fuse.indent(apply.move_lines(c, b, a, bottom, names["rule"], tuple(react)))]
+        namespace = {**what_ns, **target_ns, **apply.NAMESPACE, **react, names["fail"]: nothing_to_move,
+                     names["rule"]: rule}
+        return fuse.statement(lines, namespace, 2)
 
     def _move_one(self, what, target, bottom: bool, rule: str, position: Position):
         """`move CARD to ZONE` as generated lines."""
@@ -163,6 +197,9 @@ class ChangeStatements:
             return lambda st, env: None
         size = self.layout.family_size(family)
         start, value = family.base, family.initial
+
+        if value.__class__ is int:  # a whole number (as always, unless a bound came from elsewhere)
+            return fuse.statement(apply.reset_lines(start, size, value), {}, 0)
 
         def reset(st, env):
             apply.reset_counters(st, start, size, value)

@@ -255,12 +255,10 @@ class ExpressionCompiler:
             return const(keys[fixed[0]])
         position, name = node.pos, family.name
 
-        def lookup(st, env):
-            value = key(st, env)
-            if value not in keys:
-                fail(position, f"counter {name!r} has no key {value!r}")
-            return keys[value]
-        return lookup
+        def missing(value):
+            fail(position, f"counter {name!r} has no key {value!r}")
+        # the key's index, one generated expression (the key checked when the counter is read)
+        return fused("{v0}[{v1}] if ({v1} := {p0}) in {v0} else {v2}({v1})", [key], [keys, None, missing])
 
     @staticmethod
     def _passed_in(node: s.Node, scope: Scope) -> bool:
@@ -414,7 +412,8 @@ class ExpressionCompiler:
         fns = [fn for fn, _ in parts]
         if all(isinstance(item, s.Literal) for item in node.items):
             values = [item.value for item in node.items]
-            return (lambda st, env: list(values)), t.list_of(t.ANY if kind == t.NONE else kind)
+            # a copy each time (a list value may be changed by whoever gets it), fused
+            return fused("{v0}[:]", values=[values]), t.list_of(t.ANY if kind == t.NONE else kind)
         return (lambda st, env: [f(st, env) for f in fns]), t.list_of(t.ANY if kind == t.NONE else kind)
 
     # ---- records --------------------------------------------------------------------------

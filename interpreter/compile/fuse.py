@@ -10,6 +10,7 @@ written as literals. Anything without a source form is called as a closure from 
 from __future__ import annotations
 
 import itertools
+import re
 import types
 from collections.abc import Callable
 from typing import Any
@@ -139,7 +140,31 @@ def comprehension(source: Fn, slot: int, element: Fn | None, cond: Fn | None) ->
     element_text, cond_text = texts
     src = f"[{element_text or item} for {item} in {parts[0][0]}"
     src += f" if {cond_text}]" if cond_text else "]"
-    return from_source(src, namespace, depth)
+    fn = from_source(src, namespace, depth)
+    return _folded(fn, source, texts) or fn
+
+
+_READS_GAME = re.compile(r"\b(st|env)\b")  # generated text that reads the state or a name
+
+
+def _folded(fn: Fn, source: Fn, texts: list[str | None]) -> Fn | None:
+    """A comprehension over a constant list whose element and condition read neither the state
+    nor another name (`[zone[i] for each i in 1..7]`: the zones' numbers) is the same list
+    every time: worked out once, here, and copied when it runs (a list value is the reader's).
+    None when it is not such a list, or when working it out fails (it then fails when it
+    runs, at its rule, as before)."""
+    if getattr(source, "constant", None) is None:
+        return None
+    if any(text is not None and _READS_GAME.search(text) for text in texts):
+        return None
+    try:
+        value = fn(None, None)
+    except Exception:  # noqa: BLE001 - a bound check that fails: left to fail when the rule runs
+        return None
+    if not all(item is None or item.__class__ in (int, str, bool) for item in value):
+        return None
+    name = f"_v{next(_fresh)}"
+    return from_source(f"{name}[:]", {name: value}, 1)
 
 
 def substituted(body: Fn, bindings: list[tuple[int, Fn]]) -> Fn | None:

@@ -11,6 +11,10 @@ inline, and its steps become plain Python control flow: an `if` whose branch may
 follows the answer straight away. The same compiled statements run, in the same order, with
 the same draws, so a game played through gives the same outcome as the VM's.
 
+A decision's answer, a `resolve` and a random agent's `up to N` choice are lines in place too,
+and a `when` rule's condition is tested at each counter change it watches, so that
+triggers.fire is called only when a rule may fire (the trigger lists are final once compiled).
+
 Events and free actions keep what the VM reads from its frames as counts of their own: how many
 reactions are running (the depth of a chain, bounded as in the VM) and whether a free action's
 body is running (its decisions offer no free action). A statement that raises events decides
@@ -23,6 +27,7 @@ explicit games, which the VM runs); `playthrough` returns None otherwise.
 """
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable
 
@@ -33,6 +38,7 @@ from snowrules.compile.playthrough_events import EventTemplates, trigger_routine
 from snowrules.compile.reactions import Reacting
 from snowrules.compile.statements import _CallStep
 from snowrules.compile.steps import (
+    FEW_ITEMS,
     ChooseStep,
     ForStep,
     GameEnded,
@@ -43,7 +49,9 @@ from snowrules.compile.steps import (
     TriggeredAdd,
     TurnsStep,
     WhileStep,
+    index_combinations,
 )
+from snowrules.compile.triggers import prefiltered
 from snowrules.language.diagnostics import RuntimeRulesError, SnowrulesError
 from snowrules.model.program import Program
 
@@ -100,7 +108,8 @@ class _Builder(EventTemplates):
             try:
                 lines, namespace = self.block_lines(block_id)
                 # nobody listens to a game played through (Game.play_through): no event lines
-                self.functions[block_id] = fuse.statement(apply.unheard(lines), namespace, 0)
+                lines = prefiltered(apply.unheard(lines), namespace)
+                self.functions[block_id] = fuse.statement(lines, namespace, 0)
             finally:
                 self.building.discard(block_id)
         return self.functions[block_id]
@@ -167,7 +176,8 @@ class _Builder(EventTemplates):
         if kind is ForStep:
             item, items = fuse.fresh(), fuse.fresh()
             fail, where = self.bound(budget.over_budget, ns), self.bound(self.program.blocks[step.block].position, ns)
-            return [f"{items} = list({self.value(step.source, ns)})",
+            source = self.value(step.source, ns)
+            return [f"{items} = {source if _fresh_list(source) else f'list({source})'}",
                     *budget.charge_lines(f"len({items})", where, fail),
                     f"for {item} in {items}:",
                     f"    env[{int(step.slot)}] = {item}",
@@ -197,10 +207,12 @@ class _Builder(EventTemplates):
             return [f"{self.bound(self.reacting(step), ns)}(st, env)"]
         if kind is ChooseStep and step.count_mode is None and not step.optional:
             return self.choose_each_lines(step, ns) if step.simultaneous else self.choose_one_lines(step, ns)
+        if kind is ChooseStep and not step.simultaneous:
+            return self.choose_count_lines(step, ns)
         if kind is ChooseStep:
             return [f"{self.bound(step.played_through, ns)}(st, env, {self.bound(self.answered(step), ns)})"]
         if kind is ResolveStep:
-            return [f"{self.bound(self.resolve(step), ns)}(st, env)"]
+            return self.resolve_lines(step, ns)
         if kind is TriggeredAdd:
             return [f"{self.bound(self.triggered(step), ns)}(st, env)"]
         if kind is PayStep:
@@ -277,6 +289,55 @@ class _Builder(EventTemplates):
             lines = [f"if {limit}(st, env) >= 1:"] + fuse.indent(lines)
         return lines
 
+    def choose_count_lines(self, step: ChooseStep, ns: dict) -> list[str]:
+        """One seat's `up to N` / `exactly N` decision (or an optional one), written inline for
+        a random agent among at most FEW_ITEMS items: the combinations' positions looked up
+        (steps.index_combinations, as ChooseStep._draw_combination does: the same draw), the
+        answer bound and what follows in place. Any other case is
+        ChooseStep.played_through_one, with what follows as a function."""
+        if step.count_mode is None:
+            return [f"{self.bound(step.played_through, ns)}(st, env, {self.bound(self.answered(step), ns)})"]
+        player, items, count, length, table, total = (fuse.fresh() for _ in range(6))
+        slot = int(step.slot)
+        if step.count_mode == "exactly":
+            sizes = f"{count}, {count} + 1, 1) if {count} <= {length} else ()"
+        else:
+            sizes = f"min({count}, {length}), -1, -1)"
+        combinations = self.bound(index_combinations, ns)
+        return [f"{player} = {self.value(step.who, ns)}",
+                f"{items} = {self.value(step.source, ns)} if st.draws is not None and not st.explicit else None",
+                f"if {items} is not None and len({items}) <= {int(FEW_ITEMS)}:",
+                f"    {count} = {self.value(step.count, ns)}",
+                f"    {length} = len({items})",
+                f"    {table} = {combinations}({length}, {sizes}",
+                f"    {total} = len({table})",
+                f"    if {total} == 0:",
+                f"        env[{slot}] = []",
+                "    else:",
+                f"        env[{slot}] = [{items}[_i] for _i in {table}[0 if {total} == 1 else "
+                f"int(st.draws[{player}]() * {total})]]",
+                *fuse.indent(fuse.indent(self.body_lines(step, ns))),
+                f"else: {self.bound(step.played_through_one, ns)}(st, env, {player}, "
+                f"{self.bound(self.answered(step), ns)})"]
+
+    def resolve_lines(self, step: ResolveStep, ns: dict) -> list[str]:
+        """`resolve CARD for PLAYER` written inline (as ResolveStep.run, without a frame): the
+        effect of the card's definition looked up, its environment made with `this` and `me`,
+        and its function called (looked up when it runs: an effect may resolve itself again)."""
+        for routine in step.routines.values():
+            self.ensure(routine.block)
+        effects = {definition: (routine.block, routine.env_size, routine.slots["this"], routine.slots["me"])
+                   for definition, routine in step.routines.items()}
+        card, effect, local = fuse.fresh(), fuse.fresh(), fuse.fresh()
+        return [f"{card} = {self.value(step.card, ns)}",
+                f"if {card} is not None:",
+                f"    {effect} = {self.bound(effects, ns)}.get({self.bound(step.defs, ns)}[{card}])",
+                f"    if {effect} is not None:",
+                f"        {local} = [None] * {effect}[1]",
+                f"        {local}[{effect}[2]] = {card}",
+                f"        {local}[{effect}[3]] = {self.value(step.player, ns)}",
+                f"        {self.bound(self.functions, ns)}[{effect}[0]](st, {local})"]
+
     def resolve(self, step: ResolveStep) -> Run:
         functions, defs, card_of, player_of = self.functions, step.defs, step.card, step.player
         for routine in step.routines.values():
@@ -311,6 +372,24 @@ class _Builder(EventTemplates):
                     local[player_slot] = player
                 functions[routine.block](st, local)
         return triggered
+
+def _fresh_list(src: str) -> bool:
+    """Whether a generated expression makes a new list each time it runs (a comprehension, a
+    copy): a loop over it needs no copy of its own. The text is snowrules' templates, in which
+    no bracket is ever inside a text (values are bound names), so brackets can be counted."""
+    body = src[1:-1] if src.startswith("(") and src.endswith(")") else src
+    if body.endswith("[:]"):
+        return re.fullmatch(r"_v\d+\[:\]", body) is not None
+    if not (body.startswith("[") and body.endswith("]") and " for " in body):
+        return False
+    depth = 0
+    for at, char in enumerate(body):
+        depth += char in "([{"
+        depth -= char in ")]}"
+        if depth == 0:
+            return at == len(body) - 1  # the first bracket closes only at the end
+    return False
+
 
 def _too_long(position, limit: int):
     def fail():

@@ -305,7 +305,11 @@ class ChooseStep:
                     env[choice_slot] = a
                     body(st, env)
             return
-        player = self.who(st, env)
+        self.played_through_one(st, env, self.who(st, env), body)
+
+    def played_through_one(self, st, env, player: int, body) -> None:
+        """`played_through` of one seat's decision, the seat known (the generated up-to
+        decision, compile/playthrough.py, calls it for any agent but a random one)."""
         if self.count_mode is not None and st.draws is not None and not st.explicit:
             self._draw_combination(st, env, player, body)
             return

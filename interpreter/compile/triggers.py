@@ -7,9 +7,12 @@ run by `release` when the block closes.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from snowrules.compile import fuse
 
 Native = Callable[[Any, list], None]
 
@@ -71,3 +74,58 @@ def release(st) -> None:
         if trigger.per_player:
             local[trigger.player_slot] = player
         trigger.native(st, local)
+
+
+def may_fire_source(triggers: list[TriggerRuntime], counter: str) -> tuple[str, dict] | None:
+    """A generated condition that holds whenever `fire` on counter `counter` (a local of
+    generated code holding its index, the counter holding its new value) would run or remember
+    a trigger of `triggers`: each trigger's condition on the new value, its player worked out
+    from the counter as `fire` does. A game played through tests it in place, and calls `fire`
+    only when it holds. None when a condition has no source form or reads another name."""
+    parts, namespace = [], {}
+    for trigger in triggers:
+        src, ns, depth = fuse.code(trigger.cond)
+        if "(st, env)" in src or depth >= fuse.MAX_DEPTH:
+            return None
+        if trigger.per_player:
+            owner = f"(({counter} - {int(trigger.base)}) // {int(trigger.width)})"
+            if trigger.subjects is not None:
+                name = fuse.fresh("_v")
+                namespace[name] = trigger.subjects
+                owner = f"{name}[{owner}]"
+            src = src.replace(f"env[{int(trigger.player_slot)}]", owner)
+        if "env[" in src:
+            return None
+        parts.append(src)
+        namespace.update(ns)
+    return " or ".join(parts), namespace
+
+
+_FIRE_LINE = re.compile(r"^(\s*)if (_v\d+): _fire\(st, \2, (_i\d+), (_o\d+), (_n\d+)\)$")
+
+
+def prefiltered(lines: list[str], namespace: dict) -> list[str]:
+    """Generated lines whose `fire` lines (apply.counter_lines, not handing back) call `fire`
+    only when `may_fire_source` holds; a counter no `when` rule watches has no such line. For
+    a program whose triggers are all compiled (the `when` lists are final): a game played
+    through (compile/playthrough.py). The lines and conditions are snowrules' templates."""
+    result = []
+    for line in lines:
+        found = _FIRE_LINE.match(line)
+        triggers = namespace.get(found.group(2)) if found else None
+        if not found or not isinstance(triggers, list):
+            result.append(line)
+            continue
+        indent = found.group(1)
+        if not triggers:
+            result.append(f"{indent}pass")
+            continue
+        condition = may_fire_source(triggers, found.group(3))
+        if condition is None:
+            result.append(line)
+            continue
+        src, ns = condition
+        namespace.update(ns)
+        result.append(f"{indent}if {src}: _fire(st, {found.group(2)}, {found.group(3)}, {found.group(4)}, "
+                      f"{found.group(5)})")
+    return result

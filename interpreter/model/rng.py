@@ -43,3 +43,14 @@ def shuffle(state: int, items: list) -> int:
         j = ((z ^ (z >> 31)) * (place + 1)) >> 64
         items[place], items[j] = items[j], items[place]
     return state
+
+
+def below_lines(state: str, n: str, out: str, z: str) -> list[str]:
+    """`below` as generated lines, for code that draws in a loop (a roll's dice): `state` names a
+    local holding the generator state (advanced in place), `n` an expression of the bound, `out`
+    the local that receives the draw in 0..n-1, `z` a scratch local. All four are names of
+    snowrules' own making; the same steps as `below`, so the same numbers (tests/test_rng.py)."""
+    return [f"{state} = ({state} + {GOLDEN}) & {MASK}",
+            f"{z} = (({state} ^ ({state} >> 30)) * 0xBF58476D1CE4E5B9) & {MASK}",
+            f"{z} = (({z} ^ ({z} >> 27)) * 0x94D049BB133111EB) & {MASK}",
+            f"{out} = (({z} ^ ({z} >> 31)) * {n}) >> 64"]
