@@ -45,6 +45,7 @@ from snowrules.model.state import State
 from snowrules.model.values import Decision
 from snowrules.runtime.engine import Game
 from snowrules.runtime.returns import evaluate_manifest, seat_returns
+from snowrules.runtime.vm import run
 
 PREFIX = "snowrules_"
 NOTHING_TO_DECIDE = 0   # the one legal action of a seat left out of a simultaneous node
@@ -351,30 +352,37 @@ class SnowrulesState(pyspiel.State):
 
     def _work_out_node(self) -> Node:
         pending = self.st.pending
-        group = "chance" if pending.chance else "choice"
+        chance = pending.chance
+        group = "chance" if chance else "choice"
         # The common case first, as `_ids` would work it out: whole-number options (components,
         # players, numbers: never a free action, a spot, a way to pay or "nothing", which are
         # records or None) whose declared ids are all known and all differ.
         known = self.get_game().ids.get((group, pending.kind))
+        id_of = None if known is None else known.__getitem__
         found = []
         for options in pending.options:
             ids = None
-            if known is not None and options and options[0].__class__ is int and options[-1].__class__ is int:
+            if id_of is not None and options and options[0].__class__ is int and options[-1].__class__ is int:
                 try:
-                    ids = list(map(known.__getitem__, options))
+                    ids = list(map(id_of, options))
                 except (KeyError, TypeError):
                     ids = None
-                if ids is not None and len(set(ids)) != len(ids):
+                else:
+                    ordered = sorted(ids)
+                    if len(set(ordered)) == len(ordered):
+                        found.append((ids, ordered))
+                        continue
                     ids = None
             if ids is None:
                 ids = self._ids(group, options)
             found.append((ids, sorted(ids)))
-        if pending.chance:
-            legal = {CHANCE_PLAYER: found[0][1]}
-        else:
-            legal = {seat: sorted_ids for seat, (_, sorted_ids) in zip(pending.seats, found)}
-        left_out = [NOTHING_TO_DECIDE] if pending.simultaneous and len(pending.seats) > 1 else []
-        return Node(found, legal, left_out)
+        if chance:
+            return Node(found, {CHANCE_PLAYER: found[0][1]}, [])
+        seats = pending.seats
+        if len(seats) == 1:
+            return Node(found, {seats[0]: found[0][1]}, [])
+        return Node(found, {seat: ids[1] for seat, ids in zip(seats, found)},
+                    [NOTHING_TO_DECIDE] if pending.simultaneous else [])
 
     def _seat_options(self, player: int) -> tuple[list[int], list]:
         pending = self.st.pending
@@ -438,42 +446,47 @@ class SnowrulesState(pyspiel.State):
         node = self._node
         if node is None:
             node = self._node = self._work_out_node()
-        if pending.chance:
-            ids = node.ids[0][0]
-            try:
-                index = ids.index(action)
-            except ValueError:
-                raise self._illegal(ids, action, None) from None
-            self.get_game().engine.answer(st, [index])
-            self._observe()
-            return
-        seat = pending.seats[0]
         ids = node.ids[0][0]
         try:
             index = ids.index(action)
         except ValueError:
-            raise self._illegal(ids, action, seat) from None
-        recall = self._recall_kept()
-        if recall is not None:
-            recall.chose(seat, pending.options[0][index], pending.kind)
-        self.get_game().engine.answer(st, [index])
-        self._observe()
+            raise self._illegal(ids, action, None if pending.chance else pending.seats[0]) from None
+        value = pending.options[0][index]
+        if not pending.chance:
+            recall = self._recall_kept()
+            if recall is not None:
+                recall.chose(pending.seats[0], value, pending.kind)
+            if pending.simultaneous:  # a secret decision that only one seat has to make
+                value = [value]
+        self._go_on(value, [index])
 
     def _apply_actions(self, actions: list[int]) -> None:
         pending = self.st.pending
         answers = []
-        kind = pending.kind
         for seat, (ids, _) in zip(pending.seats, self._node_ids()):
             action = actions[seat]
             try:
                 answers.append(ids.index(action))
             except ValueError:
                 raise self._illegal(ids, action, seat) from None
+        values = list(map(list.__getitem__, pending.options, answers))
         recall = self._recall_kept()
         if recall is not None:
-            for seat, index, options in zip(pending.seats, answers, pending.options):
-                recall.chose(seat, options[index], kind)
-        self.get_game().engine.answer(self.st, answers)
+            for seat, value in zip(pending.seats, values):
+                recall.chose(seat, value, pending.kind)
+        self._go_on(values, answers)
+
+    def _go_on(self, value: Any, answers: list[int]) -> None:
+        """Give the pending decision its answer (`value`, as Game.take would make it from the
+        option indexes `answers`, which the ids were checked against) and run on to the next
+        node. Game.answer would check the indexes again; with a sink, it also logs them."""
+        st = self.st
+        program = self.get_game().program
+        if st.sink is not None:
+            self.get_game().engine.answer(st, answers)
+        else:
+            st.answer = value
+            run(program, st)
         self._observe()
 
     # ---- what the seats remember ------------------------------------------------------------
