@@ -249,18 +249,6 @@ class SnowrulesState(pyspiel.State):
     def current_player(self) -> int:
         return self._player
 
-    def _whose_turn(self) -> int:
-        st = self.st
-        if st.result is not None:
-            return TERMINAL_PLAYER
-        pending = st.pending
-        if pending.chance:
-            return CHANCE_PLAYER
-        seats = pending.seats
-        if pending.simultaneous and len(seats) > 1:
-            return SIMULTANEOUS_PLAYER
-        return seats[0]
-
     def _ids(self, group: str, options: list) -> list[int]:
         """The action ids of a node's options, in the options' order. Declared ids depend on the
         option and the game's parameters only (an id always means the same move), so each
@@ -502,13 +490,23 @@ class SnowrulesState(pyspiel.State):
     _eager = False  # a replaying state notes every node as it arrives
 
     def _observe(self) -> None:
-        """Arriving at a node: whose turn it is; the seats note it now only if eager."""
+        """Arriving at a node: whose turn it is, as pyspiel names it (a decision of several seats
+        is a simultaneous node; a draw is the chance player's, with nothing to note); the seats
+        note it now only if eager."""
         st = self.st
-        self._player = self._whose_turn()
         self._node = None
-        pending = st.pending
-        self._looked = pending is not None and pending.chance and st.result is None  # a draw: nothing to note
-        if self._eager and not self._looked:
+        if st.result is not None:
+            self._player = TERMINAL_PLAYER
+        else:
+            pending = st.pending
+            if pending.chance:
+                self._player = CHANCE_PLAYER
+                self._looked = True
+                return
+            seats = pending.seats
+            self._player = SIMULTANEOUS_PLAYER if pending.simultaneous and len(seats) > 1 else seats[0]
+        self._looked = False
+        if self._eager:
             self._note_node()
 
     def _note_node(self) -> None:
