@@ -170,6 +170,9 @@ class SnowrulesGame(pyspiel.Game):
         # one) copies it instead of running the setup again. The setup draws nothing at random
         # that is not a chance node, so every initial state is the same.
         self.first_state: tuple[State, Recall, int, Node | None] | None = None
+        # Its states' class: SnowrulesState with what they read at every node (see Shared).
+        self.state_class = type(f"{type(self).__name__}State", (SnowrulesState,),
+                                {"_shared": Shared(self.ids, self.program)})
 
     def _utility(self, declared: bool) -> tuple[str, float | None]:
         """How the returns add up, and their sum when it is fixed. The manifest's `utility` may
@@ -215,7 +218,7 @@ class SnowrulesGame(pyspiel.Game):
         return found
 
     def new_initial_state(self) -> SnowrulesState:
-        return SnowrulesState(self)
+        return self.state_class(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None) -> SnowrulesObserver:
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
@@ -223,7 +226,10 @@ class SnowrulesGame(pyspiel.Game):
 
 
 class SnowrulesState(pyspiel.State):
-    """A snowrules state in explicit mode, with OpenSpiel's ids for its options."""
+    """A snowrules state in explicit mode, with OpenSpiel's ids for its options. Each game makes
+    its states from its own subclass (SnowrulesGame.state_class), which holds `_shared`."""
+
+    _shared: Shared
 
     def __init__(self, game: SnowrulesGame):
         super().__init__(game)
@@ -345,7 +351,7 @@ class SnowrulesState(pyspiel.State):
         # The common case first, as `_ids` would work it out: whole-number options (components,
         # players, numbers: never a free action, a spot, a way to pay or "nothing", which are
         # records or None) whose declared ids are all known and all differ.
-        known = self.get_game().ids.get((group, pending.kind))
+        known = self._shared.ids.get((group, pending.kind))
         id_of = None if known is None else known.__getitem__
         found = []
         for options in pending.options:
@@ -469,7 +475,7 @@ class SnowrulesState(pyspiel.State):
         option indexes `answers`, which the ids were checked against) and run on to the next
         node. Game.answer would check the indexes again; with a sink, it also logs them."""
         st = self.st
-        program = self.get_game().program
+        program = self._shared.program
         if st.sink is not None:
             self.get_game().engine.answer(st, answers)
         else:
@@ -591,6 +597,16 @@ class SnowrulesState(pyspiel.State):
 
     def __str__(self) -> str:
         return json.dumps(self.st.to_json(), sort_keys=True)
+
+
+class Shared(NamedTuple):
+    """What a state reads from its game at every node (the remembered ids, the program): a
+    class attribute of the game's own state class (SnowrulesGame.state_class), because pyspiel's
+    `get_game()` is a call into C++ that costs more than the reads, and an attribute of each
+    state would be copied at every clone (pyspiel clones with copy.deepcopy)."""
+
+    ids: dict[tuple, dict]
+    program: Program
 
 
 class Node(NamedTuple):
