@@ -23,14 +23,13 @@ Needs the `open-spiel` package (`pip install 'snowrules[openspiel]'`).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from functools import cache
-from itertools import compress, count, repeat
-from operator import ne
+from itertools import repeat
 from typing import Any, NamedTuple
 
 import numpy as np
 import pyspiel
+from snowrules.adapters.recall import Recall, Sight
 from snowrules.compile.action_ids import FreeActionIds, free_action_ids
 from snowrules.compile.chance import CHANCE
 from snowrules.compile.compiler import load_program
@@ -46,6 +45,7 @@ from snowrules.model.state import State
 from snowrules.model.values import Decision
 from snowrules.runtime.engine import Game
 from snowrules.runtime.returns import evaluate_manifest, seat_returns
+from snowrules.runtime.vm import run
 
 PREFIX = "snowrules_"
 NOTHING_TO_DECIDE = 0   # the one legal action of a seat left out of a simultaneous node
@@ -170,6 +170,9 @@ class SnowrulesGame(pyspiel.Game):
         # one) copies it instead of running the setup again. The setup draws nothing at random
         # that is not a chance node, so every initial state is the same.
         self.first_state: tuple[State, Recall, int, Node | None] | None = None
+        # Its states' class: SnowrulesState with what they read at every node (see Shared).
+        self.state_class = type(f"{type(self).__name__}State", (SnowrulesState,),
+                                {"_shared": Shared(self.ids, self.program)})
 
     def _utility(self, declared: bool) -> tuple[str, float | None]:
         """How the returns add up, and their sum when it is fixed. The manifest's `utility` may
@@ -215,7 +218,7 @@ class SnowrulesGame(pyspiel.Game):
         return found
 
     def new_initial_state(self) -> SnowrulesState:
-        return SnowrulesState(self)
+        return self.state_class(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None) -> SnowrulesObserver:
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
@@ -223,7 +226,10 @@ class SnowrulesGame(pyspiel.Game):
 
 
 class SnowrulesState(pyspiel.State):
-    """A snowrules state in explicit mode, with OpenSpiel's ids for its options."""
+    """A snowrules state in explicit mode, with OpenSpiel's ids for its options. Each game makes
+    its states from its own subclass (SnowrulesGame.state_class), which holds `_shared`."""
+
+    _shared: Shared
 
     def __init__(self, game: SnowrulesGame):
         super().__init__(game)
@@ -248,18 +254,6 @@ class SnowrulesState(pyspiel.State):
     # ---- whose turn -----------------------------------------------------------------------
     def current_player(self) -> int:
         return self._player
-
-    def _whose_turn(self) -> int:
-        st = self.st
-        if st.result is not None:
-            return TERMINAL_PLAYER
-        pending = st.pending
-        if pending.chance:
-            return CHANCE_PLAYER
-        seats = pending.seats
-        if pending.simultaneous and len(seats) > 1:
-            return SIMULTANEOUS_PLAYER
-        return seats[0]
 
     def _ids(self, group: str, options: list) -> list[int]:
         """The action ids of a node's options, in the options' order. Declared ids depend on the
@@ -352,30 +346,37 @@ class SnowrulesState(pyspiel.State):
 
     def _work_out_node(self) -> Node:
         pending = self.st.pending
-        group = "chance" if pending.chance else "choice"
+        chance = pending.chance
+        group = "chance" if chance else "choice"
         # The common case first, as `_ids` would work it out: whole-number options (components,
         # players, numbers: never a free action, a spot, a way to pay or "nothing", which are
         # records or None) whose declared ids are all known and all differ.
-        known = self.get_game().ids.get((group, pending.kind))
+        known = self._shared.ids.get((group, pending.kind))
+        id_of = None if known is None else known.__getitem__
         found = []
         for options in pending.options:
             ids = None
-            if known is not None and options and options[0].__class__ is int and options[-1].__class__ is int:
+            if id_of is not None and options and options[0].__class__ is int and options[-1].__class__ is int:
                 try:
-                    ids = list(map(known.__getitem__, options))
+                    ids = list(map(id_of, options))
                 except (KeyError, TypeError):
                     ids = None
-                if ids is not None and len(set(ids)) != len(ids):
+                else:
+                    ordered = sorted(ids)
+                    if len(set(ordered)) == len(ordered):
+                        found.append((ids, ordered))
+                        continue
                     ids = None
             if ids is None:
                 ids = self._ids(group, options)
             found.append((ids, sorted(ids)))
-        if pending.chance:
-            legal = {CHANCE_PLAYER: found[0][1]}
-        else:
-            legal = {seat: sorted_ids for seat, (_, sorted_ids) in zip(pending.seats, found)}
-        left_out = [NOTHING_TO_DECIDE] if pending.simultaneous and len(pending.seats) > 1 else []
-        return Node(found, legal, left_out)
+        if chance:
+            return Node(found, {CHANCE_PLAYER: found[0][1]}, [])
+        seats = pending.seats
+        if len(seats) == 1:
+            return Node(found, {seats[0]: found[0][1]}, [])
+        return Node(found, {seat: ids[1] for seat, ids in zip(seats, found)},
+                    [NOTHING_TO_DECIDE] if pending.simultaneous else [])
 
     def _seat_options(self, player: int) -> tuple[list[int], list]:
         pending = self.st.pending
@@ -439,42 +440,47 @@ class SnowrulesState(pyspiel.State):
         node = self._node
         if node is None:
             node = self._node = self._work_out_node()
-        if pending.chance:
-            ids = node.ids[0][0]
-            try:
-                index = ids.index(action)
-            except ValueError:
-                raise self._illegal(ids, action, None) from None
-            self.get_game().engine.answer(st, [index])
-            self._observe()
-            return
-        seat = pending.seats[0]
         ids = node.ids[0][0]
         try:
             index = ids.index(action)
         except ValueError:
-            raise self._illegal(ids, action, seat) from None
-        recall = self._recall_kept()
-        if recall is not None:
-            recall.chose(seat, pending.options[0][index], pending.kind)
-        self.get_game().engine.answer(st, [index])
-        self._observe()
+            raise self._illegal(ids, action, None if pending.chance else pending.seats[0]) from None
+        value = pending.options[0][index]
+        if not pending.chance:
+            recall = self._recall_kept()
+            if recall is not None:
+                recall.chose(pending.seats[0], value, pending.kind)
+            if pending.simultaneous:  # a secret decision that only one seat has to make
+                value = [value]
+        self._go_on(value, [index])
 
     def _apply_actions(self, actions: list[int]) -> None:
         pending = self.st.pending
         answers = []
-        kind = pending.kind
         for seat, (ids, _) in zip(pending.seats, self._node_ids()):
             action = actions[seat]
             try:
                 answers.append(ids.index(action))
             except ValueError:
                 raise self._illegal(ids, action, seat) from None
+        values = list(map(list.__getitem__, pending.options, answers))
         recall = self._recall_kept()
         if recall is not None:
-            for seat, index, options in zip(pending.seats, answers, pending.options):
-                recall.chose(seat, options[index], kind)
-        self.get_game().engine.answer(self.st, answers)
+            for seat, value in zip(pending.seats, values):
+                recall.chose(seat, value, pending.kind)
+        self._go_on(values, answers)
+
+    def _go_on(self, value: Any, answers: list[int]) -> None:
+        """Give the pending decision its answer (`value`, as Game.take would make it from the
+        option indexes `answers`, which the ids were checked against) and run on to the next
+        node. Game.answer would check the indexes again; with a sink, it also logs them."""
+        st = self.st
+        program = self._shared.program
+        if st.sink is not None:
+            self.get_game().engine.answer(st, answers)
+        else:
+            st.answer = value
+            run(program, st)
         self._observe()
 
     # ---- what the seats remember ------------------------------------------------------------
@@ -490,13 +496,23 @@ class SnowrulesState(pyspiel.State):
     _eager = False  # a replaying state notes every node as it arrives
 
     def _observe(self) -> None:
-        """Arriving at a node: whose turn it is; the seats note it now only if eager."""
+        """Arriving at a node: whose turn it is, as pyspiel names it (a decision of several seats
+        is a simultaneous node; a draw is the chance player's, with nothing to note); the seats
+        note it now only if eager."""
         st = self.st
-        self._player = self._whose_turn()
         self._node = None
-        pending = st.pending
-        self._looked = pending is not None and pending.chance and st.result is None  # a draw: nothing to note
-        if self._eager and not self._looked:
+        if st.result is not None:
+            self._player = TERMINAL_PLAYER
+        else:
+            pending = st.pending
+            if pending.chance:
+                self._player = CHANCE_PLAYER
+                self._looked = True
+                return
+            seats = pending.seats
+            self._player = SIMULTANEOUS_PLAYER if pending.simultaneous and len(seats) > 1 else seats[0]
+        self._looked = False
+        if self._eager:
             self._note_node()
 
     def _note_node(self) -> None:
@@ -583,6 +599,16 @@ class SnowrulesState(pyspiel.State):
         return json.dumps(self.st.to_json(), sort_keys=True)
 
 
+class Shared(NamedTuple):
+    """What a state reads from its game at every node (the remembered ids, the program): a
+    class attribute of the game's own state class (SnowrulesGame.state_class), because pyspiel's
+    `get_game()` is a call into C++ that costs more than the reads, and an attribute of each
+    state would be copied at every clone (pyspiel clones with copy.deepcopy)."""
+
+    ids: dict[tuple, dict]
+    program: Program
+
+
 class Node(NamedTuple):
     """A node's action ids, worked out once: per options list of the decision, its ids in the
     options' order and sorted; each player's legal ids (the chance player's at a draw); the single
@@ -596,180 +622,6 @@ class Node(NamedTuple):
 
     def __deepcopy__(self, memo: dict) -> Node:
         return self
-
-
-@dataclass(frozen=True)
-class Sight:
-    """What never changes in what the seats see: the zones' labels and which zones' content each
-    seat sees (as in Game.view: public zones and its player's hidden ones). Kept by the game, not
-    in the states, which are copied at every node."""
-
-    zone_labels: list[str]
-    counter_labels: list[str]
-    variable_names: list[str]
-    component_names: list[str]
-    sees: list[list[bool]]
-    # counters `per component`: (counter index, component id); a seat sees such a counter where
-    # it sees the component, as in Game.view
-    on_components: list[tuple[int, int]] = ()
-
-    @classmethod
-    def of(cls, program: Program) -> Sight:
-        layout = program.layout
-        sees = [[zone.visibility == "public" or (zone.visibility == "hidden"
-                                                 and zone.owner in program.seats_of(program.controller(seat)))
-                 for zone in layout.zones] for seat in range(layout.player_seats)]
-        on_components = [(family.base + slot, c) for family in layout.counter_families.values()
-                         if family.per_component for slot, c in enumerate(family.holders)]
-        return cls([zone.label(layout.seat_names) for zone in layout.zones], list(layout.counter_labels),
-                   list(program.variable_names), list(layout.component_names), sees, on_components)
-
-
-class Recall:
-    """Each seat's whole sequence of observations, in order: what it saw change (the parts of
-    its view, Game.view, that differ from the last time it looked), the decisions it was asked
-    (the rule and the options) and what it chose. Nothing is ever removed, so a value the seat
-    saw and that was later overwritten is still told apart: this is its perfect-recall
-    information state. Every seat looks at the same moments, so the state is compared with the
-    last look once, and each change is told to the seats that may see it.
-
-    The notes keep the facts (component ids, counts, values, options) and become text only when
-    an information state is asked for (`text`): most nodes of a playout are never asked."""
-
-    def __init__(self, seats: int):
-        self.notes: list[list[tuple]] = [[] for _ in range(seats)]
-        self.last_zones: list[tuple[int, ...]] | None = None  # each zone's content at the last look
-        self.last_counters: list[int] | None = None
-        self.last_vars: list[Any] | None = None
-        self.last_types: list[type] | None = None  # 1, 1.0 and true are equal, but not alike
-        self.last_grids: dict[int, str] = {}  # each grid zone's layout at the last look, as JSON text
-
-    def __deepcopy__(self, memo: dict) -> Recall:
-        """pyspiel clones a state with copy.deepcopy at every `clone()`. The notes are only ever
-        appended and a note never changes, nor does a kept copy of the zones or of a value (they are
-        replaced, not changed): so a copy shares them and copies only the lists that change."""
-        other = Recall.__new__(Recall)
-        other.notes = [notes[:] for notes in self.notes]
-        other.last_zones = self.last_zones
-        other.last_counters = self.last_counters
-        other.last_vars = None if self.last_vars is None else self.last_vars[:]
-        other.last_types = self.last_types
-        other.last_grids = self.last_grids
-        return other
-
-    def look(self, st: State, sight: Sight) -> None:
-        """Every seat notes what changed since the last look (at the first look, everything).
-        The comparisons run in C (map, compress): this runs at every node of every playout."""
-        zones = list(map(tuple, st.zones))  # as they are now; compared with last time's in C
-        counters, values = st.counters, st.vars
-        last_zones = self.last_zones
-        if last_zones is None:
-            last_zones = [None] * len(zones)
-            changed_zones: Any = range(len(zones))
-            changed_counters: Any = range(len(counters))
-            changed_values: Any = range(len(values))
-            self.last_vars = [None] * len(values)
-            types = list(map(type, values))
-        else:
-            changed_zones = list(compress(count(), map(ne, zones, last_zones)))
-            changed_counters = (() if counters == self.last_counters
-                                else list(compress(count(), map(ne, counters, self.last_counters))))
-            types = list(map(type, values))
-            changed_values = (() if values == self.last_vars and types == self.last_types
-                              else [i for i in range(len(values)) if values[i] != self.last_vars[i]
-                                    or types[i] is not self.last_types[i]])
-        last_vars = self.last_vars
-        public: list[tuple] = [("counter", i, counters[i]) for i in changed_counters]
-        if sight.on_components:
-            public = self._component_counters(st, sight, public, set(changed_zones))
-        if st.grids:  # a grid zone is public: where its components lie, what covers what
-            layouts = {z: json.dumps(grid.to_json()) for z, grid in st.grids.items()}
-            public += [("grid", z, text) for z, text in sorted(layouts.items()) if self.last_grids.get(z) != text]
-            self.last_grids = layouts
-        for i in changed_values:
-            last_vars[i] = seen = _copied(values[i])
-            public.append(("variable", i, seen))
-        # One note for every seat: each changed zone's content, and its size when that changed. What
-        # a seat may see of it (Sight.sees) is picked out when its notes become text.
-        changes = tuple([(i, zones[i], len(zones[i]) if last_zones[i] is None
-                          or len(zones[i]) != len(last_zones[i]) else None) for i in changed_zones])
-        if changes or public:
-            note = ("saw", changes, tuple(public))
-            for notes in self.notes:
-                notes.append(note)
-        self.last_zones = zones
-        if changed_counters or self.last_counters is None:  # never changed in place: copies share it
-            self.last_counters = counters[:]
-        self.last_types = types
-
-    @staticmethod
-    def _component_counters(st: State, sight: Sight, public: list[tuple], moved: set[int]) -> list[tuple]:
-        """A component's counter is told with the zone its component is in (a seat that cannot see
-        the zone does not see the counter), and told again when the component changes zones (so a
-        card turned face up shows its counter)."""
-        where = st.where
-        holder = dict(sight.on_components)
-        told = [(what, i, value, where[holder[i]]) if what == "counter" and i in holder else (what, i, value)
-                for what, i, value in public]
-        changed = {i for what, i, *_ in public if what == "counter"}
-        told += [("counter", i, st.counters[i], where[c]) for i, c in sight.on_components
-                 if i not in changed and where[c] in moved]
-        return told
-
-    def asked(self, seat: int, rule: str, options: list, kind: str) -> None:
-        self.notes[seat].append(("asked", rule, options, kind))
-
-    def asked_each(self, pending: Decision) -> None:
-        """Each deciding seat notes what it is asked (`asked`, for every seat of the decision)."""
-        notes, rule, kind = self.notes, pending.rule, pending.kind
-        for seat, options in zip(pending.seats, pending.options):
-            notes[seat].append(("asked", rule, options, kind))
-
-    def chose(self, seat: int, option: Any, kind: str) -> None:
-        self.notes[seat].append(("chose", option, kind))
-
-    def text(self, seat: int, sight: Sight, engine: Game) -> str:
-        """The seat's notes, one line each: `saw ...`, `asked at RULE: [options]`, `chose OPTION`."""
-        lines = (_note_text(note, seat, sight, engine) for note in self.notes[seat])
-        return "\n".join(line for line in lines if line is not None)
-
-
-def _note_text(note: tuple, seat: int, sight: Sight, engine: Game) -> str | None:
-    """A note as the seat reads it; None for a change it cannot see at all."""
-    if note[0] == "asked":
-        _, rule, options, kind = note
-        return f"asked at {rule}: {json.dumps([engine.label(o, kind) for o in options])}"
-    if note[0] == "chose":
-        return f"chose {engine.label(note[1], note[2])}"
-    _, changes, public = note
-    sees = sight.sees[seat]
-    parts = [(i, content if sees[i] else size) for i, content, size in changes if sees[i] or size is not None]
-    if not parts and not public:
-        return None
-    names = sight.component_names
-    texts = [f"zones.{sight.zone_labels[i]}={json.dumps([names[c] for c in seen])}" if isinstance(seen, tuple)
-             else f'zones.{sight.zone_labels[i]}={{"count": {seen}}}' for i, seen in parts]
-    for what, i, value, *zone in public:
-        if what == "counter":
-            if not zone or sees[zone[0]]:  # a component's counter: seen where the component is
-                texts.append(f"counters.{sight.counter_labels[i]}={value}")
-        elif what == "grid":
-            texts.append(f"grids.{sight.zone_labels[i]}={value}")
-        else:
-            texts.append(f"variables.{sight.variable_names[i]}={json.dumps(_plain(value), sort_keys=True)}")
-    return "saw " + "; ".join(texts)
-
-
-def _copied(value: Any) -> Any:
-    """A variable's value as it is now (lists change in place)."""
-    return [_copied(v) for v in value] if isinstance(value, list) else value
-
-
-def _plain(value: Any) -> Any:
-    """A variable's value as Game.view shows it: none, a number, a text, or a list of those."""
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value if value is None or isinstance(value, (int, str, bool, float)) else str(value)
 
 
 class SnowrulesObserver:

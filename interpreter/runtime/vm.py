@@ -30,18 +30,36 @@ def run(program: Program, st: State) -> None:
             frame = frames[-1]
             block = blocks[frame.block]
             pc = frame.pc
-            if pc < block.size:
-                frame.pc = pc + 1
-                native = block.natives[pc]
-                if native is not None:
-                    native(st, envs[frame.env])
-                elif block.steps[pc].run(st, frame, envs[frame.env], program):
-                    return
-                steps += 1
-                if steps > budget:
-                    raise RuntimeRulesError.at(block.positions[pc], "the game did not end within "
-                                               f"{program.max_steps} steps")
-            elif block.kind is SEQUENCE:
+            size = block.size
+            if pc < size:
+                # The block's statements one after another while this frame stays on top: its
+                # `pc` is written back before a step (which may wait, and then reads it) and when
+                # the block is done. Natives neither wait nor push frames.
+                natives = block.natives
+                env = envs[frame.env]
+                while pc < size:
+                    native = natives[pc]
+                    if native is not None:
+                        native(st, env)
+                        pc += 1
+                        steps += 1
+                        if steps > budget:
+                            _too_long(program, block, pc - 1)
+                        continue
+                    frame.pc = pc + 1
+                    if block.steps[pc].run(st, frame, env, program):
+                        return
+                    steps += 1
+                    if steps > budget:
+                        _too_long(program, block, pc)
+                    if frames[-1] is not frame:  # the step pushed a block: it runs next
+                        break
+                    pc = frame.pc
+                else:
+                    frame.pc = pc
+                if pc < size:
+                    continue
+            if block.kind is SEQUENCE:
                 frames.pop()
             elif block.kind is LOOP:  # the next item, as _end_of_block does (the common case here)
                 index = frame.index + 1
@@ -62,6 +80,10 @@ def run(program: Program, st: State) -> None:
         raise rules_error(error, _where(block, pc), "while the game ran") from None
     finally:
         st.steps += steps
+
+
+def _too_long(program: Program, block, pc: int) -> None:
+    raise RuntimeRulesError.at(block.positions[pc], f"the game did not end within {program.max_steps} steps")
 
 
 def _where(block, pc) -> Position:
