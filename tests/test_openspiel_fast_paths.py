@@ -98,6 +98,28 @@ def test_new_initial_states_are_copies_that_share_nothing_that_changes(name, par
                 [state.information_state_string(p) for p in range(game.num_players())]) == before
 
 
+@pytest.mark.parametrize("name, params", [("oh_hell", {"players": 3}), (str(RULESETS / "kuhn_poker"), {}),
+                                          (str(RULESETS / "pig"), {})], ids=["oh_hell", "kuhn_poker", "pig"])
+def test_a_new_state_that_notes_or_moves_first_leaves_the_shared_first_state_alone(name, params):
+    """A new state shares the game's first state until it changes it (and pyspiel's clone()
+    starts from a new state): noting an information state, moving, or moving a clone of an
+    unmoved state changes no other state."""
+    game = load_game(name, **params)
+    game.new_initial_state()
+    fresh = game.new_initial_state()
+    before = (str(fresh), [fresh.information_state_string(p) for p in range(game.num_players())])
+    noted = game.new_initial_state()
+    noted._eager = True
+    noted.recall_now()
+    clone = game.new_initial_state().clone()
+    for state in (noted, clone):
+        state.apply_action(state.chance_outcomes()[0][0] if state.is_chance_node() else state.legal_actions()[0])
+        assert str(state) != before[0]
+    again = game.new_initial_state()
+    assert (str(again), [again.information_state_string(p) for p in range(game.num_players())]) == before
+    assert (str(fresh), [fresh.information_state_string(p) for p in range(game.num_players())]) == before
+
+
 def _noting_every_node(game):
     """A new state that notes every node as it arrives (how every state did before notes were
     taken only when asked for)."""

@@ -234,10 +234,9 @@ class SnowrulesState(pyspiel.State):
     def __init__(self, game: SnowrulesGame):
         super().__init__(game)
         first = game.first_state
-        if first is not None:  # every game starts alike: a copy of the first one made
-            st, recall, self._player, self._node, self._looked = first
-            self.st = st.clone()
-            self.recall = recall.__deepcopy__({})
+        if first is not None:  # every game starts alike: the first one, copied when it first changes
+            self.st, self.recall, self._player, self._node, self._looked = first
+            self._own = False
             return
         self.st = game.engine.start(0, explicit=True)
         # What each seat saw change, was asked and chose, kept only while someone asks for it: see
@@ -250,6 +249,19 @@ class SnowrulesState(pyspiel.State):
         self._looked = False  # whether the seats noted this node (what they saw, what they are asked)
         self._observe()
         game.first_state = (self.st.clone(), self.recall.__deepcopy__({}), self._player, self._node, self._looked)
+
+    # A new state shares the game's first state (engine state and notes) until it first changes
+    # them (`_owned`): pyspiel's clone() makes a new initial state and then overwrites each of its
+    # attributes with a deep copy of the original's, so a copy made there would be thrown away at
+    # every clone. Anything that changes `st` or `recall` calls `_owned` first.
+    _own = True
+
+    def _owned(self) -> None:
+        if not self._own:
+            self.st = self.st.clone()
+            if self.recall is not None:
+                self.recall = self.recall.__deepcopy__({})
+            self._own = True
 
     # ---- whose turn -----------------------------------------------------------------------
     def current_player(self) -> int:
@@ -435,6 +447,7 @@ class SnowrulesState(pyspiel.State):
         return ValueError(f"action {action} is not legal for {who}: legal are {sorted(ids)}")
 
     def _apply_action(self, action: int) -> None:
+        self._owned()
         st = self.st
         pending = st.pending
         node = self._node
@@ -455,6 +468,7 @@ class SnowrulesState(pyspiel.State):
         self._go_on(value, [index])
 
     def _apply_actions(self, actions: list[int]) -> None:
+        self._owned()
         pending = self.st.pending
         answers = []
         for seat, (ids, _) in zip(pending.seats, self._node_ids()):
@@ -517,6 +531,7 @@ class SnowrulesState(pyspiel.State):
 
     def _note_node(self) -> None:
         """The seats note this node: what they see changed, what they are asked."""
+        self._owned()
         st = self.st
         recall = self.recall
         recall.look(st, self.get_game().sight)
