@@ -6,6 +6,7 @@ function's body is checked against the values it is really given.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from snowrules.compile import stdlib  # noqa: F401 - registers the standard functions
@@ -153,7 +154,7 @@ class ExpressionCompiler:
         if kind == t.PLAYER or (kind == t.ANY and wants_player):
             if zone_family is not None and zone_family.per_player:
                 if zone_family.indexes:
-                    return (lambda st, env: ("zones", name, obj(st, env))), t.ZONES
+                    return PlayerZones(name, obj), t.ZONES
                 return fused("{i0} + {p0}", [obj], ints=[zone_family.base]), t.ZONE
             if counter_family is not None and counter_family.per_player:
                 if counter_family.keys:
@@ -228,14 +229,24 @@ class ExpressionCompiler:
                       f"{first}..{first + width - 1}")
             return i
 
+        def outside(value):
+            fail(position, f"{name}[{value}] does not exist: the index must be {first}..{first + width - 1}")
+
+        if family.per_player and isinstance(obj, PlayerZones):
+            # one generated expression: base + player * width + index, the index checked in place
+            player, fixed = obj.player, constant_in(index)
+            if fixed is not None and isinstance(fixed[0], int) and 0 <= fixed[0] - first < width:
+                return fused("{i0} + {p0} * {i1}", [player], ints=[base + fixed[0] - first, width]), t.ZONE
+            template = "{i0} + {p1} * {i3} + {p0} if {i1} <= {p0} <= {i2} else {v0}({p0})"
+            if not simple(index):
+                template = "{i0} + {p1} * {i3} + {v1} if {i1} <= ({v1} := {p0}) <= {i2} else {v0}({v1})"
+            return fused(template, [index, player], [outside, None],
+                         ints=[base - first, first, first + width - 1, width]), t.ZONE
         if family.per_player:
             return (lambda st, env: base + obj(st, env)[2] * width + offset(st, env)), t.ZONE
         fixed = constant_in(index)
         if fixed is not None and isinstance(fixed[0], int) and 0 <= fixed[0] - first < width:
             return const(base + fixed[0] - first), t.ZONE
-        def outside(value):
-            fail(position, f"{name}[{value}] does not exist: the index must be {first}..{first + width - 1}")
-
         if simple(index):
             return fused("{i0} + {p0} if {i1} <= {p0} <= {i2} else {v0}({p0})", [index], [outside],
                          ints=[base - first, first, first + width - 1]), t.ZONE
@@ -549,6 +560,19 @@ _OPERATORS = {"+": t.INT, "-": t.INT, "*": t.INT, "<": t.BOOL, "<=": t.BOOL, ">"
 
 
 _EXPRESSION_HANDLERS = s.handlers(ExpressionCompiler)
+
+
+@dataclass(frozen=True)
+class PlayerZones:
+    """`p.placed`, a per-player zone family with indexes, waiting for its index: `_zone_index`
+    reads the player's closure to generate `p.placed[i]` as one expression. Called, it gives
+    ("zones", family, player), for a consumer that only has the closure."""
+
+    family: str
+    player: Fn
+
+    def __call__(self, st, env):
+        return ("zones", self.family, self.player(st, env))
 
 
 class _NoSlots:
