@@ -132,6 +132,22 @@ def substituted(body: Fn, bindings: list[tuple[int, Fn]]) -> Fn | None:
     return from_source(f"{src} if {' and '.join(assignments)} else None", namespace, depth + 1)
 
 
+def with_parameters(body: Fn, slots: list[int]) -> Callable | None:
+    """`body` as a generated function `(st, a0, a1, ...)` reading env[slots[i]] from its i-th
+    parameter: an expression that needs no environment of its own (a component's field
+    expression, whose only locals are `me` and `this`). None when it reads any other slot or
+    calls a closure (which would read the environment)."""
+    src, namespace, depth = code(body)
+    if depth >= MAX_DEPTH or "(st, env)" in src:
+        return None
+    names = [f"_a{next(_fresh)}" for _ in slots]
+    for slot, name in zip(slots, names):
+        src = src.replace(f"env[{int(slot)}]", name)
+    if "env[" in src:
+        return None
+    return eval(compile(f"lambda st, {', '.join(names)}: {src}", GENERATED, "eval"), dict(namespace))  # noqa: S307
+
+
 # ---- statements: one generated function per block of native statements --------------------
 MAX_NESTING = 10  # Python allows 20 nested blocks; deeper statements are called instead
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from snowrules.compile import stdlib_grid  # noqa: F401 - registers the grid zones' functions
 from snowrules.compile.closures import fail
-from snowrules.compile.fuse import code, fresh, fused
+from snowrules.compile.fuse import code, fresh, fused, with_parameters
 from snowrules.compile.library import (
     FIELD,
     LIST_OR_ZONE,
@@ -287,6 +287,8 @@ def _evaluate(call: Call):
                    suggest(name, sorted(sym.expression_fields))
                    or "a field is an expression when its schema says \"x-language\": \"expression\"", argument=1)
     table, defs, names, position = sym.expressions, layout.component_defs, layout.component_names, call.position
+    if sym.expressions_ready:
+        return _evaluate_dispatch(call, name)
 
     def evaluate(st, env):
         c = card(st, env)
@@ -298,6 +300,37 @@ def _evaluate(call: Call):
         local[me], local[this] = player(st, env), c
         return fn(st, local)
     return evaluate
+
+
+def _evaluate_dispatch(call: Call, name: str):
+    """evaluate() once every field expression is compiled: one generated expression that picks the
+    card's own function by its definition, `table[defs[c]](st, player, c)`. Each function is the
+    field's expression with `me` and `this` as parameters (no environment to build), or, when
+    the expression needs an environment of its own, a closure that builds it."""
+    card, _, player = call.args
+    sym, layout, position = call.compiler.sym, call.compiler.layout, call.position
+    names = layout.component_names
+    functions = {definition: _field_function(entry)
+                 for (definition, field), entry in sym.expressions.items() if field == name}
+
+    def missing(st, me, c):
+        fail(position, f"{names[c]} has no expression {name!r}")
+    return fused("{v0}.get({v1}[({v3} := {p0})], {v2})(st, {p1}, {v3})", [card, player],
+                 [functions, layout.component_defs, missing, None])
+
+
+def _field_function(entry: tuple):
+    """A field expression as a function (st, me, this)."""
+    fn, slots, me, this = entry
+    direct = with_parameters(fn, [me, this])
+    if direct is not None:
+        return direct
+
+    def with_environment(st, player, c):
+        local = [None] * slots.size
+        local[me], local[this] = player, c
+        return fn(st, local)
+    return with_environment
 
 
 @function("find", "the first row (or component) of a list whose field has a value, or none",
