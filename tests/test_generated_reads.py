@@ -10,6 +10,8 @@ from snowrules.language.diagnostics import RuntimeRulesError
 from snowrules.load.ruleset import load_ruleset
 from snowrules.play.agents import FirstAgent, play
 from snowrules.runtime.engine import Game
+from test_language import run
+from test_language import said as said_texts
 from test_language_constructs import folder
 
 SCHEMA = """{
@@ -110,3 +112,39 @@ def test_a_per_player_zone_index_out_of_range_stops_at_the_read(tmp_path, index,
     end game
 """)
     assert message == (f"rules.sr:5:20: error: shelf[{shown}] does not exist: the index must be 1..3")
+
+
+# ---- a define call that does not depend on the loop is computed once per list, at first use ----
+# The probe ruleset of test_language: 4 tokens per seat, seat 1's ids 0-3, seat 2's 4-7.
+REMEMBERED = [
+    ("a call that reads only the game",
+     "define held() = [each c in pile where c.owner == first(players)]\n"
+     "each turn:\n    move first(box) to pile\n    move first(box) to pile\n"
+     "    announce [n for each n in 0..3 where size(held()) == n], [size(held()) + n for each n in 1..2]\n",
+     ["2 3, 4"]),
+    ("a call whose argument is the loop's variable is made for each item",
+     "define mine(p) = [each c in pile where c.owner == p]\n"
+     "each turn:\n    move first(box) to pile\n    move last(box) to pile\n    move last(box) to pile\n"
+     "    announce [size(mine(p)) for each p in players]\n",
+     ["1, 2"]),
+    ("an inner list inside a call made for each outer item",
+     "define mine(p) = [each c in pile where c.owner == p]\n"
+     "define upto(p) = [each n in 1..3 where n <= size(mine(p))]\n"
+     "each turn:\n    move first(box) to pile\n    move last(box) to pile\n    move last(box) to pile\n"
+     "    announce [size(upto(p)) for each p in players]\n",
+     ["1, 2"]),
+    ("never made for an empty list",
+     "define top() = seat_number(first(pile).owner)\n"
+     "each turn:\n    announce size([each n in [] where top() == n]),"
+     " size([each n in 1..2 where n > 5 and top() == n])\n",
+     ["0 0"]),
+]
+
+
+@pytest.mark.parametrize(("what", "rules", "expected"), REMEMBERED, ids=[row[0] for row in REMEMBERED])
+def test_a_call_that_does_not_depend_on_the_loop(tmp_path, what, rules, expected):
+    # first: seat 1 holds 2 tokens of the pile: only n = 2 matches; 2 + 1 and 2 + 2.
+    # second and third: the pile holds 0 (seat 1's) and 7, 6 (seat 2's): 1 and 2 (at most 3).
+    # fourth: top() of an empty pile is first(none).owner, an error, if it were ever made.
+    _, _, events = run(tmp_path, "zone pile shared public\n" + rules + "    end game\n")
+    assert said_texts(events) == expected

@@ -35,6 +35,9 @@ class ExpressionCompiler:
         self.layout = symbols.layout
         self.diag = diagnostics
         self.inlining: list[str] = []
+        # source forms of the define calls inlined so far: a comprehension around one that does
+        # not depend on its loop computes it once (fuse.comprehension)
+        self.inlined_calls: list[str] = []
 
     # ---- entry points ---------------------------------------------------------------------
     def compile(self, node: s.Node, scope: Scope) -> tuple[Fn, t.Kind]:
@@ -398,9 +401,12 @@ class ExpressionCompiler:
             self.inlining.pop()
             self.diag.leave_call()
         if not bindings:
+            if getattr(body, "src", None) is not None and not simple(body):
+                self.inlined_calls.append(body.src)
             return body, kind
         inlined = substituted(body, bindings)
         if inlined is not None:
+            self.inlined_calls.append(inlined.src)
             return inlined, kind
         if len(bindings) == 1:
             (slot, arg), = bindings
@@ -458,8 +464,9 @@ class ExpressionCompiler:
         source, kind = self.sequence(node.source, scope, "the list to filter")
         inner = scope.child()
         slot = inner.define(node.var, t.element(kind))
+        first_call = len(self.inlined_calls)
         cond = self.expect(node.cond, inner, t.BOOL, "the `where` condition")
-        quick = comprehension(source, slot, None, cond)
+        quick = comprehension(source, slot, None, cond, self.inlined_calls[first_call:])
         if quick is not None:
             return quick, (t.list_of(t.COMPONENT) if kind == t.ZONE else kind)
 
@@ -476,9 +483,10 @@ class ExpressionCompiler:
         source, kind = self.sequence(node.source, scope, "the list to go through")
         inner = scope.child()
         slot = inner.define(node.var, t.element(kind))
+        first_call = len(self.inlined_calls)
         expr, expr_kind = self.compile(node.expr, inner)
         cond = self.expect(node.cond, inner, t.BOOL, "the `where` condition") if node.cond else None
-        quick = comprehension(source, slot, expr, cond)
+        quick = comprehension(source, slot, expr, cond, self.inlined_calls[first_call:])
         if quick is not None:
             return quick, t.list_of(expr_kind)
 

@@ -10,6 +10,7 @@ written as literals. Anything without a source form is called as a closure from 
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -83,9 +84,12 @@ def from_source(src: str, namespace: dict, depth: int) -> Fn:
     return fn
 
 
-def comprehension(source: Fn, slot: int, element: Fn | None, cond: Fn | None) -> Fn | None:
+def comprehension(source: Fn, slot: int, element: Fn | None, cond: Fn | None,
+                  calls: list[str] = ()) -> Fn | None:
     """`[element for x in source if cond]` with the loop variable read in place of env[slot];
-    None when a part calls a closure that might read env[slot] itself."""
+    None when a part calls a closure that might read env[slot] itself. `calls` are the source
+    forms of the define calls inlined in element and cond: one whose value cannot change inside
+    the loop is computed once, at its first use (see `_remembered`)."""
     parts = [code(source)]
     if ":=" in parts[0][0]:  # Python forbids an assignment expression in a comprehension's iterable
         return None
@@ -104,10 +108,57 @@ def comprehension(source: Fn, slot: int, element: Fn | None, cond: Fn | None) ->
     for _, ns, _ in parts:
         namespace.update(ns)
     depth = max(d for _, _, d in parts) + 1
+    remembered, cached = _remembered(texts, slot, calls, namespace)
+    if cached:
+        try:  # Python refuses `:=` in a nested comprehension's iterable: then nothing is remembered
+            return from_source(_listing(item, parts[0][0], remembered, cached), {**namespace, UNKNOWN_NAME: UNKNOWN},
+                               depth)
+        except SyntaxError:
+            pass
+    return from_source(_listing(item, parts[0][0], texts, []), namespace, depth)
+
+
+def _listing(item: str, source: str, texts: list[str | None], cached: list[str]) -> str:
     element_text, cond_text = texts
-    src = f"[{element_text or item} for {item} in {parts[0][0]}"
+    src = f"[{element_text or item} for {item} in {source}"
     src += f" if {cond_text}]" if cond_text else "]"
-    return from_source(src, namespace, depth)
+    if cached:  # each remembered value starts unknown at every evaluation of the list
+        starts = " is ".join(f"({name} := {UNKNOWN_NAME})" for name in cached)
+        src = f"({src} if {starts} is {UNKNOWN_NAME} else None)"
+    return src
+
+
+UNKNOWN = object()  # a remembered call's value before its first use
+UNKNOWN_NAME = "_unknown"
+_NAME = re.compile(r"\b_[a-z]+\d+\b")
+_BOUND = re.compile(r"\(\s*(_[a-z]+\d+) :=|\bfor (_[a-z]+\d+) in\b")
+
+
+def _remembered(texts: list[str | None], slot: int, calls: list[str], namespace: dict):
+    """The element and condition texts with each define call that does not depend on the loop
+    computed once per evaluation of the list, lazily: `(_h if _h is not UNKNOWN else (_h :=
+    CALL))`, so that a call the rules would never have reached (an empty list, a condition cut
+    short) is still never made. Expressions only read the game, so a call whose text reads
+    neither the loop variable (env[slot]) nor a name bound inside the loop gives one value for
+    the whole loop. Returns the texts and the names of the remembered values."""
+    loop_text = " ".join(text for text in texts if text)
+    varying = {m.group(1) or m.group(2) for m in _BOUND.finditer(loop_text)} | {f"env[{int(slot)}]"}
+    cached: list[str] = []
+    done: list[str] = []
+    for call in sorted(set(calls), key=len, reverse=True):
+        if call not in loop_text or f"env[{int(slot)}]" in call or any(call in outer for outer in done):
+            continue
+        own = {m.group(1) or m.group(2) for m in _BOUND.finditer(call)}
+        free = {name for name in _NAME.findall(call) if name not in own and namespace.get(name, None) is None}
+        if free & varying:
+            continue
+        name = fresh("_h")
+        lazy = f"({name} if {name} is not {UNKNOWN_NAME} else ({name} := {call}))"
+        texts = [text.replace(call, lazy) if text else text for text in texts]
+        loop_text = " ".join(text for text in texts if text)
+        cached.append(name)
+        done.append(call)
+    return texts, cached
 
 
 def substituted(body: Fn, bindings: list[tuple[int, Fn]]) -> Fn | None:
