@@ -548,6 +548,10 @@ class ExpressionCompiler:
                     t.compatible(ka, kb) or t.compatible(kb, ka)):
                 self.diag.error(node.pos, f"comparing {t.describe(ka)} with {t.describe(kb)} is always "
                                 f"{'false' if op == '==' else 'true'}")
+            if _is_none(a) or _is_none(b):
+                # no value of the language equals none but none itself (numbers, texts, lists,
+                # records): the identity test gives the same answer, faster
+                return fused("{p0} " + ("is" if op == "==" else "is not") + " {p1}", [a, b]), t.BOOL
             return fused("{p0} " + op + " {p1}", [a, b]), t.BOOL
         a = self.expect(node.left, scope, t.INT, f"the left side of `{op}`")
         b = self.expect(node.right, scope, t.INT, f"the right side of `{op}`")
@@ -561,6 +565,11 @@ class ExpressionCompiler:
                 fail(position, "division by zero")
             return x // y if op == "/" else x % y
         return divide, t.INT
+
+
+def _is_none(fn: Fn) -> bool:
+    fixed = constant_in(fn)
+    return fixed is not None and fixed[0] is None
 
 
 # Operators written as themselves in fused code (a fixed set: never text from a ruleset).
