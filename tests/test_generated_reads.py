@@ -133,6 +133,12 @@ REMEMBERED = [
      "each turn:\n    move first(box) to pile\n    move last(box) to pile\n    move last(box) to pile\n"
      "    announce [size(upto(p)) for each p in players]\n",
      ["1, 2"]),
+    ("a list whose source assigns (a call given a computed argument) in a list and in flatten()",
+     "define mine(p) = [each c in pile where c.owner == p]\n"
+     "each turn:\n    move first(box) to pile\n    move last(box) to pile\n    move last(box) to pile\n"
+     "    announce size([each c in mine(last(players)) where c.owner == last(players)]),"
+     " size(flatten([mine(last(players)) for each n in 1..2])), size(mine(first(players)))\n",
+     ["2 4 1"]),
     ("never made for an empty list",
      "define top() = seat_number(first(pile).owner)\n"
      "each turn:\n    announce size([each n in [] where top() == n]),"
@@ -145,6 +151,21 @@ REMEMBERED = [
 def test_a_call_that_does_not_depend_on_the_loop(tmp_path, what, rules, expected):
     # first: seat 1 holds 2 tokens of the pile: only n = 2 matches; 2 + 1 and 2 + 2.
     # second and third: the pile holds 0 (seat 1's) and 7, 6 (seat 2's): 1 and 2 (at most 3).
-    # fourth: top() of an empty pile is first(none).owner, an error, if it were ever made.
+    # fourth: seat 2's two tokens, twice over in flatten (4), seat 1's one.
+    # fifth: top() of an empty pile is first(none).owner, an error, if it were ever made.
     _, _, events = run(tmp_path, "zone pile shared public\n" + rules + "    end game\n")
     assert said_texts(events) == expected
+
+
+def test_empty_of_flattened_zones_is_true_only_when_every_zone_is(tmp_path):
+    # nothing on any shelf: empty; one piece on seat 2's shelf[3]: not empty for seat 2, still
+    # empty for seat 1; a flattened list that is not made of zones keeps the plain test.
+    texts = said(tmp_path, """each turn:
+    let q = last(players)
+    announce empty(flatten([q.shelf[i] for each i in 1..3]))
+    move first(box) to q.shelf[3]
+    announce empty(flatten([q.shelf[i] for each i in 1..3])), empty(flatten([p.shelf[3] for each p in players]))
+    announce empty(flatten([first(players).shelf[i] for each i in 1..3])), empty(flatten([[], []]))
+    end game
+""")
+    assert texts == ["true", "false false", "true true"]

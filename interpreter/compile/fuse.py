@@ -91,8 +91,9 @@ def comprehension(source: Fn, slot: int, element: Fn | None, cond: Fn | None,
     forms of the define calls inlined in element and cond: one whose value cannot change inside
     the loop is computed once, at its first use (see `_remembered`)."""
     parts = [code(source)]
-    if ":=" in parts[0][0]:  # Python forbids an assignment expression in a comprehension's iterable
-        return None
+    # Python forbids an assignment expression in a comprehension's iterable: such a list is
+    # passed in as a lambda's argument, `(lambda _it: [... for x in _it ...])(SOURCE)`
+    passed = fresh("_it") if ":=" in parts[0][0] else None
     item = f"_x{next(_fresh)}"
     texts = []
     for part in (element, cond):
@@ -111,20 +112,22 @@ def comprehension(source: Fn, slot: int, element: Fn | None, cond: Fn | None,
     remembered, cached = _remembered(texts, slot, calls, namespace)
     if cached:
         try:  # Python refuses `:=` in a nested comprehension's iterable: then nothing is remembered
-            return from_source(_listing(item, parts[0][0], remembered, cached), {**namespace, UNKNOWN_NAME: UNKNOWN},
-                               depth)
+            return from_source(_listing(item, parts[0][0], passed, remembered, cached),
+                               {**namespace, UNKNOWN_NAME: UNKNOWN}, depth)
         except SyntaxError:
             pass
-    return from_source(_listing(item, parts[0][0], texts, []), namespace, depth)
+    return from_source(_listing(item, parts[0][0], passed, texts, []), namespace, depth)
 
 
-def _listing(item: str, source: str, texts: list[str | None], cached: list[str]) -> str:
+def _listing(item: str, source: str, passed: str | None, texts: list[str | None], cached: list[str]) -> str:
     element_text, cond_text = texts
-    src = f"[{element_text or item} for {item} in {source}"
+    src = f"[{element_text or item} for {item} in {passed or source}"
     src += f" if {cond_text}]" if cond_text else "]"
     if cached:  # each remembered value starts unknown at every evaluation of the list
         starts = " is ".join(f"({name} := {UNKNOWN_NAME})" for name in cached)
         src = f"({src} if {starts} is {UNKNOWN_NAME} else None)"
+    if passed:
+        src = f"(lambda {passed}: {src})({source})"
     return src
 
 

@@ -53,6 +53,8 @@ class Symbols:
     # true once every field expression is compiled (before the rules): evaluate() then reads
     # them while compiling, rather than looking them up during play
     expressions_ready: bool = False
+    # field -> {definition: the field's expression as a function (st, me, this)}, for evaluate()
+    field_functions: dict[str, dict[int, Any]] = field(default_factory=dict)
     kinds: LearnedKinds = field(default_factory=lambda: LearnedKinds())
 
     def all_names(self) -> list[str]:

@@ -6,6 +6,8 @@ function is a new entry here; nothing else needs to know its name.
 """
 from __future__ import annotations
 
+import weakref
+
 from snowrules.compile import stdlib_grid  # noqa: F401 - registers the grid zones' functions
 from snowrules.compile.closures import fail
 from snowrules.compile.fuse import code, fresh, fused, with_parameters
@@ -47,7 +49,15 @@ def _empty(call: Call):
     if call.kinds[0] == t.ZONE:
         return fused("not st.zones[{p0}]", [call.args[0]])
     _check_iterable(call)
+    zones = _FLATTENED_ZONES.get(call.args[0])
+    if zones is not None:  # empty(flatten(zones)): every zone empty, without joining them first
+        x = fresh()
+        return fused(f"not any(st.zones[{x}] for {x} in {{p0}})", [zones])
     return fused("not {p0}", [_listed(call)[0]])
+
+
+# flatten(zones)'s result -> the list of zones it joins, for empty() (weak: it goes with the program)
+_FLATTENED_ZONES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _check_iterable(call: Call) -> None:
@@ -102,22 +112,24 @@ def _flatten(call: Call):
     fn, kind = call.args[0], call.kinds[0]
     inner = t.element(kind)
     if inner == t.ZONE:
-        return _joined("[{x1} for {x0} in {p0} for {x1} in st.zones[{x0}]]", fn,
-                       lambda st, env: [c for z in fn(st, env) for c in st.zones[z]]), t.list_of(t.COMPONENT)
+        joined = _joined("[{x1} for {x0} in {p0} for {x1} in st.zones[{x0}]]", fn)
+        _FLATTENED_ZONES[joined] = fn
+        return joined, t.list_of(t.COMPONENT)
     if not t.is_list(kind) or not (t.is_list(inner) or inner == t.ANY):
         call.error("flatten() takes a list of lists or of zones")
-    return _joined("[{x1} for {x0} in {p0} for {x1} in {x0}]", fn,
-                   lambda st, env: [x for part in fn(st, env) for x in part]), t.list_of(t.element(inner))
+    return _joined("[{x1} for {x0} in {p0} for {x1} in {x0}]", fn), t.list_of(t.element(inner))
 
 
-def _joined(template: str, fn, closure):
+def _joined(template: str, fn):
     """`template`, a comprehension over the list `fn` gives (its loop names {x0}, {x1} fresh), as
-    one generated expression (no call per use); `closure`, the same as a function, when fn's
-    source holds an assignment expression, which Python refuses in a comprehension's iterable."""
-    if ":=" in code(fn)[0]:
-        return closure
+    one generated expression (no call per use). When fn's source holds an assignment expression,
+    which Python refuses in a comprehension's iterable, the list is a lambda's argument instead."""
     x0, x1 = fresh(), fresh()
-    return fused(template.replace("{x0}", x0).replace("{x1}", x1), [fn])
+    template = template.replace("{x0}", x0).replace("{x1}", x1)
+    if ":=" in code(fn)[0]:
+        passed = fresh("_it")
+        return fused(f"(lambda {passed}: {template.replace('{p0}', passed)})({{p0}})", [fn])
+    return fused(template, [fn])
 
 
 @function("sorted", "a list in increasing order", "sorted([c.number for each c in p.hand])", (SEQUENCE,),
@@ -310,8 +322,11 @@ def _evaluate_dispatch(call: Call, name: str):
     card, _, player = call.args
     sym, layout, position = call.compiler.sym, call.compiler.layout, call.position
     names = layout.component_names
-    functions = {definition: _field_function(entry)
-                 for (definition, field), entry in sym.expressions.items() if field == name}
+    functions = sym.field_functions.get(name)
+    if functions is None:  # made once per field, shared by every call
+        functions = sym.field_functions[name] = {
+            definition: _field_function(entry) for (definition, field), entry in sym.expressions.items()
+            if field == name}
 
     def missing(st, me, c):
         fail(position, f"{names[c]} has no expression {name!r}")
