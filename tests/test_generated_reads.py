@@ -169,3 +169,20 @@ def test_empty_of_flattened_zones_is_true_only_when_every_zone_is(tmp_path):
     end game
 """)
     assert texts == ["true", "false false", "true true"]
+
+
+def test_a_filter_with_lists_in_its_condition_asked_only_whether_it_is_empty(tmp_path):
+    # "some i in 1..2 for which every player has a token of theirs in the pile, and i is 1":
+    # with only seat 1's token in the pile, no i (false, so empty is true); with both seats',
+    # i = 1 (true); i is never 3, so that filter stays empty.
+    _, _, events = run(tmp_path, """zone pile shared public
+define everyone(i) = empty([each p in players where empty([each c in pile where c.owner == p and i == 1])])
+each turn:
+    move first(box) to pile
+    announce empty([each i in 1..2 where everyone(i)]), not empty([each i in 1..2 where everyone(i)])
+    move last(box) to pile
+    announce empty([each i in 1..2 where everyone(i)]), not empty([each i in 1..2 where everyone(i)])
+    announce empty([each i in [3] where everyone(i)]), size([each i in 1..2 where everyone(i)])
+    end game
+""")
+    assert said_texts(events) == ["true false", "false true", "true 1"]

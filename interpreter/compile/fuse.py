@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -112,17 +113,49 @@ def comprehension(source: Fn, slot: int, element: Fn | None, cond: Fn | None,
     remembered, cached = _remembered(texts, slot, calls, namespace)
     if cached:
         try:  # Python refuses `:=` in a nested comprehension's iterable: then nothing is remembered
-            return from_source(_listing(item, parts[0][0], passed, remembered, cached),
-                               {**namespace, UNKNOWN_NAME: UNKNOWN}, depth)
+            listing = from_source(_listing(item, parts[0][0], passed, remembered, cached),
+                                  {**namespace, UNKNOWN_NAME: UNKNOWN}, depth)
+            _note_exists(listing, item, parts[0][0], passed, remembered, cached)
+            return listing
         except SyntaxError:
             pass
-    return from_source(_listing(item, parts[0][0], passed, texts, []), namespace, depth)
+    listing = from_source(_listing(item, parts[0][0], passed, texts, []), namespace, depth)
+    _note_exists(listing, item, parts[0][0], passed, texts, [])
+    return listing
 
 
-def _listing(item: str, source: str, passed: str | None, texts: list[str | None], cached: list[str]) -> str:
+# A filter whose condition holds a list of its own (`[each n in L where empty([each k in ...])]`)
+# -> how to ask only whether any item passes, stopping at the first (see `exists`).
+_EXISTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _note_exists(listing: Fn, item: str, source: str, passed: str | None, texts: list, cached: list[str]) -> None:
     element_text, cond_text = texts
-    src = f"[{element_text or item} for {item} in {passed or source}"
-    src += f" if {cond_text}]" if cond_text else "]"
+    if element_text is None and cond_text is not None and " for " in cond_text:
+        _EXISTS[listing] = (item, source, passed, cond_text, cached)
+
+
+def exists(listing: Fn) -> Fn | None:
+    """For a filter noted by `_note_exists`, an expression true when any item passes its
+    condition, stopping at the first one (`any(True for x in L if COND)`): where the condition
+    builds lists of its own, stopping early saves them; a plain condition is faster as the list
+    itself. None for any other list."""
+    noted = _EXISTS.get(listing)
+    if noted is None:
+        return None
+    item, source, passed, cond_text, cached = noted
+    return from_source(_listing(item, source, passed, [None, cond_text], cached, exists=True),
+                       listing.ns if not cached else {**listing.ns, UNKNOWN_NAME: UNKNOWN}, listing.depth)
+
+
+def _listing(item: str, source: str, passed: str | None, texts: list[str | None], cached: list[str],
+             exists: bool = False) -> str:
+    element_text, cond_text = texts
+    if exists:
+        src = f"any(True for {item} in {passed or source} if {cond_text})"
+    else:
+        src = f"[{element_text or item} for {item} in {passed or source}"
+        src += f" if {cond_text}]" if cond_text else "]"
     if cached:  # each remembered value starts unknown at every evaluation of the list
         starts = " is ".join(f"({name} := {UNKNOWN_NAME})" for name in cached)
         src = f"({src} if {starts} is {UNKNOWN_NAME} else None)"
