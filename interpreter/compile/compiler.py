@@ -187,6 +187,7 @@ class _Compiler:
         free_decls = self._of(s.FreeActionDecl)
         if free_decls:  # before any decision is compiled: each one offers them
             statements.free_table = FreeActionTable()
+        self._field_expressions()
         for trigger in triggers:
             self._trigger(trigger, watched[id(trigger)], statements, analysis, runtime_triggers)
         main = self._main(statements)
@@ -197,10 +198,6 @@ class _Compiler:
                     effects[index] = routine
                 else:  # `resolve c.FIELD for p`
                     statements.field_effects.setdefault(field, {})[index] = routine
-            for field, expression in definition.expressions.items():
-                scope, slots = self._routine_scope({"me": t.PLAYER, "this": t.COMPONENT})
-                fn, _ = self.exprs.compile(expression, scope)
-                self.symbols.expressions[(index, field)] = (fn, scope.slots, slots["me"], slots["this"])
         self.events.compile_reactions(statements, self.exprs)
         if free_decls:
             every = [n for f in ruleset.rules for n in s.walk(f)]
@@ -224,6 +221,17 @@ class _Compiler:
             explicit_chance=self.explicit_chance,
             options=dict(ruleset.option_values), reactions=self.events.program_table(),
             free_actions=statements.free_table.actions if free_decls else [], display=dict(ruleset.display))
+
+    def _field_expressions(self) -> None:
+        """The expressions written in component fields, compiled before the rules so that each
+        evaluate() in the rules is generated with them (an expression that itself calls
+        evaluate() reads the table during play)."""
+        for index, definition in enumerate(self.ruleset.components):
+            for field, expression in definition.expressions.items():
+                scope, slots = self._routine_scope({"me": t.PLAYER, "this": t.COMPONENT})
+                fn, _ = self.exprs.compile(expression, scope)
+                self.symbols.expressions[(index, field)] = (fn, scope.slots, slots["me"], slots["this"])
+        self.symbols.expressions_ready = True
 
     def _grid_pieces(self) -> None:
         """Every component's squares, for the grid zones (model/grid_zones.py): problems at the

@@ -6,6 +6,7 @@ function's body is checked against the values it is really given.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from snowrules.compile import stdlib  # noqa: F401 - registers the standard functions
@@ -34,6 +35,9 @@ class ExpressionCompiler:
         self.layout = symbols.layout
         self.diag = diagnostics
         self.inlining: list[str] = []
+        # source forms of the define calls inlined so far: a comprehension around one that does
+        # not depend on its loop computes it once (fuse.comprehension)
+        self.inlined_calls: list[str] = []
 
     # ---- entry points ---------------------------------------------------------------------
     def compile(self, node: s.Node, scope: Scope) -> tuple[Fn, t.Kind]:
@@ -153,7 +157,7 @@ class ExpressionCompiler:
         if kind == t.PLAYER or (kind == t.ANY and wants_player):
             if zone_family is not None and zone_family.per_player:
                 if zone_family.indexes:
-                    return (lambda st, env: ("zones", name, obj(st, env))), t.ZONES
+                    return PlayerZones(name, obj), t.ZONES
                 return fused("{i0} + {p0}", [obj], ints=[zone_family.base]), t.ZONE
             if counter_family is not None and counter_family.per_player:
                 if counter_family.keys:
@@ -228,14 +232,24 @@ class ExpressionCompiler:
                       f"{first}..{first + width - 1}")
             return i
 
+        def outside(value):
+            fail(position, f"{name}[{value}] does not exist: the index must be {first}..{first + width - 1}")
+
+        if family.per_player and isinstance(obj, PlayerZones):
+            # one generated expression: base + player * width + index, the index checked in place
+            player, fixed = obj.player, constant_in(index)
+            if fixed is not None and isinstance(fixed[0], int) and 0 <= fixed[0] - first < width:
+                return fused("{i0} + {p0} * {i1}", [player], ints=[base + fixed[0] - first, width]), t.ZONE
+            template = "{i0} + {p1} * {i3} + {p0} if {i1} <= {p0} <= {i2} else {v0}({p0})"
+            if not simple(index):
+                template = "{i0} + {p1} * {i3} + {v1} if {i1} <= ({v1} := {p0}) <= {i2} else {v0}({v1})"
+            return fused(template, [index, player], [outside, None],
+                         ints=[base - first, first, first + width - 1, width]), t.ZONE
         if family.per_player:
             return (lambda st, env: base + obj(st, env)[2] * width + offset(st, env)), t.ZONE
         fixed = constant_in(index)
         if fixed is not None and isinstance(fixed[0], int) and 0 <= fixed[0] - first < width:
             return const(base + fixed[0] - first), t.ZONE
-        def outside(value):
-            fail(position, f"{name}[{value}] does not exist: the index must be {first}..{first + width - 1}")
-
         if simple(index):
             return fused("{i0} + {p0} if {i1} <= {p0} <= {i2} else {v0}({p0})", [index], [outside],
                          ints=[base - first, first, first + width - 1]), t.ZONE
@@ -385,9 +399,12 @@ class ExpressionCompiler:
             self.inlining.pop()
             self.diag.leave_call()
         if not bindings:
+            if getattr(body, "src", None) is not None and not simple(body):
+                self.inlined_calls.append(body.src)
             return body, kind
         inlined = substituted(body, bindings)
         if inlined is not None:
+            self.inlined_calls.append(inlined.src)
             return inlined, kind
         if len(bindings) == 1:
             (slot, arg), = bindings
@@ -446,8 +463,9 @@ class ExpressionCompiler:
         source, kind = self.sequence(node.source, scope, "the list to filter")
         inner = scope.child()
         slot = inner.define(node.var, t.element(kind))
+        first_call = len(self.inlined_calls)
         cond = self.expect(node.cond, inner, t.BOOL, "the `where` condition")
-        quick = comprehension(source, slot, None, cond)
+        quick = comprehension(source, slot, None, cond, self.inlined_calls[first_call:])
         if quick is not None:
             return quick, (t.list_of(t.COMPONENT) if kind == t.ZONE else kind)
 
@@ -464,9 +482,10 @@ class ExpressionCompiler:
         source, kind = self.sequence(node.source, scope, "the list to go through")
         inner = scope.child()
         slot = inner.define(node.var, t.element(kind))
+        first_call = len(self.inlined_calls)
         expr, expr_kind = self.compile(node.expr, inner)
         cond = self.expect(node.cond, inner, t.BOOL, "the `where` condition") if node.cond else None
-        quick = comprehension(source, slot, expr, cond)
+        quick = comprehension(source, slot, expr, cond, self.inlined_calls[first_call:])
         if quick is not None:
             return quick, t.list_of(expr_kind)
 
@@ -528,6 +547,10 @@ class ExpressionCompiler:
                     t.compatible(ka, kb) or t.compatible(kb, ka)):
                 self.diag.error(node.pos, f"comparing {t.describe(ka)} with {t.describe(kb)} is always "
                                 f"{'false' if op == '==' else 'true'}")
+            if _is_none(a) or _is_none(b):
+                # no value of the language equals none but none itself (numbers, texts, lists,
+                # records): the identity test gives the same answer, faster
+                return fused("{p0} " + ("is" if op == "==" else "is not") + " {p1}", [a, b]), t.BOOL
             return fused("{p0} " + op + " {p1}", [a, b]), t.BOOL
         a = self.expect(node.left, scope, t.INT, f"the left side of `{op}`")
         b = self.expect(node.right, scope, t.INT, f"the right side of `{op}`")
@@ -543,11 +566,29 @@ class ExpressionCompiler:
         return divide, t.INT
 
 
+def _is_none(fn: Fn) -> bool:
+    fixed = constant_in(fn)
+    return fixed is not None and fixed[0] is None
+
+
 # Operators written as themselves in fused code (a fixed set: never text from a ruleset).
 _OPERATORS = {"+": t.INT, "-": t.INT, "*": t.INT, "<": t.BOOL, "<=": t.BOOL, ">": t.BOOL, ">=": t.BOOL}
 
 
 _EXPRESSION_HANDLERS = s.handlers(ExpressionCompiler)
+
+
+@dataclass(frozen=True)
+class PlayerZones:
+    """`p.placed`, a per-player zone family with indexes, waiting for its index: `_zone_index`
+    reads the player's closure to generate `p.placed[i]` as one expression. Called, it gives
+    ("zones", family, player), for a consumer that only has the closure."""
+
+    family: str
+    player: Fn
+
+    def __call__(self, st, env):
+        return ("zones", self.family, self.player(st, env))
 
 
 class _NoSlots:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import re
 import types
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -116,12 +117,16 @@ def _compile_now(fn: Fn) -> Fn:
     return fn
 
 
-def comprehension(source: Fn, slot: int, element: Fn | None, cond: Fn | None) -> Fn | None:
+def comprehension(source: Fn, slot: int, element: Fn | None, cond: Fn | None,
+                  calls: list[str] = ()) -> Fn | None:
     """`[element for x in source if cond]` with the loop variable read in place of env[slot];
-    None when a part calls a closure that might read env[slot] itself."""
+    None when a part calls a closure that might read env[slot] itself. `calls` are the source
+    forms of the define calls inlined in element and cond: one whose value cannot change inside
+    the loop is computed once, at its first use (see `_remembered`)."""
     parts = [code(source)]
-    if ":=" in parts[0][0]:  # Python forbids an assignment expression in a comprehension's iterable
-        return None
+    # Python forbids an assignment expression in a comprehension's iterable: such a list is
+    # passed in as a lambda's argument, `(lambda _it: [... for x in _it ...])(SOURCE)`
+    passed = fresh("_it") if ":=" in parts[0][0] else None
     item = f"_x{next(_fresh)}"
     texts = []
     for part in (element, cond):
@@ -137,11 +142,20 @@ def comprehension(source: Fn, slot: int, element: Fn | None, cond: Fn | None) ->
     for _, ns, _ in parts:
         namespace.update(ns)
     depth = max(d for _, _, d in parts) + 1
-    element_text, cond_text = texts
-    src = f"[{element_text or item} for {item} in {parts[0][0]}"
-    src += f" if {cond_text}]" if cond_text else "]"
-    fn = from_source(src, namespace, depth)
-    return _folded(fn, source, texts) or fn
+    remembered, cached = _remembered(texts, slot, calls, namespace)
+    if cached:
+        text = _listing(item, parts[0][0], passed, remembered, cached)
+        try:  # Python refuses `:=` in a nested comprehension's iterable: then nothing is remembered
+            compile(f"lambda st, env: ({text})", GENERATED, "eval")  # from_source compiles only when called
+        except SyntaxError:
+            pass
+        else:
+            listing = from_source(text, {**namespace, UNKNOWN_NAME: UNKNOWN}, depth)
+            _note_exists(listing, item, parts[0][0], passed, remembered, cached)
+            return listing
+    listing = from_source(_listing(item, parts[0][0], passed, texts, []), namespace, depth)
+    _note_exists(listing, item, parts[0][0], passed, texts, [])
+    return _folded(listing, source, texts) or listing
 
 
 _READS_GAME = re.compile(r"\b(st|env)\b")  # generated text that reads the state or a name
@@ -167,6 +181,79 @@ def _folded(fn: Fn, source: Fn, texts: list[str | None]) -> Fn | None:
     return from_source(f"{name}[:]", {name: value}, 1)
 
 
+# A filter whose condition holds a list of its own (`[each n in L where empty([each k in ...])]`)
+# -> how to ask only whether any item passes, stopping at the first (see `exists`).
+_EXISTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _note_exists(listing: Fn, item: str, source: str, passed: str | None, texts: list, cached: list[str]) -> None:
+    element_text, cond_text = texts
+    if element_text is None and cond_text is not None and " for " in cond_text:
+        _EXISTS[listing] = (item, source, passed, cond_text, cached)
+
+
+def exists(listing: Fn) -> Fn | None:
+    """For a filter noted by `_note_exists`, an expression true when any item passes its
+    condition, stopping at the first one (`any(True for x in L if COND)`): where the condition
+    builds lists of its own, stopping early saves them; a plain condition is faster as the list
+    itself. None for any other list."""
+    noted = _EXISTS.get(listing)
+    if noted is None:
+        return None
+    item, source, passed, cond_text, cached = noted
+    return from_source(_listing(item, source, passed, [None, cond_text], cached, exists=True),
+                       listing.ns if not cached else {**listing.ns, UNKNOWN_NAME: UNKNOWN}, listing.depth)
+
+
+def _listing(item: str, source: str, passed: str | None, texts: list[str | None], cached: list[str],
+             exists: bool = False) -> str:
+    element_text, cond_text = texts
+    if exists:
+        src = f"any(True for {item} in {passed or source} if {cond_text})"
+    else:
+        src = f"[{element_text or item} for {item} in {passed or source}"
+        src += f" if {cond_text}]" if cond_text else "]"
+    if cached:  # each remembered value starts unknown at every evaluation of the list
+        starts = " is ".join(f"({name} := {UNKNOWN_NAME})" for name in cached)
+        src = f"({src} if {starts} is {UNKNOWN_NAME} else None)"
+    if passed:
+        src = f"(lambda {passed}: {src})({source})"
+    return src
+
+
+UNKNOWN = object()  # a remembered call's value before its first use
+UNKNOWN_NAME = "_unknown"
+_NAME = re.compile(r"\b_[a-z]+\d+\b")
+_BOUND = re.compile(r"\(\s*(_[a-z]+\d+) :=|\bfor (_[a-z]+\d+) in\b")
+
+
+def _remembered(texts: list[str | None], slot: int, calls: list[str], namespace: dict):
+    """The element and condition texts with each define call that does not depend on the loop
+    computed once per evaluation of the list, lazily: `(_h if _h is not UNKNOWN else (_h :=
+    CALL))`, so that a call the rules would never have reached (an empty list, a condition cut
+    short) is still never made. Expressions only read the game, so a call whose text reads
+    neither the loop variable (env[slot]) nor a name bound inside the loop gives one value for
+    the whole loop. Returns the texts and the names of the remembered values."""
+    loop_text = " ".join(text for text in texts if text)
+    varying = {m.group(1) or m.group(2) for m in _BOUND.finditer(loop_text)} | {f"env[{int(slot)}]"}
+    cached: list[str] = []
+    done: list[str] = []
+    for call in sorted(set(calls), key=len, reverse=True):
+        if call not in loop_text or f"env[{int(slot)}]" in call or any(call in outer for outer in done):
+            continue
+        own = {m.group(1) or m.group(2) for m in _BOUND.finditer(call)}
+        free = {name for name in _NAME.findall(call) if name not in own and namespace.get(name, None) is None}
+        if free & varying:
+            continue
+        name = fresh("_h")
+        lazy = f"({name} if {name} is not {UNKNOWN_NAME} else ({name} := {call}))"
+        texts = [text.replace(call, lazy) if text else text for text in texts]
+        loop_text = " ".join(text for text in texts if text)
+        cached.append(name)
+        done.append(call)
+    return texts, cached
+
+
 def substituted(body: Fn, bindings: list[tuple[int, Fn]]) -> Fn | None:
     """A define's body with each parameter read from a Python local that its argument is
     assigned to, as one generated expression: `(BODY if (_a := ARG) is _a else None)` (the test
@@ -187,6 +274,22 @@ def substituted(body: Fn, bindings: list[tuple[int, Fn]]) -> Fn | None:
         namespace.update(arg_ns)
         depth = max(depth, arg_depth)
     return from_source(f"{src} if {' and '.join(assignments)} else None", namespace, depth + 1)
+
+
+def with_parameters(body: Fn, slots: list[int]) -> Callable | None:
+    """`body` as a generated function `(st, a0, a1, ...)` reading env[slots[i]] from its i-th
+    parameter: an expression that needs no environment of its own (a component's field
+    expression, whose only locals are `me` and `this`). None when it reads any other slot or
+    calls a closure (which would read the environment)."""
+    src, namespace, depth = code(body)
+    if depth >= MAX_DEPTH or "(st, env)" in src:
+        return None
+    names = [f"_a{next(_fresh)}" for _ in slots]
+    for slot, name in zip(slots, names):
+        src = src.replace(f"env[{int(slot)}]", name)
+    if "env[" in src:
+        return None
+    return eval(compile(f"lambda st, {', '.join(names)}: {src}", GENERATED, "eval"), dict(namespace))  # noqa: S307
 
 
 # ---- statements: one generated function per block of native statements --------------------

@@ -50,6 +50,11 @@ class Symbols:
     # expressions written in component files, filled once the rules are compiled
     expressions: dict[tuple[int, str], tuple] = field(default_factory=dict)
     expression_fields: set[str] = field(default_factory=set)
+    # true once every field expression is compiled (before the rules): evaluate() then reads
+    # them while compiling, rather than looking them up during play
+    expressions_ready: bool = False
+    # field -> {definition: the field's expression as a function (st, me, this)}, for evaluate()
+    field_functions: dict[str, dict[int, Any]] = field(default_factory=dict)
     kinds: LearnedKinds = field(default_factory=lambda: LearnedKinds())
 
     def all_names(self) -> list[str]:

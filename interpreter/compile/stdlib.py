@@ -6,9 +6,11 @@ function is a new entry here; nothing else needs to know its name.
 """
 from __future__ import annotations
 
+import weakref
+
 from snowrules.compile import stdlib_grid  # noqa: F401 - registers the grid zones' functions
 from snowrules.compile.closures import fail
-from snowrules.compile.fuse import code, fresh, fused
+from snowrules.compile.fuse import code, exists, fresh, fused, with_parameters
 from snowrules.compile.library import (
     FIELD,
     LIST_OR_ZONE,
@@ -47,7 +49,18 @@ def _empty(call: Call):
     if call.kinds[0] == t.ZONE:
         return fused("not st.zones[{p0}]", [call.args[0]])
     _check_iterable(call)
+    zones = _FLATTENED_ZONES.get(call.args[0])
+    if zones is not None:  # empty(flatten(zones)): every zone empty, without joining them first
+        x = fresh()
+        return fused(f"not any(st.zones[{x}] for {x} in {{p0}})", [zones])
+    found = exists(call.args[0])
+    if found is not None:  # a filter with lists in its condition: stop at the first item that passes
+        return fused("not {p0}", [found])
     return fused("not {p0}", [_listed(call)[0]])
+
+
+# flatten(zones)'s result -> the list of zones it joins, for empty() (weak: it goes with the program)
+_FLATTENED_ZONES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _check_iterable(call: Call) -> None:
@@ -102,22 +115,24 @@ def _flatten(call: Call):
     fn, kind = call.args[0], call.kinds[0]
     inner = t.element(kind)
     if inner == t.ZONE:
-        return _joined("[{x1} for {x0} in {p0} for {x1} in st.zones[{x0}]]", fn,
-                       lambda st, env: [c for z in fn(st, env) for c in st.zones[z]]), t.list_of(t.COMPONENT)
+        joined = _joined("[{x1} for {x0} in {p0} for {x1} in st.zones[{x0}]]", fn)
+        _FLATTENED_ZONES[joined] = fn
+        return joined, t.list_of(t.COMPONENT)
     if not t.is_list(kind) or not (t.is_list(inner) or inner == t.ANY):
         call.error("flatten() takes a list of lists or of zones")
-    return _joined("[{x1} for {x0} in {p0} for {x1} in {x0}]", fn,
-                   lambda st, env: [x for part in fn(st, env) for x in part]), t.list_of(t.element(inner))
+    return _joined("[{x1} for {x0} in {p0} for {x1} in {x0}]", fn), t.list_of(t.element(inner))
 
 
-def _joined(template: str, fn, closure):
+def _joined(template: str, fn):
     """`template`, a comprehension over the list `fn` gives (its loop names {x0}, {x1} fresh), as
-    one generated expression (no call per use); `closure`, the same as a function, when fn's
-    source holds an assignment expression, which Python refuses in a comprehension's iterable."""
-    if ":=" in code(fn)[0]:
-        return closure
+    one generated expression (no call per use). When fn's source holds an assignment expression,
+    which Python refuses in a comprehension's iterable, the list is a lambda's argument instead."""
     x0, x1 = fresh(), fresh()
-    return fused(template.replace("{x0}", x0).replace("{x1}", x1), [fn])
+    template = template.replace("{x0}", x0).replace("{x1}", x1)
+    if ":=" in code(fn)[0]:
+        passed = fresh("_it")
+        return fused(f"(lambda {passed}: {template.replace('{p0}', passed)})({{p0}})", [fn])
+    return fused(template, [fn])
 
 
 @function("sorted", "a list in increasing order", "sorted([c.number for each c in p.hand])", (SEQUENCE,),
@@ -287,6 +302,8 @@ def _evaluate(call: Call):
                    suggest(name, sorted(sym.expression_fields))
                    or "a field is an expression when its schema says \"x-language\": \"expression\"", argument=1)
     table, defs, names, position = sym.expressions, layout.component_defs, layout.component_names, call.position
+    if sym.expressions_ready:
+        return _evaluate_dispatch(call, name)
 
     def evaluate(st, env):
         c = card(st, env)
@@ -298,6 +315,40 @@ def _evaluate(call: Call):
         local[me], local[this] = player(st, env), c
         return fn(st, local)
     return evaluate
+
+
+def _evaluate_dispatch(call: Call, name: str):
+    """evaluate() once every field expression is compiled: one generated expression that picks the
+    card's own function by its definition, `table[defs[c]](st, player, c)`. Each function is the
+    field's expression with `me` and `this` as parameters (no environment to build), or, when
+    the expression needs an environment of its own, a closure that builds it."""
+    card, _, player = call.args
+    sym, layout, position = call.compiler.sym, call.compiler.layout, call.position
+    names = layout.component_names
+    functions = sym.field_functions.get(name)
+    if functions is None:  # made once per field, shared by every call
+        functions = sym.field_functions[name] = {
+            definition: _field_function(entry) for (definition, field), entry in sym.expressions.items()
+            if field == name}
+
+    def missing(st, me, c):
+        fail(position, f"{names[c]} has no expression {name!r}")
+    return fused("{v0}.get({v1}[({v3} := {p0})], {v2})(st, {p1}, {v3})", [card, player],
+                 [functions, layout.component_defs, missing, None])
+
+
+def _field_function(entry: tuple):
+    """A field expression as a function (st, me, this)."""
+    fn, slots, me, this = entry
+    direct = with_parameters(fn, [me, this])
+    if direct is not None:
+        return direct
+
+    def with_environment(st, player, c):
+        local = [None] * slots.size
+        local[me], local[this] = player, c
+        return fn(st, local)
+    return with_environment
 
 
 @function("find", "the first row (or component) of a list whose field has a value, or none",
