@@ -547,9 +547,10 @@ class ExpressionCompiler:
                     t.compatible(ka, kb) or t.compatible(kb, ka)):
                 self.diag.error(node.pos, f"comparing {t.describe(ka)} with {t.describe(kb)} is always "
                                 f"{'false' if op == '==' else 'true'}")
-            if _is_none(a) or _is_none(b):
+            if (_is_none(a) or _is_none(b)) and not (_constant(a) and _constant(b)):
                 # no value of the language equals none but none itself (numbers, texts, lists,
-                # records): the identity test gives the same answer, faster
+                # records): the identity test gives the same answer, faster (not between two
+                # constants, where Python warns that `3 is not None` is written with a literal)
                 return fused("{p0} " + ("is" if op == "==" else "is not") + " {p1}", [a, b]), t.BOOL
             return fused("{p0} " + op + " {p1}", [a, b]), t.BOOL
         a = self.expect(node.left, scope, t.INT, f"the left side of `{op}`")
@@ -565,6 +566,9 @@ class ExpressionCompiler:
             return x // y if op == "/" else x % y
         return divide, t.INT
 
+
+def _constant(fn: Fn) -> bool:
+    return constant_in(fn) is not None
 
 def _is_none(fn: Fn) -> bool:
     fixed = constant_in(fn)
