@@ -111,6 +111,7 @@ class Scope:
         self.names: dict[str, tuple[int, str]] = {}
         self.aliases: dict[str, tuple[object, str]] = {}  # a parameter that reads its argument
         self.origins: dict[str, tuple] = {}  # a `let` name -> its LearnedKinds key
+        self.known: dict[str, frozenset] = {}  # a loop name -> every value it can hold (a constant list's)
 
     def child(self) -> Scope:
         return Scope(self.slots, self)
@@ -144,6 +145,16 @@ class Scope:
         while scope is not None:
             if name in scope.names:
                 return scope.origins.get(name)
+            scope = scope.parent
+        return None
+
+    def known_values(self, name: str) -> frozenset | None:
+        """Every value the visible local `name` can hold, when snowrules knows them: a loop
+        variable over a constant list that its body never assigns. Checks of its range can go."""
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.names:
+                return scope.known.get(name)
             scope = scope.parent
         return None
 

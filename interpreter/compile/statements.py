@@ -16,6 +16,7 @@ from snowrules.compile.automa import played_by_rules
 from snowrules.compile.budget import charge_lines, over_budget
 from snowrules.compile.chance import CHANCE, ChanceStatements, outcome_kind
 from snowrules.compile.changes import ChangeStatements
+from snowrules.compile.closures import constant_in
 from snowrules.compile.costs import CostStatements, counters_of, may_ask
 from snowrules.compile.expressions import ExpressionCompiler
 from snowrules.compile.free_actions import FreeActionTable, FreeChooseStep, OfferStep
@@ -483,6 +484,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
         source, kind, is_zone = self.x.sequence_of(node.source, scope, "the list to go through")
         inner = scope.child()
         slot = inner.define(node.var, t.element(kind))
+        inner.known.update(_known_loop_values(node, source))
         src, ns = fuse.expression(source)
         # A zone changes while the loop moves its components: go through a copy. Other lists are
         # never changed in place, so they are gone through as they are.
@@ -572,3 +574,17 @@ def _phase_left() -> Native:
 
 
 StatementCompiler._handlers = s.handlers(StatementCompiler)
+
+
+def _known_loop_values(node: s.ForEach, source) -> dict[str, frozenset]:
+    """The values a loop variable can hold when its list is a constant of whole numbers and its
+    body never assigns it (each round sets it anew): {name: values}, or nothing. Zone indexes
+    read from it need no range check (expressions.py)."""
+    fixed = constant_in(source)
+    if fixed is None or not isinstance(fixed[0], (list, tuple)) \
+            or not all(type(item) is int for item in fixed[0]):
+        return {}
+    if any(isinstance(inner, s.Assign) and inner.name == node.var for inner in s.walk(node.body)):
+        return {}
+    return {node.var: frozenset(fixed[0])}
+

@@ -78,8 +78,9 @@ def _extreme_of_list(pick):
 
 def _extreme_of_numbers(pick):
     def build(call: Call):
-        parts = "".join(f"{{p{i}}}, " for i in range(len(call.args)))
-        return fused("{v0}((" + parts + "))", call.args, [pick])
+        # the numbers as the built-in's own arguments: no tuple is built for the call
+        parts = ", ".join(f"{{p{i}}}" for i in range(len(call.args)))
+        return fused("{v0}(" + parts + ")", call.args, [pick])
     return build
 
 
