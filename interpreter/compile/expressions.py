@@ -104,6 +104,8 @@ class ExpressionCompiler:
             known = scope.known_values(name)
             if known is not None:
                 read.values = known  # a zone index read from it needs no range check
+            if scope.never_none(name):
+                read.never_none = True  # a move of it needs no check for none
             return read, found[1]
         aliased = scope.alias(name)
         if aliased is not None:

@@ -112,6 +112,7 @@ class Scope:
         self.aliases: dict[str, tuple[object, str]] = {}  # a parameter that reads its argument
         self.origins: dict[str, tuple] = {}  # a `let` name -> its LearnedKinds key
         self.known: dict[str, frozenset] = {}  # a loop name -> every value it can hold (a constant list's)
+        self.present: set[str] = set()  # loop names over a zone's components: never none
 
     def child(self) -> Scope:
         return Scope(self.slots, self)
@@ -157,6 +158,16 @@ class Scope:
                 return scope.known.get(name)
             scope = scope.parent
         return None
+
+    def never_none(self, name: str) -> bool:
+        """Whether the visible local `name` always holds a component: a loop variable over a
+        zone that its body never assigns. A move of it needs no check for none."""
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.names:
+                return name in scope.present
+            scope = scope.parent
+        return False
 
     def retype(self, name: str, kind: str) -> None:
         scope: Scope | None = self

@@ -485,6 +485,8 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
         inner = scope.child()
         slot = inner.define(node.var, t.element(kind))
         inner.known.update(_known_loop_values(node, source))
+        if is_zone and not _assigned_in(node):
+            inner.present.add(node.var)
         src, ns = fuse.expression(source)
         # A zone changes while the loop moves its components: go through a copy. Other lists are
         # never changed in place, so they are gone through as they are.
@@ -493,7 +495,10 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
         body, body_ns, depth = self.body_code(node.body, inner)
         item, items, charge_name, where = fuse.fresh(), fuse.fresh(), fuse.fresh("_v"), fuse.fresh("_v")
         # every round is a step of the budget, charged before the first round
-        lines = [f"{items} = {src}", *charge_lines(f"len({items})", where, charge_name),
+        fixed = constant_in(source)
+        # a constant list's length is known: no len() each time the loop starts
+        rounds = str(len(fixed[0])) if fixed is not None and isinstance(fixed[0], list) else f"len({items})"
+        lines = [f"{items} = {src}", *charge_lines(rounds, where, charge_name),
                  f"for {item} in {items}:", f"    env[{int(slot)}] = {item}"] + fuse.indent(body)
         return fuse.statement(lines, {**ns, **body_ns, charge_name: over_budget, where: node.pos}, depth + 1)
 
@@ -584,7 +589,12 @@ def _known_loop_values(node: s.ForEach, source) -> dict[str, frozenset]:
     if fixed is None or not isinstance(fixed[0], (list, tuple)) \
             or not all(type(item) is int for item in fixed[0]):
         return {}
-    if any(isinstance(inner, s.Assign) and inner.name == node.var for inner in s.walk(node.body)):
+    if _assigned_in(node):
         return {}
     return {node.var: frozenset(fixed[0])}
+
+
+def _assigned_in(node: s.ForEach) -> bool:
+    """Whether the loop's body assigns its variable anywhere (then its values are not the list's)."""
+    return any(isinstance(inner, s.Assign) and inner.name == node.var for inner in s.walk(node.body))
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from snowrules.compile import stdlib_grid  # noqa: F401 - registers the grid zones' functions
 from snowrules.compile.closures import fail
-from snowrules.compile.fuse import code, fresh, fused
+from snowrules.compile.fuse import code, fresh, fused, read_only
 from snowrules.compile.library import (
     FIELD,
     LIST_OR_ZONE,
@@ -118,7 +118,7 @@ def _joined(template: str, fn, closure):
     if ":=" in code(fn)[0]:
         return closure
     x0, x1 = fresh(), fresh()
-    return fused(template.replace("{x0}", x0).replace("{x1}", x1), [fn])
+    return fused(template.replace("{x0}", x0).replace("{x1}", x1), [read_only(fn)])
 
 
 @function("sorted", "a list in increasing order", "sorted([c.number for each c in p.hand])", (SEQUENCE,),
