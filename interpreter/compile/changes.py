@@ -140,8 +140,9 @@ class ChangeStatements:
         def nothing_to_move():
             raise RuntimeRulesError.at(position, "nothing to move: the value is none")
         react = {fuse.fresh("_v"): event for event in self._move_events()}
-        lines = [f"{c} = {what_src}",
-                 f"if {c} is None: {names['fail']}()",
+        # a loop variable over a zone always holds a component (scope.never_none): no check
+        checked = [] if getattr(what, "never_none", False) else [f"if {c} is None: {names['fail']}()"]
+        lines = [f"{c} = {what_src}", *checked,
                  f"{b} = {target_src}",
                  *apply.move_lines(c, b, a, bottom, names["rule"], tuple(react), grid_name)]
         namespace = {**what_ns, **target_ns, **apply.NAMESPACE, **react, names["fail"]: nothing_to_move,

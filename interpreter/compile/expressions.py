@@ -104,7 +104,13 @@ class ExpressionCompiler:
         name = node.name
         found = scope.lookup(name)
         if found is not None:
-            return local(found[0]), found[1]
+            read = local(found[0])
+            known = scope.known_values(name)
+            if known is not None:
+                read.values = known  # a zone index read from it needs no range check
+            if scope.never_none(name):
+                read.never_none = True  # a move of it needs no check for none
+            return read, found[1]
         aliased = scope.alias(name)
         if aliased is not None:
             return aliased
@@ -250,10 +256,14 @@ class ExpressionCompiler:
         fixed = constant_in(index)
         if fixed is not None and isinstance(fixed[0], int) and 0 <= fixed[0] - first < width:
             return const(base + fixed[0] - first), t.ZONE
+        known = getattr(index, "values", None)
+        if known is not None and all(0 <= value - first < width for value in known):
+            return fused("{i0} + {p0}" if base != first else "{p0}", [index], ints=[base - first]), t.ZONE
+        plus = "{i0} + " if base != first else ""  # no `0 +` for a family at the layout's start
         if simple(index):
-            return fused("{i0} + {p0} if {i1} <= {p0} <= {i2} else {v0}({p0})", [index], [outside],
+            return fused(plus + "{p0} if {i1} <= {p0} <= {i2} else {v0}({p0})", [index], [outside],
                          ints=[base - first, first, first + width - 1]), t.ZONE
-        return fused("{i0} + {v1} if {i1} <= ({v1} := {p0}) <= {i2} else {v0}({v1})", [index],
+        return fused(plus + "{v1} if {i1} <= ({v1} := {p0}) <= {i2} else {v0}({v1})", [index],
                      [outside, None], ints=[base - first, first, first + width - 1]), t.ZONE
 
     def counter_key(self, node: s.Node, family, scope: Scope) -> Fn:

@@ -254,6 +254,16 @@ def _remembered(texts: list[str | None], slot: int, calls: list[str], namespace:
     return texts, cached
 
 
+def read_only(fn: Fn) -> Fn:
+    """`fn` for a comprehension that only goes through its list: a folded constant list without
+    the copy that guards it against a caller changing it (the comprehension makes its own)."""
+    src, namespace, depth = code(fn)
+    found = re.fullmatch(r"\((_v\d+)\[:\]\)", src)
+    if found is None or found.group(1) not in namespace:
+        return fn
+    return from_source(found.group(1), {found.group(1): namespace[found.group(1)]}, depth)
+
+
 def substituted(body: Fn, bindings: list[tuple[int, Fn]]) -> Fn | None:
     """A define's body with each parameter read from a Python local that its argument is
     assigned to, as one generated expression: `(BODY if (_a := ARG) is _a else None)` (the test

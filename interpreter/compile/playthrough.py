@@ -108,7 +108,7 @@ class _Builder(EventTemplates):
             try:
                 lines, namespace = self.block_lines(block_id)
                 # nobody listens to a game played through (Game.play_through): no event lines
-                lines = prefiltered(apply.unheard(lines), namespace)
+                lines = _without_spare_passes(prefiltered(apply.unheard(lines), namespace))
                 self.functions[block_id] = fuse.statement(lines, namespace, 0)
             finally:
                 self.building.discard(block_id)
@@ -372,6 +372,25 @@ class _Builder(EventTemplates):
                     local[player_slot] = player
                 functions[routine.block](st, local)
         return triggered
+
+def _without_spare_passes(lines: list[str]) -> list[str]:
+    """Generated lines without the `pass` lines that follow a statement of their own block (a
+    dropped event line, a template's placeholder): Python keeps each as an instruction, run every
+    time. A `pass` that a block needs (its first line) stays. The lines are snowrules' templates,
+    one statement a line, indented by four spaces a level."""
+    kept: list[str] = []
+    last = None  # the last line kept that is not a comment
+    for line in "\n".join(lines).split("\n"):
+        text = line.lstrip()
+        if text == "pass" and last is not None:
+            indent, last_indent = len(line) - len(text), len(last) - len(last.lstrip())
+            if last_indent > indent or (last_indent == indent and not last.endswith(":")):
+                continue
+        kept.append(line)
+        if text and not text.startswith("#"):
+            last = line.rstrip()
+    return kept
+
 
 def _fresh_list(src: str) -> bool:
     """Whether a generated expression makes a new list each time it runs (a comprehension, a

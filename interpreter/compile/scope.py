@@ -116,6 +116,8 @@ class Scope:
         self.names: dict[str, tuple[int, str]] = {}
         self.aliases: dict[str, tuple[object, str]] = {}  # a parameter that reads its argument
         self.origins: dict[str, tuple] = {}  # a `let` name -> its LearnedKinds key
+        self.known: dict[str, frozenset] = {}  # a loop name -> every value it can hold (a constant list's)
+        self.present: set[str] = set()  # loop names over a zone's components: never none
 
     def child(self) -> Scope:
         return Scope(self.slots, self)
@@ -151,6 +153,26 @@ class Scope:
                 return scope.origins.get(name)
             scope = scope.parent
         return None
+
+    def known_values(self, name: str) -> frozenset | None:
+        """Every value the visible local `name` can hold, when snowrules knows them: a loop
+        variable over a constant list that its body never assigns. Checks of its range can go."""
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.names:
+                return scope.known.get(name)
+            scope = scope.parent
+        return None
+
+    def never_none(self, name: str) -> bool:
+        """Whether the visible local `name` always holds a component: a loop variable over a
+        zone that its body never assigns. A move of it needs no check for none."""
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.names:
+                return name in scope.present
+            scope = scope.parent
+        return False
 
     def retype(self, name: str, kind: str) -> None:
         scope: Scope | None = self

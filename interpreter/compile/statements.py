@@ -16,6 +16,7 @@ from snowrules.compile.automa import played_by_rules
 from snowrules.compile.budget import charge_lines, over_budget
 from snowrules.compile.chance import CHANCE, ChanceStatements, outcome_kind
 from snowrules.compile.changes import ChangeStatements
+from snowrules.compile.closures import constant_in
 from snowrules.compile.costs import CostStatements, counters_of, may_ask
 from snowrules.compile.expressions import ExpressionCompiler
 from snowrules.compile.free_actions import FreeActionTable, FreeChooseStep, OfferStep
@@ -483,6 +484,9 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
         source, kind, is_zone = self.x.sequence_of(node.source, scope, "the list to go through")
         inner = scope.child()
         slot = inner.define(node.var, t.element(kind))
+        inner.known.update(_known_loop_values(node, source))
+        if is_zone and not _assigned_in(node):
+            inner.present.add(node.var)
         src, ns = fuse.expression(source)
         # A zone changes while the loop moves its components: go through a copy. Other lists are
         # never changed in place, so they are gone through as they are.
@@ -491,7 +495,10 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
         body, body_ns, depth = self.body_code(node.body, inner)
         item, items, charge_name, where = fuse.fresh(), fuse.fresh(), fuse.fresh("_v"), fuse.fresh("_v")
         # every round is a step of the budget, charged before the first round
-        lines = [f"{items} = {src}", *charge_lines(f"len({items})", where, charge_name),
+        fixed = constant_in(source)
+        # a constant list's length is known: no len() each time the loop starts
+        rounds = str(len(fixed[0])) if fixed is not None and isinstance(fixed[0], list) else f"len({items})"
+        lines = [f"{items} = {src}", *charge_lines(rounds, where, charge_name),
                  f"for {item} in {items}:", f"    env[{int(slot)}] = {item}"] + fuse.indent(body)
         return fuse.statement(lines, {**ns, **body_ns, charge_name: over_budget, where: node.pos}, depth + 1)
 
@@ -572,3 +579,22 @@ def _phase_left() -> Native:
 
 
 StatementCompiler._handlers = s.handlers(StatementCompiler)
+
+
+def _known_loop_values(node: s.ForEach, source) -> dict[str, frozenset]:
+    """The values a loop variable can hold when its list is a constant of whole numbers and its
+    body never assigns it (each round sets it anew): {name: values}, or nothing. Zone indexes
+    read from it need no range check (expressions.py)."""
+    fixed = constant_in(source)
+    if fixed is None or not isinstance(fixed[0], (list, tuple)) \
+            or not all(type(item) is int for item in fixed[0]):
+        return {}
+    if _assigned_in(node):
+        return {}
+    return {node.var: frozenset(fixed[0])}
+
+
+def _assigned_in(node: s.ForEach) -> bool:
+    """Whether the loop's body assigns its variable anywhere (then its values are not the list's)."""
+    return any(isinstance(inner, s.Assign) and inner.name == node.var for inner in s.walk(node.body))
+

@@ -10,7 +10,7 @@ import weakref
 
 from snowrules.compile import stdlib_grid  # noqa: F401 - registers the grid zones' functions
 from snowrules.compile.closures import fail
-from snowrules.compile.fuse import code, exists, fresh, fused, with_parameters
+from snowrules.compile.fuse import code, exists, fresh, fused, read_only, with_parameters
 from snowrules.compile.library import (
     FIELD,
     LIST_OR_ZONE,
@@ -91,8 +91,9 @@ def _extreme_of_list(pick):
 
 def _extreme_of_numbers(pick):
     def build(call: Call):
-        parts = "".join(f"{{p{i}}}, " for i in range(len(call.args)))
-        return fused("{v0}((" + parts + "))", call.args, [pick])
+        # the numbers as the built-in's own arguments: no tuple is built for the call
+        parts = ", ".join(f"{{p{i}}}" for i in range(len(call.args)))
+        return fused("{v0}(" + parts + ")", call.args, [pick])
     return build
 
 
@@ -129,6 +130,7 @@ def _joined(template: str, fn):
     which Python refuses in a comprehension's iterable, the list is a lambda's argument instead."""
     x0, x1 = fresh(), fresh()
     template = template.replace("{x0}", x0).replace("{x1}", x1)
+    fn = read_only(fn)
     if ":=" in code(fn)[0]:
         passed = fresh("_it")
         return fused(f"(lambda {passed}: {template.replace('{p0}', passed)})({{p0}})", [fn])

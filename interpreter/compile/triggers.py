@@ -88,12 +88,15 @@ def may_fire_source(triggers: list[TriggerRuntime], counter: str) -> tuple[str, 
         if "(st, env)" in src or depth >= fuse.MAX_DEPTH:
             return None
         if trigger.per_player:
-            owner = f"(({counter} - {int(trigger.base)}) // {int(trigger.width)})"
+            base, width = int(trigger.base), int(trigger.width)
+            owner = f"({counter} - {base})" if width == 1 else f"(({counter} - {base}) // {width})"
             if trigger.subjects is not None:
                 name = fuse.fresh("_v")
                 namespace[name] = trigger.subjects
                 owner = f"{name}[{owner}]"
             src = src.replace(f"env[{int(trigger.player_slot)}]", owner)
+            # base + (counter - base) is the counter itself: read it at its index
+            src = src.replace(f"st.counters[{base} + {owner}]", f"st.counters[{counter}]")
         if "env[" in src:
             return None
         parts.append(src)
