@@ -163,3 +163,47 @@ def test_information_states_noted_when_asked_are_those_noted_at_every_node(name,
         assert [lazy.information_state_string(p) for p in range(seats)] == \
             [eager.information_state_string(p) for p in range(seats)]
     assert compared > 8
+
+
+@pytest.mark.parametrize("name, params", [g for g in GAMES if g[0] in ("oh_hell", str(RULESETS / "pig"))],
+                         ids=lambda v: Path(v).name if isinstance(v, str) else
+                         "-".join(f"{k}={x}" for k, x in v.items()))
+def test_a_draws_ids_kept_from_the_last_draw_are_those_worked_out_afresh(name, params):
+    """A deal's next draw takes its ids from the last draw's node (Node.after_draw): at every
+    chance node, the same ids, in the same order and sorted, as a node worked out afresh."""
+    game = load_game(name, **params)
+    kept = 0
+    for seed in range(3):
+        for state in _nodes(game, seed):
+            if state.current_player() != pyspiel.PlayerId.CHANCE:
+                continue
+            node = state._node
+            kept += node is not None and node.by_option
+            afresh = state._work_out_node()
+            if node is not None:
+                assert node.ids == afresh.ids and node.legal == afresh.legal
+    assert (kept > 0) == (name == "oh_hell")  # a deal keeps them; dice have position ids
+
+
+# A draw of components 7, 3, 9, 5 with ids 70, 30, 90, 50 (the declared id of each), the 3 drawn
+# (index 1): the next draw's outcomes, and the ids kept for it (in its order, and sorted).
+AFTER_DRAW = [
+    ("the rest in order", [7, 9, 5], ([70, 90, 50], [50, 70, 90])),
+    ("the last one drawn instead", [7, 3, 9], None),
+    ("the rest in another order", [9, 7, 5], None),
+    ("one fewer again", [7, 9], None),
+    ("as many as before", [7, 3, 9, 5], None),
+    ("other components", [7, 9, 6], None),
+]
+
+
+@pytest.mark.parametrize("case, after, expected", AFTER_DRAW, ids=[row[0] for row in AFTER_DRAW])
+def test_a_draws_ids_are_kept_only_when_its_outcomes_are_the_last_draws_but_the_one_drawn(case, after, expected):
+    from snowrules.adapters.openspiel import Node
+    chance = pyspiel.PlayerId.CHANCE
+    node = Node([([70, 30, 90, 50], [30, 50, 70, 90])], {chance: [30, 50, 70, 90]}, [], True)
+    kept = node.after_draw(1, [7, 3, 9, 5], after)
+    if expected is None:
+        assert kept is None
+    else:
+        assert kept.ids == [expected] and kept.legal == {chance: expected[1]} and kept.by_option

@@ -23,6 +23,7 @@ Needs the `open-spiel` package (`pip install 'snowrules[openspiel]'`).
 from __future__ import annotations
 
 import json
+from bisect import bisect_left
 from functools import cache
 from itertools import repeat
 from typing import Any, NamedTuple
@@ -366,6 +367,7 @@ class SnowrulesState(pyspiel.State):
         known = self._shared.ids.get((group, pending.kind))
         id_of = None if known is None else known.__getitem__
         found = []
+        by_option = True  # every id the declared one of its option (not its position)
         for options in pending.options:
             ids = None
             if id_of is not None and options and options[0].__class__ is int and options[-1].__class__ is int:
@@ -381,9 +383,10 @@ class SnowrulesState(pyspiel.State):
                     ids = None
             if ids is None:
                 ids = self._ids(group, options)
+                by_option = False
             found.append((ids, sorted(ids)))
         if chance:
-            return Node(found, {CHANCE_PLAYER: found[0][1]}, [])
+            return Node(found, {CHANCE_PLAYER: found[0][1]}, [], by_option)
         seats = pending.seats
         if len(seats) == 1:
             return Node(found, {seats[0]: found[0][1]}, [])
@@ -458,13 +461,19 @@ class SnowrulesState(pyspiel.State):
             index = ids.index(action)
         except ValueError:
             raise self._illegal(ids, action, None if pending.chance else pending.seats[0]) from None
-        value = pending.options[0][index]
-        if not pending.chance:
-            recall = self._recall_kept()
-            if recall is not None:
-                recall.chose(pending.seats[0], value, pending.kind)
-            if pending.simultaneous:  # a secret decision that only one seat has to make
-                value = [value]
+        options = pending.options[0]
+        value = options[index]
+        if pending.chance:
+            self._go_on(value, [index])
+            after = self.st.pending
+            if node.by_option and after is not None and after.chance and after.kind == pending.kind:
+                self._node = node.after_draw(index, options, after.options[0])
+            return
+        recall = self._recall_kept()
+        if recall is not None:
+            recall.chose(pending.seats[0], value, pending.kind)
+        if pending.simultaneous:  # a secret decision that only one seat has to make
+            value = [value]
         self._go_on(value, [index])
 
     def _apply_actions(self, actions: list[int]) -> None:
@@ -634,9 +643,25 @@ class Node(NamedTuple):
     ids: list[tuple[list[int], list[int]]]
     legal: dict[int, list[int]]
     left_out: list[int]
+    by_option: bool = False  # whether each id is its option's declared id, whatever its position
 
     def __deepcopy__(self, memo: dict) -> Node:
         return self
+
+    def after_draw(self, index: int, before: list, after: list) -> Node | None:
+        """The next draw's node, when its outcomes are this draw's but the one drawn (a deal:
+        draws from one zone, one component fewer each time), from this node's ids: the ids but
+        the drawn one's, in the same order and sorted, without mapping, sorting and checking
+        them again (they differ, being some of this node's). None when the outcomes are others
+        (then worked out as at any node)."""
+        if len(after) != len(before) - 1 or after[:index] != before[:index] or after[index:] != before[index + 1:]:
+            return None
+        ids, ordered = self.ids[0]
+        drawn = ids[index]
+        ids = ids[:index] + ids[index + 1:]
+        ordered = ordered[:]
+        del ordered[bisect_left(ordered, drawn)]
+        return Node([(ids, ordered)], {CHANCE_PLAYER: ordered}, [], True)
 
 
 class SnowrulesObserver:
