@@ -438,7 +438,10 @@ class SnowrulesState(pyspiel.State):
         return node.legal.get(player, node.left_out)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        ids, sorted_ids = self._node_ids()[0]  # in the outcomes' order, and sorted
+        node = self._node
+        if node is None:
+            node = self._node = self._work_out_node()
+        ids, sorted_ids = node.ids[0]  # in the outcomes' order, and sorted
         if self.st.pending.weights is None:  # equally likely, as Game.chance_outcomes gives them
             return list(zip(sorted_ids, repeat(1.0 / len(ids))))
         return sorted((i, probability) for i, (_, probability) in zip(ids, Game.chance_outcomes(self.st)))
@@ -450,7 +453,8 @@ class SnowrulesState(pyspiel.State):
         return ValueError(f"action {action} is not legal for {who}: legal are {sorted(ids)}")
 
     def _apply_action(self, action: int) -> None:
-        self._owned()
+        if not self._own:
+            self._owned()
         st = self.st
         pending = st.pending
         node = self._node
@@ -463,21 +467,32 @@ class SnowrulesState(pyspiel.State):
             raise self._illegal(ids, action, None if pending.chance else pending.seats[0]) from None
         options = pending.options[0]
         value = options[index]
-        if pending.chance:
-            self._go_on(value, [index])
-            after = self.st.pending
-            if node.by_option and after is not None and after.chance and after.kind == pending.kind:
-                self._node = node.after_draw(index, options, after.options[0])
+        if pending.chance:  # a draw: run on as _go_on does, and arrive as _observe does
+            if st.sink is not None:
+                self.get_game().engine.answer(st, [index])
+            else:
+                st.answer = value
+                run(self._shared.program, st)
+            after = st.pending
+            if after is None or not after.chance or st.result is not None:
+                self._observe()
+                return
+            self._player = CHANCE_PLAYER  # the next draw, with nothing to note
+            self._looked = True
+            self._node = (node.after_draw(index, options, after.options[0])
+                          if node.by_option and after.kind == pending.kind else None)
             return
-        recall = self._recall_kept()
-        if recall is not None:
-            recall.chose(pending.seats[0], value, pending.kind)
+        if not self._looked:  # as _recall_kept: nobody noted this node, so the notes stop being kept
+            self.recall = None
+        elif self.recall is not None:
+            self.recall.chose(pending.seats[0], value, pending.kind)
         if pending.simultaneous:  # a secret decision that only one seat has to make
             value = [value]
         self._go_on(value, [index])
 
     def _apply_actions(self, actions: list[int]) -> None:
-        self._owned()
+        if not self._own:
+            self._owned()
         pending = self.st.pending
         answers = []
         for seat, (ids, _) in zip(pending.seats, self._node_ids()):
