@@ -264,6 +264,18 @@ def read_only(fn: Fn) -> Fn:
     return from_source(found.group(1), {found.group(1): namespace[found.group(1)]}, depth)
 
 
+def read_only_list(fn: Fn) -> tuple[Fn, int | None]:
+    """`fn` for a loop that only goes through its list (the loop variable gets its items, nobody
+    gets the list): `read_only`'s folded constant list without its copy, and that list's length
+    (known while compiling: no len() each time the loop starts), or `fn` and None."""
+    plain = read_only(fn)
+    if plain is fn:
+        return fn, None
+    _, namespace, _ = code(plain)
+    (value,) = namespace.values()
+    return plain, len(value)
+
+
 def substituted(body: Fn, bindings: list[tuple[int, Fn]]) -> Fn | None:
     """A define's body with each parameter read from a Python local that its argument is
     assigned to, as one generated expression: `(BODY if (_a := ARG) is _a else None)` (the test

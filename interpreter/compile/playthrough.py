@@ -176,9 +176,12 @@ class _Builder(EventTemplates):
         if kind is ForStep:
             item, items = fuse.fresh(), fuse.fresh()
             fail, where = self.bound(budget.over_budget, ns), self.bound(self.program.blocks[step.block].position, ns)
-            source = self.value(step.source, ns)
-            return [f"{items} = {source if _fresh_list(source) else f'list({source})'}",
-                    *budget.charge_lines(f"len({items})", where, fail),
+            # a folded constant list is gone through without a copy, its length known
+            plain, length = fuse.read_only_list(step.source)
+            source = self.value(plain, ns)
+            copied = source if _fresh_list(source) or length is not None else f"list({source})"
+            return [f"{items} = {copied}",
+                    *budget.charge_lines(f"len({items})" if length is None else str(length), where, fail),
                     f"for {item} in {items}:",
                     f"    env[{int(step.slot)}] = {item}",
                     f"    {self.call(step.block, ns)}"]
