@@ -186,10 +186,38 @@ def _folded(fn: Fn, source: Fn, texts: list[str | None]) -> Fn | None:
 _EXISTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
+# A filter whose condition only compares a field of the item with a value that does not change
+# inside the loop (`[each c in L where c.kind == k]`) -> the field's table and the value's text
+# (see `member`).
+_MEMBER: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_FIELD_EQUALS = re.compile(r"\(\((_v\d+)\[(_x\d+)\]\) == (_v\d+|env\[\d+\]|-?\d+|True|False)\)")
+
+
 def _note_exists(listing: Fn, item: str, source: str, passed: str | None, texts: list, cached: list[str]) -> None:
     element_text, cond_text = texts
     if element_text is None and cond_text is not None and " for " in cond_text:
         _EXISTS[listing] = (item, source, passed, cond_text, cached)
+    if element_text is None and cond_text is not None and not cached:
+        found = _FIELD_EQUALS.fullmatch(cond_text)
+        if found is not None and found.group(2) == item \
+                and type(listing.ns.get(found.group(1))) in (list, tuple, dict):
+            _MEMBER[listing] = (found.group(1), found.group(3), source)
+
+
+def member(listing: Fn) -> Fn | None:
+    """For a filter noted by `_note_exists` as comparing one field with a value, an expression
+    true when any item's field equals it, `VALUE in map(TABLE.__getitem__, L)`: the test runs in
+    C, stopping at the first match, without the comprehension's call and list (a list or an
+    empty() of a few items costs mostly that call). The values compared are the rules' numbers,
+    texts, true/false and none, for which `in` (identity, then ==) answers as == does. None for
+    any other list."""
+    noted = _MEMBER.get(listing)
+    if noted is None:
+        return None
+    table, value, source = noted
+    getter = f"_v{next(_fresh)}"
+    namespace = {**listing.ns, getter: listing.ns[table].__getitem__}
+    return from_source(f"{value} in map({getter}, ({source}))", namespace, listing.depth)
 
 
 def exists(listing: Fn) -> Fn | None:

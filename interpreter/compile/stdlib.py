@@ -10,7 +10,7 @@ import weakref
 
 from snowrules.compile import stdlib_grid  # noqa: F401 - registers the grid zones' functions
 from snowrules.compile.closures import fail
-from snowrules.compile.fuse import code, exists, fresh, fused, read_only, with_parameters
+from snowrules.compile.fuse import code, exists, fresh, fused, member, read_only, with_parameters
 from snowrules.compile.library import (
     FIELD,
     LIST_OR_ZONE,
@@ -53,6 +53,9 @@ def _empty(call: Call):
     if zones is not None:  # empty(flatten(zones)): every zone empty, without joining them first
         x = fresh()
         return fused(f"not any(st.zones[{x}] for {x} in {{p0}})", [zones])
+    found = member(call.args[0])
+    if found is not None:  # a filter comparing one field with a value: a membership test
+        return fused("not {p0}", [found])
     found = exists(call.args[0])
     if found is not None:  # a filter with lists in its condition: stop at the first item that passes
         return fused("not {p0}", [found])

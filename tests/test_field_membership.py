@@ -1,0 +1,54 @@
+"""empty() of a filter that only compares one field of its items with a value (compile/fuse.py
+`member`: a membership test over the field's table), and a loop over a literal list, gone
+through without its copy (fuse.read_only_list): the same answers as before, on the VM and
+played through."""
+from __future__ import annotations
+
+import pytest
+from snowrules.compile import fuse
+from snowrules.compile.compiler import compile_ruleset
+from snowrules.runtime.engine import Game
+from test_language import ruleset, run, said
+from test_playthrough import final, random_decide
+
+# Each seat has 4 tokens (kind "token"); the first seat's are put on tiles[2], tiles[1] stays empty.
+RULES = """zone tiles[1..3] shared public
+setup:
+    move [each c in box where c.owner == first(players)] to tiles[2]
+each turn:
+    for each k in ["token", "card", "token"]:
+        announce k, empty([each c in tiles[1] where c.kind == k]), empty([each c in tiles[2] where c.kind == k])
+    for each p in players:
+        announce empty([each c in tiles[2] where c.owner == p]), not empty([each c in tiles[2] where c.owner != p])
+    announce empty([each c in tiles[2] where c.kind == "token" and c.owner == last(players)])
+    end game winners players
+"""
+
+
+def test_empty_of_a_field_comparison_answers_as_the_filter(tmp_path):
+    # tiles[1] is empty for every kind; tiles[2] holds tokens only, all the first seat's
+    game, _, events = run(tmp_path, RULES)
+    assert said(events) == ["token true false", "card true true", "token true false",
+                            "false false", "true true",
+                            "true"]
+    on_vm = game.start(0, decide=random_decide(2, 0))
+    assert final(game.play_through(0, random_decide(2, 0))) == final(on_vm)
+
+
+def test_the_step_budget_counts_a_literal_list_loop_as_before(tmp_path):
+    # played through, each loop charges its rounds: 3 for the literal list (without its copy),
+    # 2 for the seats; nothing else is charged (no roll, no move of N)
+    game = Game(compile_ruleset(ruleset(tmp_path, RULES), 2))
+    assert game.play_through(0, random_decide(2, 0)).steps == 3 + 2
+
+
+@pytest.mark.parametrize("src, length", [
+    ("(_v5[:])", 2),           # a folded constant: its length, no copy
+    ("(st.zones[3][:])", None),  # a zone's copy: as it is
+    ("(_v5[:] + _v6)", None),
+])
+def test_a_loop_over_a_folded_list_knows_its_length(src, length):
+    fn = fuse.from_source(src[1:-1], {"_v5": [1, 2], "_v6": [3]}, 1)
+    plain, known = fuse.read_only_list(fn)
+    assert known == length
+    assert (plain is fn) == (length is None)
