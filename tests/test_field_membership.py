@@ -52,3 +52,20 @@ def test_a_loop_over_a_folded_list_knows_its_length(src, length):
     plain, known = fuse.read_only_list(fn)
     assert known == length
     assert (plain is fn) == (length is None)
+
+
+def test_flatten_of_a_few_known_zones_joins_them_in_order(tmp_path):
+    # the first seat's 4 tokens on tiles[1], the second's on tiles[3]: going 3 down to 1, the
+    # second seat's come first; the joined list is the rules' own (moving it leaves the zones' lists)
+    _, _, events = run(tmp_path, """zone tiles[1..3] shared public
+setup:
+    move [each c in box where c.owner == first(players)] to tiles[1]
+    move [each c in box where c.owner == last(players)] to tiles[3]
+each turn:
+    let joined = flatten([tiles[i] for each i in 3 down to 1])
+    announce size(joined), first(joined).owner == last(players), last(joined).owner == first(players)
+    move joined to tiles[2]
+    announce size(flatten([tiles[i] for each i in 1..3])), size(tiles[2]), size(joined)
+    end game winners players
+""")
+    assert said(events) == ["8 true true", "8 8 8"]

@@ -397,12 +397,12 @@ def _without_spare_passes(lines: list[str]) -> list[str]:
 
 def _fresh_list(src: str) -> bool:
     """Whether a generated expression makes a new list each time it runs (a comprehension, a
-    copy): a loop over it needs no copy of its own. The text is snowrules' templates, in which
+    list of unpacked zones, a copy): a loop over it needs no copy of its own. The text is snowrules' templates, in which
     no bracket is ever inside a text (values are bound names), so brackets can be counted."""
     body = src[1:-1] if src.startswith("(") and src.endswith(")") else src
     if body.endswith("[:]"):
         return re.fullmatch(r"_v\d+\[:\]", body) is not None
-    if not (body.startswith("[") and body.endswith("]") and " for " in body):
+    if not (body.startswith("[") and body.endswith("]") and (" for " in body or body.startswith("[*"))):
         return False
     depth = 0
     for at, char in enumerate(body):
