@@ -257,8 +257,11 @@ class _Builder(EventTemplates):
                 f"        if len({found}) != 1: {forced} = False",
                 f"if {seats}:",
                 f"    if {forced} and not st.explicit: {answers} = [{found}[0] for {found} in {options}]",
-                f"    elif st.draws is not None: {answers} = [{found}[int(st.draws[{seat}]() * len({found}))]"
-                f" for {seat}, {found} in zip({seats}, {options})]",
+                # the seats' draws as a plain loop: in Python 3.11 a comprehension is a call
+                "    elif st.draws is not None:",
+                f"        {answers} = []",
+                f"        for {seat}, {found} in zip({seats}, {options}):"
+                f" {answers}.append({found}[int(st.draws[{seat}]() * len({found}))])",
                 f"    else: {answers} = {self.bound(step.ask_each, ns)}(st, {seats}, {options})",
                 f"    for {seat}, {answer} in zip({seats}, {answers}):",
                 f"        env[{seat_slot}] = {seat}",
