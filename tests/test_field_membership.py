@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from snowrules.compile import fuse
 from snowrules.compile.compiler import compile_ruleset
+from snowrules.language.diagnostics import RuntimeRulesError
 from snowrules.runtime.engine import Game
 from test_language import ruleset, run, said
 from test_playthrough import final, random_decide
@@ -69,3 +70,38 @@ each turn:
     end game winners players
 """)
     assert said(events) == ["8 true true", "8 8 8"]
+
+
+def test_a_loop_over_a_filter_goes_through_the_list_built_before_its_first_round(tmp_path):
+    # the filter is built by a loop of its own: all 4 tokens are taken, although the body moves
+    # each out of the zone the filter reads
+    game, _, events = run(tmp_path, """zone tiles[1..3] shared public
+setup:
+    move [each c in box where c.owner == first(players)] to tiles[1]
+each turn:
+    for each c in [each x in tiles[1] where x.owner == first(players)]:
+        move c to tiles[2]
+        announce size(tiles[1])
+    end game winners players
+""")
+    assert said(events) == ["3", "2", "1", "0"]
+    on_vm = game.start(0, decide=random_decide(2, 0))
+    assert final(game.play_through(0, random_decide(2, 0))) == final(on_vm)
+
+
+def test_an_error_in_a_loop_filter_is_at_its_rule(tmp_path):
+    line = "    for each c in [each x in tiles[1] where size(tiles[size(tiles[1]) + 4]) > 0]:"
+    game = Game(compile_ruleset(ruleset(tmp_path, f"""zone tiles[1..3] shared public
+setup:
+    move [each c in box where c.owner == first(players)] to tiles[1]
+each turn:
+{line}
+        move c to tiles[2]
+    end game
+"""), 2))
+    where = f"rules.sr:5:{line.index('tiles[size') + 1}: error: tiles[8] does not exist"
+    for playing in (lambda: game.start(0, decide=random_decide(2, 0)),
+                    lambda: game.play_through(0, random_decide(2, 0))):
+        with pytest.raises(RuntimeRulesError) as error:
+            playing()
+        assert where in str(error.value)

@@ -197,11 +197,30 @@ def _note_exists(listing: Fn, item: str, source: str, passed: str | None, texts:
     element_text, cond_text = texts
     if element_text is None and cond_text is not None and " for " in cond_text:
         _EXISTS[listing] = (item, source, passed, cond_text, cached)
+    if element_text is None and cond_text is not None and not cached and passed is None:
+        _FILTERS[listing] = (item, source, cond_text)
     if element_text is None and cond_text is not None and not cached:
         found = _FIELD_EQUALS.fullmatch(cond_text)
         if found is not None and found.group(2) == item \
                 and type(listing.ns.get(found.group(1))) in (list, tuple, dict):
             _MEMBER[listing] = (found.group(1), found.group(3), source)
+
+
+# A plain filter (`[x for x in L if COND]`, nothing remembered) -> its loop name, list and condition
+# (see `filter_lines`).
+_FILTERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def filter_lines(listing: Fn, target: str) -> tuple[list[str], dict] | None:
+    """A plain filter as statement lines that build it into `target`, and their namespace: a
+    loop that appends, where the comprehension is a call in Python 3.11 (for a loop's list,
+    built whole before its first round, as the comprehension was). None for any other list."""
+    noted = _FILTERS.get(listing)
+    if noted is None or listing.depth >= MAX_DEPTH:
+        return None
+    item, source, cond_text = noted
+    return [f"{target} = []", f"for {item} in {source}:", f"    if {cond_text}: {target}.append({item})"], \
+        dict(listing.ns)
 
 
 def member(listing: Fn) -> Fn | None:

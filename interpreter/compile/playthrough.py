@@ -178,9 +178,14 @@ class _Builder(EventTemplates):
             fail, where = self.bound(budget.over_budget, ns), self.bound(self.program.blocks[step.block].position, ns)
             # a folded constant list is gone through without a copy, its length known
             plain, length = fuse.read_only_list(step.source)
-            source = self.value(plain, ns)
-            copied = source if _fresh_list(source) or length is not None else f"list({source})"
-            return [f"{items} = {copied}",
+            built = fuse.filter_lines(step.source, items)
+            if built is not None:  # a filter: built by a loop of its own, not a comprehension
+                ns.update(built[1])
+                making = built[0]
+            else:
+                source = self.value(plain, ns)
+                making = [f"{items} = {source if _fresh_list(source) or length is not None else f'list({source})'}"]
+            return [*making,
                     *budget.charge_lines(f"len({items})" if length is None else str(length), where, fail),
                     f"for {item} in {items}:",
                     f"    env[{int(step.slot)}] = {item}",

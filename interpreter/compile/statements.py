@@ -505,9 +505,14 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
             rounds = str(len(fixed[0]))
         else:
             rounds = f"len({items})"
-        lines = [f"{items} = {src}", *charge_lines(rounds, where, charge_name),
+        # a filter is built by a loop of its own (a comprehension is a call in Python 3.11)
+        built = None if is_zone else fuse.filter_lines(source, items)
+        making = [f"{items} = {src}"] if built is None else built[0]
+        if built is not None:
+            ns = {**ns, **built[1]}
+        lines = [*making, *charge_lines(rounds, where, charge_name),
                  f"for {item} in {items}:", f"    env[{int(slot)}] = {item}"] + fuse.indent(body)
-        return fuse.statement(lines, {**ns, **body_ns, charge_name: over_budget, where: node.pos}, depth + 1)
+        return fuse.statement(lines, {**ns, **body_ns, charge_name: over_budget, where: node.pos}, max(depth + 1, 2))
 
     def _while(self, node: s.While, scope: Scope):
         cond = self.x.expect(node.cond, scope, t.BOOL, "the condition")
