@@ -186,10 +186,57 @@ def _folded(fn: Fn, source: Fn, texts: list[str | None]) -> Fn | None:
 _EXISTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
+# A filter whose condition only compares a field of the item with a value that does not change
+# inside the loop (`[each c in L where c.kind == k]`) -> the field's table and the value's text
+# (see `member`).
+_MEMBER: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_FIELD_EQUALS = re.compile(r"\(\((_v\d+)\[(_x\d+)\]\) == (_v\d+|env\[\d+\]|-?\d+|True|False)\)")
+
+
 def _note_exists(listing: Fn, item: str, source: str, passed: str | None, texts: list, cached: list[str]) -> None:
     element_text, cond_text = texts
     if element_text is None and cond_text is not None and " for " in cond_text:
         _EXISTS[listing] = (item, source, passed, cond_text, cached)
+    if element_text is None and cond_text is not None and not cached and passed is None:
+        _FILTERS[listing] = (item, source, cond_text)
+    if element_text is None and cond_text is not None and not cached:
+        found = _FIELD_EQUALS.fullmatch(cond_text)
+        if found is not None and found.group(2) == item \
+                and type(listing.ns.get(found.group(1))) in (list, tuple, dict):
+            _MEMBER[listing] = (found.group(1), found.group(3), source)
+
+
+# A plain filter (`[x for x in L if COND]`, nothing remembered) -> its loop name, list and condition
+# (see `filter_lines`).
+_FILTERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def filter_lines(listing: Fn, target: str) -> tuple[list[str], dict] | None:
+    """A plain filter as statement lines that build it into `target`, and their namespace: a
+    loop that appends, where the comprehension is a call in Python 3.11 (for a loop's list,
+    built whole before its first round, as the comprehension was). None for any other list."""
+    noted = _FILTERS.get(listing)
+    if noted is None or listing.depth >= MAX_DEPTH:
+        return None
+    item, source, cond_text = noted
+    return [f"{target} = []", f"for {item} in {source}:", f"    if {cond_text}: {target}.append({item})"], \
+        dict(listing.ns)
+
+
+def member(listing: Fn) -> Fn | None:
+    """For a filter noted by `_note_exists` as comparing one field with a value, an expression
+    true when any item's field equals it, `VALUE in map(TABLE.__getitem__, L)`: the test runs in
+    C, stopping at the first match, without the comprehension's call and list (a list or an
+    empty() of a few items costs mostly that call). The values compared are the rules' numbers,
+    texts, true/false and none, for which `in` (identity, then ==) answers as == does. None for
+    any other list."""
+    noted = _MEMBER.get(listing)
+    if noted is None:
+        return None
+    table, value, source = noted
+    getter = f"_v{next(_fresh)}"
+    namespace = {**listing.ns, getter: listing.ns[table].__getitem__}
+    return from_source(f"{value} in map({getter}, ({source}))", namespace, listing.depth)
 
 
 def exists(listing: Fn) -> Fn | None:
@@ -262,6 +309,18 @@ def read_only(fn: Fn) -> Fn:
     if found is None or found.group(1) not in namespace:
         return fn
     return from_source(found.group(1), {found.group(1): namespace[found.group(1)]}, depth)
+
+
+def read_only_list(fn: Fn) -> tuple[Fn, int | None]:
+    """`fn` for a loop that only goes through its list (the loop variable gets its items, nobody
+    gets the list): `read_only`'s folded constant list without its copy, and that list's length
+    (known while compiling: no len() each time the loop starts), or `fn` and None."""
+    plain = read_only(fn)
+    if plain is fn:
+        return fn, None
+    _, namespace, _ = code(plain)
+    (value,) = namespace.values()
+    return plain, len(value)
 
 
 def substituted(body: Fn, bindings: list[tuple[int, Fn]]) -> Fn | None:

@@ -176,9 +176,17 @@ class _Builder(EventTemplates):
         if kind is ForStep:
             item, items = fuse.fresh(), fuse.fresh()
             fail, where = self.bound(budget.over_budget, ns), self.bound(self.program.blocks[step.block].position, ns)
-            source = self.value(step.source, ns)
-            return [f"{items} = {source if _fresh_list(source) else f'list({source})'}",
-                    *budget.charge_lines(f"len({items})", where, fail),
+            # a folded constant list is gone through without a copy, its length known
+            plain, length = fuse.read_only_list(step.source)
+            built = fuse.filter_lines(step.source, items)
+            if built is not None:  # a filter: built by a loop of its own, not a comprehension
+                ns.update(built[1])
+                making = built[0]
+            else:
+                source = self.value(plain, ns)
+                making = [f"{items} = {source if _fresh_list(source) or length is not None else f'list({source})'}"]
+            return [*making,
+                    *budget.charge_lines(f"len({items})" if length is None else str(length), where, fail),
                     f"for {item} in {items}:",
                     f"    env[{int(step.slot)}] = {item}",
                     f"    {self.call(step.block, ns)}"]
@@ -254,8 +262,11 @@ class _Builder(EventTemplates):
                 f"        if len({found}) != 1: {forced} = False",
                 f"if {seats}:",
                 f"    if {forced} and not st.explicit: {answers} = [{found}[0] for {found} in {options}]",
-                f"    elif st.draws is not None: {answers} = [{found}[int(st.draws[{seat}]() * len({found}))]"
-                f" for {seat}, {found} in zip({seats}, {options})]",
+                # the seats' draws as a plain loop: in Python 3.11 a comprehension is a call
+                "    elif st.draws is not None:",
+                f"        {answers} = []",
+                f"        for {seat}, {found} in zip({seats}, {options}):"
+                f" {answers}.append({found}[int(st.draws[{seat}]() * len({found}))])",
                 f"    else: {answers} = {self.bound(step.ask_each, ns)}(st, {seats}, {options})",
                 f"    for {seat}, {answer} in zip({seats}, {answers}):",
                 f"        env[{seat_slot}] = {seat}",
@@ -394,12 +405,12 @@ def _without_spare_passes(lines: list[str]) -> list[str]:
 
 def _fresh_list(src: str) -> bool:
     """Whether a generated expression makes a new list each time it runs (a comprehension, a
-    copy): a loop over it needs no copy of its own. The text is snowrules' templates, in which
+    list of unpacked zones, a copy): a loop over it needs no copy of its own. The text is snowrules' templates, in which
     no bracket is ever inside a text (values are bound names), so brackets can be counted."""
     body = src[1:-1] if src.startswith("(") and src.endswith(")") else src
     if body.endswith("[:]"):
         return re.fullmatch(r"_v\d+\[:\]", body) is not None
-    if not (body.startswith("[") and body.endswith("]") and " for " in body):
+    if not (body.startswith("[") and body.endswith("]") and (" for " in body or body.startswith("[*"))):
         return False
     depth = 0
     for at, char in enumerate(body):

@@ -487,9 +487,11 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
         inner.known.update(_known_loop_values(node, source))
         if is_zone and not _assigned_in(node):
             inner.present.add(node.var)
-        src, ns = fuse.expression(source)
         # A zone changes while the loop moves its components: go through a copy. Other lists are
-        # never changed in place, so they are gone through as they are.
+        # never changed in place, so they are gone through as they are (a folded constant list
+        # without the copy that guards it: the loop only reads it).
+        plain, length = (source, None) if is_zone else fuse.read_only_list(source)
+        src, ns = fuse.expression(plain)
         if is_zone:
             src = f"list({src})"
         body, body_ns, depth = self.body_code(node.body, inner)
@@ -497,10 +499,20 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
         # every round is a step of the budget, charged before the first round
         fixed = constant_in(source)
         # a constant list's length is known: no len() each time the loop starts
-        rounds = str(len(fixed[0])) if fixed is not None and isinstance(fixed[0], list) else f"len({items})"
-        lines = [f"{items} = {src}", *charge_lines(rounds, where, charge_name),
+        if length is not None:
+            rounds = str(length)
+        elif fixed is not None and isinstance(fixed[0], list):
+            rounds = str(len(fixed[0]))
+        else:
+            rounds = f"len({items})"
+        # a filter is built by a loop of its own (a comprehension is a call in Python 3.11)
+        built = None if is_zone else fuse.filter_lines(source, items)
+        making = [f"{items} = {src}"] if built is None else built[0]
+        if built is not None:
+            ns = {**ns, **built[1]}
+        lines = [*making, *charge_lines(rounds, where, charge_name),
                  f"for {item} in {items}:", f"    env[{int(slot)}] = {item}"] + fuse.indent(body)
-        return fuse.statement(lines, {**ns, **body_ns, charge_name: over_budget, where: node.pos}, depth + 1)
+        return fuse.statement(lines, {**ns, **body_ns, charge_name: over_budget, where: node.pos}, max(depth + 1, 2))
 
     def _while(self, node: s.While, scope: Scope):
         cond = self.x.expect(node.cond, scope, t.BOOL, "the condition")

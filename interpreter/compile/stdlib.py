@@ -10,7 +10,7 @@ import weakref
 
 from snowrules.compile import stdlib_grid  # noqa: F401 - registers the grid zones' functions
 from snowrules.compile.closures import fail
-from snowrules.compile.fuse import code, exists, fresh, fused, read_only, with_parameters
+from snowrules.compile.fuse import code, exists, fresh, fused, member, read_only, read_only_list, with_parameters
 from snowrules.compile.library import (
     FIELD,
     LIST_OR_ZONE,
@@ -53,6 +53,9 @@ def _empty(call: Call):
     if zones is not None:  # empty(flatten(zones)): every zone empty, without joining them first
         x = fresh()
         return fused(f"not any(st.zones[{x}] for {x} in {{p0}})", [zones])
+    found = member(call.args[0])
+    if found is not None:  # a filter comparing one field with a value: a membership test
+        return fused("not {p0}", [found])
     found = exists(call.args[0])
     if found is not None:  # a filter with lists in its condition: stop at the first item that passes
         return fused("not {p0}", [found])
@@ -116,12 +119,30 @@ def _flatten(call: Call):
     fn, kind = call.args[0], call.kinds[0]
     inner = t.element(kind)
     if inner == t.ZONE:
-        joined = _joined("[{x1} for {x0} in {p0} for {x1} in st.zones[{x0}]]", fn)
+        zones = _known_zones(fn)
+        if zones is not None:  # a folded list of a few zones: their items unpacked, no loop
+            joined = fused("[" + ", ".join(f"*st.zones[{{i{n}}}]" for n in range(len(zones))) + "]", ints=zones)
+        else:
+            joined = _joined("[{x1} for {x0} in {p0} for {x1} in st.zones[{x0}]]", fn)
         _FLATTENED_ZONES[joined] = fn
         return joined, t.list_of(t.COMPONENT)
     if not t.is_list(kind) or not (t.is_list(inner) or inner == t.ANY):
         call.error("flatten() takes a list of lists or of zones")
     return _joined("[{x1} for {x0} in {p0} for {x1} in {x0}]", fn), t.list_of(t.element(inner))
+
+
+UNPACKED_ZONES = 16  # at most this many zones of a folded list are joined by unpacking each
+
+
+def _known_zones(fn) -> list[int] | None:
+    """The zones of a folded constant list of zones (`[pile[l] for each l in 1..7]`), when there
+    are a few: flatten() joins them as `[*z1, *z2, ...]`, one instruction each, where the
+    comprehension is a call and a loop. None for any other list."""
+    plain, length = read_only_list(fn)
+    if length is None or length > UNPACKED_ZONES:
+        return None
+    (zones,) = code(plain)[1].values()
+    return list(zones) if all(type(zone) is int for zone in zones) else None
 
 
 def _joined(template: str, fn):
