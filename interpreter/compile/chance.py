@@ -257,6 +257,33 @@ class DrawStep(ChanceStep):
         progress["left"] -= 1
         return progress if progress["left"] > 0 and st.zones[a] else None
 
+    def run(self, st: State, frame: list, env: list, program: Any) -> bool:
+        """ChanceStep.run for a draw, the common chance node (a deal: one per component dealt):
+        the same draws, progress and decisions, with `apply`, `outcomes` and `weights` (always
+        None: any item left is as likely) written in."""
+        if not st.explicit:
+            return super().run(st, frame, env, program)
+        pending = st.pending
+        if pending is not None:  # the outcome of a waiting draw is in st.answer
+            outcome = st.answer
+            st.answer = st.pending = None
+            progress = pending.progress
+            a = progress["from"]
+            source = st.zones[a]
+            draw(st, a, source.index(outcome), progress["to"], self.bottom, self.rule)
+            progress["left"] -= 1
+            if progress["left"] <= 0 or not source:
+                return False
+        else:
+            progress = self.begin(st, env)
+            if progress is None:
+                return False
+            source = st.zones[progress["from"]]
+        st.pending = Decision([], [source[:]], False, self.rule, self.what, self.kind, True, None, False, False,
+                              progress)
+        frame.pc -= 1
+        return True
+
     def sampled(self, st: State, env: list) -> None:
         """Fast path: the same draws as `apply`, from the generator."""
         progress = self.begin(st, env)
