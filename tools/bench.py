@@ -167,22 +167,35 @@ def measure(name: str, players: int, rounds: int, seconds: float, references: Pa
     return row
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def configuration_arguments(description: str) -> argparse.ArgumentParser:
+    """The arguments every benchmark of tools/ takes: which rulesets, at which player counts."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--ruleset", action="append", help="a bundled ruleset (default: all)")
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    return parser
+
+
+def configurations(names: list[str] | None, players: list[int]) -> list[tuple[str, int]]:
+    """(ruleset, player count) for each ruleset asked (default: every bundled one) at each count it
+    plays; a ruleset that plays at none of them (a solo game) at its fewest players."""
+    found = []
+    for name in names or bundled_names():
+        ruleset = load_ruleset(name)
+        counts = [p for p in players if ruleset.min_players <= p <= ruleset.max_players]
+        found += [(name, count) for count in counts or [ruleset.min_players]]
+    return found
+
+
+def main(argv=None) -> int:
+    parser = configuration_arguments(__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5, help="alternating rounds; medians are reported")
     parser.add_argument("--seconds", type=float, default=1.0, help="length of one round of one side")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--references", type=Path, help=f"the hand-written references (default: {REFERENCES})")
     args = parser.parse_args(argv)
 
-    rows = []
-    for name in args.ruleset or bundled_names():
-        ruleset = load_ruleset(name)
-        counts = [p for p in args.players if ruleset.min_players <= p <= ruleset.max_players]
-        for players in counts or [ruleset.min_players]:
-            rows.append(measure(name, players, args.rounds, args.seconds, args.references or REFERENCES))
+    rows = [measure(name, players, args.rounds, args.seconds, args.references or REFERENCES)
+            for name, players in configurations(args.ruleset, args.players)]
     if args.json:
         print(json.dumps(rows))
         return 0

@@ -14,18 +14,15 @@ least disturbed). For the rulesets written from OpenSpiel games, the OpenSpiel a
 """
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import sys
 import timeit
 
+from bench import OPENSPIEL_GAMES, configuration_arguments, configurations  # beside this file, in tools/
 from snowrules.compile.compiler import load_program
-from snowrules.load.ruleset import bundled_names, load_ruleset
 from snowrules.play.agents import RandomAgent, agent_seed
 from snowrules.runtime.engine import Game
-
-OPENSPIEL_GAMES = ("goofspiel", "oh_hell")
 
 
 def answers_of(game: Game, seed: int) -> list[list[int]]:
@@ -85,26 +82,21 @@ def adapter_clone_us(name: str, players: int, games: int, number: int, repeat: i
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--ruleset", action="append", help="a bundled ruleset (default: all)")
-    parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    parser = configuration_arguments(__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=5, help="seeded games per configuration")
     parser.add_argument("--number", type=int, default=2000, help="clones per timed repetition")
     parser.add_argument("--repeat", type=int, default=5, help="timed repetitions (the best is kept)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     rows = []
-    for name in args.ruleset or bundled_names():
-        ruleset = load_ruleset(name)
-        counts = [p for p in args.players if ruleset.min_players <= p <= ruleset.max_players]
-        for players in counts or [ruleset.min_players]:
-            row = {"ruleset": name, "players": players,
-                   "clone_us": round(engine_clone_us(name, players, args.games, args.number, args.repeat), 2)}
-            if name in OPENSPIEL_GAMES:
-                adapter = adapter_clone_us(name, players, args.games, args.number // 4, args.repeat)
-                if adapter is not None:
-                    row["adapter_clone_us"] = round(adapter, 2)
-            rows.append(row)
+    for name, players in configurations(args.ruleset, args.players):
+        row = {"ruleset": name, "players": players,
+               "clone_us": round(engine_clone_us(name, players, args.games, args.number, args.repeat), 2)}
+        if name in OPENSPIEL_GAMES:
+            adapter = adapter_clone_us(name, players, args.games, args.number // 4, args.repeat)
+            if adapter is not None:
+                row["adapter_clone_us"] = round(adapter, 2)
+        rows.append(row)
     if args.json:
         print(json.dumps(rows))
         return 0
