@@ -122,13 +122,16 @@ class Scope:
     def child(self) -> Scope:
         return Scope(self.slots, self)
 
-    def lookup(self, name: str) -> tuple[int, str] | None:
+    def _owner(self, name: str) -> Scope | None:
+        """The innermost scope that defines the local `name` (the one visible here), or None."""
         scope: Scope | None = self
-        while scope is not None:
-            if name in scope.names:
-                return scope.names[name]
+        while scope is not None and name not in scope.names:
             scope = scope.parent
-        return None
+        return scope
+
+    def lookup(self, name: str) -> tuple[int, str] | None:
+        owner = self._owner(name)
+        return None if owner is None else owner.names[name]
 
     def alias(self, name: str) -> tuple[object, str] | None:
         scope: Scope | None = self
@@ -147,40 +150,25 @@ class Scope:
 
     def origin(self, name: str) -> tuple | None:
         """The LearnedKinds key of the `let` that defined the visible `name`, if a `let` did."""
-        scope: Scope | None = self
-        while scope is not None:
-            if name in scope.names:
-                return scope.origins.get(name)
-            scope = scope.parent
-        return None
+        owner = self._owner(name)
+        return None if owner is None else owner.origins.get(name)
 
     def known_values(self, name: str) -> frozenset | None:
         """Every value the visible local `name` can hold, when snowrules knows them: a loop
         variable over a constant list that its body never assigns. Checks of its range can go."""
-        scope: Scope | None = self
-        while scope is not None:
-            if name in scope.names:
-                return scope.known.get(name)
-            scope = scope.parent
-        return None
+        owner = self._owner(name)
+        return None if owner is None else owner.known.get(name)
 
     def never_none(self, name: str) -> bool:
         """Whether the visible local `name` always holds a component: a loop variable over a
         zone that its body never assigns. A move of it needs no check for none."""
-        scope: Scope | None = self
-        while scope is not None:
-            if name in scope.names:
-                return name in scope.present
-            scope = scope.parent
-        return False
+        owner = self._owner(name)
+        return owner is not None and name in owner.present
 
     def retype(self, name: str, kind: str) -> None:
-        scope: Scope | None = self
-        while scope is not None:
-            if name in scope.names:
-                scope.names[name] = (scope.names[name][0], kind)
-                return
-            scope = scope.parent
+        owner = self._owner(name)
+        if owner is not None:
+            owner.names[name] = (owner.names[name][0], kind)
 
     def visible(self) -> list[str]:
         names: list[str] = []
