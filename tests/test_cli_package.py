@@ -67,6 +67,7 @@ def test_list_tells_each_ruleset_with_its_variants_and_options(capsys):
         "    --option pond_card=random  (random|Landlocked Lake|Scenic Overlook|Twin Ponds)  the pond scoring card",
         "snowy_tricks  Snowy Tricks 0.1.0, 2-5 players",
         "    --variant two_player  (2 players)",
+        "    --variant no_two_player_adjustments  (2 players)",
     ]
 
 

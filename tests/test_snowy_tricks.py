@@ -66,6 +66,25 @@ def test_every_card_play_follows_suit_when_it_can(players):
                              for s, o in zip(pending.seats, pending.options)])
 
 
+@pytest.mark.parametrize("variant, instructors, prize_row", [
+    (None, 5, [1, 1, 0, 1]),                       # [Adjustments for Two Players]: 5 cards, 2 prizes
+    ("no_two_player_adjustments", 6, [1, 1, 1, 1]),  # [Game Setup]: 6 cards, a prize of each category
+])
+def test_two_players_with_and_without_the_adjustments(variant, instructors, prize_row):
+    """The designer's variant leaves out only the adjustments' instructor cards and prizes: the
+    colours stay pink, green and yellow (11 students each, plus 2 Best and 2 Worst: 37 cards, 14
+    in each hand and 9 left), and one prize of categories 1, 2 and 3 lies beside the Prediction
+    Prize (slot 4)."""
+    game = game_for(("snowy_tricks", variant, 2))
+    for seed in range(5):
+        st = game.start(seed)
+        for seat in game.layout.seat_names:
+            assert len(zone(game, st, f"{seat}.instructors")) == instructors
+            assert len(zone(game, st, f"{seat}.hand")) == 14
+        assert [len(zone(game, st, f"prize_row[{slot}]")) for slot in (1, 2, 3, 4)] == prize_row
+        assert sum(len(zone(game, st, z)) for z in ("deck", "trump_card", "set_aside")) + 28 == 37
+
+
 def test_two_player_rules_apply_without_the_variant_and_the_old_name_plays_the_same_game():
     """[Game Setup] "Playing with 2 players? See the instructions at the end": the adjustments are
     the game at two, not an option. `--variant two_player` is kept for old command lines and
