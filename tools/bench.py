@@ -14,19 +14,28 @@ action ids to the cost of the game itself.
 Besides games per second, each row says how many decisions a game asks and how many options a
 decision offers on average, from a few seeded games played apart from the timed ones. A ruleset
 that plays at none of the player counts asked (a solo game) is measured at its fewest players.
+
+A games-per-second ratio compares like work only if both sides play games of the same length. So for
+a hand-written reference each row also gives the mean number of turns a game lasts on each side
+(untimed games: the reference's `play_game_stats`, the ruleset's turn counter), and the ratio of
+turns per second. When the two lengths differ by more than sampling error (a ruleset changed after
+its reference was written), a warning says so: the turn ratio is then the fairer figure.
 """
 from __future__ import annotations
 
 import argparse
 import importlib.util
 import json
+import math
 import random
 import statistics
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from snowrules.compile.compiler import load_program
+from snowrules.language.diagnostics import SnowrulesError
 from snowrules.load.ruleset import PROJECT_ROOT, bundled_names, load_ruleset
 from snowrules.play.agents import RandomAgent, agent_seed, play
 from snowrules.runtime.engine import Game
@@ -77,6 +86,39 @@ def decisions_of(game: Game, players: int, games: int = 10) -> tuple[float, floa
         play(game, agents, seed)
     decisions = sum(a.decisions for a in agents)
     return decisions / games, sum(a.options for a in agents) / max(decisions, 1)
+
+
+@dataclass(frozen=True)
+class Length:
+    """Turns per game over a sample of games: the mean and its standard error."""
+    mean: float
+    error: float
+
+    @classmethod
+    def of(cls, turns: list[int]) -> Length:
+        spread = statistics.stdev(turns) if len(turns) > 1 else 0.0
+        return cls(statistics.fmean(turns), spread / math.sqrt(len(turns)))
+
+    def differs_from(self, other: Length, sigmas: float = 4.0) -> bool:
+        """Whether the two means differ by more than `sigmas` standard errors of their difference."""
+        return abs(self.mean - other.mean) > sigmas * max(math.hypot(self.error, other.error), 1e-9)
+
+
+def snowrules_length(game: Game, players: int, games: int) -> Length:
+    """Turns per game of `games` seeded random games: the built-in `turn` counter at the end."""
+    counter = game.program.turn_counter
+    agents = [RandomAgent(agent_seed(0, i)) for i in range(players)]
+    return Length.of([play(game, agents, seed).counters[counter] for seed in range(games)])
+
+
+def reference_length(module, players: int, games: int) -> Length | None:
+    """Turns per game of the reference's random games (the second value `play_game_stats` returns),
+    or None when it does not say."""
+    stats = getattr(module, "play_game_stats", None)
+    if stats is None:
+        return None
+    rng = random.Random(0)
+    return Length.of([stats(players, rng)[1] for _ in range(games)])
 
 
 def load_reference(name: str, folder: Path = REFERENCES):
@@ -141,13 +183,14 @@ def calibrate(run, seconds: float) -> int:
         games *= 4
 
 
-def measure(name: str, players: int, rounds: int, seconds: float, references: Path = REFERENCES) -> dict:
-    game = Game(load_program(name, None, players))
+def measure(name: str, players: int, rounds: int, seconds: float, references: Path = REFERENCES,
+            variant: str | None = None) -> dict:
+    game = Game(load_program(name, variant, players))
     sides = {"games_per_s": lambda g, r: snowrules_round(game, players, g, r * g)}
     reference = load_reference(name, references)
     if reference is not None:
         sides["reference_games_per_s"] = lambda g, r: reference_round(reference, players, g, r + 1)
-    pair = openspiel_reference(name, players)
+    pair = openspiel_reference(name, players) if variant is None else None  # OpenSpiel plays the base game
     if pair is not None:
         sides["reference_games_per_s"] = lambda g, r: openspiel_round(pair[0], g, r + 1)
         sides["adapter_games_per_s"] = lambda g, r: openspiel_round(pair[1], g, r + 1)
@@ -156,7 +199,7 @@ def measure(name: str, players: int, rounds: int, seconds: float, references: Pa
     for r in range(rounds):
         for side, run in sides.items():
             rates[side].append(run(sizes[side], r))
-    row = {"ruleset": name, "players": players}
+    row = {"ruleset": name if variant is None else f"{name}+{variant}", "players": players}
     row["decisions_per_game"], row["options_per_decision"] = (round(x, 1) for x in decisions_of(game, players))
     row.update({side: round(statistics.median(values), 1) for side, values in rates.items()})
     if "reference_games_per_s" in row:
@@ -164,7 +207,25 @@ def measure(name: str, players: int, rounds: int, seconds: float, references: Pa
         row["ratio"] = round(row["games_per_s"] / row["reference_games_per_s"], 4)
     if "adapter_games_per_s" in row:
         row["adapter_ratio"] = round(row["adapter_games_per_s"] / row["reference_games_per_s"], 4)
+    if reference is not None and pair is None:
+        compare_lengths(row, snowrules_length(game, players, sizes["games_per_s"]),
+                        reference_length(reference, players, sizes["reference_games_per_s"]))
     return row
+
+
+def compare_lengths(row: dict, ours: Length | None, theirs: Length | None) -> None:
+    """Add both sides' turns per game and the ratio of turns per second to `row`, and warn when
+    the two sides' games are not of the same length."""
+    if ours is None or theirs is None:
+        return
+    row["turns_per_game"], row["reference_turns_per_game"] = round(ours.mean, 2), round(theirs.mean, 2)
+    row["turn_ratio"] = round(row["ratio"] * ours.mean / theirs.mean, 4)
+    row["same_length"] = not ours.differs_from(theirs)
+    if not row["same_length"]:
+        print(f"{row['ruleset']} at {row['players']} players: the reference's games last {theirs.mean:.2f} turns "
+              f"(+-{theirs.error:.2f}) and the ruleset's {ours.mean:.2f} (+-{ours.error:.2f}): they do not play the "
+              f"same game, and the ratio of turns per second ({row['turn_ratio']:.3f}) compares like work better "
+              f"than the ratio of games ({row['ratio']:.3f})", file=sys.stderr)
 
 
 def configuration_arguments(description: str) -> argparse.ArgumentParser:
@@ -175,45 +236,72 @@ def configuration_arguments(description: str) -> argparse.ArgumentParser:
     return parser
 
 
-def configurations(names: list[str] | None, players: list[int]) -> list[tuple[str, int]]:
+def configurations(names: list[str] | None, players: list[int], variant: str | None = None) -> list[tuple[str, int]]:
     """(ruleset, player count) for each ruleset asked (default: every bundled one) at each count it
-    plays; a ruleset that plays at none of them (a solo game) at its fewest players."""
+    plays (with `variant`, each count the variant plays); a ruleset that plays at none of them (a
+    solo game) at its fewest players."""
     found = []
     for name in names or bundled_names():
-        ruleset = load_ruleset(name)
+        ruleset = load_ruleset(name, variant)
         counts = [p for p in players if ruleset.min_players <= p <= ruleset.max_players]
         found += [(name, count) for count in counts or [ruleset.min_players]]
     return found
+
+
+def configurations_asked(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[tuple[str, int]]:
+    """`configurations` of the command line's arguments; an unknown ruleset or variant ends the
+    command with its message (path:line:col), as argparse ends it for a malformed argument."""
+    try:
+        return configurations(args.ruleset, args.players, getattr(args, "variant", None))
+    except SnowrulesError as error:
+        parser.error(str(error))
 
 
 def main(argv=None) -> int:
     parser = configuration_arguments(__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5, help="alternating rounds; medians are reported")
     parser.add_argument("--seconds", type=float, default=1.0, help="length of one round of one side")
+    parser.add_argument("--variant", help="play this variant of the ruleset (one --ruleset) instead of its base game")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--references", type=Path, help=f"the hand-written references (default: {REFERENCES})")
     args = parser.parse_args(argv)
+    if args.variant is not None and len(args.ruleset or []) != 1:
+        parser.error("--variant needs exactly one --ruleset")
 
-    rows = [measure(name, players, args.rounds, args.seconds, args.references or REFERENCES)
-            for name, players in configurations(args.ruleset, args.players)]
+    rows = [measure(name, players, args.rounds, args.seconds, args.references or REFERENCES, args.variant)
+            for name, players in configurations_asked(parser, args)]
     if args.json:
         print(json.dumps(rows))
         return 0
+    from rich import box
     from rich.console import Console
     from rich.table import Table
-    table = Table(title="random-agent games per second (medians of alternating rounds)")
-    for column in ("ruleset", "players", "snowrules", "reference", "ratio", "adapter", "adapter ratio", "reference is",
-                   "decisions/game", "options/decision"):
-        table.add_column(column, justify="left" if column in ("ruleset", "reference is") else "right")
+    # Few borders and short headings, so that a 120-column terminal shows every figure whole.
+    table = Table(title="random-agent games per second (medians of alternating rounds)", box=box.SIMPLE_HEAD,
+                  caption="ref/s: the reference's games per second, of the hand-written simulator in "
+                          "../shared/bench or of OpenSpiel's own game (*); turns: turns per game, the ruleset's/the "
+                          "reference's; adapter: through the OpenSpiel adapter; asks: decisions per game; options: "
+                          "options per decision")
+    cells = []
     for row in rows:
-        table.add_row(row["ruleset"], str(row["players"]), f"{row['games_per_s']:.1f}" if row["games_per_s"] < 10
+        openspiel = row.get("reference") == "OpenSpiel"
+        cells.append([row["ruleset"], str(row["players"]), f"{row['games_per_s']:.1f}" if row["games_per_s"] < 10
                       else f"{row['games_per_s']:.0f}",
-                      f"{row['reference_games_per_s']:.0f}" if "ratio" in row else "-",
+                      f"{row['reference_games_per_s']:.0f}{'*' if openspiel else ''}" if "ratio" in row else "-",
                       f"{row['ratio']:.3f}" if "ratio" in row else "-",
+                      f"{row['turns_per_game']:.1f}/{row['reference_turns_per_game']:.1f}"
+                      if "turn_ratio" in row else "-",
+                      f"{row['turn_ratio']:.3f}" if "turn_ratio" in row else "-",
                       f"{row['adapter_games_per_s']:.0f}" if "adapter_ratio" in row else "-",
                       f"{row['adapter_ratio']:.3f}" if "adapter_ratio" in row else "-",
-                      row.get("reference", "-"), f"{row['decisions_per_game']:.1f}",
-                      f"{row['options_per_decision']:.1f}")
+                      f"{row['decisions_per_game']:.1f}", f"{row['options_per_decision']:.1f}"])
+    headings = ("ruleset", "players", "games/s", "ref/s", "ratio", "turns", "turn\nratio", "adapter", "adapter\nratio",
+                "asks", "options")
+    for number, heading in enumerate(headings):  # a figure is never cut short; a heading may be
+        table.add_column(heading, justify="left" if number == 0 else "right", no_wrap=True,
+                         min_width=max((len(line[number]) for line in cells), default=1))
+    for line in cells:
+        table.add_row(*line)
     Console().print(table)
     return 0
 

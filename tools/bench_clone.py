@@ -19,7 +19,7 @@ import statistics
 import sys
 import timeit
 
-from bench import OPENSPIEL_GAMES, configuration_arguments, configurations  # beside this file, in tools/
+from bench import OPENSPIEL_GAMES, configuration_arguments, configurations_asked  # beside this file, in tools/
 from snowrules.compile.compiler import load_program
 from snowrules.play.agents import RandomAgent, agent_seed
 from snowrules.runtime.engine import Game
@@ -89,7 +89,7 @@ def main(argv=None) -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     rows = []
-    for name, players in configurations(args.ruleset, args.players):
+    for name, players in configurations_asked(parser, args):
         row = {"ruleset": name, "players": players,
                "clone_us": round(engine_clone_us(name, players, args.games, args.number, args.repeat), 2)}
         if name in OPENSPIEL_GAMES:
