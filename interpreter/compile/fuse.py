@@ -190,7 +190,8 @@ _EXISTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 # inside the loop (`[each c in L where c.kind == k]`) -> the field's table and the value's text
 # (see `member`).
 _MEMBER: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-_FIELD_EQUALS = re.compile(r"\(\((_v\d+)\[(_x\d+)\]\) == (_v\d+|env\[\d+\]|-?\d+|True|False)\)")
+# (a variable, `(st.vars[N])`, is such a value too: an expression only reads the game)
+_FIELD_EQUALS = re.compile(r"\(\((_v\d+)\[(_x\d+)\]\) == (_v\d+|env\[\d+\]|-?\d+|True|False|\(st\.vars\[\d+\]\))\)")
 
 
 def _note_exists(listing: Fn, item: str, source: str, passed: str | None, texts: list, cached: list[str]) -> None:

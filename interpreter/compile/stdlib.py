@@ -51,6 +51,10 @@ def _empty(call: Call):
     _check_iterable(call)
     zones = _FLATTENED_ZONES.get(call.args[0])
     if zones is not None:  # empty(flatten(zones)): every zone empty, without joining them first
+        known = _known_zones(zones)
+        if known is not None:  # a few known zones: each tested in place, no generator
+            return fused("not (" + " or ".join(f"st.zones[{{i{n}}}]" for n in range(len(known))) + ")",
+                         ints=known)
         x = fresh()
         return fused(f"not any(st.zones[{x}] for {x} in {{p0}})", [zones])
     found = member(call.args[0])
