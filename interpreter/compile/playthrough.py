@@ -213,7 +213,7 @@ class _Builder(EventTemplates):
             return [f"{self.bound(self.offer(step), ns)}(st, env)"]
         if kind is Reacting:
             return [f"{self.bound(self.reacting(step), ns)}(st, env)"]
-        if kind is ChooseStep and step.count_mode is None and not step.optional:
+        if kind is ChooseStep and step.count_mode is None:  # one item (or none, when optional)
             return self.choose_each_lines(step, ns) if step.simultaneous else self.choose_one_lines(step, ns)
         if kind is ChooseStep and not step.simultaneous:
             return self.choose_count_lines(step, ns)
@@ -231,11 +231,12 @@ class _Builder(EventTemplates):
         """One seat's choice of one item, written inline (ChooseStep.played_through_plain as
         lines: no call for the decision, and the lines of what follows it in place): a single
         option is taken, a random agent (st.draws) draws from the option count, any other agent
-        is asked through ChooseStep.ask_one. The options are not copied."""
+        is asked through ChooseStep.ask_one. The options are not copied (an optional choice's
+        are the items and none, `offered`)."""
         player, found, slot = fuse.fresh(), fuse.fresh(), int(step.slot)
         body = self.body_lines(step, ns)
         return [f"{player} = {self.value(step.who, ns)}",
-                f"{found} = {self.value(step.source, ns)}",
+                f"{found} = {self.offered(step, ns)}",
                 f"if not {found}:",
                 f"    env[{slot}] = None",
                 "else:",
@@ -255,7 +256,7 @@ class _Builder(EventTemplates):
         return [f"{seats}, {options}, {forced} = [], [], True",
                 f"for {seat} in {self.value(step.who, ns)}:",
                 f"    env[{seat_slot}] = {seat}",
-                f"    {found} = {self.value(step.source, ns)}",
+                f"    {found} = {self.offered(step, ns)}",
                 f"    if {found}:",
                 f"        {seats}.append({seat})",
                 f"        {options}.append({found})",
@@ -272,6 +273,12 @@ class _Builder(EventTemplates):
                 f"        env[{seat_slot}] = {seat}",
                 f"        env[{slot}] = {answer}",
                 *fuse.indent(fuse.indent(body))]
+
+    def offered(self, step: ChooseStep, ns: dict) -> str:
+        """The options of a decision of one item, as ChooseStep.options makes them: the items,
+        and none after them when the choice is optional (a new list, so never empty)."""
+        items = self.value(step.source, ns)
+        return f"({items} + [None])" if step.optional else items
 
     def body_lines(self, step: ChooseStep, ns: dict) -> list[str]:
         """The lines of what follows a decision's answer: its native statements in place, or a
