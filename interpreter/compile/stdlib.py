@@ -428,12 +428,20 @@ def _unique_items(items: list) -> list:
 
 
 def _longest_run(numbers: list) -> int:
+    # the best run is kept as the loop goes, without a call of max() per number (prize conditions
+    # ask this of every colour of a pile at the end of each round)
     values = sorted(set(numbers))
-    best = run = 0
-    previous = None
+    if not values:
+        return 0
+    best = run = 1
+    previous = values[0]
     for value in values:
-        run = run + 1 if previous is not None and value == previous + 1 else 1
-        best = max(best, run)
+        if value == previous + 1:
+            run += 1
+            if run > best:
+                best = run
+        else:
+            run = 1
         previous = value
     return best
 
