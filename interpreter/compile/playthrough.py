@@ -184,7 +184,8 @@ class _Builder(EventTemplates):
                 making = built[0]
             else:
                 source = self.value(plain, ns)
-                making = [f"{items} = {source if _fresh_list(source) or length is not None else f'list({source})'}"]
+                copied = not (_fresh_list(source) or length is not None or _constant_row(source, ns))
+                making = [f"{items} = {f'list({source})' if copied else source}"]
             return [*making,
                     *budget.charge_lines(f"len({items})" if length is None else str(length), where, fail),
                     f"for {item} in {items}:",
@@ -425,6 +426,25 @@ def _fresh_list(src: str) -> bool:
         depth -= char in ")]}"
         if depth == 0:
             return at == len(body) - 1  # the first bracket closes only at the end
+    return False
+
+
+def _constant_row(src: str, namespace: dict) -> bool:
+    """Whether a generated expression is a row of a table of lists that snowrules made while
+    compiling (`_v5[leader % 4]`: players_from's orders): no game's zone, and lists are never
+    changed in place, so a loop goes through it without a copy. The text is snowrules'
+    templates (brackets counted as in `_fresh_list`)."""
+    body = src[1:-1] if src.startswith("(") and src.endswith(")") else src
+    found = re.match(r"(_v\d+)\[", body)
+    table = namespace.get(found.group(1)) if found else None
+    if type(table) not in (list, tuple) or not table or not all(type(row) in (list, tuple) for row in table):
+        return False
+    depth = 0
+    for at, char in enumerate(body[found.end() - 1:], start=found.end() - 1):
+        depth += char in "([{"
+        depth -= char in ")]}"
+        if depth == 0:
+            return at == len(body) - 1  # the index's bracket closes only at the end
     return False
 
 

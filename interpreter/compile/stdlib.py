@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import weakref
 
-from snowrules.compile import stdlib_grid  # noqa: F401 - registers the grid zones' functions
+from snowrules.compile import (
+    first_found,
+    stdlib_grid,  # noqa: F401 - registers the grid zones' functions
+)
 from snowrules.compile.closures import fail
 from snowrules.compile.fuse import code, exists, fresh, fused, member, read_only, read_only_list, with_parameters
 from snowrules.compile.library import (
@@ -80,7 +83,9 @@ def _check_iterable(call: Call) -> None:
           element_of_first)
 def _first_of(call: Call):
     # An empty list (or none) gives the item of a one-item list of none, without a call.
-    return fused("({p0} or {v0})[0]", [call.args[0]], [_NOTHING])
+    found = fused("({p0} or {v0})[0]", [call.args[0]], [_NOTHING])
+    first_found.note_first(found, call.args[0])  # given to a name, a loop (first_found.py)
+    return found
 
 
 @function("last", "the last item of a list (a zone's top), or none", "last(trick).number", (SEQUENCE,),

@@ -1,0 +1,89 @@
+"""first() of a filter given to a name by a statement is found by a loop that stops at the first
+item that passes (compile/first_found.py); a list over a plain filter goes through the filter's
+own list (fuse.comprehension); a loop over a row of a table snowrules made goes through it without
+a copy (playthrough._constant_row): the same answers as before, on the VM and played through."""
+from __future__ import annotations
+
+import pytest
+from snowrules.compile.compiler import compile_ruleset
+from snowrules.compile.playthrough import _constant_row
+from snowrules.language.diagnostics import RuntimeRulesError
+from snowrules.runtime.engine import Game
+from test_language import ruleset, run, said
+from test_playthrough import final, random_decide
+
+# The last seat's 4 tokens on tiles[2], one of the first seat's on tiles[3]; tiles[1] is empty.
+SETUP = """zone tiles[1..3] shared public
+variable found = none
+setup:
+    move [each c in box where c.owner == last(players)] to tiles[2]
+    move first([each c in box where c.owner == first(players)]) to tiles[3]
+"""
+
+
+def test_first_of_a_filter_given_to_a_name(tmp_path):
+    # a: the seat with a token on tiles[2] (the last); b: the first empty tile (1); c: no tile
+    # holds 10 (none); `found` is tested against its own value: first the first seat (nobody
+    # equals none), then the seat that is not the first. holder(3): the first seat's token;
+    # first_with(ps, k): a seat with 2 or more on tiles[k]: the last on tiles[2], none on tiles[3].
+    game, _, events = run(tmp_path, SETUP.replace("setup:", """\
+define holder(k) = first([each p in players where not empty([each c in tiles[k] where c.owner == p])])
+define first_with(ps, k) = first([each p in ps where size([each c in tiles[k] where c.owner == p]) >= 2])
+setup:""") + """each turn:
+    let a = first([each p in players where not empty([each c in tiles[2] where c.owner == p])])
+    let b = first([each k in 1..3 where empty(tiles[k])])
+    let c = first([each k in 1..3 where size(tiles[k]) > 9])
+    found = first([each p in players where p != found])
+    announce a == last(players), b, c == none, found == first(players)
+    found = first([each p in players where p != found])
+    let h = holder(3)
+    let w = first_with(players, 2)
+    b = first_with(players, 3)
+    announce found == last(players), h == first(players), w == last(players), b == none
+    end game winners players
+""")
+    assert said(events) == ["true 1 true true", "true true true true"]
+    on_vm = game.start(0, decide=random_decide(2, 0))
+    assert final(game.play_through(0, random_decide(2, 0))) == final(on_vm)
+
+
+def test_a_list_over_a_filter_and_a_loop_over_seats_in_order(tmp_path):
+    # in_tiles() = [2, 3]: the tiles holding something; the seats from the first one, whatever
+    # `found` becomes inside the loop (its list was made before the first round)
+    game, _, events = run(tmp_path, SETUP.replace("setup:", """\
+define in_tiles() = [each k in 1..3 where not empty(tiles[k])]
+setup:""") + """each turn:
+    announce size([each k in in_tiles() where k > 2]), sum([k * 10 for each k in in_tiles()])
+    announce size([each k in in_tiles() where size(tiles[k]) == 4]), size([k for each k in in_tiles()])
+    found = first(players)
+    for each p in players_from(found):
+        found = last(players)
+        announce seat_number(p)
+    end game winners players
+""")
+    assert said(events) == ["1 50", "1 2", "0", "1"]
+    on_vm = game.start(0, decide=random_decide(2, 0))
+    assert final(game.play_through(0, random_decide(2, 0))) == final(on_vm)
+
+
+def test_an_error_in_the_condition_of_a_first_found_is_at_its_statement(tmp_path):
+    line = "    let w = first([each p in players where first(tiles[1]).owner == p])"
+    game = Game(compile_ruleset(ruleset(tmp_path, SETUP + f"each turn:\n{line}\n    end game\n"), 2))
+    for playing in (lambda: game.start(0, decide=random_decide(2, 0)),
+                    lambda: game.play_through(0, random_decide(2, 0))):
+        with pytest.raises(RuntimeRulesError) as error:
+            playing()
+        assert "rules.sr:7:5: error: a value is none where this rule needs one" in str(error.value)
+
+
+@pytest.mark.parametrize("src, tables, row", [
+    ("(_v5[(st.vars[1]) % 2])", {"_v5": [[0, 1], [1, 0]]}, True),   # players_from's orders
+    ("_v5[env[3]]", {"_v5": ((0, 1), (1, 0))}, True),
+    ("(_v5[1])", {"_v5": [4, 5]}, False),                          # a list of numbers, no rows
+    ("(_v5[1][0])", {"_v5": [[0, 1], [1, 0]]}, False),             # an item of a row
+    ("(_v5[0] + _v5[1])", {"_v5": [[0], [1]]}, False),             # a new list, but not a row
+    ("(st.zones[3])", {}, False),                                  # a zone: the body may move its items
+    ("(_v6[0])", {"_v5": [[0]]}, False),                           # not a name snowrules bound
+])
+def test_which_lists_are_rows_of_a_table(src, tables, row):
+    assert _constant_row(src, tables) is row
