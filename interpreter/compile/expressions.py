@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from snowrules.compile import (
-    first_found,
+    found_by_loop,
     stdlib,  # noqa: F401 - registers the standard functions
 )
 from snowrules.compile.budget import bounded_range
@@ -417,7 +417,7 @@ class ExpressionCompiler:
             return body, kind
         inlined = substituted(body, bindings)
         if inlined is not None:
-            first_found.note_substituted(inlined, body)
+            found_by_loop.note_substituted(inlined, body, bindings)
             self.inlined_calls.append(inlined.src)
             return inlined, kind
         if len(bindings) == 1:

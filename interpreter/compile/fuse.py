@@ -207,8 +207,7 @@ _FIELD_EQUALS = re.compile(r"\(\((_v\d+)\[(_x\d+)\]\) == (_v\d+|env\[\d+\]|-?\d+
 
 def _note_exists(listing: Fn, item: str, source: str, passed: str | None, texts: list, cached: list[str]) -> None:
     element_text, cond_text = texts
-    if element_text is None and cond_text is not None:
-        _LISTINGS[listing] = Listing(item, source, cond_text, tuple(cached))
+    _LISTINGS[listing] = Listing(item, source, element_text, cond_text, tuple(cached))
     if element_text is None and cond_text is not None and " for " in cond_text:
         _EXISTS[listing] = (item, source, passed, cond_text, cached)
     if element_text is None and cond_text is not None and not cached and passed is None:
@@ -222,21 +221,28 @@ def _note_exists(listing: Fn, item: str, source: str, passed: str | None, texts:
 
 @dataclass(frozen=True)
 class Listing:
-    """A filter's parts as generated text: its loop name, its list (may hold `:=`, which only a
-    comprehension's iterable refuses), its condition, and the names of its remembered calls
-    (each must start as UNKNOWN_NAME)."""
+    """A comprehension's parts as generated text: its loop name, its list (may hold `:=`, which
+    only a comprehension's iterable refuses), its element (None: the item itself) and condition
+    (None: every item), and the names of its remembered calls (each starts as UNKNOWN_NAME)."""
     item: str
     source: str
-    cond: str
+    element: str | None
+    cond: str | None
     cached: tuple[str, ...]
 
+    def reading(self, old: str, new: str) -> Listing:
+        """The same parts with the text `old` (a parameter's env[slot]) read as `new`."""
+        def swap(text: str | None) -> str | None:
+            return None if text is None else text.replace(old, new)
+        return Listing(self.item, swap(self.source), swap(self.element), swap(self.cond), self.cached)
 
-# Every filter (`[each x in L where COND]`) -> its Listing (see compile/first_found.py).
+
+# Every list made by `comprehension` -> its Listing (see compile/found_by_loop.py).
 _LISTINGS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def listing_of(listing: Fn) -> Listing | None:
-    """The parts of a filter made by `comprehension`, or None for any other expression."""
+    """The parts of a list made by `comprehension`, or None for any other expression."""
     return _LISTINGS.get(listing)
 
 
@@ -383,7 +389,7 @@ def substituted(body: Fn, bindings: list[tuple[int, Fn]]) -> Fn | None:
 
 
 # A define's body inlined by `substituted` -> (parameter slot, local, argument's text) of each
-# parameter, in the order they are assigned (see compile/first_found.py).
+# parameter, in the order they are assigned (see compile/found_by_loop.py).
 _ARGUMENT_LOCALS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 

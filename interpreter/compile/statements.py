@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from snowrules.compile import apply, first_found, fuse
+from snowrules.compile import apply, found_by_loop, fuse
 from snowrules.compile.automa import played_by_rules
 from snowrules.compile.budget import charge_lines, over_budget
 from snowrules.compile.chance import CHANCE, ChanceStatements, outcome_kind
@@ -420,11 +420,11 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
             variable.kind = refined(variable.kind, kind)
             self.sym.kinds.learn(("variable", node.name), variable.kind)
         rule = fuse.fresh("_v")
-        found = first_found.first_lines(fn, f"st.vars[{int(variable.index)}]")
-        if found is not None:  # first() of a filter: found by a loop, then told as any change
+        found = found_by_loop.lines(fn, f"st.vars[{int(variable.index)}]")
+        if found is not None:  # first(), max() or min() of a list: found by a loop, then told
             lines, ns = found
             told = apply.variable_lines(variable.index, f"st.vars[{int(variable.index)}]", rule)[1:]
-            return fuse.statement(lines + told, {**ns, **apply.NAMESPACE, rule: str(node.pos)}, 2)
+            return fuse.statement(lines + told, {**ns, **apply.NAMESPACE, rule: str(node.pos)}, 3)
         src, ns = fuse.expression(fn)
         return fuse.statement(apply.variable_lines(variable.index, src, rule),
                               {**ns, **apply.NAMESPACE, rule: str(node.pos)}, 0)
@@ -611,11 +611,11 @@ def _known_loop_values(node: s.ForEach, source) -> dict[str, frozenset]:
 
 def _given(fn, target: str):
     """The statement giving a local (`target`, generated text) the value of `fn`: first() of a
-    filter found by a loop that stops at the first item that passes (compile/first_found.py),
-    any other value assigned."""
-    found = first_found.first_lines(fn, target)
+    filter, max() or min() of a list, found by a loop (compile/found_by_loop.py); any other
+    value assigned."""
+    found = found_by_loop.lines(fn, target)
     if found is not None:
-        return fuse.statement(*found, 2)
+        return fuse.statement(*found, 3)
     src, ns = fuse.expression(fn)
     return fuse.statement([f"{target} = {src}"], ns, 0)
 

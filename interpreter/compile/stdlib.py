@@ -9,7 +9,7 @@ from __future__ import annotations
 import weakref
 
 from snowrules.compile import (
-    first_found,
+    found_by_loop,
     stdlib_grid,  # noqa: F401 - registers the grid zones' functions
 )
 from snowrules.compile.closures import fail
@@ -84,7 +84,7 @@ def _check_iterable(call: Call) -> None:
 def _first_of(call: Call):
     # An empty list (or none) gives the item of a one-item list of none, without a call.
     found = fused("({p0} or {v0})[0]", [call.args[0]], [_NOTHING])
-    first_found.note_first(found, call.args[0])  # given to a name, a loop (first_found.py)
+    found_by_loop.note(found, "first", call.args[0])  # given to a name: a loop (found_by_loop.py)
     return found
 
 
@@ -97,7 +97,9 @@ def _last_of(call: Call):
 def _extreme_of_list(pick):
     def build(call: Call):
         # an empty list (or none) gives none, as `default` says
-        return fused("{v0}({p0} or {v1}, default=None)", [call.args[0]], [pick, ()])
+        found = fused("{v0}({p0} or {v1}, default=None)", [call.args[0]], [pick, ()])
+        found_by_loop.note(found, pick.__name__, call.args[0])  # given to a name: a loop
+        return found
     return build
 
 

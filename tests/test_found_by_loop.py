@@ -1,7 +1,8 @@
 """first() of a filter given to a name by a statement is found by a loop that stops at the first
-item that passes (compile/first_found.py); a list over a plain filter goes through the filter's
-own list (fuse.comprehension); a loop over a row of a table snowrules made goes through it without
-a copy (playthrough._constant_row): the same answers as before, on the VM and played through."""
+item that passes, max() and min() of a list by a loop keeping the best (compile/found_by_loop.py);
+a list over a plain filter goes through the filter's own list (fuse.comprehension); a loop over a
+row of a table snowrules made goes through it without a copy (playthrough._constant_row): the
+same answers as before, on the VM and played through."""
 from __future__ import annotations
 
 import pytest
@@ -66,8 +67,13 @@ setup:""") + """each turn:
     assert final(game.play_through(0, random_decide(2, 0))) == final(on_vm)
 
 
-def test_an_error_in_the_condition_of_a_first_found_is_at_its_statement(tmp_path):
-    line = "    let w = first([each p in players where first(tiles[1]).owner == p])"
+@pytest.mark.parametrize("line", [
+    "    let w = first([each p in players where first(tiles[1]).owner == p])",
+    "    found = max([seat_number(first(tiles[1]).owner) for each k in 1..2])",
+    "    let w = min([k for each k in 1..2 where first(tiles[k]).owner == none])",
+])
+def test_an_error_in_a_value_found_by_a_loop_is_at_its_statement(tmp_path, line):
+    # tiles[1] is empty: first(tiles[1]) is none, and none has no owner
     game = Game(compile_ruleset(ruleset(tmp_path, SETUP + f"each turn:\n{line}\n    end game\n"), 2))
     for playing in (lambda: game.start(0, decide=random_decide(2, 0)),
                     lambda: game.play_through(0, random_decide(2, 0))):
@@ -87,3 +93,25 @@ def test_an_error_in_the_condition_of_a_first_found_is_at_its_statement(tmp_path
 ])
 def test_which_lists_are_rows_of_a_table(src, tables, row):
     assert _constant_row(src, tables) is row
+
+
+def test_max_and_min_of_a_list_given_to_a_name(tmp_path):
+    # sizes of tiles 1..3: 0, 4, 1. m: the largest (4); n: the smallest among the non-empty (1);
+    # e: no tile holds 9 (none); `best` read inside its own max: 10 - size, the old best (none
+    # counts as no tile) then kept: 10 - 0 = 10; t: max of a list of seats (the later seat);
+    # pick(k): the tile whose size is the largest, by a define whose argument is a max: tile 2.
+    game, _, events = run(tmp_path, SETUP.replace("variable found = none", """\
+variable best = 0
+define pick(top) = first([each k in 1..3 where size(tiles[k]) == top])""") + """each turn:
+    let m = max([size(tiles[k]) for each k in 1..3])
+    let n = min([size(tiles[k]) for each k in 1..3 where not empty(tiles[k])])
+    let e = max([k for each k in 1..3 where size(tiles[k]) == 9])
+    best = max([10 - size(tiles[k]) - best for each k in 1..3])
+    let t = max([seat_number(p) for each p in players])
+    let k = pick(max([size(tiles[i]) for each i in 1..3]))
+    announce m, n, e == none, best, t, k
+    end game winners players
+""")
+    assert said(events) == ["4 1 true 10 1 2"]
+    on_vm = game.start(0, decide=random_decide(2, 0))
+    assert final(game.play_through(0, random_decide(2, 0))) == final(on_vm)
