@@ -115,3 +115,25 @@ define pick(top) = first([each k in 1..3 where size(tiles[k]) == top])""") + """
     assert said(events) == ["4 1 true 10 1 2"]
     on_vm = game.start(0, decide=random_decide(2, 0))
     assert final(game.play_through(0, random_decide(2, 0))) == final(on_vm)
+
+
+def test_a_decision_after_values_found_by_loops_resumes_alike_from_copies(tmp_path):
+    # the seat found (the last: it holds tiles[2]) chooses among the tiles as large as the
+    # largest; its answer moves a token there. The state at the decision, its clone and its JSON
+    # round trip end alike.
+    from conftest import three_copies
+    game = Game(compile_ruleset(ruleset(tmp_path, SETUP + """each turn:
+    let who = first([each p in players where not empty([each c in tiles[2] where c.owner == p])])
+    let top = max([size(tiles[k]) for each k in 1..3])
+    ask who to choose k from [each k in 1..3 where size(tiles[k]) >= top - 3]:
+        move first(tiles[2]) to tiles[k]
+        announce k, top
+    end game winners players
+"""), 2))
+    st = game.start(0)
+    assert st.pending.seats == [1] and st.pending.options == [[2, 3]]  # sizes 0, 4, 1: top 4
+    ends = []
+    for copy in three_copies(st):
+        game.answer(copy, [1])  # tiles[3]
+        ends.append((copy.zones, copy.result))
+    assert ends[0] == ends[1] == ends[2] and [len(z) for z in ends[0][0][-3:]] == [0, 3, 2]
