@@ -105,3 +105,54 @@ each turn:
         with pytest.raises(RuntimeRulesError) as error:
             playing()
         assert where in str(error.value)
+
+
+def test_empty_of_a_field_compared_with_a_variable_is_a_membership_test(tmp_path):
+    # the first seat's 4 tokens on tiles[2]: kind "token" is there, "card" and none are not;
+    # the variable changes between the tests, and each test reads its value of the moment
+    rules = """zone tiles[1..3] shared public
+variable wanted = none
+setup:
+    move [each c in box where c.owner == first(players)] to tiles[2]
+each turn:
+    announce empty([each c in tiles[2] where c.kind == wanted])
+    wanted = "token"
+    announce empty([each c in tiles[2] where c.kind == wanted]), not empty([each c in tiles[2] where c.kind == wanted])
+    wanted = "card"
+    announce empty([each c in tiles[2] where c.kind == wanted]), empty([each c in tiles[1] where c.kind == wanted])
+    end game winners players
+"""
+    game, _, events = run(tmp_path, rules)
+    assert said(events) == ["true", "false true", "true true"]
+    on_vm = game.start(0, decide=random_decide(2, 0))
+    assert final(game.play_through(0, random_decide(2, 0))) == final(on_vm)
+
+
+@pytest.mark.parametrize("condition, compared", [
+    ("((_v1[_x2]) == (st.vars[3]))", "(st.vars[3])"),  # a variable: the same all through the list
+    ("((_v1[_x2]) == env[4])", "env[4]"),
+    ("((_v1[_x2]) == _v7)", "_v7"),
+    ("((_v1[_x2]) == (st.vars[3] + 1))", None),        # a sum: not a plain value
+    ("((_v1[_x2]) == (st.zones[3]))", None),           # a zone's list
+    ("((_v1[_x2]) == (st.vars[_x2]))", None),          # read at the item
+])
+def test_which_values_a_membership_test_compares_with(condition, compared):
+    found = fuse._FIELD_EQUALS.fullmatch(condition)
+    assert (found and found.group(3)) == compared
+
+
+def test_empty_of_a_few_known_flattened_zones_tests_each_in_place(tmp_path):
+    # tiles[1] and tiles[3] hold nothing, then one token; tiles[2] holds the first seat's 4
+    game, _, events = run(tmp_path, """zone tiles[1..3] shared public
+setup:
+    move [each c in box where c.owner == first(players)] to tiles[2]
+each turn:
+    announce empty(flatten([tiles[i] for each i in [1, 3]])), empty(flatten([tiles[i] for each i in 1..3]))
+    move first(tiles[2]) to tiles[3]
+    announce empty(flatten([tiles[i] for each i in [1, 3]])), empty(flatten([tiles[i] for each i in [1]]))
+    end game winners players
+""")
+    assert said(events) == ["true false", "false true"]
+    on_vm = game.start(0, decide=random_decide(2, 0))
+    assert final(game.play_through(0, random_decide(2, 0))) == final(on_vm)
+

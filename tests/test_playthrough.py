@@ -231,3 +231,59 @@ each turn:
 def test_a_loop_copies_its_list_unless_the_expression_makes_a_new_one(src, fresh):
     from snowrules.compile.playthrough import _fresh_list
     assert _fresh_list(src) is fresh
+
+
+# Optional choices of one item, simultaneous and not: each seat's 4 tokens start in its hand.
+OPTIONAL = """zone hand per player hidden
+zone pile shared public
+counter passed shared from 0
+setup:
+    for each p in players:
+        move [each c in box where c.owner == p] to p.hand
+each turn:
+    ask each p in players secretly to optionally choose c from p.hand:
+        move c to pile
+    else:
+        add 1 to passed
+    ask first(players) to optionally choose d from last(players).hand:
+        move d to pile
+    else:
+        add 1 to passed
+    ask last(players) to optionally choose e from [each x in pile where x.owner == none]:
+        move e to first(players).hand
+    else:
+        add 10 to passed
+    if turn == 3:
+        end game
+"""
+
+
+def test_an_optional_choice_played_through_offers_none_after_the_items(tmp_path):
+    """An optional decision of one item is written inline (playthrough.offered): its options are
+    the items and none, as ChooseStep.options makes them, asked with `optional` set; with only
+    none to take (nothing matches: no token is ownerless), none is taken without asking."""
+    game = Game(compile_ruleset(ruleset(tmp_path, OPTIONAL), 2))
+    seen = []  # (seats, option counts, optional) of each decision asked, played through
+
+    def recording(decide):
+        def ask(st):
+            pending = st.pending
+            seen.append((pending.seats, [len(o) for o in pending.options], pending.optional,
+                         [o[-1] for o in pending.options]))
+            return decide(st)
+        return ask
+    for seed in range(8):
+        on_vm = game.start(seed, decide=random_decide(2, seed))
+        seen.clear()
+        through = game.play_through(seed, recording(random_decide(2, seed)))
+        assert final(through) == final(on_vm), seed
+        # turn 1 asks each seat among its 4 tokens and none, then one seat among the other's
+        # 3 or 4 tokens and none; the ownerless-token choice (only none) is never asked
+        assert seen[0] == ([0, 1], [5, 5], True, [None, None])
+        assert seen[1][0] == [0] and seen[1][1] in ([4], [5]) and seen[1][2:] == (True, [None])
+        # a decision is asked only when some seat has more than none to choose from
+        assert all(max(counts) > 1 for _, counts, _, _ in seen) and 3 <= len(seen) <= 6
+        passed = through.counters[game.layout.counter_index("passed")]
+        assert 30 <= passed <= 30 + 3 * 3  # 10 a turn for the choice of none alone, 3 turns
+        draws = [RandomAgent(seed * 100 + seat)._random for seat in range(2)]
+        assert final(game.play_through(seed, answering_at_random(draws), draws=draws)) == final(on_vm), seed

@@ -9,7 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from snowrules.compile import stdlib  # noqa: F401 - registers the standard functions
+from snowrules.compile import (
+    found_by_loop,
+    stdlib,  # noqa: F401 - registers the standard functions
+)
 from snowrules.compile.budget import bounded_range
 from snowrules.compile.closures import Fn, const, constant_in, fail, local, slot_of
 from snowrules.compile.fuse import comprehension, fused, simple, substituted
@@ -414,6 +417,7 @@ class ExpressionCompiler:
             return body, kind
         inlined = substituted(body, bindings)
         if inlined is not None:
+            found_by_loop.note_substituted(inlined, body, bindings)
             self.inlined_calls.append(inlined.src)
             return inlined, kind
         if len(bindings) == 1:

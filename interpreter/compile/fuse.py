@@ -14,6 +14,7 @@ import re
 import types
 import weakref
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from snowrules.language.diagnostics import Position, RuntimeRulesError
@@ -122,8 +123,15 @@ def comprehension(source: Fn, slot: int, element: Fn | None, cond: Fn | None,
     """`[element for x in source if cond]` with the loop variable read in place of env[slot];
     None when a part calls a closure that might read env[slot] itself. `calls` are the source
     forms of the define calls inlined in element and cond: one whose value cannot change inside
-    the loop is computed once, at its first use (see `_remembered`)."""
-    parts = [code(source)]
+    the loop is computed once, at its first use (see `_remembered`). A list over a plain filter
+    (`[each p in in_trick() where ...]`, in_trick() a filter) goes through the filter's own
+    list with both conditions, the filter's first: one comprehension, not two."""
+    inner = _FILTERS.get(source) if source.__class__ is types.FunctionType else None
+    if inner is not None and source.depth < MAX_DEPTH:
+        parts = [(inner[1], source.ns, source.depth)]
+    else:
+        inner = None
+        parts = [code(source)]
     # Python forbids an assignment expression in a comprehension's iterable: such a list is
     # passed in as a lambda's argument, `(lambda _it: [... for x in _it ...])(SOURCE)`
     passed = fresh("_it") if ":=" in parts[0][0] else None
@@ -138,6 +146,9 @@ def comprehension(source: Fn, slot: int, element: Fn | None, cond: Fn | None,
             return None
         parts.append((src, ns, depth))
         texts.append(src.replace(f"env[{int(slot)}]", item))
+    if inner is not None:  # the filter's condition, on this loop's name, comes first
+        first_test = re.sub(rf"\b{inner[0]}\b", item, inner[2])
+        texts[1] = first_test if texts[1] is None else f"({first_test}) and ({texts[1]})"
     namespace: dict = {}
     for _, ns, _ in parts:
         namespace.update(ns)
@@ -190,11 +201,13 @@ _EXISTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 # inside the loop (`[each c in L where c.kind == k]`) -> the field's table and the value's text
 # (see `member`).
 _MEMBER: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-_FIELD_EQUALS = re.compile(r"\(\((_v\d+)\[(_x\d+)\]\) == (_v\d+|env\[\d+\]|-?\d+|True|False)\)")
+# (a variable, `(st.vars[N])`, is such a value too: an expression only reads the game)
+_FIELD_EQUALS = re.compile(r"\(\((_v\d+)\[(_x\d+)\]\) == (_v\d+|env\[\d+\]|-?\d+|True|False|\(st\.vars\[\d+\]\))\)")
 
 
 def _note_exists(listing: Fn, item: str, source: str, passed: str | None, texts: list, cached: list[str]) -> None:
     element_text, cond_text = texts
+    _LISTINGS[listing] = Listing(item, source, element_text, cond_text, tuple(cached))
     if element_text is None and cond_text is not None and " for " in cond_text:
         _EXISTS[listing] = (item, source, passed, cond_text, cached)
     if element_text is None and cond_text is not None and not cached and passed is None:
@@ -204,6 +217,33 @@ def _note_exists(listing: Fn, item: str, source: str, passed: str | None, texts:
         if found is not None and found.group(2) == item \
                 and type(listing.ns.get(found.group(1))) in (list, tuple, dict):
             _MEMBER[listing] = (found.group(1), found.group(3), source)
+
+
+@dataclass(frozen=True)
+class Listing:
+    """A comprehension's parts as generated text: its loop name, its list (may hold `:=`, which
+    only a comprehension's iterable refuses), its element (None: the item itself) and condition
+    (None: every item), and the names of its remembered calls (each starts as UNKNOWN_NAME)."""
+    item: str
+    source: str
+    element: str | None
+    cond: str | None
+    cached: tuple[str, ...]
+
+    def reading(self, old: str, new: str) -> Listing:
+        """The same parts with the text `old` (a parameter's env[slot]) read as `new`."""
+        def swap(text: str | None) -> str | None:
+            return None if text is None else text.replace(old, new)
+        return Listing(self.item, swap(self.source), swap(self.element), swap(self.cond), self.cached)
+
+
+# Every list made by `comprehension` -> its Listing (see compile/found_by_loop.py).
+_LISTINGS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def listing_of(listing: Fn) -> Listing | None:
+    """The parts of a list made by `comprehension`, or None for any other expression."""
+    return _LISTINGS.get(listing)
 
 
 # A plain filter (`[x for x in L if COND]`, nothing remembered) -> its loop name, list and condition
@@ -332,7 +372,7 @@ def substituted(body: Fn, bindings: list[tuple[int, Fn]]) -> Fn | None:
     if depth >= MAX_DEPTH or "(st, env)" in src:
         return None
     namespace = dict(namespace)
-    assignments = []
+    assignments, locals_ = [], []
     for slot, arg in bindings:
         arg_src, arg_ns, arg_depth = code(arg)
         if arg_depth >= MAX_DEPTH:
@@ -340,9 +380,21 @@ def substituted(body: Fn, bindings: list[tuple[int, Fn]]) -> Fn | None:
         name = f"_a{next(_fresh)}"
         src = src.replace(f"env[{int(slot)}]", name)
         assignments.append(f"({name} := {arg_src}) is {name}")
+        locals_.append((slot, name, arg_src))
         namespace.update(arg_ns)
         depth = max(depth, arg_depth)
-    return from_source(f"{src} if {' and '.join(assignments)} else None", namespace, depth + 1)
+    inlined = from_source(f"{src} if {' and '.join(assignments)} else None", namespace, depth + 1)
+    _ARGUMENT_LOCALS[inlined] = tuple(locals_)
+    return inlined
+
+
+# A define's body inlined by `substituted` -> (parameter slot, local, argument's text) of each
+# parameter, in the order they are assigned (see compile/found_by_loop.py).
+_ARGUMENT_LOCALS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def argument_locals(inlined: Fn) -> tuple[tuple[int, str, str], ...] | None:
+    return _ARGUMENT_LOCALS.get(inlined)
 
 
 def with_parameters(body: Fn, slots: list[int]) -> Callable | None:

@@ -184,7 +184,8 @@ class _Builder(EventTemplates):
                 making = built[0]
             else:
                 source = self.value(plain, ns)
-                making = [f"{items} = {source if _fresh_list(source) or length is not None else f'list({source})'}"]
+                copied = not (_fresh_list(source) or length is not None or _constant_row(source, ns))
+                making = [f"{items} = {f'list({source})' if copied else source}"]
             return [*making,
                     *budget.charge_lines(f"len({items})" if length is None else str(length), where, fail),
                     f"for {item} in {items}:",
@@ -213,7 +214,7 @@ class _Builder(EventTemplates):
             return [f"{self.bound(self.offer(step), ns)}(st, env)"]
         if kind is Reacting:
             return [f"{self.bound(self.reacting(step), ns)}(st, env)"]
-        if kind is ChooseStep and step.count_mode is None and not step.optional:
+        if kind is ChooseStep and step.count_mode is None:  # one item (or none, when optional)
             return self.choose_each_lines(step, ns) if step.simultaneous else self.choose_one_lines(step, ns)
         if kind is ChooseStep and not step.simultaneous:
             return self.choose_count_lines(step, ns)
@@ -231,11 +232,12 @@ class _Builder(EventTemplates):
         """One seat's choice of one item, written inline (ChooseStep.played_through_plain as
         lines: no call for the decision, and the lines of what follows it in place): a single
         option is taken, a random agent (st.draws) draws from the option count, any other agent
-        is asked through ChooseStep.ask_one. The options are not copied."""
+        is asked through ChooseStep.ask_one. The options are not copied (an optional choice's
+        are the items and none, `offered`)."""
         player, found, slot = fuse.fresh(), fuse.fresh(), int(step.slot)
         body = self.body_lines(step, ns)
         return [f"{player} = {self.value(step.who, ns)}",
-                f"{found} = {self.value(step.source, ns)}",
+                f"{found} = {self.offered(step, ns)}",
                 f"if not {found}:",
                 f"    env[{slot}] = None",
                 "else:",
@@ -255,7 +257,7 @@ class _Builder(EventTemplates):
         return [f"{seats}, {options}, {forced} = [], [], True",
                 f"for {seat} in {self.value(step.who, ns)}:",
                 f"    env[{seat_slot}] = {seat}",
-                f"    {found} = {self.value(step.source, ns)}",
+                f"    {found} = {self.offered(step, ns)}",
                 f"    if {found}:",
                 f"        {seats}.append({seat})",
                 f"        {options}.append({found})",
@@ -272,6 +274,12 @@ class _Builder(EventTemplates):
                 f"        env[{seat_slot}] = {seat}",
                 f"        env[{slot}] = {answer}",
                 *fuse.indent(fuse.indent(body))]
+
+    def offered(self, step: ChooseStep, ns: dict) -> str:
+        """The options of a decision of one item, as ChooseStep.options makes them: the items,
+        and none after them when the choice is optional (a new list, so never empty)."""
+        items = self.value(step.source, ns)
+        return f"({items} + [None])" if step.optional else items
 
     def body_lines(self, step: ChooseStep, ns: dict) -> list[str]:
         """The lines of what follows a decision's answer: its native statements in place, or a
@@ -418,6 +426,25 @@ def _fresh_list(src: str) -> bool:
         depth -= char in ")]}"
         if depth == 0:
             return at == len(body) - 1  # the first bracket closes only at the end
+    return False
+
+
+def _constant_row(src: str, namespace: dict) -> bool:
+    """Whether a generated expression is a row of a table of lists that snowrules made while
+    compiling (`_v5[leader % 4]`: players_from's orders): no game's zone, and lists are never
+    changed in place, so a loop goes through it without a copy. The text is snowrules'
+    templates (brackets counted as in `_fresh_list`)."""
+    body = src[1:-1] if src.startswith("(") and src.endswith(")") else src
+    found = re.match(r"(_v\d+)\[", body)
+    table = namespace.get(found.group(1)) if found else None
+    if type(table) not in (list, tuple) or not table or not all(type(row) in (list, tuple) for row in table):
+        return False
+    depth = 0
+    for at, char in enumerate(body[found.end() - 1:], start=found.end() - 1):
+        depth += char in "([{"
+        depth -= char in ")]}"
+        if depth == 0:
+            return at == len(body) - 1  # the index's bracket closes only at the end
     return False
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from snowrules.compile import apply, fuse
+from snowrules.compile import apply, found_by_loop, fuse
 from snowrules.compile.automa import played_by_rules
 from snowrules.compile.budget import charge_lines, over_budget
 from snowrules.compile.chance import CHANCE, ChanceStatements, outcome_kind
@@ -396,8 +396,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
         key = ("local", node.pos, node.name)
         slot = scope.define(node.name, self.sym.kinds.start(key, kind))
         scope.origins[node.name] = key
-        src, ns = fuse.expression(fn)
-        return fuse.statement([f"env[{slot}] = {src}"], ns, 0)
+        return _given(fn, f"env[{int(slot)}]")
 
     def _assign(self, node: s.Assign, scope: Scope):
         fn, kind = self.x.compile(node.value, scope)
@@ -410,8 +409,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
                 if origin is not None:
                     self.sym.kinds.learn(origin, refined(local[1], kind))
 
-            src, ns = fuse.expression(fn)
-            return fuse.statement([f"env[{int(slot)}] = {src}"], ns, 0)
+            return _given(fn, f"env[{int(slot)}]")
         variable = self.sym.variables.get(node.name)
         if variable is None:
             self.diag.error(node.pos, f"unknown variable {node.name!r}",
@@ -421,8 +419,13 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
         if variable.kind == t.NONE or t.vague(variable.kind):
             variable.kind = refined(variable.kind, kind)
             self.sym.kinds.learn(("variable", node.name), variable.kind)
-        src, ns = fuse.expression(fn)
         rule = fuse.fresh("_v")
+        found = found_by_loop.lines(fn, f"st.vars[{int(variable.index)}]")
+        if found is not None:  # first(), max() or min() of a list: found by a loop, then told
+            lines, ns = found
+            told = apply.variable_lines(variable.index, f"st.vars[{int(variable.index)}]", rule)[1:]
+            return fuse.statement(lines + told, {**ns, **apply.NAMESPACE, rule: str(node.pos)}, 3)
+        src, ns = fuse.expression(fn)
         return fuse.statement(apply.variable_lines(variable.index, src, rule),
                               {**ns, **apply.NAMESPACE, rule: str(node.pos)}, 0)
 
@@ -604,6 +607,17 @@ def _known_loop_values(node: s.ForEach, source) -> dict[str, frozenset]:
     if _assigned_in(node):
         return {}
     return {node.var: frozenset(fixed[0])}
+
+
+def _given(fn, target: str):
+    """The statement giving a local (`target`, generated text) the value of `fn`: first() of a
+    filter, max() or min() of a list, found by a loop (compile/found_by_loop.py); any other
+    value assigned."""
+    found = found_by_loop.lines(fn, target)
+    if found is not None:
+        return fuse.statement(*found, 3)
+    src, ns = fuse.expression(fn)
+    return fuse.statement([f"{target} = {src}"], ns, 0)
 
 
 def _assigned_in(node: s.ForEach) -> bool:

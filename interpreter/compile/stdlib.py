@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import weakref
 
-from snowrules.compile import stdlib_grid  # noqa: F401 - registers the grid zones' functions
+from snowrules.compile import (
+    found_by_loop,
+    stdlib_grid,  # noqa: F401 - registers the grid zones' functions
+)
 from snowrules.compile.closures import fail
 from snowrules.compile.fuse import code, exists, fresh, fused, member, read_only, read_only_list, with_parameters
 from snowrules.compile.library import (
@@ -51,6 +54,10 @@ def _empty(call: Call):
     _check_iterable(call)
     zones = _FLATTENED_ZONES.get(call.args[0])
     if zones is not None:  # empty(flatten(zones)): every zone empty, without joining them first
+        known = _known_zones(zones)
+        if known is not None:  # a few known zones: each tested in place, no generator
+            return fused("not (" + " or ".join(f"st.zones[{{i{n}}}]" for n in range(len(known))) + ")",
+                         ints=known)
         x = fresh()
         return fused(f"not any(st.zones[{x}] for {x} in {{p0}})", [zones])
     found = member(call.args[0])
@@ -76,7 +83,9 @@ def _check_iterable(call: Call) -> None:
           element_of_first)
 def _first_of(call: Call):
     # An empty list (or none) gives the item of a one-item list of none, without a call.
-    return fused("({p0} or {v0})[0]", [call.args[0]], [_NOTHING])
+    found = fused("({p0} or {v0})[0]", [call.args[0]], [_NOTHING])
+    found_by_loop.note(found, "first", call.args[0])  # given to a name: a loop (found_by_loop.py)
+    return found
 
 
 @function("last", "the last item of a list (a zone's top), or none", "last(trick).number", (SEQUENCE,),
@@ -88,7 +97,9 @@ def _last_of(call: Call):
 def _extreme_of_list(pick):
     def build(call: Call):
         # an empty list (or none) gives none, as `default` says
-        return fused("{v0}({p0} or {v1}, default=None)", [call.args[0]], [pick, ()])
+        found = fused("{v0}({p0} or {v1}, default=None)", [call.args[0]], [pick, ()])
+        found_by_loop.note(found, pick.__name__, call.args[0])  # given to a name: a loop
+        return found
     return build
 
 
@@ -424,12 +435,20 @@ def _unique_items(items: list) -> list:
 
 
 def _longest_run(numbers: list) -> int:
+    # the best run is kept as the loop goes, without a call of max() per number (prize conditions
+    # ask this of every colour of a pile at the end of each round)
     values = sorted(set(numbers))
-    best = run = 0
-    previous = None
+    if not values:
+        return 0
+    best = run = 1
+    previous = values[0]
     for value in values:
-        run = run + 1 if previous is not None and value == previous + 1 else 1
-        best = max(best, run)
+        if value == previous + 1:
+            run += 1
+            if run > best:
+                best = run
+        else:
+            run = 1
         previous = value
     return best
 

@@ -265,7 +265,7 @@ class ChooseStep:
     def ask_one(self, st, player: int, found: list):
         """One seat's plain decision put to `st.decide` (the inline decision of a game played
         through, compile/playthrough.py); the answer."""
-        st.pending = Decision([player], [found], False, self.rule, self.variable, self.kind)
+        st.pending = Decision([player], [found], False, self.rule, self.variable, self.kind, optional=self.optional)
         answer = st.decide(st)
         st.pending = None
         return answer
@@ -273,7 +273,7 @@ class ChooseStep:
     def ask_each(self, st, seats: list[int], options: list[list]) -> list:
         """Several seats' plain decision at once put to `st.decide` (see `ask_one`); the answers,
         one per seat."""
-        st.pending = Decision(seats, options, True, self.rule, self.variable, self.kind)
+        st.pending = Decision(seats, options, True, self.rule, self.variable, self.kind, optional=self.optional)
         answers = st.decide(st)
         st.pending = None
         return answers
