@@ -55,7 +55,7 @@ def index_combinations(length: int, start: int, stop: int, step: int) -> tuple[t
     return tuple(c for n in range(start, stop, step) for c in itertools.combinations(range(length), n))
 
 
-_ONE = 1  # (a name for `_ONE.__eq__`: one option only)
+_ONE = 1  # `_ONE.__eq__`: whether a seat's option count is one (mapped, without a Python loop)
 
 
 class GameEnded(Exception):
@@ -232,7 +232,7 @@ class ChooseStep:
 
     def run(self, st, frame, env, program) -> bool:
         pending = st.pending
-        if pending is not None:  # the engine has put the answer in st.answer (as _resume)
+        if pending is not None:  # resumed: the engine has put the answer in st.answer
             answer = st.answer
             st.answer = st.pending = None
             return self._go_on(st, frame, env, pending.seats, answer)
@@ -360,11 +360,6 @@ class ChooseStep:
             env[self.slot] = combination_at(items, sizes, index)
         if body is not None:
             body(st, env)
-
-    def _resume(self, st, frame, env) -> bool:
-        answer, seats = st.answer, st.pending.seats
-        st.answer = st.pending = None
-        return self._go_on(st, frame, env, seats, answer)
 
     def _go_on(self, st, frame, env, seats: list[int], answer) -> bool:
         """What the rules do with the answer of `seats` (one value, or one per seat)."""
