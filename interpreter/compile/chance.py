@@ -274,11 +274,13 @@ class DrawStep(ChanceStep):
             progress["left"] -= 1
             if progress["left"] <= 0 or not source:
                 return False
-        else:
-            progress = self.begin(st, env)
-            if progress is None:
+        else:  # as `begin`
+            a, b = self.source(st, env), self.target(st, env)
+            source = st.zones[a]
+            n = min(self.count(st, env), len(source))
+            if n <= 0 or a == b:
                 return False
-            source = st.zones[progress["from"]]
+            progress = {"from": a, "to": b, "left": n}
         st.pending = Decision([], [source[:]], False, self.rule, self.what, self.kind, True, None, False, False,
                               progress)
         frame.pc -= 1

@@ -55,6 +55,9 @@ def index_combinations(length: int, start: int, stop: int, step: int) -> tuple[t
     return tuple(c for n in range(start, stop, step) for c in itertools.combinations(range(length), n))
 
 
+_ONE = 1  # `_ONE.__eq__`: whether a seat's option count is one (mapped, without a Python loop)
+
+
 class GameEnded(Exception):
     """Raised by `end game`: unwinds every native loop at once; the VM records its ending."""
 
@@ -200,6 +203,7 @@ class ChooseStep:
         self.rule = str(position)
         self.variable = variable
         self.up_to = count_mode is not None and count_mode != "exactly"
+        self.plain = count_mode is None and not optional  # the options are the source's items
 
     def options(self, st, env) -> list:
         items = self.source(st, env)
@@ -215,30 +219,30 @@ class ChooseStep:
         exactly one (then nothing is asked): shared by the VM's `run` and `played_through`."""
         players, options = [], []
         slot = self.player_slot
-        plain = self.count_mode is None and not self.optional
-        source = self.source
-        forced = True
+        source = self.source if self.plain else self.options
         for p in self.who(st, env):
             env[slot] = p
-            found = source(st, env)[:] if plain else self.options(st, env)
+            found = source(st, env)
             if found:
                 players.append(p)
                 options.append(found)
-                if len(found) != 1:
-                    forced = False
-        return players, options, forced
+        if self.plain:  # the source's own lists: copies, since the options are never changed
+            options = list(map(list.copy, options))
+        return players, options, all(map(_ONE.__eq__, map(len, options)))
 
     def run(self, st, frame, env, program) -> bool:
-        if st.pending is not None:  # the engine has put the answer in st.answer
-            return self._resume(st, frame, env)
+        pending = st.pending
+        if pending is not None:  # resumed: the engine has put the answer in st.answer
+            answer = st.answer
+            st.answer = st.pending = None
+            return self._go_on(st, frame, env, pending.seats, answer)
         if self.simultaneous:
             players, options, forced = self._gather_each(st, env)
             if not players:
                 return False
         else:
             player = self.who(st, env)
-            found = self.source(st, env)[:] if self.count_mode is None and not self.optional \
-                else self.options(st, env)
+            found = self.source(st, env)[:] if self.plain else self.options(st, env)
             if not found:
                 env[self.slot] = None if self.count_mode is None else []
                 return False
@@ -356,11 +360,6 @@ class ChooseStep:
             env[self.slot] = combination_at(items, sizes, index)
         if body is not None:
             body(st, env)
-
-    def _resume(self, st, frame, env) -> bool:
-        answer, seats = st.answer, st.pending.seats
-        st.answer = st.pending = None
-        return self._go_on(st, frame, env, seats, answer)
 
     def _go_on(self, st, frame, env, seats: list[int], answer) -> bool:
         """What the rules do with the answer of `seats` (one value, or one per seat)."""
