@@ -70,8 +70,9 @@ def test_with_three_players_the_locked_spaces_hold_their_lock_all_game(seed):
 @pytest.mark.parametrize("players, seed", [(1, 3), (2, 4), (4, 5)])
 def test_the_account_tells_every_seat_s_holdings_at_each_round_s_end(players, seed):
     # [Round Flow] 8 rounds; at each one's end, after (g) 4. Reset Dice, a line per seat tells its
-    # resources, VP, promotion, windows and dice (in round 8, which ends at (g) 1, no dice); what it says is what the state holds at the next
-    # decision (the next round's (a) moves only a round card and the summit tiles)
+    # resources, VP, promotion, windows and dice (in round 8, which ends at (g) 1, no dice); what it
+    # says is what the state holds at the next decision (the next round's (a) moves only a round
+    # card and the summit tiles)
     game = game_for(("snow_planner", None, players))
     seats = game.layout.seat_names
     told = []
