@@ -492,10 +492,12 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
         # without the copy that guards it: the loop only reads it).
         plain, length = (source, None) if is_zone else fuse.read_only_list(source)
         src, ns = fuse.expression(plain)
-        if is_zone:
-            src = f"list({src})"
         body, body_ns, depth = self.body_code(node.body, inner)
         item, items, charge_name, where = fuse.fresh(), fuse.fresh(), fuse.fresh("_v"), fuse.fresh("_v")
+        if is_zone:
+            lines = _zone_loop_lines(src, items, item, int(slot), body, where, charge_name)
+            return fuse.statement(lines, {**ns, **body_ns, charge_name: over_budget, where: node.pos},
+                                  max(depth + 2, 2))
         # every round is a step of the budget, charged before the first round
         fixed = constant_in(source)
         # a constant list's length is known: no len() each time the loop starts
@@ -591,6 +593,20 @@ def _phase_left() -> Native:
 
 
 StatementCompiler._handlers = s.handlers(StatementCompiler)
+
+
+def _zone_loop_lines(zone: str, items: str, item: str, slot: int, body: list[str], where: str,
+                     fail: str) -> list[str]:
+    """A loop over a zone as generated lines: through a copy (the body may move the zone's
+    components), made only when the zone holds something. An empty zone, as often as not (the
+    levels of a board, a player's tableau), costs one test: no copy, no charge of zero rounds."""
+    return [f"{items} = {zone}",
+            f"if {items}:",
+            f"    {items} = list({items})",
+            *fuse.indent(charge_lines(f"len({items})", where, fail)),
+            f"    for {item} in {items}:",
+            f"        env[{slot}] = {item}",
+            *fuse.indent(fuse.indent(body))]
 
 
 def _known_loop_values(node: s.ForEach, source) -> dict[str, frozenset]:
