@@ -32,6 +32,7 @@ import sys
 from collections.abc import Callable
 
 from snowrules.compile import apply, budget, fuse
+from snowrules.compile.closures import constant_in
 from snowrules.compile.costs import PayStep
 from snowrules.compile.free_actions import FreeChooseStep, OfferStep
 from snowrules.compile.playthrough_events import EventTemplates, trigger_routines
@@ -315,12 +316,17 @@ class _Builder(EventTemplates):
         else:
             sizes = f"min({count}, {length}), -1, -1)"
         combinations = self.bound(index_combinations, ns)
+        tables = _combination_tables(step.count_mode, constant_in(step.count))
+        if tables is not None:  # a constant count: the positions for each item count, listed here
+            looked_up = [f"    {table} = {self.bound(tables, ns)}[len({items})]"]
+        else:
+            looked_up = [f"    {count} = {self.value(step.count, ns)}",
+                         f"    {length} = len({items})",
+                         f"    {table} = {combinations}({length}, {sizes}"]
         return [f"{player} = {self.value(step.who, ns)}",
                 f"{items} = {self.value(step.source, ns)} if st.draws is not None and not st.explicit else None",
                 f"if {items} is not None and len({items}) <= {int(FEW_ITEMS)}:",
-                f"    {count} = {self.value(step.count, ns)}",
-                f"    {length} = len({items})",
-                f"    {table} = {combinations}({length}, {sizes}",
+                *looked_up,
                 f"    {total} = len({table})",
                 f"    if {total} == 0:",
                 f"        env[{slot}] = []",
@@ -383,6 +389,20 @@ class _Builder(EventTemplates):
                     local[player_slot] = player
                 functions[routine.block](st, local)
         return triggered
+
+def _combination_tables(mode: str, constant: tuple | None) -> tuple | None:
+    """For an `up to N` / `exactly N` decision whose N is a constant whole number, the positions
+    of its answers for each item count from 0 to FEW_ITEMS (steps.index_combinations, in its
+    order: the same draw picks the same answer), so that a random answer needs no call to list
+    them; None for any other count."""
+    if constant is None or type(constant[0]) is not int or constant[0] < 0:
+        return None
+    count = constant[0]
+    if mode == "exactly":
+        return tuple(index_combinations(length, count, count + 1, 1) if count <= length else ()
+                     for length in range(FEW_ITEMS + 1))
+    return tuple(index_combinations(length, min(count, length), -1, -1) for length in range(FEW_ITEMS + 1))
+
 
 def _without_spare_passes(lines: list[str]) -> list[str]:
     """Generated lines without the `pass` lines that follow a statement of their own block (a
