@@ -255,8 +255,7 @@ class _Builder(EventTemplates):
         body = self.body_lines(step, ns)
         return [f"{seats}, {options}, {forced} = [], [], True",
                 f"for {seat} in {self.value(step.who, ns)}:",
-                f"    env[{seat_slot}] = {seat}",
-                f"    {found} = {self.value(step.source, ns)}",
+                *_options_of_seat(self.value(step.source, ns), seat, seat_slot, found),
                 f"    if {found}:",
                 f"        {seats}.append({seat})",
                 f"        {options}.append({found})",
@@ -389,6 +388,16 @@ class _Builder(EventTemplates):
                     local[player_slot] = player
                 functions[routine.block](st, local)
         return triggered
+
+def _options_of_seat(source: str, seat: str, seat_slot: int, found: str) -> list[str]:
+    """A seat's options gathered for a simultaneous decision, as lines of its loop over the
+    seats: the options' expression reads the seat from the loop's own name, unless it calls a
+    closure (which reads it from the environment). The environment gets each seat anyway
+    before what follows its answer runs."""
+    if "(st, env)" in source:
+        return [f"    env[{seat_slot}] = {seat}", f"    {found} = {source}"]
+    return [f"    {found} = {source.replace(f'env[{seat_slot}]', seat)}"]
+
 
 def _combination_tables(mode: str, constant: tuple | None) -> tuple | None:
     """For an `up to N` / `exactly N` decision whose N is a constant whole number, the positions

@@ -313,7 +313,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
                                 "(what each player does with their choice)")
         else:
             who = self.x.expect(node.who, scope, t.PLAYER, "the player who chooses")
-        source, kind = self.x.sequence(node.source, inner, "the options")
+        source, kind, is_zone = self.x.sequence_of(node.source, inner, "the options")
         count = None
         if node.count is not None:
             count = self.x.expect(node.count, inner, t.INT, "the number of items")
@@ -323,6 +323,8 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
             chosen = kind
         target = inner if node.simultaneous or node.body is not None else scope
         slot = target.define(node.var, chosen)
+        if _answer_never_none(node, is_zone and kind != t.ANY):
+            target.present.add(node.var)
         block = native_body = None
         body = declined_or_chosen(node)
         if body is not None:
@@ -607,6 +609,19 @@ def _zone_loop_lines(zone: str, items: str, item: str, slot: int, body: list[str
             f"    for {item} in {items}:",
             f"        env[{slot}] = {item}",
             *fuse.indent(fuse.indent(body))]
+
+
+def _answer_never_none(node: s.Choose, from_zone: bool) -> bool:
+    """Whether a decision's answer always holds a component in what follows it: each seat's one
+    item of a simultaneous decision among a zone's components (a seat without options runs
+    nothing; no answer is optional), which the block never assigns. A move of it needs no check
+    for none, as a loop variable over a zone (Scope.never_none). A single seat's decision does
+    go on with none when it has no options."""
+    if not (from_zone and node.simultaneous and node.count_mode is None and not node.optional):
+        return False
+    body = declined_or_chosen(node)
+    return body is not None and not any(isinstance(inner, s.Assign) and inner.name == node.var
+                                         for inner in s.walk(body))
 
 
 def _known_loop_values(node: s.ForEach, source) -> dict[str, frozenset]:
