@@ -75,7 +75,9 @@ def playthrough(program: Program) -> Callable[[object], None] | None:
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, BUILD_RECURSION_LIMIT))
     try:
-        main = _Builder(program).function(program.main.block)
+        builder = _Builder(program)
+        main = builder.function(program.main.block)
+        builder.finish()
     except (_NotPlayable, RecursionError):
         return None
     finally:
@@ -102,6 +104,8 @@ class _Builder(EventTemplates):
         # what the VM reads from its frames (see the module's docstring): one game runs at a time
         self.reactions_running = [0]
         self.free_action_running = [0]
+        self.unfilled: list[tuple[dict, ResolveStep]] = []  # see effect_entries
+        self.entries: dict[int, Callable] = {}  # an effect's block id -> its entry
 
     def function(self, block_id: int) -> Run:
         if block_id not in self.functions:
@@ -338,21 +342,37 @@ class _Builder(EventTemplates):
 
     def resolve_lines(self, step: ResolveStep, ns: dict) -> list[str]:
         """`resolve CARD for PLAYER` written inline (as ResolveStep.run, without a frame): the
-        effect of the card's definition looked up, its environment made with `this` and `me`,
-        and its function called (looked up when it runs: an effect may resolve itself again)."""
-        for routine in step.routines.values():
-            self.ensure(routine.block)
-        effects = {definition: (routine.block, routine.env_size, routine.slots["this"], routine.slots["me"])
-                   for definition, routine in step.routines.items()}
-        card, effect, local = fuse.fresh(), fuse.fresh(), fuse.fresh()
+        entry of the card's definition's effect looked up and called with the card and the
+        player (`effect_entries`: each entry makes the effect's environment and runs its lines)."""
+        card, entry = fuse.fresh(), fuse.fresh()
         return [f"{card} = {self.value(step.card, ns)}",
                 f"if {card} is not None:",
-                f"    {effect} = {self.bound(effects, ns)}.get({self.bound(step.defs, ns)}[{card}])",
-                f"    if {effect} is not None:",
-                f"        {local} = [None] * {effect}[1]",
-                f"        {local}[{effect}[2]] = {card}",
-                f"        {local}[{effect}[3]] = {self.value(step.player, ns)}",
-                f"        {self.bound(self.functions, ns)}[{effect}[0]](st, {local})"]
+                f"    {entry} = {self.bound(self.effect_entries(step), ns)}.get({self.bound(step.defs, ns)}[{card}])",
+                f"    if {entry} is not None: {entry}(st, {card}, {self.value(step.player, ns)})"]
+
+    def effect_entries(self, step: ResolveStep) -> dict:
+        """Definition -> the entry of its effect, a generated function `(st, this, me)` that makes
+        the effect's environment and runs the effect's block's lines in place (no frame, no call
+        of the block). The table is filled once every block is built (`finish`): an effect may
+        resolve itself again, so its entry is looked up when it runs."""
+        table: dict = {}
+        self.unfilled.append((table, step))
+        return table
+
+    def finish(self) -> None:
+        """Fill the tables of `effect_entries`, building each effect's entry once (building one
+        may ask for more tables)."""
+        while self.unfilled:
+            table, step = self.unfilled.pop()
+            for definition, routine in step.routines.items():
+                if routine.block not in self.entries:
+                    self.entries[routine.block] = self.entry(routine)
+                table[definition] = self.entries[routine.block]
+
+    def entry(self, routine) -> Callable:
+        lines, namespace = self.block_lines(routine.block)
+        lines = _without_spare_passes(prefiltered(apply.unheard(lines), namespace))
+        return _entry_function(lines, namespace, routine.env_size, routine.slots["this"], routine.slots["me"])
 
     def resolve(self, step: ResolveStep) -> Run:
         functions, defs, card_of, player_of = self.functions, step.defs, step.card, step.player
@@ -388,6 +408,27 @@ class _Builder(EventTemplates):
                     local[player_slot] = player
                 functions[routine.block](st, local)
         return triggered
+
+SMALL_ENVIRONMENT = 12  # an effect's environment of at most this many slots is written as a list display
+
+
+def _entry_function(lines: list[str], namespace: dict, size: int, this: int, me: int) -> Callable:
+    """A generated function `(st, this, me)` that makes an environment of `size` slots with
+    `this` and `me` in theirs, then runs `lines` (snowrules' templates, as fuse.statement's;
+    compiled here: a program has few effects)."""
+    name = fuse.fresh("_r")
+    if size <= SMALL_ENVIRONMENT:  # a list display: no multiplication, no stores
+        slots = ["None"] * int(size)
+        slots[int(this)], slots[int(me)] = "this", "me"
+        making = [f"    env = [{', '.join(slots)}]"]
+    else:
+        making = [f"    env = [None] * {int(size)}", f"    env[{int(this)}] = this", f"    env[{int(me)}] = me"]
+    source = "\n".join([f"def {name}(st, this, me):", *making, *fuse.indent(lines)])
+    scope = dict(namespace)
+    scope[fuse.SOURCE] = source.splitlines()  # read back by fuse.position_of_error
+    exec(compile(source, fuse.GENERATED, "exec"), scope)  # noqa: S102 - snowrules' own templates
+    return scope.pop(name)
+
 
 def _options_of_seat(source: str, seat: str, seat_slot: int, found: str) -> list[str]:
     """A seat's options gathered for a simultaneous decision, as lines of its loop over the
