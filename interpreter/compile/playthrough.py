@@ -190,11 +190,14 @@ class _Builder(EventTemplates):
             else:
                 source = self.value(plain, ns)
                 making = [f"{items} = {source if _fresh_list(source) or length is not None else f'list({source})'}"]
-            return [*making,
-                    *budget.charge_lines(f"len({items})" if length is None else str(length), where, fail),
-                    f"for {item} in {items}:",
-                    f"    env[{int(step.slot)}] = {item}",
-                    f"    {self.call(step.block, ns)}"]
+            looping = [f"for {item} in {items}:",
+                       f"    env[{int(step.slot)}] = {item}",
+                       f"    {self.call(step.block, ns)}"]
+            if length is not None:
+                return [*making, *budget.charge_lines(str(length), where, fail), *looping]
+            # an empty list (a filter that kept nothing, as often as not) costs one test
+            return [*making, f"if {items}:", *fuse.indent(budget.charge_lines(f"len({items})", where, fail)),
+                    *fuse.indent(looping)]
         if kind is WhileStep:
             fail, where = self.bound(budget.over_budget, ns), self.bound(self.program.blocks[step.block].position, ns)
             return [f"while {self.value(step.cond, ns)}:",

@@ -516,6 +516,10 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
             ns = {**ns, **built[1]}
         lines = [*making, *charge_lines(rounds, where, charge_name),
                  f"for {item} in {items}:", f"    env[{int(slot)}] = {item}"] + fuse.indent(body)
+        if not rounds.isdigit():  # an empty list costs one test: no charge of zero rounds
+            lines = [*making, f"if {items}:", *fuse.indent(lines[len(making):])]
+            return fuse.statement(lines, {**ns, **body_ns, charge_name: over_budget, where: node.pos},
+                                  max(depth + 2, 2))
         return fuse.statement(lines, {**ns, **body_ns, charge_name: over_budget, where: node.pos}, max(depth + 1, 2))
 
     def _while(self, node: s.While, scope: Scope):
