@@ -254,28 +254,29 @@ class _Builder(EventTemplates):
 
     def choose_each_lines(self, step: ChooseStep, ns: dict) -> list[str]:
         """Each seat's choice of one item at once, written inline as `choose_one_lines`: the
-        seats with options, their answers (each taken, drawn or asked through
+        seats with options, each with its options (one pair a seat: one list to build and go
+        through, no zip), their answers (each taken, drawn or asked through
         ChooseStep.ask_each), then what follows for each seat in turn."""
-        seats, options, forced, answers = fuse.fresh(), fuse.fresh(), fuse.fresh(), fuse.fresh()
+        pairs, forced, answered = fuse.fresh(), fuse.fresh(), fuse.fresh()
         seat, found, answer = fuse.fresh(), fuse.fresh(), fuse.fresh()
         seat_slot, slot = int(step.player_slot), int(step.slot)
         body = self.body_lines(step, ns)
-        return [f"{seats}, {options}, {forced} = [], [], True",
+        return [f"{pairs}, {forced} = [], True",
                 f"for {seat} in {self.value(step.who, ns)}:",
                 *_options_of_seat(self.value(step.source, ns), seat, seat_slot, found),
                 f"    if {found}:",
-                f"        {seats}.append({seat})",
-                f"        {options}.append({found})",
+                f"        {pairs}.append(({seat}, {found}))",
                 f"        if len({found}) != 1: {forced} = False",
-                f"if {seats}:",
-                f"    if {forced} and not st.explicit: {answers} = [{found}[0] for {found} in {options}]",
+                f"if {pairs}:",
+                f"    if {forced} and not st.explicit:"
+                f" {answered} = [({seat}, {found}[0]) for {seat}, {found} in {pairs}]",
                 # the seats' draws as a plain loop: in Python 3.11 a comprehension is a call
                 "    elif st.draws is not None:",
-                f"        {answers} = []",
-                f"        for {seat}, {found} in zip({seats}, {options}):"
-                f" {answers}.append({found}[int(st.draws[{seat}]() * len({found}))])",
-                f"    else: {answers} = {self.bound(step.ask_each, ns)}(st, {seats}, {options})",
-                f"    for {seat}, {answer} in zip({seats}, {answers}):",
+                f"        {answered} = []",
+                f"        for {seat}, {found} in {pairs}:"
+                f" {answered}.append(({seat}, {found}[int(st.draws[{seat}]() * len({found}))]))",
+                f"    else: {answered} = {self.bound(_asked_each(step.ask_each), ns)}(st, {pairs})",
+                f"    for {seat}, {answer} in {answered}:",
                 f"        env[{seat_slot}] = {seat}",
                 f"        env[{slot}] = {answer}",
                 *fuse.indent(fuse.indent(body))]
@@ -431,6 +432,14 @@ def _entry_function(lines: list[str], namespace: dict, size: int, this: int, me:
     scope[fuse.SOURCE] = source.splitlines()  # read back by fuse.position_of_error
     exec(compile(source, fuse.GENERATED, "exec"), scope)  # noqa: S102 - snowrules' own templates
     return scope.pop(name)
+
+
+def _asked_each(ask_each: Callable) -> Callable:
+    """ChooseStep.ask_each for (seat, options) pairs, answering (seat, answer) pairs."""
+    def asked(st, pairs: list[tuple]) -> list[tuple]:
+        seats = [seat for seat, _ in pairs]
+        return list(zip(seats, ask_each(st, seats, [options for _, options in pairs])))
+    return asked
 
 
 def _options_of_seat(source: str, seat: str, seat_slot: int, found: str) -> list[str]:
