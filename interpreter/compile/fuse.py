@@ -276,7 +276,34 @@ def member(listing: Fn) -> Fn | None:
     table, value, source = noted
     getter = f"_v{next(_fresh)}"
     namespace = {**listing.ns, getter: listing.ns[table].__getitem__}
-    return from_source(f"{value} in map({getter}, ({source}))", namespace, listing.depth)
+    test = f"{value} in map({getter}, ({source}))"
+    if _zone_read(source):  # an empty zone answers at once, without making the map
+        test = f"({source}) and {test}"
+    return from_source(test, namespace, listing.depth)
+
+
+_ZONE_READ = re.compile(r"st\.zones\[(?:[^\[\]]|(?:env|_v\d+)\[[^\[\]]*\])*\]")
+
+
+def _zone_read(source: str) -> bool:
+    """Whether generated text only reads one zone's list (`st.zones[INDEX]`, the index plain
+    arithmetic on locals, slots and bound tables: no call, no assignment), so that reading it
+    twice costs little and gives the same list."""
+    body = source
+    while body.startswith("(") and body.endswith(")") and _closes_at_end(body):
+        body = body[1:-1]
+    return _ZONE_READ.fullmatch(body) is not None and "(st, env)" not in body and ":=" not in body
+
+
+def _closes_at_end(text: str) -> bool:
+    """Whether the bracket opening `text` closes at its last character."""
+    depth = 0
+    for at, char in enumerate(text):
+        depth += char in "([{"
+        depth -= char in ")]}"
+        if depth == 0:
+            return at == len(text) - 1
+    return False
 
 
 def exists(listing: Fn) -> Fn | None:

@@ -32,6 +32,7 @@ import sys
 from collections.abc import Callable
 
 from snowrules.compile import apply, budget, fuse
+from snowrules.compile.closures import constant_in
 from snowrules.compile.costs import PayStep
 from snowrules.compile.free_actions import FreeChooseStep, OfferStep
 from snowrules.compile.playthrough_events import EventTemplates, trigger_routines
@@ -74,7 +75,9 @@ def playthrough(program: Program) -> Callable[[object], None] | None:
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, BUILD_RECURSION_LIMIT))
     try:
-        main = _Builder(program).function(program.main.block)
+        builder = _Builder(program)
+        main = builder.function(program.main.block)
+        builder.finish()
     except (_NotPlayable, RecursionError):
         return None
     finally:
@@ -101,6 +104,8 @@ class _Builder(EventTemplates):
         # what the VM reads from its frames (see the module's docstring): one game runs at a time
         self.reactions_running = [0]
         self.free_action_running = [0]
+        self.unfilled: list[tuple[dict, ResolveStep]] = []  # see effect_entries
+        self.entries: dict[int, Callable] = {}  # an effect's block id -> its entry
 
     def function(self, block_id: int) -> Run:
         if block_id not in self.functions:
@@ -186,11 +191,14 @@ class _Builder(EventTemplates):
                 source = self.value(plain, ns)
                 copied = not (_fresh_list(source) or length is not None or _constant_row(source, ns))
                 making = [f"{items} = {f'list({source})' if copied else source}"]
-            return [*making,
-                    *budget.charge_lines(f"len({items})" if length is None else str(length), where, fail),
-                    f"for {item} in {items}:",
-                    f"    env[{int(step.slot)}] = {item}",
-                    f"    {self.call(step.block, ns)}"]
+            looping = [f"for {item} in {items}:",
+                       f"    env[{int(step.slot)}] = {item}",
+                       f"    {self.call(step.block, ns)}"]
+            if length is not None:
+                return [*making, *budget.charge_lines(str(length), where, fail), *looping]
+            # an empty list (a filter that kept nothing, as often as not) costs one test
+            return [*making, f"if {items}:", *fuse.indent(budget.charge_lines(f"len({items})", where, fail)),
+                    *fuse.indent(looping)]
         if kind is WhileStep:
             fail, where = self.bound(budget.over_budget, ns), self.bound(self.program.blocks[step.block].position, ns)
             return [f"while {self.value(step.cond, ns)}:",
@@ -248,29 +256,29 @@ class _Builder(EventTemplates):
 
     def choose_each_lines(self, step: ChooseStep, ns: dict) -> list[str]:
         """Each seat's choice of one item at once, written inline as `choose_one_lines`: the
-        seats with options, their answers (each taken, drawn or asked through
+        seats with options, each with its options (one pair a seat: one list to build and go
+        through, no zip), their answers (each taken, drawn or asked through
         ChooseStep.ask_each), then what follows for each seat in turn."""
-        seats, options, forced, answers = fuse.fresh(), fuse.fresh(), fuse.fresh(), fuse.fresh()
+        pairs, forced, answered = fuse.fresh(), fuse.fresh(), fuse.fresh()
         seat, found, answer = fuse.fresh(), fuse.fresh(), fuse.fresh()
         seat_slot, slot = int(step.player_slot), int(step.slot)
         body = self.body_lines(step, ns)
-        return [f"{seats}, {options}, {forced} = [], [], True",
+        return [f"{pairs}, {forced} = [], True",
                 f"for {seat} in {self.value(step.who, ns)}:",
-                f"    env[{seat_slot}] = {seat}",
-                f"    {found} = {self.offered(step, ns)}",
+                *_options_of_seat(self.offered(step, ns), seat, seat_slot, found),
                 f"    if {found}:",
-                f"        {seats}.append({seat})",
-                f"        {options}.append({found})",
+                f"        {pairs}.append(({seat}, {found}))",
                 f"        if len({found}) != 1: {forced} = False",
-                f"if {seats}:",
-                f"    if {forced} and not st.explicit: {answers} = [{found}[0] for {found} in {options}]",
+                f"if {pairs}:",
+                f"    if {forced} and not st.explicit:"
+                f" {answered} = [({seat}, {found}[0]) for {seat}, {found} in {pairs}]",
                 # the seats' draws as a plain loop: in Python 3.11 a comprehension is a call
                 "    elif st.draws is not None:",
-                f"        {answers} = []",
-                f"        for {seat}, {found} in zip({seats}, {options}):"
-                f" {answers}.append({found}[int(st.draws[{seat}]() * len({found}))])",
-                f"    else: {answers} = {self.bound(step.ask_each, ns)}(st, {seats}, {options})",
-                f"    for {seat}, {answer} in zip({seats}, {answers}):",
+                f"        {answered} = []",
+                f"        for {seat}, {found} in {pairs}:"
+                f" {answered}.append(({seat}, {found}[int(st.draws[{seat}]() * len({found}))]))",
+                f"    else: {answered} = {self.bound(_asked_each(step.ask_each), ns)}(st, {pairs})",
+                f"    for {seat}, {answer} in {answered}:",
                 f"        env[{seat_slot}] = {seat}",
                 f"        env[{slot}] = {answer}",
                 *fuse.indent(fuse.indent(body))]
@@ -323,12 +331,17 @@ class _Builder(EventTemplates):
         else:
             sizes = f"min({count}, {length}), -1, -1)"
         combinations = self.bound(index_combinations, ns)
+        tables = _combination_tables(step.count_mode, constant_in(step.count))
+        if tables is not None:  # a constant count: the positions for each item count, listed here
+            looked_up = [f"    {table} = {self.bound(tables, ns)}[len({items})]"]
+        else:
+            looked_up = [f"    {count} = {self.value(step.count, ns)}",
+                         f"    {length} = len({items})",
+                         f"    {table} = {combinations}({length}, {sizes}"]
         return [f"{player} = {self.value(step.who, ns)}",
                 f"{items} = {self.value(step.source, ns)} if st.draws is not None and not st.explicit else None",
                 f"if {items} is not None and len({items}) <= {int(FEW_ITEMS)}:",
-                f"    {count} = {self.value(step.count, ns)}",
-                f"    {length} = len({items})",
-                f"    {table} = {combinations}({length}, {sizes}",
+                *looked_up,
                 f"    {total} = len({table})",
                 f"    if {total} == 0:",
                 f"        env[{slot}] = []",
@@ -341,21 +354,37 @@ class _Builder(EventTemplates):
 
     def resolve_lines(self, step: ResolveStep, ns: dict) -> list[str]:
         """`resolve CARD for PLAYER` written inline (as ResolveStep.run, without a frame): the
-        effect of the card's definition looked up, its environment made with `this` and `me`,
-        and its function called (looked up when it runs: an effect may resolve itself again)."""
-        for routine in step.routines.values():
-            self.ensure(routine.block)
-        effects = {definition: (routine.block, routine.env_size, routine.slots["this"], routine.slots["me"])
-                   for definition, routine in step.routines.items()}
-        card, effect, local = fuse.fresh(), fuse.fresh(), fuse.fresh()
+        entry of the card's definition's effect looked up and called with the card and the
+        player (`effect_entries`: each entry makes the effect's environment and runs its lines)."""
+        card, entry = fuse.fresh(), fuse.fresh()
         return [f"{card} = {self.value(step.card, ns)}",
                 f"if {card} is not None:",
-                f"    {effect} = {self.bound(effects, ns)}.get({self.bound(step.defs, ns)}[{card}])",
-                f"    if {effect} is not None:",
-                f"        {local} = [None] * {effect}[1]",
-                f"        {local}[{effect}[2]] = {card}",
-                f"        {local}[{effect}[3]] = {self.value(step.player, ns)}",
-                f"        {self.bound(self.functions, ns)}[{effect}[0]](st, {local})"]
+                f"    {entry} = {self.bound(self.effect_entries(step), ns)}.get({self.bound(step.defs, ns)}[{card}])",
+                f"    if {entry} is not None: {entry}(st, {card}, {self.value(step.player, ns)})"]
+
+    def effect_entries(self, step: ResolveStep) -> dict:
+        """Definition -> the entry of its effect, a generated function `(st, this, me)` that makes
+        the effect's environment and runs the effect's block's lines in place (no frame, no call
+        of the block). The table is filled once every block is built (`finish`): an effect may
+        resolve itself again, so its entry is looked up when it runs."""
+        table: dict = {}
+        self.unfilled.append((table, step))
+        return table
+
+    def finish(self) -> None:
+        """Fill the tables of `effect_entries`, building each effect's entry once (building one
+        may ask for more tables)."""
+        while self.unfilled:
+            table, step = self.unfilled.pop()
+            for definition, routine in step.routines.items():
+                if routine.block not in self.entries:
+                    self.entries[routine.block] = self.entry(routine)
+                table[definition] = self.entries[routine.block]
+
+    def entry(self, routine) -> Callable:
+        lines, namespace = self.block_lines(routine.block)
+        lines = _without_spare_passes(prefiltered(apply.unheard(lines), namespace))
+        return _entry_function(lines, namespace, routine.env_size, routine.slots["this"], routine.slots["me"])
 
     def resolve(self, step: ResolveStep) -> Run:
         functions, defs, card_of, player_of = self.functions, step.defs, step.card, step.player
@@ -391,6 +420,59 @@ class _Builder(EventTemplates):
                     local[player_slot] = player
                 functions[routine.block](st, local)
         return triggered
+
+SMALL_ENVIRONMENT = 12  # an effect's environment of at most this many slots is written as a list display
+
+
+def _entry_function(lines: list[str], namespace: dict, size: int, this: int, me: int) -> Callable:
+    """A generated function `(st, this, me)` that makes an environment of `size` slots with
+    `this` and `me` in theirs, then runs `lines` (snowrules' templates, as fuse.statement's;
+    compiled here: a program has few effects)."""
+    name = fuse.fresh("_r")
+    if size <= SMALL_ENVIRONMENT:  # a list display: no multiplication, no stores
+        slots = ["None"] * int(size)
+        slots[int(this)], slots[int(me)] = "this", "me"
+        making = [f"    env = [{', '.join(slots)}]"]
+    else:
+        making = [f"    env = [None] * {int(size)}", f"    env[{int(this)}] = this", f"    env[{int(me)}] = me"]
+    source = "\n".join([f"def {name}(st, this, me):", *making, *fuse.indent(lines)])
+    scope = dict(namespace)
+    scope[fuse.SOURCE] = source.splitlines()  # read back by fuse.position_of_error
+    exec(compile(source, fuse.GENERATED, "exec"), scope)  # noqa: S102 - snowrules' own templates
+    return scope.pop(name)
+
+
+def _asked_each(ask_each: Callable) -> Callable:
+    """ChooseStep.ask_each for (seat, options) pairs, answering (seat, answer) pairs."""
+    def asked(st, pairs: list[tuple]) -> list[tuple]:
+        seats = [seat for seat, _ in pairs]
+        return list(zip(seats, ask_each(st, seats, [options for _, options in pairs])))
+    return asked
+
+
+def _options_of_seat(source: str, seat: str, seat_slot: int, found: str) -> list[str]:
+    """A seat's options gathered for a simultaneous decision, as lines of its loop over the
+    seats: the options' expression reads the seat from the loop's own name, unless it calls a
+    closure (which reads it from the environment). The environment gets each seat anyway
+    before what follows its answer runs."""
+    if "(st, env)" in source:
+        return [f"    env[{seat_slot}] = {seat}", f"    {found} = {source}"]
+    return [f"    {found} = {source.replace(f'env[{seat_slot}]', seat)}"]
+
+
+def _combination_tables(mode: str, constant: tuple | None) -> tuple | None:
+    """For an `up to N` / `exactly N` decision whose N is a constant whole number, the positions
+    of its answers for each item count from 0 to FEW_ITEMS (steps.index_combinations, in its
+    order: the same draw picks the same answer), so that a random answer needs no call to list
+    them; None for any other count."""
+    if constant is None or type(constant[0]) is not int or constant[0] < 0:
+        return None
+    count = constant[0]
+    if mode == "exactly":
+        return tuple(index_combinations(length, count, count + 1, 1) if count <= length else ()
+                     for length in range(FEW_ITEMS + 1))
+    return tuple(index_combinations(length, min(count, length), -1, -1) for length in range(FEW_ITEMS + 1))
+
 
 def _without_spare_passes(lines: list[str]) -> list[str]:
     """Generated lines without the `pass` lines that follow a statement of their own block (a

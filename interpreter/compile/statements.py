@@ -313,7 +313,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
                                 "(what each player does with their choice)")
         else:
             who = self.x.expect(node.who, scope, t.PLAYER, "the player who chooses")
-        source, kind = self.x.sequence(node.source, inner, "the options")
+        source, kind, is_zone = self.x.sequence_of(node.source, inner, "the options")
         count = None
         if node.count is not None:
             count = self.x.expect(node.count, inner, t.INT, "the number of items")
@@ -323,6 +323,8 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
             chosen = kind
         target = inner if node.simultaneous or node.body is not None else scope
         slot = target.define(node.var, chosen)
+        if _answer_never_none(node, is_zone and kind != t.ANY):
+            target.present.add(node.var)
         block = native_body = None
         body = declined_or_chosen(node)
         if body is not None:
@@ -495,10 +497,12 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
         # without the copy that guards it: the loop only reads it).
         plain, length = (source, None) if is_zone else fuse.read_only_list(source)
         src, ns = fuse.expression(plain)
-        if is_zone:
-            src = f"list({src})"
         body, body_ns, depth = self.body_code(node.body, inner)
         item, items, charge_name, where = fuse.fresh(), fuse.fresh(), fuse.fresh("_v"), fuse.fresh("_v")
+        if is_zone:
+            lines = _zone_loop_lines(src, items, item, int(slot), body, where, charge_name)
+            return fuse.statement(lines, {**ns, **body_ns, charge_name: over_budget, where: node.pos},
+                                  max(depth + 2, 2))
         # every round is a step of the budget, charged before the first round
         fixed = constant_in(source)
         # a constant list's length is known: no len() each time the loop starts
@@ -515,6 +519,10 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
             ns = {**ns, **built[1]}
         lines = [*making, *charge_lines(rounds, where, charge_name),
                  f"for {item} in {items}:", f"    env[{int(slot)}] = {item}"] + fuse.indent(body)
+        if not rounds.isdigit():  # an empty list costs one test: no charge of zero rounds
+            lines = [*making, f"if {items}:", *fuse.indent(lines[len(making):])]
+            return fuse.statement(lines, {**ns, **body_ns, charge_name: over_budget, where: node.pos},
+                                  max(depth + 2, 2))
         return fuse.statement(lines, {**ns, **body_ns, charge_name: over_budget, where: node.pos}, max(depth + 1, 2))
 
     def _while(self, node: s.While, scope: Scope):
@@ -594,6 +602,33 @@ def _phase_left() -> Native:
 
 
 StatementCompiler._handlers = s.handlers(StatementCompiler)
+
+
+def _zone_loop_lines(zone: str, items: str, item: str, slot: int, body: list[str], where: str,
+                     fail: str) -> list[str]:
+    """A loop over a zone as generated lines: through a copy (the body may move the zone's
+    components), made only when the zone holds something. An empty zone, as often as not (the
+    levels of a board, a player's tableau), costs one test: no copy, no charge of zero rounds."""
+    return [f"{items} = {zone}",
+            f"if {items}:",
+            f"    {items} = list({items})",
+            *fuse.indent(charge_lines(f"len({items})", where, fail)),
+            f"    for {item} in {items}:",
+            f"        env[{slot}] = {item}",
+            *fuse.indent(fuse.indent(body))]
+
+
+def _answer_never_none(node: s.Choose, from_zone: bool) -> bool:
+    """Whether a decision's answer always holds a component in what follows it: each seat's one
+    item of a simultaneous decision among a zone's components (a seat without options runs
+    nothing; no answer is optional), which the block never assigns. A move of it needs no check
+    for none, as a loop variable over a zone (Scope.never_none). A single seat's decision does
+    go on with none when it has no options."""
+    if not (from_zone and node.simultaneous and node.count_mode is None and not node.optional):
+        return False
+    body = declined_or_chosen(node)
+    return body is not None and not any(isinstance(inner, s.Assign) and inner.name == node.var
+                                         for inner in s.walk(body))
 
 
 def _known_loop_values(node: s.ForEach, source) -> dict[str, frozenset]:
