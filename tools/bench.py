@@ -19,7 +19,8 @@ A games-per-second ratio compares like work only if both sides play games of the
 a hand-written reference each row also gives the mean number of turns a game lasts on each side
 (untimed games: the reference's `play_game_stats`, the ruleset's turn counter), and the ratio of
 turns per second. When the two lengths differ by more than sampling error (a ruleset changed after
-its reference was written), a warning says so: the turn ratio is then the fairer figure.
+its reference was written), a warning says so: the turn ratio is then like for like only if a turn
+is the same work on both sides; a variant that plays the reference's game (--variant) is exact.
 """
 from __future__ import annotations
 
@@ -224,8 +225,9 @@ def compare_lengths(row: dict, ours: Length | None, theirs: Length | None) -> No
     if not row["same_length"]:
         print(f"{row['ruleset']} at {row['players']} players: the reference's games last {theirs.mean:.2f} turns "
               f"(+-{theirs.error:.2f}) and the ruleset's {ours.mean:.2f} (+-{ours.error:.2f}): they do not play the "
-              f"same game, and the ratio of turns per second ({row['turn_ratio']:.3f}) compares like work better "
-              f"than the ratio of games ({row['ratio']:.3f})", file=sys.stderr)
+              f"same game, so the ratio of games ({row['ratio']:.3f}) is not like for like; the ratio of turns per "
+              f"second ({row['turn_ratio']:.3f}) is, if a turn is the same work on both sides; else measure a variant "
+              f"that plays the reference's game (--variant)", file=sys.stderr)
 
 
 def configuration_arguments(description: str) -> argparse.ArgumentParser:
