@@ -295,9 +295,13 @@ def test_a_dask_cluster_gives_the_results_of_a_local_run(capsys):
 
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_ctrl_c_stops_within_a_second_with_the_summary_so_far(workers, tmp_path):
+    # A shell's background job (`pytest ... &`) starts with SIGINT ignored, and a child inherits that: Python
+    # then installs no KeyboardInterrupt handler and the games run on, as `nohup` asks. The child gets the
+    # terminal's default back, as a user's shell would give it.
     process = subprocess.Popen([str(SNOWRULES), "simulate", "snow_time", "--games", "1000000", "--players", "2",
                                 "--workers", workers, "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, env={**os.environ, "PYTHONWARNINGS": "ignore"})
+                               text=True, env={**os.environ, "PYTHONWARNINGS": "ignore"},
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(4)
     start = time.monotonic()
     process.send_signal(signal.SIGINT)
