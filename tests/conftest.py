@@ -98,6 +98,24 @@ def replay_choices(game: Game, st: State, choices: list[list[int]]) -> State:
     return st
 
 
+def ruleset_folder(tmp_path: Path, rules: str, components: str, *, file: str = "things",
+                   schema: str | None = None, schema_file: str = "thing.schema.json", name: str = "probe",
+                   players: tuple[int, int] = (2, 2)) -> Path:
+    """A small test ruleset in `tmp_path`: a manifest, `rules` as rules.sr, one component file
+    `components/FILE.yaml`, and `schema` (if given) as the ruleset's own schema `schema_file`.
+    Tests that need a made-up game write it through here rather than each its own manifest."""
+    (tmp_path / "components").mkdir(exist_ok=True)
+    (tmp_path / "ruleset.yaml").write_text(f"name: {name}\ntitle: {name.title()}\nversion: \"1\"\n"
+                                           f"players: {{min: {players[0]}, max: {players[1]}}}\n"
+                                           f"rules: [rules.sr]\ncomponents: [components/{file}.yaml]\n")
+    if schema is not None:
+        (tmp_path / "schemas").mkdir(exist_ok=True)
+        (tmp_path / "schemas" / schema_file).write_text(schema)
+    (tmp_path / "components" / f"{file}.yaml").write_text(components)
+    (tmp_path / "rules.sr").write_text(rules)
+    return tmp_path
+
+
 ROOT = Path(__file__).resolve().parent.parent
 SNOWRULES_KEYS = ("copies", "reacts")  # entry keys snowrules reads itself, outside a ruleset's schemas
 

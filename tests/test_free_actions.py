@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import play_checked, round_trip
+from conftest import play_checked, round_trip, ruleset_folder
 from snowrules.cli.main import main
 from snowrules.compile.compiler import compile_ruleset, load_program
 from snowrules.language.diagnostics import RulesetError, RuntimeRulesError
@@ -168,15 +168,7 @@ CARD_SCHEMA = '{"type": "object", "required": ["name", "value"], "additionalProp
 
 def folder(tmp_path: Path, rules: str, cards: str = CARDS) -> Path:
     """A two-seat ruleset: three cards per seat, x, y, z (`cards` may give them values)."""
-    (tmp_path / "components").mkdir(exist_ok=True)
-    (tmp_path / "schemas").mkdir(exist_ok=True)
-    (tmp_path / "schemas" / "card.schema.json").write_text(CARD_SCHEMA)
-    (tmp_path / "ruleset.yaml").write_text("name: probe\ntitle: Probe\nversion: \"1\"\n"
-                                           "players: {min: 2, max: 2}\nrules: [rules.sr]\n"
-                                           "components: [components/cards.yaml]\n")
-    (tmp_path / "components" / "cards.yaml").write_text(cards)
-    (tmp_path / "rules.sr").write_text(rules)
-    return tmp_path
+    return ruleset_folder(tmp_path, rules, cards, file="cards", schema=CARD_SCHEMA, schema_file="card.schema.json")
 
 
 def small(tmp_path: Path, rules: str, cards: str = CARDS) -> Game:

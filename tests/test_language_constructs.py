@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import ruleset_folder
 from snowrules.compile.compiler import compile_ruleset
 from snowrules.language.diagnostics import RulesetError, RulesSyntaxError, RuntimeRulesError
 from snowrules.language.parser import keywords, parse_rules
@@ -30,16 +31,7 @@ class LastAgent:
 
 def folder(tmp_path: Path, rules: str, components: str, schema: str | None = None) -> Path:
     """A ruleset folder with one component file (`schema` as its own schema, if given)."""
-    (tmp_path / "components").mkdir(exist_ok=True)
-    (tmp_path / "ruleset.yaml").write_text("name: probe\ntitle: Probe\nversion: \"1\"\n"
-                                           "players: {min: 2, max: 2}\nrules: [rules.sr]\n"
-                                           "components: [components/things.yaml]\n")
-    if schema is not None:
-        (tmp_path / "schemas").mkdir(exist_ok=True)
-        (tmp_path / "schemas" / "thing.schema.json").write_text(schema)
-    (tmp_path / "components" / "things.yaml").write_text(components)
-    (tmp_path / "rules.sr").write_text(rules)
-    return tmp_path
+    return ruleset_folder(tmp_path, rules, components, schema=schema)
 
 
 def problems(error: pytest.ExceptionInfo) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import said_answering, three_copies
+from conftest import ruleset_folder, said_answering, three_copies
 from snowrules.compile.compiler import compile_ruleset
 from snowrules.language.diagnostics import RulesetError, RuntimeRulesError
 from snowrules.load.ruleset import load_ruleset
@@ -58,15 +58,9 @@ tables:
 
 
 def game_of(tmp_path: Path, rules: str, players: int = 2) -> Game:
-    (tmp_path / "components").mkdir(exist_ok=True)
-    (tmp_path / "schemas").mkdir(exist_ok=True)
-    (tmp_path / "ruleset.yaml").write_text("name: gaps\ntitle: Gaps\nversion: \"1\"\n"
-                                           "players: {min: 2, max: 2}\nrules: [rules.sr]\n"
-                                           "components: [components/things.yaml]\n")
-    (tmp_path / "schemas" / "thing.schema.json").write_text(SCHEMA)
-    (tmp_path / "components" / "things.yaml").write_text(THINGS)
-    (tmp_path / "rules.sr").write_text("counter res[gold, gem] per player from 0\n" + rules)
-    return Game(compile_ruleset(load_ruleset(str(tmp_path)), players))
+    folder = ruleset_folder(tmp_path, "counter res[gold, gem] per player from 0\n" + rules, THINGS,
+                            schema=SCHEMA, name="gaps")
+    return Game(compile_ruleset(load_ruleset(str(folder)), players))
 
 
 def said(game: Game, seed: int = 1) -> list[str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import said_answering, three_copies
+from conftest import ruleset_folder, said_answering, three_copies
 from snowrules.compile import fuse
 from snowrules.compile.compiler import compile_ruleset
 from snowrules.compile.playthrough import _combination_tables
@@ -60,15 +60,9 @@ each turn:
 
 
 def pieces_game(tmp_path: Path, rules: str = RULES, pieces: str = PIECES) -> Game:
-    (tmp_path / "components").mkdir(exist_ok=True)
-    (tmp_path / "schemas").mkdir(exist_ok=True)
-    (tmp_path / "ruleset.yaml").write_text("name: pieces\ntitle: Pieces\nversion: \"1\"\n"
-                                           "players: {min: 2, max: 3}\nrules: [rules.sr]\n"
-                                           "components: [components/pieces.yaml]\n")
-    (tmp_path / "schemas" / "thing.schema.json").write_text(SCHEMA)
-    (tmp_path / "components" / "pieces.yaml").write_text(pieces)
-    (tmp_path / "rules.sr").write_text("counter res[gold, gem] per player from 0\n" + rules)
-    return Game(compile_ruleset(load_ruleset(str(tmp_path)), 2))
+    folder = ruleset_folder(tmp_path, "counter res[gold, gem] per player from 0\n" + rules, pieces,
+                            file="pieces", schema=SCHEMA, name="pieces", players=(2, 3))
+    return Game(compile_ruleset(load_ruleset(str(folder)), 2))
 
 
 def played_through(game: Game, seed: int, seats: int = 2):
