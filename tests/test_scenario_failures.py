@@ -94,6 +94,19 @@ expect:
 ]
 
 ERRORS = [
+    # [Score track] the score goes from 0 to the last space (30): a situation cannot start above or below
+    Wrong("counter-above-its-bounds", """players: [Marie, Vincent]
+situation:
+  counters: {Marie.score: 31}   # <-
+until: next decision
+expect: {}
+""", "Marie.score is kept within 0..30: it cannot be 31", True),
+    Wrong("counter-below-its-bounds", """players: [Marie, Vincent]
+situation:
+  counters: {Vincent.score: -1}   # <-
+until: next decision
+expect: {}
+""", "Vincent.score is kept within 0..30: it cannot be -1", True),
     Wrong("waits-for-an-unanswered-choice", """players: [Marie, Vincent]
 dice: [1, 2]
 until: end of turn 1   # <-

@@ -98,8 +98,17 @@ def _impose(st: State, names: _Names, situation: dict, base: list) -> None:
     order. A component is taken from wherever it is; one pushed out of a listed zone goes where a
     component of its own list (file) came from, else to a zone holding a copy of it (a supply), else
     to the box."""
+    layout = names.game.layout
     for label, value in (situation.get("counters") or {}).items():
-        st.counters[names.lookup(names.counters, label, base + ["counters", label], "counter")] = value
+        where = base + ["counters", label]
+        counter = names.lookup(names.counters, label, where, "counter")
+        # A rule never takes a counter outside its bounds (changes clamp), so a situation that does
+        # would start the example from a state the game cannot reach.
+        low, high = layout.counter_lower[counter], layout.counter_upper[counter]
+        if (low is not None and value < low) or (high is not None and value > high):
+            bounds = f"{'' if low is None else low}..{'' if high is None else high}"
+            raise names.error(where, f"{label} is kept within {bounds}: it cannot be {value}")
+        st.counters[counter] = value
     zones = situation.get("zones") or {}
     targets = {label: names.lookup(names.zones, label, base + ["zones", label], "zone") for label in zones}
     listed = set(targets.values())
