@@ -386,28 +386,6 @@ class _Builder(EventTemplates):
         lines = _without_spare_passes(prefiltered(apply.unheard(lines), namespace))
         return _entry_function(lines, namespace, routine.env_size, routine.slots["this"], routine.slots["me"])
 
-    def resolve(self, step: ResolveStep) -> Run:
-        functions, defs, card_of, player_of = self.functions, step.defs, step.card, step.player
-        for routine in step.routines.values():
-            self.ensure(routine.block)  # looked up when it runs: an effect may resolve itself again
-        # per definition with an effect: its block, its environment's size, `this` and `me`
-        effects = {definition: (routine.block, routine.env_size, routine.slots["this"], routine.slots["me"])
-                   for definition, routine in step.routines.items()}
-
-        def resolve(st, env) -> None:
-            card = card_of(st, env)
-            if card is None:
-                return
-            effect = effects.get(defs[card])
-            if effect is None:
-                return
-            block, size, this, me = effect
-            local = [None] * size
-            local[this] = card
-            local[me] = player_of(st, env)
-            functions[block](st, local)
-        return resolve
-
     def triggered(self, step: TriggeredAdd) -> Run:
         functions, change = self.functions, step.change
         for block in trigger_routines(self.program):
