@@ -23,13 +23,13 @@ Needs the `open-spiel` package (`pip install 'snowrules[openspiel]'`).
 from __future__ import annotations
 
 import json
-from bisect import bisect_left
 from functools import cache
 from itertools import repeat
 from typing import Any, NamedTuple
 
 import numpy as np
 import pyspiel
+from snowrules.adapters.nodes import CHANCE_SEAT, NOTHING_TO_DECIDE, Kept, Node, declared_ids, declared_node, keep
 from snowrules.adapters.recall import Recall, Sight
 from snowrules.compile.action_ids import FreeActionIds, free_action_ids
 from snowrules.compile.chance import CHANCE
@@ -49,11 +49,9 @@ from snowrules.runtime.returns import evaluate_manifest, seat_returns
 from snowrules.runtime.vm import run
 
 PREFIX = "snowrules_"
-NOTHING_TO_DECIDE = 0   # the one legal action of a seat left out of a simultaneous node
 # Whose turn, as pyspiel names it (read at every node: module constants, not enum lookups).
 CHANCE_PLAYER, SIMULTANEOUS_PLAYER = pyspiel.PlayerId.CHANCE, pyspiel.PlayerId.SIMULTANEOUS
 TERMINAL_PLAYER = pyspiel.PlayerId.TERMINAL
-_new_tuple = tuple.__new__
 _registered: dict[str, type] = {}
 
 
@@ -239,6 +237,7 @@ class SnowrulesState(pyspiel.State):
         if first is not None:  # every game starts alike: the first one, copied when it first changes
             self.st, self.recall, self._player, self._node, self._looked = first
             self._own = False
+            self._kept = Kept()
             return
         self.st = game.engine.start(0, explicit=True)
         # What each seat saw change, was asked and chose, kept only while someone asks for it: see
@@ -249,6 +248,8 @@ class SnowrulesState(pyspiel.State):
         self._player: int = pyspiel.PlayerId.TERMINAL
         self._node: Node | None = None
         self._looked = False  # whether the seats noted this node (what they saw, what they are asked)
+        # Each seat's last options with declared ids, for its next node's ids (nodes.Kept).
+        self._kept = Kept()
         self._observe()
         game.first_state = (self.st.clone(), self.recall.__deepcopy__({}), self._player, self._node, self._looked)
 
@@ -362,47 +363,22 @@ class SnowrulesState(pyspiel.State):
         pending = self.st.pending
         chance = pending.chance
         group = "chance" if chance else "choice"
-        # The common case first, as `_ids` would work it out: whole-number options (components,
-        # players, numbers: never a free action, a spot, a way to pay or "nothing", which are
-        # records or None) whose declared ids are all known and all differ.
+        # The common case first (nodes.declared_node): whole-number options whose declared ids
+        # are all known and all differ, each list's ids kept from its seat's last list if it can.
         known = self._shared.ids.get((group, pending.kind))
-        if known is not None and (chance or len(pending.seats) == 1):  # a draw, or one seat's decision
-            options = pending.options[0]
-            if options and options[0].__class__ is int and options[-1].__class__ is int:
-                try:
-                    ids = list(map(known.__getitem__, options))
-                except (KeyError, TypeError):
-                    pass
-                else:
-                    ordered = sorted(ids)
-                    if len(set(ordered)) == len(ordered):
-                        player = CHANCE_PLAYER if chance else pending.seats[0]
-                        # tuple.__new__ rather than Node(...): a third of its cost (no Python __new__)
-                        return _new_tuple(Node, ([(ids, ordered)], {player: ordered}, [], True))
-        elif known is not None:  # several seats: the same, each seat's list in turn
-            node = _seats_node(known.__getitem__, pending)
+        if known is not None:
+            node = declared_node(known, pending, self._kept)
             if node is not None:
                 return node
-        id_of = None if known is None else known.__getitem__
         found = []
         by_option = True  # every id the declared one of its option (not its position)
         for options in pending.options:
-            ids = None
-            if id_of is not None and options and options[0].__class__ is int and options[-1].__class__ is int:
-                try:
-                    ids = list(map(id_of, options))
-                except (KeyError, TypeError):
-                    ids = None
-                else:
-                    ordered = sorted(ids)
-                    if len(set(ordered)) == len(ordered):
-                        found.append((ids, ordered))
-                        continue
-                    ids = None
-            if ids is None:
+            pair = None if known is None else declared_ids(known, options)
+            if pair is None:
                 ids = self._ids(group, options)
+                pair = (ids, sorted(ids))
                 by_option = False
-            found.append((ids, sorted(ids)))
+            found.append(pair)
         if chance:
             return Node(found, {CHANCE_PLAYER: found[0][1]}, [], by_option)
         seats = pending.seats
@@ -498,6 +474,8 @@ class SnowrulesState(pyspiel.State):
                 run(self._shared.program, st)
             after = st.pending
             if after is None or not after.chance or st.result is not None:
+                if node.by_option:  # the next draw, after the decisions between, may keep these ids
+                    self._kept[CHANCE_SEAT] = (pending.kind, options, *node.ids[0], index)
                 self._observe()
                 return
             self._player = CHANCE_PLAYER  # the next draw, with nothing to note
@@ -535,6 +513,8 @@ class SnowrulesState(pyspiel.State):
                 answers.append(ids.index(action))
             except ValueError:
                 raise self._illegal(ids, action, seat) from None
+        if node.by_option:
+            keep(self._kept, node, pending, answers)
         values = list(map(list.__getitem__, pending.options, answers))
         if not self._looked:
             self.recall = None
@@ -659,28 +639,6 @@ class SnowrulesState(pyspiel.State):
         return json.dumps(self.st.to_json(), sort_keys=True)
 
 
-def _seats_node(id_of, pending: Decision) -> Node | None:
-    """The node of a decision of several seats whose options all have known declared ids, all
-    different within each seat's list (what `_work_out_node` would make of it, in one pass, with
-    each seat's legal ids filled in as they are found); None when one list is not like that
-    (then worked out option by option)."""
-    found = []
-    legal = {}
-    for seat, options in zip(pending.seats, pending.options):
-        if not options or options[0].__class__ is not int or options[-1].__class__ is not int:
-            return None
-        try:
-            ids = list(map(id_of, options))
-        except (KeyError, TypeError):
-            return None
-        ordered = sorted(ids)
-        if len(set(ordered)) != len(ordered):
-            return None
-        found.append((ids, ordered))
-        legal[seat] = ordered
-    return _new_tuple(Node, (found, legal, [NOTHING_TO_DECIDE] if pending.simultaneous else [], True))
-
-
 class Shared(NamedTuple):
     """What a state reads from its game at every node (the remembered ids, the program): a
     class attribute of the game's own state class (SnowrulesGame.state_class), because pyspiel's
@@ -689,41 +647,6 @@ class Shared(NamedTuple):
 
     ids: dict[tuple, dict]
     program: Program
-
-
-class Node(NamedTuple):
-    """A node's action ids, worked out once: per options list of the decision, its ids in the
-    options' order and sorted; each player's legal ids (the chance player's at a draw); the single
-    action of a seat left out of a simultaneous node (or none). Never changed once made, so the
-    copies of a state share it (pyspiel clones states with copy.deepcopy). A named tuple: one is
-    made at every node of every playout, three times faster than a frozen dataclass."""
-
-    ids: list[tuple[list[int], list[int]]]
-    legal: dict[int, list[int]]
-    left_out: list[int]
-    by_option: bool = False  # whether each id is its option's declared id, whatever its position
-
-    def __deepcopy__(self, memo: dict) -> Node:
-        return self
-
-    def after_draw(self, index: int, before: list, after: list) -> Node | None:
-        """The next draw's node, when its outcomes are this draw's but the one drawn (a deal:
-        draws from one zone, one component fewer each time), from this node's ids: the ids but
-        the drawn one's, in the same order and sorted, without mapping, sorting and checking
-        them again (they differ, being some of this node's). None when the outcomes are others
-        (then worked out as at any node)."""
-        if len(after) != len(before) - 1:
-            return None
-        expected = before[:]  # one copy and one comparison rather than four slices and two
-        del expected[index]
-        if expected != after:
-            return None
-        ids, ordered = self.ids[0]
-        drawn = ids[index]
-        ids = ids[:index] + ids[index + 1:]
-        ordered = ordered[:]
-        del ordered[bisect_left(ordered, drawn)]
-        return Node([(ids, ordered)], {CHANCE_PLAYER: ordered}, [], True)
 
 
 class SnowrulesObserver:
