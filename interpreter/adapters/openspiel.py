@@ -30,17 +30,14 @@ from typing import Any, NamedTuple
 import numpy as np
 import pyspiel
 from snowrules.adapters.nodes import CHANCE_SEAT, NOTHING_TO_DECIDE, Kept, Node, declared_ids, declared_node, keep
+from snowrules.adapters.option_ids import option_ids
 from snowrules.adapters.recall import Recall, Sight
 from snowrules.compile.action_ids import FreeActionIds, free_action_ids
 from snowrules.compile.chance import CHANCE
 from snowrules.compile.compiler import load_program
-from snowrules.compile.free_actions import FREE_KEY, is_free
 from snowrules.language import syntax as s
-from snowrules.language.diagnostics import Position, RulesetError, RuntimeRulesError
+from snowrules.language.diagnostics import RulesetError, RuntimeRulesError
 from snowrules.load.ruleset import Ruleset, load_ruleset
-from snowrules.model.costs import payment_id
-from snowrules.model.grid import spot_id
-from snowrules.model.grid_zones import cell_of, is_spot
 from snowrules.model.program import Program
 from snowrules.model.state import State
 from snowrules.model.values import Decision
@@ -201,7 +198,7 @@ class SnowrulesGame(pyspiel.Game):
         return value
 
     def id_of(self, group: str, pending: Decision, option: Any) -> int:
-        """An option's declared id (remembered: see SnowrulesState._ids), checked to be one of
+        """An option's declared id (remembered: see option_ids.option_ids), checked to be one of
         the game's ids."""
         key = (group, pending.kind)
         position = self.interface[key][3]
@@ -270,88 +267,6 @@ class SnowrulesState(pyspiel.State):
     def current_player(self) -> int:
         return self._player
 
-    def _ids(self, group: str, options: list) -> list[int]:
-        """The action ids of a node's options, in the options' order. Declared ids depend on the
-        option and the game's parameters only (an id always means the same move), so each
-        option's id is worked out once per game. "Nothing" (`optionally`) and combinations
-        (`up to N`) have no declared ids: such a node numbers its options by position."""
-        game = self.get_game()
-        pending = self.st.pending
-        if game.free_ids is not None and options and is_free(options[-1]):
-            return self._free_ids(group, options)
-        if group == "choice" and options and all(map(is_spot, options)):
-            return self._spot_ids(game, options)
-        if options and payment_id(options[0]) is not None:
-            return self._payment_ids(options)
-        known = game.ids.get((group, pending.kind))
-        if known is not None and None not in options:
-            try:
-                ids = list(map(known.__getitem__, options))
-            except KeyError:
-                ids = [known[o] if o in known else game.id_of(group, pending, o) for o in options]
-            except TypeError:  # combinations (lists): positions instead
-                ids = None
-            if ids is not None:
-                if len(set(ids)) != len(ids):
-                    raise RuntimeRulesError.at(Position.parse(pending.rule), "two options of this decision "
-                                               f"have the same action id: {ids}", "see the manifest's action_ids")
-                return ids
-        limit = game.chance_size if group == "chance" else game.distinct
-        if len(options) > limit:
-            what = "chance_outcomes" if group == "chance" else "distinct"
-            raise RuntimeRulesError.at(Position.parse(pending.rule),
-                                       f"{len(options)} options here, more than the {limit} ids the game has",
-                                       f"declare `action_ids: {{{what}: ...}}` in the ruleset's manifest")
-        return list(range(len(options)))
-
-    def _payment_ids(self, options: list) -> list[int]:
-        """A payment's ways: each its own stable id (model/costs.py), which depends on the way
-        alone, so "1 coin + 1 gem" has one id whatever else the payer holds."""
-        ids = [payment_id(option) for option in options]
-        limit = self.get_game().distinct
-        if max(ids) >= limit:
-            way = options[ids.index(max(ids))]["name"]
-            raise RuntimeRulesError.at(Position.parse(self.st.pending.rule),
-                                       f"the way to pay {way!r} has the id {max(ids)}, not one of 0..{limit - 1}",
-                                       "declare more ids: `action_ids: {distinct: ...}` in the ruleset's manifest")
-        return ids
-
-    def _free_ids(self, group: str, options: list) -> list[int]:
-        """A decision that offers free actions: its normal options' ids as without them, then
-        each free action's id (see FreeActionIds)."""
-        game = self.get_game()
-        first = next(i for i, option in enumerate(options) if is_free(option))
-        ids = self._ids(group, options[:first]) if first else []
-        value_id = None
-        if ("choice", "value") in game.interface:
-            def value_id(item):
-                return game.evaluate(("choice", "value"), State(), item)
-        places: dict[int, int] = {}
-        for option in options[first:]:
-            index = option[FREE_KEY]
-            place = places[index] = places.get(index, -1) + 1
-            found = game.free_ids.of(option, place, value_id)
-            if found is None:
-                raise RuntimeRulesError.at(Position.parse(self.st.pending.rule),
-                                           f"the free action option {game.engine.label(option)!r} has no "
-                                           "action id", "its item is outside the ids of its kind")
-            ids.append(found)
-        return ids
-
-    def _spot_ids(self, game: SnowrulesGame, options: list) -> list[int]:
-        """Spots on a grid zone (placements(...)) are numbered by model.grid.spot_id: an anchor
-        and a rotation have the same id in every state, whatever else is legal there."""
-        ids = [spot_id(cell_of(o["cell"]), o["rotation"]) for o in options]
-        rule = Position.parse(self.st.pending.rule)
-        if max(ids) >= game.distinct:
-            raise RuntimeRulesError.at(rule, f"a spot's id is {max(ids)}, not one of 0..{game.distinct - 1}",
-                                       "declare `action_ids: {distinct: N}` in the manifest: spots within R cells "
-                                       "of the origin need 4 * (2R + 1)^2 ids")
-        if len(set(ids)) != len(ids):
-            raise RuntimeRulesError.at(rule, "two spots of this decision have the same anchor and rotation",
-                                       "offer each spot once")
-        return ids
-
     def _node_ids(self) -> list[tuple[list[int], list[int]]]:
         """For each options list of the pending decision: its ids, and the same sorted."""
         node = self._node
@@ -375,7 +290,7 @@ class SnowrulesState(pyspiel.State):
         for options in pending.options:
             pair = None if known is None else declared_ids(known, options)
             if pair is None:
-                ids = self._ids(group, options)
+                ids = option_ids(self.get_game(), pending, group, options)
                 pair = (ids, sorted(ids))
                 by_option = False
             found.append(pair)
