@@ -165,24 +165,33 @@ def test_information_states_noted_when_asked_are_those_noted_at_every_node(name,
     assert compared > 8
 
 
-@pytest.mark.parametrize("name, params", [g for g in GAMES if g[0] in ("oh_hell", str(RULESETS / "pig"))],
-                         ids=lambda v: Path(v).name if isinstance(v, str) else
+@pytest.mark.parametrize("name, params", GAMES, ids=lambda v: Path(v).name if isinstance(v, str) else
                          "-".join(f"{k}={x}" for k, x in v.items()))
-def test_a_draws_ids_kept_from_the_last_draw_are_those_worked_out_afresh(name, params):
-    """A deal's next draw takes its ids from the last draw's node (Node.after_draw): at every
-    chance node, the same ids, in the same order and sorted, as a node worked out afresh."""
+def test_ids_kept_from_a_seats_last_options_are_those_worked_out_afresh(name, params):
+    """A node's ids taken from the last draw's (Node.after_draw: a deal's next card) or from each
+    seat's last options (nodes.Kept: the deck less the card drawn a turn ago, a hand less the card
+    played) are, at every node, those worked out afresh with nothing kept: the same ids in the
+    same order and sorted, the same legal ids."""
+    from snowrules.adapters.nodes import CHANCE_SEAT, Kept, _after_taking
     game = load_game(name, **params)
-    kept = 0
+    taken = missed = 0
     for seed in range(3):
         for state in _nodes(game, seed):
-            if state.current_player() != pyspiel.PlayerId.CHANCE:
+            if state.is_terminal():
                 continue
-            node = state._node
-            kept += node is not None and node.by_option
+            pending = state.st.pending
+            for seat, options in zip([CHANCE_SEAT] if pending.chance else pending.seats, pending.options):
+                entry = state._kept.get(seat)
+                if entry is not None and entry[0] == pending.kind:
+                    kept = _after_taking(entry, options) is not None
+                    taken, missed = taken + kept, missed + (not kept)
+            node = state._node or state._work_out_node()
+            was, state._kept = state._kept, Kept()
             afresh = state._work_out_node()
-            if node is not None:
-                assert node.ids == afresh.ids and node.legal == afresh.legal
-    assert (kept > 0) == (name == "oh_hell")  # a deal keeps them; dice have position ids
+            state._kept = was
+            assert (node.ids, node.legal, node.left_out) == (afresh.ids, afresh.legal, afresh.left_out)
+    # the deck and the hands of a simultaneous game keep them (dice have position ids)
+    assert (taken > 0) == (name == "goofspiel"), (taken, missed)
 
 
 # A draw of components 7, 3, 9, 5 with ids 70, 30, 90, 50 (the declared id of each), the 3 drawn
@@ -207,3 +216,22 @@ def test_a_draws_ids_are_kept_only_when_its_outcomes_are_the_last_draws_but_the_
         assert kept is None
     else:
         assert kept.ids == [expected] and kept.legal == {chance: expected[1]} and kept.by_option
+
+
+def test_a_seats_kept_ids_are_used_only_for_its_last_options_but_the_one_taken():
+    """nodes.declared_node: each seat's list from its kept entry when it is the entry's list less
+    the option taken, of the same kind; worked out afresh otherwise (ids 10 * option)."""
+    from snowrules.adapters.nodes import Kept, declared_node
+    from snowrules.model.values import Decision
+    known = {o: 10 * o for o in range(10)}
+    wrong = [0, 1, 2]  # ids no declared table gives: used only where the entry is
+    kept = Kept({0: ("component", [5, 3, 8], [50, 30, 80], [30, 50, 80], 1),
+                 1: ("component", [4, 6, 2], wrong, wrong, 0),
+                 2: ("player", [1, 2, 3], wrong, wrong, 0)})
+    pending = Decision([0, 1, 2], [[5, 8], [4, 2], [2, 3]], True, "r:1:1", "x")
+    node = declared_node(known, pending, kept)
+    assert node.ids[0] == ([50, 80], [50, 80])           # kept: [5, 3, 8] less 3
+    assert node.ids[1] == ([40, 20], [20, 40])           # [4, 6, 2] less 4 would be [6, 2]: afresh
+    assert node.ids[2] == ([20, 30], [20, 30])           # an entry of another kind: afresh
+    assert node.legal == {0: [50, 80], 1: [20, 40], 2: [20, 30]} and node.left_out == [0]
+    assert declared_node(known, Decision([0, 1], [[5, 8], [5, 5]], True, "r:1:1", "x"), kept) is None

@@ -23,24 +23,21 @@ Needs the `open-spiel` package (`pip install 'snowrules[openspiel]'`).
 from __future__ import annotations
 
 import json
-from bisect import bisect_left
 from functools import cache
 from itertools import repeat
 from typing import Any, NamedTuple
 
 import numpy as np
 import pyspiel
+from snowrules.adapters.nodes import CHANCE_SEAT, NOTHING_TO_DECIDE, Kept, Node, declared_ids, declared_node, keep
+from snowrules.adapters.option_ids import option_ids
 from snowrules.adapters.recall import Recall, Sight
 from snowrules.compile.action_ids import FreeActionIds, free_action_ids
 from snowrules.compile.chance import CHANCE
 from snowrules.compile.compiler import load_program
-from snowrules.compile.free_actions import FREE_KEY, is_free
 from snowrules.language import syntax as s
-from snowrules.language.diagnostics import Position, RulesetError, RuntimeRulesError
+from snowrules.language.diagnostics import RulesetError, RuntimeRulesError
 from snowrules.load.ruleset import Ruleset, load_ruleset
-from snowrules.model.costs import payment_id
-from snowrules.model.grid import spot_id
-from snowrules.model.grid_zones import cell_of, is_spot
 from snowrules.model.program import Program
 from snowrules.model.state import State
 from snowrules.model.values import Decision
@@ -49,11 +46,9 @@ from snowrules.runtime.returns import evaluate_manifest, seat_returns
 from snowrules.runtime.vm import run
 
 PREFIX = "snowrules_"
-NOTHING_TO_DECIDE = 0   # the one legal action of a seat left out of a simultaneous node
 # Whose turn, as pyspiel names it (read at every node: module constants, not enum lookups).
 CHANCE_PLAYER, SIMULTANEOUS_PLAYER = pyspiel.PlayerId.CHANCE, pyspiel.PlayerId.SIMULTANEOUS
 TERMINAL_PLAYER = pyspiel.PlayerId.TERMINAL
-_new_tuple = tuple.__new__
 _registered: dict[str, type] = {}
 
 
@@ -203,7 +198,7 @@ class SnowrulesGame(pyspiel.Game):
         return value
 
     def id_of(self, group: str, pending: Decision, option: Any) -> int:
-        """An option's declared id (remembered: see SnowrulesState._ids), checked to be one of
+        """An option's declared id (remembered: see option_ids.option_ids), checked to be one of
         the game's ids."""
         key = (group, pending.kind)
         position = self.interface[key][3]
@@ -239,6 +234,7 @@ class SnowrulesState(pyspiel.State):
         if first is not None:  # every game starts alike: the first one, copied when it first changes
             self.st, self.recall, self._player, self._node, self._looked = first
             self._own = False
+            self._kept = Kept()
             return
         self.st = game.engine.start(0, explicit=True)
         # What each seat saw change, was asked and chose, kept only while someone asks for it: see
@@ -249,6 +245,8 @@ class SnowrulesState(pyspiel.State):
         self._player: int = pyspiel.PlayerId.TERMINAL
         self._node: Node | None = None
         self._looked = False  # whether the seats noted this node (what they saw, what they are asked)
+        # Each seat's last options with declared ids, for its next node's ids (nodes.Kept).
+        self._kept = Kept()
         self._observe()
         game.first_state = (self.st.clone(), self.recall.__deepcopy__({}), self._player, self._node, self._looked)
 
@@ -269,88 +267,6 @@ class SnowrulesState(pyspiel.State):
     def current_player(self) -> int:
         return self._player
 
-    def _ids(self, group: str, options: list) -> list[int]:
-        """The action ids of a node's options, in the options' order. Declared ids depend on the
-        option and the game's parameters only (an id always means the same move), so each
-        option's id is worked out once per game. "Nothing" (`optionally`) and combinations
-        (`up to N`) have no declared ids: such a node numbers its options by position."""
-        game = self.get_game()
-        pending = self.st.pending
-        if game.free_ids is not None and options and is_free(options[-1]):
-            return self._free_ids(group, options)
-        if group == "choice" and options and all(map(is_spot, options)):
-            return self._spot_ids(game, options)
-        if options and payment_id(options[0]) is not None:
-            return self._payment_ids(options)
-        known = game.ids.get((group, pending.kind))
-        if known is not None and None not in options:
-            try:
-                ids = list(map(known.__getitem__, options))
-            except KeyError:
-                ids = [known[o] if o in known else game.id_of(group, pending, o) for o in options]
-            except TypeError:  # combinations (lists): positions instead
-                ids = None
-            if ids is not None:
-                if len(set(ids)) != len(ids):
-                    raise RuntimeRulesError.at(Position.parse(pending.rule), "two options of this decision "
-                                               f"have the same action id: {ids}", "see the manifest's action_ids")
-                return ids
-        limit = game.chance_size if group == "chance" else game.distinct
-        if len(options) > limit:
-            what = "chance_outcomes" if group == "chance" else "distinct"
-            raise RuntimeRulesError.at(Position.parse(pending.rule),
-                                       f"{len(options)} options here, more than the {limit} ids the game has",
-                                       f"declare `action_ids: {{{what}: ...}}` in the ruleset's manifest")
-        return list(range(len(options)))
-
-    def _payment_ids(self, options: list) -> list[int]:
-        """A payment's ways: each its own stable id (model/costs.py), which depends on the way
-        alone, so "1 coin + 1 gem" has one id whatever else the payer holds."""
-        ids = [payment_id(option) for option in options]
-        limit = self.get_game().distinct
-        if max(ids) >= limit:
-            way = options[ids.index(max(ids))]["name"]
-            raise RuntimeRulesError.at(Position.parse(self.st.pending.rule),
-                                       f"the way to pay {way!r} has the id {max(ids)}, not one of 0..{limit - 1}",
-                                       "declare more ids: `action_ids: {distinct: ...}` in the ruleset's manifest")
-        return ids
-
-    def _free_ids(self, group: str, options: list) -> list[int]:
-        """A decision that offers free actions: its normal options' ids as without them, then
-        each free action's id (see FreeActionIds)."""
-        game = self.get_game()
-        first = next(i for i, option in enumerate(options) if is_free(option))
-        ids = self._ids(group, options[:first]) if first else []
-        value_id = None
-        if ("choice", "value") in game.interface:
-            def value_id(item):
-                return game.evaluate(("choice", "value"), State(), item)
-        places: dict[int, int] = {}
-        for option in options[first:]:
-            index = option[FREE_KEY]
-            place = places[index] = places.get(index, -1) + 1
-            found = game.free_ids.of(option, place, value_id)
-            if found is None:
-                raise RuntimeRulesError.at(Position.parse(self.st.pending.rule),
-                                           f"the free action option {game.engine.label(option)!r} has no "
-                                           "action id", "its item is outside the ids of its kind")
-            ids.append(found)
-        return ids
-
-    def _spot_ids(self, game: SnowrulesGame, options: list) -> list[int]:
-        """Spots on a grid zone (placements(...)) are numbered by model.grid.spot_id: an anchor
-        and a rotation have the same id in every state, whatever else is legal there."""
-        ids = [spot_id(cell_of(o["cell"]), o["rotation"]) for o in options]
-        rule = Position.parse(self.st.pending.rule)
-        if max(ids) >= game.distinct:
-            raise RuntimeRulesError.at(rule, f"a spot's id is {max(ids)}, not one of 0..{game.distinct - 1}",
-                                       "declare `action_ids: {distinct: N}` in the manifest: spots within R cells "
-                                       "of the origin need 4 * (2R + 1)^2 ids")
-        if len(set(ids)) != len(ids):
-            raise RuntimeRulesError.at(rule, "two spots of this decision have the same anchor and rotation",
-                                       "offer each spot once")
-        return ids
-
     def _node_ids(self) -> list[tuple[list[int], list[int]]]:
         """For each options list of the pending decision: its ids, and the same sorted."""
         node = self._node
@@ -362,47 +278,22 @@ class SnowrulesState(pyspiel.State):
         pending = self.st.pending
         chance = pending.chance
         group = "chance" if chance else "choice"
-        # The common case first, as `_ids` would work it out: whole-number options (components,
-        # players, numbers: never a free action, a spot, a way to pay or "nothing", which are
-        # records or None) whose declared ids are all known and all differ.
+        # The common case first (nodes.declared_node): whole-number options whose declared ids
+        # are all known and all differ, each list's ids kept from its seat's last list if it can.
         known = self._shared.ids.get((group, pending.kind))
-        if known is not None and (chance or len(pending.seats) == 1):  # a draw, or one seat's decision
-            options = pending.options[0]
-            if options and options[0].__class__ is int and options[-1].__class__ is int:
-                try:
-                    ids = list(map(known.__getitem__, options))
-                except (KeyError, TypeError):
-                    pass
-                else:
-                    ordered = sorted(ids)
-                    if len(set(ordered)) == len(ordered):
-                        player = CHANCE_PLAYER if chance else pending.seats[0]
-                        # tuple.__new__ rather than Node(...): a third of its cost (no Python __new__)
-                        return _new_tuple(Node, ([(ids, ordered)], {player: ordered}, [], True))
-        elif known is not None:  # several seats: the same, each seat's list in turn
-            node = _seats_node(known.__getitem__, pending)
+        if known is not None:
+            node = declared_node(known, pending, self._kept)
             if node is not None:
                 return node
-        id_of = None if known is None else known.__getitem__
         found = []
         by_option = True  # every id the declared one of its option (not its position)
         for options in pending.options:
-            ids = None
-            if id_of is not None and options and options[0].__class__ is int and options[-1].__class__ is int:
-                try:
-                    ids = list(map(id_of, options))
-                except (KeyError, TypeError):
-                    ids = None
-                else:
-                    ordered = sorted(ids)
-                    if len(set(ordered)) == len(ordered):
-                        found.append((ids, ordered))
-                        continue
-                    ids = None
-            if ids is None:
-                ids = self._ids(group, options)
+            pair = None if known is None else declared_ids(known, options)
+            if pair is None:
+                ids = option_ids(self.get_game(), pending, group, options)
+                pair = (ids, sorted(ids))
                 by_option = False
-            found.append((ids, sorted(ids)))
+            found.append(pair)
         if chance:
             return Node(found, {CHANCE_PLAYER: found[0][1]}, [], by_option)
         seats = pending.seats
@@ -498,6 +389,8 @@ class SnowrulesState(pyspiel.State):
                 run(self._shared.program, st)
             after = st.pending
             if after is None or not after.chance or st.result is not None:
+                if node.by_option:  # the next draw, after the decisions between, may keep these ids
+                    self._kept[CHANCE_SEAT] = (pending.kind, options, *node.ids[0], index)
                 self._observe()
                 return
             self._player = CHANCE_PLAYER  # the next draw, with nothing to note
@@ -535,6 +428,8 @@ class SnowrulesState(pyspiel.State):
                 answers.append(ids.index(action))
             except ValueError:
                 raise self._illegal(ids, action, seat) from None
+        if node.by_option:
+            keep(self._kept, node, pending, answers)
         values = list(map(list.__getitem__, pending.options, answers))
         if not self._looked:
             self.recall = None
@@ -659,28 +554,6 @@ class SnowrulesState(pyspiel.State):
         return json.dumps(self.st.to_json(), sort_keys=True)
 
 
-def _seats_node(id_of, pending: Decision) -> Node | None:
-    """The node of a decision of several seats whose options all have known declared ids, all
-    different within each seat's list (what `_work_out_node` would make of it, in one pass, with
-    each seat's legal ids filled in as they are found); None when one list is not like that
-    (then worked out option by option)."""
-    found = []
-    legal = {}
-    for seat, options in zip(pending.seats, pending.options):
-        if not options or options[0].__class__ is not int or options[-1].__class__ is not int:
-            return None
-        try:
-            ids = list(map(id_of, options))
-        except (KeyError, TypeError):
-            return None
-        ordered = sorted(ids)
-        if len(set(ordered)) != len(ordered):
-            return None
-        found.append((ids, ordered))
-        legal[seat] = ordered
-    return _new_tuple(Node, (found, legal, [NOTHING_TO_DECIDE] if pending.simultaneous else [], True))
-
-
 class Shared(NamedTuple):
     """What a state reads from its game at every node (the remembered ids, the program): a
     class attribute of the game's own state class (SnowrulesGame.state_class), because pyspiel's
@@ -689,41 +562,6 @@ class Shared(NamedTuple):
 
     ids: dict[tuple, dict]
     program: Program
-
-
-class Node(NamedTuple):
-    """A node's action ids, worked out once: per options list of the decision, its ids in the
-    options' order and sorted; each player's legal ids (the chance player's at a draw); the single
-    action of a seat left out of a simultaneous node (or none). Never changed once made, so the
-    copies of a state share it (pyspiel clones states with copy.deepcopy). A named tuple: one is
-    made at every node of every playout, three times faster than a frozen dataclass."""
-
-    ids: list[tuple[list[int], list[int]]]
-    legal: dict[int, list[int]]
-    left_out: list[int]
-    by_option: bool = False  # whether each id is its option's declared id, whatever its position
-
-    def __deepcopy__(self, memo: dict) -> Node:
-        return self
-
-    def after_draw(self, index: int, before: list, after: list) -> Node | None:
-        """The next draw's node, when its outcomes are this draw's but the one drawn (a deal:
-        draws from one zone, one component fewer each time), from this node's ids: the ids but
-        the drawn one's, in the same order and sorted, without mapping, sorting and checking
-        them again (they differ, being some of this node's). None when the outcomes are others
-        (then worked out as at any node)."""
-        if len(after) != len(before) - 1:
-            return None
-        expected = before[:]  # one copy and one comparison rather than four slices and two
-        del expected[index]
-        if expected != after:
-            return None
-        ids, ordered = self.ids[0]
-        drawn = ids[index]
-        ids = ids[:index] + ids[index + 1:]
-        ordered = ordered[:]
-        del ordered[bisect_left(ordered, drawn)]
-        return Node([(ids, ordered)], {CHANCE_PLAYER: ordered}, [], True)
 
 
 class SnowrulesObserver:

@@ -1,0 +1,152 @@
+"""A node's OpenSpiel action ids (Node), worked out from the options' declared ids, and kept from
+one node of a seat to its next (Kept).
+
+The ids of an options list are worked out at every node of every playout, so the common case
+has a path of its own: whole-number options (components, players, numbers) whose declared ids
+are all known and all differ (`declared_ids`). A seat's options at its next decision are often
+its last options but the one it took (a hand less the card played, a deck less the card drawn):
+then its ids are the last ids but that one's, in the same order and sorted, without mapping,
+sorting and checking them again (`_after_taking`). Everything else (ids by position, free
+actions, spots, payments, an id not yet known) is worked out by the state (openspiel.py).
+"""
+from __future__ import annotations
+
+from bisect import bisect_left
+from typing import NamedTuple
+
+import pyspiel
+from snowrules.model.values import Decision
+
+NOTHING_TO_DECIDE = 0   # the one legal action of a seat left out of a simultaneous node
+CHANCE_PLAYER = pyspiel.PlayerId.CHANCE
+CHANCE_SEAT = -1  # the chance player's key in Kept (a plain int: never a seat)
+_new_tuple = tuple.__new__
+
+
+class Node(NamedTuple):
+    """A node's action ids, worked out once: per options list of the decision, its ids in the
+    options' order and sorted; each player's legal ids (the chance player's at a draw); the single
+    action of a seat left out of a simultaneous node (or none). Never changed once made, so the
+    copies of a state share it (pyspiel clones states with copy.deepcopy). A named tuple: one is
+    made at every node of every playout, three times faster than a frozen dataclass."""
+
+    ids: list[tuple[list[int], list[int]]]
+    legal: dict[int, list[int]]
+    left_out: list[int]
+    by_option: bool = False  # whether each id is its option's declared id, whatever its position
+
+    def __deepcopy__(self, memo: dict) -> Node:
+        return self
+
+    def after_draw(self, index: int, before: list, after: list) -> Node | None:
+        """The next draw's node, when its outcomes are this draw's but the one drawn (a deal:
+        draws from one zone, one component fewer each time), from this node's ids (see
+        `_after_taking`). None when the outcomes are others (then worked out as at any node)."""
+        pair = _after_taking(("", before, *self.ids[0], index), after)
+        if pair is None:
+            return None
+        return Node([pair], {CHANCE_PLAYER: pair[1]}, [], True)
+
+
+class Kept(dict):
+    """Per seat (CHANCE_SEAT for draws), the last options list it was offered with
+    declared ids, what they were, and which one it took: `(kind, options, ids, sorted ids,
+    index taken)`. An entry is replaced whole, never changed, and its lists are never changed
+    (a Decision's options never are, nor a Node's ids), so a state's copy copies the dict alone.
+    An entry only saves work: it is used when the seat's new options are exactly its options
+    but the one taken, whatever happened in between (see `declared_node`)."""
+
+    def __deepcopy__(self, memo: dict) -> Kept:
+        return Kept(self)
+
+
+def declared_ids(known: dict, options: list) -> tuple[list[int], list[int]] | None:
+    """The options' ids in their order and sorted, when all are whole numbers (never a free
+    action, a spot, a way to pay or "nothing", which are records or None: the first and the last
+    are tested, since a list mixes ints with those only at its end or its start) with known ids
+    that all differ; else None (then worked out option by option). When the ids come out sorted
+    (options in id order), both are the same list."""
+    if not options or options[0].__class__ is not int or options[-1].__class__ is not int:
+        return None
+    try:
+        ids = list(map(known.__getitem__, options))
+    except (KeyError, TypeError):
+        return None
+    ordered = sorted(ids)
+    if len(set(ordered)) != len(ordered):
+        return None
+    if ordered == ids:
+        return ids, ids
+    return ids, ordered
+
+
+def _after_taking(entry: tuple, options: list) -> tuple[list[int], list[int]] | None:
+    """The options' ids from a kept entry, when the options are the entry's options but the one
+    taken, in the same order: its ids less the taken one's (they differ, being some of the
+    entry's, and stay sorted). None otherwise."""
+    _, before, ids, ordered, index = entry
+    if len(options) != len(before) - 1:
+        return None
+    expected = before[:]  # one copy and one comparison rather than four slices and two
+    del expected[index]
+    if expected != options:
+        return None
+    taken = ids[index]
+    ids = ids[:]
+    del ids[index]
+    if ordered is entry[2]:
+        return ids, ids
+    ordered = ordered[:]
+    del ordered[bisect_left(ordered, taken)]
+    return ids, ordered
+
+
+def declared_node(known: dict, pending: Decision, kept: Kept) -> Node | None:
+    """The node of a decision (or a draw) whose options lists all have known declared ids, all
+    different within each list; None when one list is not like that. A draw's ids and each
+    seat's of a decision of several seats are kept from the last list when they can be
+    (`_after_taking`), else worked out (`declared_ids`). One seat's decision is always worked
+    out: measured on a trick-taking game, its hand is mostly offered in part (follow suit), and
+    keeping what it took cost more than it saved (a draw's ids are kept once a deal is done, see
+    SnowrulesState._apply_action; consecutive draws use Node.after_draw)."""
+    kind = pending.kind
+    if pending.chance:
+        options = pending.options[0]
+        entry = kept.get(CHANCE_SEAT)
+        pair = None
+        if entry is not None and entry[0] == kind:
+            pair = _after_taking(entry, options)
+        if pair is None:
+            pair = declared_ids(known, options)
+            if pair is None:
+                return None
+        return _new_tuple(Node, ([pair], {CHANCE_PLAYER: pair[1]}, [], True))
+    seats = pending.seats
+    if len(seats) == 1:
+        pair = declared_ids(known, pending.options[0])
+        if pair is None:
+            return None
+        return _new_tuple(Node, ([pair], {seats[0]: pair[1]}, [], True))
+    found = []
+    legal = {}
+    for seat, options in zip(seats, pending.options):
+        entry = kept.get(seat)
+        pair = None
+        if entry is not None and entry[0] == kind:
+            pair = _after_taking(entry, options)
+        if pair is None:
+            pair = declared_ids(known, options)
+            if pair is None:
+                return None
+        found.append(pair)
+        legal[seat] = pair[1]
+    # tuple.__new__ rather than Node(...): a third of its cost (no Python __new__)
+    return _new_tuple(Node, (found, legal, [NOTHING_TO_DECIDE] if pending.simultaneous else [], True))
+
+
+def keep(kept: Kept, node: Node, pending: Decision, answers: list[int]) -> None:
+    """Leaving a decision of several seats whose ids are the declared ones: each seat keeps its
+    list, its ids and the index it took (`answers`, one per seat)."""
+    kind = pending.kind
+    for seat, options, (ids, ordered), index in zip(pending.seats, pending.options, node.ids, answers):
+        kept[seat] = (kind, options, ids, ordered, index)
