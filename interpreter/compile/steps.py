@@ -216,7 +216,8 @@ class ChooseStep:
 
     def _gather_each(self, st, env) -> tuple[list[int], list[list], bool]:
         """A simultaneous decision's seats that have options, their options, and whether each has
-        exactly one (then nothing is asked): shared by the VM's `run` and `played_through`."""
+        exactly one and the state is not explicit (then nothing is asked; an explicit state asks
+        anyway, so the options are not counted): shared by the VM's `run` and `played_through`."""
         players, options = [], []
         slot = self.player_slot
         source = self.source if self.plain else self.options
@@ -228,7 +229,7 @@ class ChooseStep:
                 options.append(found)
         if self.plain:  # the source's own lists: copies, since the options are never changed
             options = list(map(list.copy, options))
-        return players, options, all(map(_ONE.__eq__, map(len, options)))
+        return players, options, not st.explicit and all(map(_ONE.__eq__, map(len, options)))
 
     def run(self, st, frame, env, program) -> bool:
         pending = st.pending
