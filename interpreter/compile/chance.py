@@ -25,7 +25,7 @@ from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Position, RuntimeRulesError
 from snowrules.language.limits import MAX_LIST
 from snowrules.model import kinds as t
-from snowrules.model.events import Rolled, Shuffled
+from snowrules.model.events import Moved, Rolled, Shuffled
 from snowrules.model.rng import below, below_lines, shuffle
 from snowrules.model.state import State
 from snowrules.model.values import Decision
@@ -273,7 +273,18 @@ class DrawStep(ChanceStep):
             progress = pending.progress
             a = progress["from"]
             source = st.zones[a]
-            draw(st, a, source.index(outcome), progress["to"], self.bottom, self.rule)
+            if st.grids:
+                draw(st, a, source.index(outcome), progress["to"], self.bottom, self.rule)
+            else:  # apply.draw's lines in place (no grid zone to refuse): one call less a draw
+                c = source.pop(source.index(outcome))
+                b = progress["to"]
+                if self.bottom:
+                    st.zones[b].insert(0, c)
+                else:
+                    st.zones[b].append(c)
+                st.where[c] = b
+                if st.sink is not None:
+                    st.sink(Moved([c], a, b, self.rule, True))
             progress["left"] -= 1
             if progress["left"] <= 0 or not source:
                 return False

@@ -204,6 +204,12 @@ class ChooseStep:
         self.variable = variable
         self.up_to = count_mode is not None and count_mode != "exactly"
         self.plain = count_mode is None and not optional  # the options are the source's items
+        # Who decides, when it is known while compiling (closures.const: the seats of a
+        # simultaneous decision) or read from a local slot (closures.local: a loop's seat), so
+        # that the VM's `run` reads it without a call. None: `who` is called.
+        constant = getattr(who, "constant", None)
+        self.known_who = None if constant is None else constant[0]
+        self.who_slot = getattr(who, "slot", None)
 
     def options(self, st, env) -> list:
         items = self.source(st, env)
@@ -221,7 +227,8 @@ class ChooseStep:
         players, options = [], []
         slot = self.player_slot
         source = self.source if self.plain else self.options
-        for p in self.who(st, env):
+        seats = self.known_who
+        for p in self.who(st, env) if seats is None else seats:
             env[slot] = p
             found = source(st, env)
             if found:
@@ -242,7 +249,7 @@ class ChooseStep:
             if not players:
                 return False
         else:
-            player = self.who(st, env)
+            player = self.who(st, env) if self.who_slot is None else env[self.who_slot]
             found = self.source(st, env)[:] if self.plain else self.options(st, env)
             if not found:
                 env[self.slot] = None if self.count_mode is None else []

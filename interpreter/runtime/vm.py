@@ -84,7 +84,11 @@ def run(program: Program, st: State) -> None:
                 if index < len(items):
                     frame.index = index
                     frame.pc = 0
-                    bind(envs[frame.env], block.slots, items[index])
+                    slots = block.slots
+                    if len(slots) == 1:  # bind's common case in place
+                        envs[frame.env][slots[0]] = items[index]
+                    else:
+                        bind(envs[frame.env], slots, items[index])
                 else:
                     frames.pop()
             elif block.kind is TURNS and st.pause_after_turn is None:  # the next turn, as _end_of_block
