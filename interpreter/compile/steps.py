@@ -204,6 +204,12 @@ class ChooseStep:
         self.variable = variable
         self.up_to = count_mode is not None and count_mode != "exactly"
         self.plain = count_mode is None and not optional  # the options are the source's items
+        # Who decides, when it is known while compiling (closures.const: the seats of a
+        # simultaneous decision) or read from a local slot (closures.local: a loop's seat), so
+        # that the VM's `run` reads it without a call. None: `who` is called.
+        constant = getattr(who, "constant", None)
+        self.known_who = None if constant is None else constant[0]
+        self.who_slot = getattr(who, "slot", None)
 
     def options(self, st, env) -> list:
         items = self.source(st, env)
@@ -216,11 +222,13 @@ class ChooseStep:
 
     def _gather_each(self, st, env) -> tuple[list[int], list[list], bool]:
         """A simultaneous decision's seats that have options, their options, and whether each has
-        exactly one (then nothing is asked): shared by the VM's `run` and `played_through`."""
+        exactly one and the state is not explicit (then nothing is asked; an explicit state asks
+        anyway, so the options are not counted): shared by the VM's `run` and `played_through`."""
         players, options = [], []
         slot = self.player_slot
         source = self.source if self.plain else self.options
-        for p in self.who(st, env):
+        seats = self.known_who
+        for p in self.who(st, env) if seats is None else seats:
             env[slot] = p
             found = source(st, env)
             if found:
@@ -228,7 +236,7 @@ class ChooseStep:
                 options.append(found)
         if self.plain:  # the source's own lists: copies, since the options are never changed
             options = list(map(list.copy, options))
-        return players, options, all(map(_ONE.__eq__, map(len, options)))
+        return players, options, not st.explicit and all(map(_ONE.__eq__, map(len, options)))
 
     def run(self, st, frame, env, program) -> bool:
         pending = st.pending
@@ -241,7 +249,7 @@ class ChooseStep:
             if not players:
                 return False
         else:
-            player = self.who(st, env)
+            player = self.who(st, env) if self.who_slot is None else env[self.who_slot]
             found = self.source(st, env)[:] if self.plain else self.options(st, env)
             if not found:
                 env[self.slot] = None if self.count_mode is None else []

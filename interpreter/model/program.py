@@ -33,17 +33,22 @@ class Block:
     position: Position | None = None
     positions: list[Position] = field(default_factory=list)
     size: int = 0                        # number of statements (read on every VM step)
+    # A sequence of exactly one step (a branch around a draw or a decision), else None: the VM
+    # runs it in place of a turn of its loop (runtime/vm.py).
+    single: Any = None
 
     def add_native(self, native: Native, position: Position) -> None:
         self.natives.append(native)
         self.steps.append(None)
         self.positions.append(position)
         self.size += 1
+        self.single = None
 
     def add_step(self, step: Any, position: Position) -> None:
         self.natives.append(None)
         self.steps.append(step)
         self.positions.append(position)
+        self.single = step if self.size == 0 and self.kind == SEQUENCE else None
         self.size += 1
 
 

@@ -52,8 +52,25 @@ def run(program: Program, st: State) -> None:
                     steps += 1
                     if steps > budget:
                         _too_long(program, block, pc)
-                    if frames[-1] is not frame:  # the step pushed a block: it runs next
-                        break
+                    top = frames[-1]
+                    if top is not frame:  # the step pushed a block: it runs next
+                        pushed = blocks[top.block]
+                        step = pushed.single
+                        if step is None:
+                            break
+                        # A block of one step (a branch around a draw or a decision) runs here, as
+                        # the outer loop would run it, without that loop's turn around it.
+                        outer, block, pc = block, pushed, 0  # `block, pc`: where an error is
+                        top.pc = 1
+                        if step.run(st, top, envs[top.env], program):
+                            return
+                        steps += 1
+                        if steps > budget:
+                            _too_long(program, block, 0)
+                        if frames[-1] is not top or top.pc != 1:  # it pushed or repeats: the general way
+                            break
+                        frames.pop()  # its end, as a SEQUENCE's
+                        block = outer
                     pc = frame.pc
                 else:
                     frame.pc = pc
@@ -67,9 +84,23 @@ def run(program: Program, st: State) -> None:
                 if index < len(items):
                     frame.index = index
                     frame.pc = 0
-                    bind(envs[frame.env], block.slots, items[index])
+                    slots = block.slots
+                    if len(slots) == 1:  # bind's common case in place
+                        envs[frame.env][slots[0]] = items[index]
+                    else:
+                        bind(envs[frame.env], slots, items[index])
                 else:
                     frames.pop()
+            elif block.kind is TURNS and st.pause_after_turn is None:  # the next turn, as _end_of_block
+                st.paused = False
+                turn = frame.index + 1
+                limit = block.limit(st, envs[frame.env]) if block.limit is not None else None
+                if limit is not None and turn > limit:
+                    frames.pop()
+                else:
+                    frame.index = turn
+                    frame.pc = 0
+                    start_turn(st, program.turn_counter, turn)
             elif _end_of_block(program, st, block, frame):
                 return
     except GameEnded as end:

@@ -1,0 +1,140 @@
+"""The VM's shortcuts give what its general path gives: a pushed block of a single step (a
+branch around a draw or a decision, `Block.single`) runs in place of a turn of the VM's loop,
+and a draw reads the zones and count known while compiling without a call. Each test compares
+the shortcut with the general path (the shortcut turned off) state by state, or checks that the
+shortcut's condition is what it should be."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from snowrules.compile.apply import draw
+from snowrules.compile.chance import DrawStep
+from snowrules.compile.compiler import compile_ruleset
+from snowrules.compile.steps import ChooseStep
+from snowrules.language.diagnostics import RuntimeRulesError
+from snowrules.load.ruleset import load_ruleset
+from snowrules.runtime.engine import Game
+from test_language import ruleset
+
+# (ruleset, players, whether it has a block of one step: Oh Hell's draws and decisions are in loops)
+GAMES = [("goofspiel", 2, True), ("goofspiel", 4, True), ("oh_hell", 4, False), ("snowy_tricks", 4, True)]
+
+
+def _explicit(name: str, players: int):
+    """A program of its own (load_program's is shared: the general one is changed)."""
+    return compile_ruleset(load_ruleset(name, None, {}), players, True)
+
+
+def _general(program):
+    """The same program with the single-step shortcut off: every pushed block takes the VM's loop."""
+    for block in program.blocks:
+        block.single = None
+    return program
+
+
+def _answers(game: Game, st, rng: random.Random) -> list[int]:
+    """Random option indexes for the pending decision (one per deciding seat; one for a draw)."""
+    return [rng.randrange(len(options)) for options in st.pending.options]
+
+
+@pytest.mark.parametrize("name, players, single", GAMES)
+def test_single_step_blocks_give_the_general_paths_states(name, players, single):
+    fast = Game(_explicit(name, players))
+    general = Game(_general(_explicit(name, players)))
+    assert any(block.single is not None for block in fast.program.blocks) == single
+    for seed in range(12):
+        a, b = fast.start(seed, explicit=True), general.start(seed, explicit=True)
+        rng = random.Random(seed)
+        while True:
+            assert a.to_json() == b.to_json()
+            assert a.steps == b.steps
+            if a.pending is None:
+                break
+            choices = _answers(fast, a, rng)
+            fast.answer(a, choices)
+            general.answer(b, choices)
+        assert a.result == b.result is not None
+
+
+def test_only_a_sequence_of_one_step_is_single():
+    program = _explicit("goofspiel", 2)
+    for block in program.blocks:
+        one_step = block.kind == "sequence" and block.size == 1 and block.natives[0] is None
+        assert (block.single is block.steps[0]) if one_step else block.single is None
+
+
+# The budget runs out inside a branch of one step (an `if` whose block is one decision, answered
+# as the rules reach it): the error points where the general path points.
+ENDLESS = "each turn:\n    if turn > 0:\n        ask first(players) to choose n from [1, 2]:\n            announce n\n"
+
+
+@pytest.mark.parametrize("shortcut", [True, False])
+@pytest.mark.parametrize("budget", [200, 201, 202])
+def test_the_budget_ends_in_a_single_step_block_where_the_general_path_ends(tmp_path, shortcut, budget):
+    program = compile_ruleset(ruleset(tmp_path, ENDLESS), 2)
+    assert any(block.single is not None for block in program.blocks)
+    if not shortcut:
+        _general(program)
+    program.max_steps = budget
+    with pytest.raises(RuntimeRulesError) as raised:
+        Game(program).start(0, decide=lambda st: st.pending.options[0][0])
+    assert f"the game did not end within {budget} steps" in str(raised.value)
+    assert ("rules.sr:2:5" if budget % 2 else "rules.sr:3:9") in str(raised.value)
+
+
+def test_a_draw_knows_its_constant_zones_and_count_and_calls_the_others():
+    program = _explicit("oh_hell", 4)
+    draws = [step for block in program.blocks for step in block.steps if isinstance(step, DrawStep)]
+    assert draws
+    for step in draws:
+        for known, closure in ((step.known_source, step.source), (step.known_target, step.target),
+                               (step.known_count, step.count)):
+            constant = getattr(closure, "constant", None)
+            assert known == (None if constant is None else constant[0])
+    assert any(step.known_target is None for step in draws)  # a seat's hand: read each time
+
+
+def test_an_explicit_draw_moves_and_tells_as_apply_draw_does():
+    """The draw's lines written in place (chance.DrawStep.run) against apply.draw itself, on a
+    copy of the state before each answer: the same zones, places and events."""
+    game = Game(_explicit("oh_hell", 4))
+    heard: list = []
+    st = game.start(3, listen=heard.append, explicit=True)
+    rng, draws = random.Random(3), 0
+    while st.pending is not None:
+        pending = st.pending
+        choices = _answers(game, st, rng)
+        if pending.chance and pending.variable == "draw":
+            copy, told = st.clone(), []
+            copy.sink = told.append
+            outcome = pending.options[0][choices[0]]
+            progress, step = pending.progress, _step_at(game.program, st)
+            draw(copy, progress["from"], copy.zones[progress["from"]].index(outcome), progress["to"],
+                 step.bottom, step.rule)
+            before = len(heard)
+            game.answer(st, choices)
+            assert heard[before] == told[0]
+            assert st.zones == copy.zones and st.where == copy.where
+            draws += 1
+        else:
+            game.answer(st, choices)
+    assert draws > 10
+
+
+def _step_at(program, st):
+    frame = st.frames[-1]
+    return program.blocks[frame.block].steps[frame.pc]
+
+
+def test_a_decisions_seat_read_in_place_is_the_seat_its_closure_gives():
+    for name, players in (("goofspiel", 2), ("oh_hell", 4)):
+        program = _explicit(name, players)
+        chooses = [step for block in program.blocks for step in block.steps if isinstance(step, ChooseStep)]
+        env = list(range(100, 200))
+        for step in chooses:
+            if step.known_who is not None:
+                assert step.who(None, env) is step.known_who
+            if step.who_slot is not None:
+                assert step.who(None, env) == env[step.who_slot]
+        assert any(step.known_who is not None or step.who_slot is not None for step in chooses)
