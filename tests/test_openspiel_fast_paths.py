@@ -235,3 +235,27 @@ def test_a_seats_kept_ids_are_used_only_for_its_last_options_but_the_one_taken()
     assert node.ids[2] == ([20, 30], [20, 30])           # an entry of another kind: afresh
     assert node.legal == {0: [50, 80], 1: [20, 40], 2: [20, 30]} and node.left_out == [0]
     assert declared_node(known, Decision([0, 1], [[5, 8], [5, 5]], True, "r:1:1", "x"), kept) is None
+
+
+def test_a_clone_shares_the_kept_ids_and_its_moves_never_change_the_originals():
+    """nodes.Kept is never changed once made: a clone shares it (no copy at every clone), and a
+    move of either state replaces its own record, so the other's ids stay those of its own
+    history (checked against ids worked out afresh)."""
+    from snowrules.adapters.nodes import Kept
+    game = load_game("goofspiel", players=2)
+    state = game.new_initial_state()
+    for _ in range(3):
+        state.apply_action(state.legal_actions()[0])
+        state.apply_actions([state.legal_actions(0)[-1], state.legal_actions(1)[0]])
+    copy = state.clone()
+    assert copy._kept is state._kept
+    before = dict(state._kept)
+    copy.apply_action(copy.legal_actions()[-1])
+    copy.apply_actions([copy.legal_actions(0)[0], copy.legal_actions(1)[-1]])
+    assert dict(state._kept) == before and copy._kept is not state._kept
+    for each in (state, copy):
+        each.apply_action(each.legal_actions()[0])
+        node = each._node or each._work_out_node()
+        was, each._kept = each._kept, Kept()
+        assert each._work_out_node().ids == node.ids
+        each._kept = was

@@ -51,13 +51,22 @@ class Node(NamedTuple):
 class Kept(dict):
     """Per seat (CHANCE_SEAT for draws), the last options list it was offered with
     declared ids, what they were, and which one it took: `(kind, options, ids, sorted ids,
-    index taken)`. An entry is replaced whole, never changed, and its lists are never changed
-    (a Decision's options never are, nor a Node's ids), so a state's copy copies the dict alone.
-    An entry only saves work: it is used when the seat's new options are exactly its options
-    but the one taken, whatever happened in between (see `declared_node`)."""
+    index taken)`. Never changed once made: a new one replaces it (`with_entries`), and its lists
+    are never changed (a Decision's options never are, nor a Node's ids), so the copies of a
+    state share it. pyspiel clones states with copy.deepcopy, where copying a dict of entries cost
+    0.87 us against 0.18 us for one shared (an adapter clone is about 9 us). An entry only saves
+    work: it is used when the seat's new options are exactly its options but the one taken,
+    whatever happened in between (see `declared_node`)."""
 
     def __deepcopy__(self, memo: dict) -> Kept:
-        return Kept(self)
+        return self
+
+    def with_entries(self, entries: dict) -> Kept:
+        """This record with `entries` (seat -> entry) replacing those seats' entries."""
+        return Kept({**self, **entries})
+
+
+NO_KEPT = Kept()  # a new state's: nothing kept yet
 
 
 def declared_ids(known: dict, options: list) -> tuple[list[int], list[int]] | None:
@@ -144,9 +153,9 @@ def declared_node(known: dict, pending: Decision, kept: Kept) -> Node | None:
     return _new_tuple(Node, (found, legal, [NOTHING_TO_DECIDE] if pending.simultaneous else [], True))
 
 
-def keep(kept: Kept, node: Node, pending: Decision, answers: list[int]) -> None:
-    """Leaving a decision of several seats whose ids are the declared ones: each seat keeps its
-    list, its ids and the index it took (`answers`, one per seat)."""
+def keep(kept: Kept, node: Node, pending: Decision, answers: list[int]) -> Kept:
+    """Leaving a decision of several seats whose ids are the declared ones: the record with each
+    seat's list, its ids and the index it took (`answers`, one per seat)."""
     kind = pending.kind
-    for seat, options, (ids, ordered), index in zip(pending.seats, pending.options, node.ids, answers):
-        kept[seat] = (kind, options, ids, ordered, index)
+    return kept.with_entries({seat: (kind, options, ids, ordered, index) for seat, options, (ids, ordered), index
+                              in zip(pending.seats, pending.options, node.ids, answers)})

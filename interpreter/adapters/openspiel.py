@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import pyspiel
-from snowrules.adapters.nodes import CHANCE_SEAT, NOTHING_TO_DECIDE, Kept, Node, declared_ids, declared_node, keep
+from snowrules.adapters.nodes import CHANCE_SEAT, NO_KEPT, NOTHING_TO_DECIDE, Node, declared_ids, declared_node, keep
 from snowrules.adapters.option_ids import option_ids
 from snowrules.adapters.recall import Recall, Sight
 from snowrules.compile.action_ids import FreeActionIds, free_action_ids
@@ -234,7 +234,7 @@ class SnowrulesState(pyspiel.State):
         if first is not None:  # every game starts alike: the first one, copied when it first changes
             self.st, self.recall, self._player, self._node, self._looked = first
             self._own = False
-            self._kept = Kept()
+            self._kept = NO_KEPT
             return
         self.st = game.engine.start(0, explicit=True)
         # What each seat saw change, was asked and chose, kept only while someone asks for it: see
@@ -246,7 +246,7 @@ class SnowrulesState(pyspiel.State):
         self._node: Node | None = None
         self._looked = False  # whether the seats noted this node (what they saw, what they are asked)
         # Each seat's last options with declared ids, for its next node's ids (nodes.Kept).
-        self._kept = Kept()
+        self._kept = NO_KEPT
         self._observe()
         game.first_state = (self.st.clone(), self.recall.__deepcopy__({}), self._player, self._node, self._looked)
 
@@ -390,7 +390,7 @@ class SnowrulesState(pyspiel.State):
             after = st.pending
             if after is None or not after.chance or st.result is not None:
                 if node.by_option:  # the next draw, after the decisions between, may keep these ids
-                    self._kept[CHANCE_SEAT] = (pending.kind, options, *node.ids[0], index)
+                    self._kept = self._kept.with_entries({CHANCE_SEAT: (pending.kind, options, *node.ids[0], index)})
                 self._observe()
                 return
             self._player = CHANCE_PLAYER  # the next draw, with nothing to note
@@ -429,7 +429,7 @@ class SnowrulesState(pyspiel.State):
             except ValueError:
                 raise self._illegal(ids, action, seat) from None
         if node.by_option:
-            keep(self._kept, node, pending, answers)
+            self._kept = keep(self._kept, node, pending, answers)
         values = list(map(list.__getitem__, pending.options, answers))
         if not self._looked:
             self.recall = None
