@@ -110,6 +110,16 @@ def _after_taking(entry: tuple, options: list) -> tuple[list[int], list[int]] | 
     return ids, ordered
 
 
+def _kept_or_declared(known: dict, entry: tuple | None, kind: str, options: list) -> tuple[list[int], list[int]] | None:
+    """One list's ids: from its seat's kept entry (of the same kind) when they can be, else its
+    declared ids; None when neither gives them."""
+    if entry is not None and entry[0] == kind:
+        pair = _after_taking(entry, options)
+        if pair is not None:
+            return pair
+    return declared_ids(known, options)
+
+
 def declared_node(known: dict, pending: Decision, kept: Kept) -> Node | None:
     """The node of a decision (or a draw) whose options lists all have known declared ids, all
     different within each list; None when one list is not like that. A draw's ids and each
@@ -120,15 +130,9 @@ def declared_node(known: dict, pending: Decision, kept: Kept) -> Node | None:
     SnowrulesState._apply_action; consecutive draws use Node.after_draw)."""
     kind = pending.kind
     if pending.chance:
-        options = pending.options[0]
-        entry = kept.get(CHANCE_SEAT)
-        pair = None
-        if entry is not None and entry[0] == kind:
-            pair = _after_taking(entry, options)
+        pair = _kept_or_declared(known, kept.get(CHANCE_SEAT), kind, pending.options[0])
         if pair is None:
-            pair = declared_ids(known, options)
-            if pair is None:
-                return None
+            return None
         return _new_tuple(Node, ([pair], {CHANCE_PLAYER: pair[1]}, [], True))
     seats = pending.seats
     if len(seats) == 1:
@@ -139,14 +143,9 @@ def declared_node(known: dict, pending: Decision, kept: Kept) -> Node | None:
     found = []
     legal = {}
     for seat, options in zip(seats, pending.options):
-        entry = kept.get(seat)
-        pair = None
-        if entry is not None and entry[0] == kind:
-            pair = _after_taking(entry, options)
+        pair = _kept_or_declared(known, kept.get(seat), kind, options)
         if pair is None:
-            pair = declared_ids(known, options)
-            if pair is None:
-                return None
+            return None
         found.append(pair)
         legal[seat] = pair[1]
     # tuple.__new__ rather than Node(...): a third of its cost (no Python __new__)
