@@ -8,7 +8,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from snowrules.compile.apply import draw
 from snowrules.compile.chance import DrawStep
 from snowrules.compile.compiler import compile_ruleset
 from snowrules.compile.steps import ChooseStep
@@ -93,33 +92,6 @@ def test_a_draw_knows_its_constant_zones_and_count_and_calls_the_others():
             constant = getattr(closure, "constant", None)
             assert known == (None if constant is None else constant[0])
     assert any(step.known_target is None for step in draws)  # a seat's hand: read each time
-
-
-def test_an_explicit_draw_moves_and_tells_as_apply_draw_does():
-    """The draw's lines written in place (chance.DrawStep.run) against apply.draw itself, on a
-    copy of the state before each answer: the same zones, places and events."""
-    game = Game(_explicit("oh_hell", 4))
-    heard: list = []
-    st = game.start(3, listen=heard.append, explicit=True)
-    rng, draws = random.Random(3), 0
-    while st.pending is not None:
-        pending = st.pending
-        choices = _answers(game, st, rng)
-        if pending.chance and pending.variable == "draw":
-            copy, told = st.clone(), []
-            copy.sink = told.append
-            outcome = pending.options[0][choices[0]]
-            progress, step = pending.progress, _step_at(game.program, st)
-            draw(copy, progress["from"], copy.zones[progress["from"]].index(outcome), progress["to"],
-                 step.bottom, step.rule)
-            before = len(heard)
-            game.answer(st, choices)
-            assert heard[before] == told[0]
-            assert st.zones == copy.zones and st.where == copy.where
-            draws += 1
-        else:
-            game.answer(st, choices)
-    assert draws > 10
 
 
 def _step_at(program, st):

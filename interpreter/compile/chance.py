@@ -20,12 +20,13 @@ from typing import Any
 from snowrules.compile import fuse
 from snowrules.compile.apply import TELLING, draw
 from snowrules.compile.budget import charge, charge_lines, over_budget, too_many
+from snowrules.compile.closures import constant_in
 from snowrules.compile.scope import Scope
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Position, RuntimeRulesError
 from snowrules.language.limits import MAX_LIST
 from snowrules.model import kinds as t
-from snowrules.model.events import Moved, Rolled, Shuffled
+from snowrules.model.events import Rolled, Shuffled
 from snowrules.model.rng import below, below_lines, shuffle
 from snowrules.model.state import State
 from snowrules.model.values import Decision
@@ -244,7 +245,8 @@ class DrawStep(ChanceStep):
         self.layout = layout
         # The zones and count when known while compiling (a deck dealt from, `move 1 ...`): read
         # at every draw without a call. None: computed by the closure.
-        self.known_source, self.known_target, self.known_count = map(_known, (source, target, count))
+        self.known_source, self.known_target, self.known_count = (
+            None if constant is None else constant[0] for constant in map(constant_in, (source, target, count)))
 
     def begin(self, st: State, env: list) -> dict | None:
         a, b = self.source(st, env), self.target(st, env)
@@ -273,18 +275,7 @@ class DrawStep(ChanceStep):
             progress = pending.progress
             a = progress["from"]
             source = st.zones[a]
-            if st.grids:
-                draw(st, a, source.index(outcome), progress["to"], self.bottom, self.rule)
-            else:  # apply.draw's lines in place (no grid zone to refuse): one call less a draw
-                c = source.pop(source.index(outcome))
-                b = progress["to"]
-                if self.bottom:
-                    st.zones[b].insert(0, c)
-                else:
-                    st.zones[b].append(c)
-                st.where[c] = b
-                if st.sink is not None:
-                    st.sink(Moved([c], a, b, self.rule, True))
+            draw(st, a, source.index(outcome), progress["to"], self.bottom, self.rule)
             progress["left"] -= 1
             if progress["left"] <= 0 or not source:
                 return False
@@ -379,12 +370,6 @@ def roll_statement(step: RollStep):
     namespace = {**count_ns, **sides_ns, names["sampled"]: step.sampled, names["too_many"]: too_many,
                  names["over"]: over_budget, names["where"]: step.position, names["told"]: step.told}
     return fuse.statement(lines, namespace, 3)
-
-
-def _known(fn) -> Any:
-    """The value of a closure known while compiling (closures.const), else None."""
-    constant = getattr(fn, "constant", None)
-    return None if constant is None else constant[0]
 
 
 CHANCE = (s.Roll, s.Shuffle, s.MoveRandom, s.RandomPick)

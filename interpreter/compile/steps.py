@@ -10,6 +10,7 @@ import itertools
 import math
 
 from snowrules.compile import apply
+from snowrules.compile.closures import constant_in, slot_of
 from snowrules.language.diagnostics import Position
 from snowrules.model.events import PhaseStarted
 from snowrules.model.values import Decision, Ending, Frame, Termination
@@ -207,9 +208,9 @@ class ChooseStep:
         # Who decides, when it is known while compiling (closures.const: the seats of a
         # simultaneous decision) or read from a local slot (closures.local: a loop's seat), so
         # that the VM's `run` reads it without a call. None: `who` is called.
-        constant = getattr(who, "constant", None)
+        constant = constant_in(who)
         self.known_who = None if constant is None else constant[0]
-        self.who_slot = getattr(who, "slot", None)
+        self.who_slot = slot_of(who)
 
     def options(self, st, env) -> list:
         items = self.source(st, env)

@@ -91,16 +91,6 @@ def run(program: Program, st: State) -> None:
                         bind(envs[frame.env], slots, items[index])
                 else:
                     frames.pop()
-            elif block.kind is TURNS and st.pause_after_turn is None:  # the next turn, as _end_of_block
-                st.paused = False
-                turn = frame.index + 1
-                limit = block.limit(st, envs[frame.env]) if block.limit is not None else None
-                if limit is not None and turn > limit:
-                    frames.pop()
-                else:
-                    frame.index = turn
-                    frame.pc = 0
-                    start_turn(st, program.turn_counter, turn)
             elif _end_of_block(program, st, block, frame):
                 return
     except GameEnded as end:
