@@ -259,3 +259,20 @@ def test_a_clone_shares_the_kept_ids_and_its_moves_never_change_the_originals():
         was, each._kept = each._kept, Kept()
         assert each._work_out_node().ids == node.ids
         each._kept = was
+
+
+@pytest.mark.parametrize("first_ever", [True, False], ids=["first-state-made", "later-state"])
+def test_a_clone_of_a_moved_state_does_not_copy_its_rules_state_again_at_its_first_move(first_ever):
+    """pyspiel's clone() gives the copy a deep copy of each attribute, so the copy owns its rules
+    state: its first move must not copy it once more (as it did for clones of a game's very first
+    state, whose ownership was the class default, which a clone does not inherit)."""
+    game = load_game("goofspiel", players=2)
+    state = game.new_initial_state()
+    if not first_ever:
+        state = game.new_initial_state()
+    state.apply_action(state.chance_outcomes()[0][0])
+    clone = state.clone()
+    rules_state = clone.st
+    clone.apply_actions([clone.legal_actions(p)[0] for p in range(2)])
+    assert clone.st is rules_state
+    assert str(state) != str(clone)

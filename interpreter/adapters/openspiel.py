@@ -237,6 +237,7 @@ class SnowrulesState(pyspiel.State):
             self._kept = NO_KEPT
             return
         self.st = game.engine.start(0, explicit=True)
+        self._own = True  # in the state's own attributes, so that pyspiel's clone() copies it
         # What each seat saw change, was asked and chose, kept only while someone asks for it: see
         # `_observe` and `recall_now` (None once a node went by unnoted: then worked out afresh).
         self.recall: Recall | None = Recall(game.program.layout.player_seats)
