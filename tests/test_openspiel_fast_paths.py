@@ -181,9 +181,9 @@ def test_ids_kept_from_a_seats_last_options_are_those_worked_out_afresh(name, pa
                 continue
             pending = state.st.pending
             for seat, options in zip([CHANCE_SEAT] if pending.chance else pending.seats, pending.options):
-                entry = state._kept.get(seat)
+                entry = state._kept.entry(seat)
                 if entry is not None and entry[0] == pending.kind:
-                    kept = _after_taking(entry, options) is not None
+                    kept = _after_taking(*entry[1:], options) is not None
                     taken, missed = taken + kept, missed + (not kept)
             node = state._node or state._work_out_node()
             was, state._kept = state._kept, Kept()
@@ -219,22 +219,24 @@ def test_a_draws_ids_are_kept_only_when_its_outcomes_are_the_last_draws_but_the_
 
 
 def test_a_seats_kept_ids_are_used_only_for_its_last_options_but_the_one_taken():
-    """nodes.declared_node: each seat's list from its kept entry when it is the entry's list less
-    the option taken, of the same kind; worked out afresh otherwise (ids 10 * option)."""
-    from snowrules.adapters.nodes import Kept, declared_node
+    """nodes.declared_node: each seat's list from the last decision's record when it is the seat's
+    list there less the option taken, of the same kind; worked out afresh otherwise (ids 10 *
+    option), and for every seat when the last decision was of another kind."""
+    from snowrules.adapters.nodes import Kept, Taken, declared_node
     from snowrules.model.values import Decision
     known = {o: 10 * o for o in range(10)}
-    wrong = [0, 1, 2]  # ids no declared table gives: used only where the entry is
-    kept = Kept({0: ("component", [5, 3, 8], [50, 30, 80], [30, 50, 80], 1),
-                 1: ("component", [4, 6, 2], wrong, wrong, 0),
-                 2: ("player", [1, 2, 3], wrong, wrong, 0)})
+    wrong = [0, 1, 2]  # ids no declared table gives: used only where the record is
+    last = Taken("component", [1, 0], [[4, 6, 2], [5, 3, 8]], [(wrong, wrong), ([50, 30, 80], [30, 50, 80])], [0, 1])
     pending = Decision([0, 1, 2], [[5, 8], [4, 2], [2, 3]], True, "r:1:1", "x")
-    node = declared_node(known, pending, kept)
-    assert node.ids[0] == ([50, 80], [50, 80])           # kept: [5, 3, 8] less 3
+    node = declared_node(known, pending, Kept(None, last))
+    assert node.ids[0] == ([50, 80], [50, 80])           # kept: [5, 3, 8] less 3 (seat 0, second in the record)
     assert node.ids[1] == ([40, 20], [20, 40])           # [4, 6, 2] less 4 would be [6, 2]: afresh
-    assert node.ids[2] == ([20, 30], [20, 30])           # an entry of another kind: afresh
+    assert node.ids[2] == ([20, 30], [20, 30])           # a seat the record does not have: afresh
     assert node.legal == {0: [50, 80], 1: [20, 40], 2: [20, 30]} and node.left_out == [0]
-    assert declared_node(known, Decision([0, 1], [[5, 8], [5, 5]], True, "r:1:1", "x"), kept) is None
+    other = Kept(None, last._replace(kind="player", ids=[(wrong, wrong), (wrong, wrong)]))
+    assert declared_node(known, Decision([1, 0], [[6, 2], [5, 8]], True, "r:1:1", "x"), other).ids == \
+        [([60, 20], [20, 60]), ([50, 80], [50, 80])]     # another kind: afresh, though the lists fit
+    assert declared_node(known, Decision([0, 1], [[5, 8], [5, 5]], True, "r:1:1", "x"), Kept(None, last)) is None
 
 
 def test_a_clone_shares_the_kept_ids_and_its_moves_never_change_the_originals():
@@ -249,10 +251,10 @@ def test_a_clone_shares_the_kept_ids_and_its_moves_never_change_the_originals():
         state.apply_actions([state.legal_actions(0)[-1], state.legal_actions(1)[0]])
     copy = state.clone()
     assert copy._kept is state._kept
-    before = dict(state._kept)
+    before = state._kept
     copy.apply_action(copy.legal_actions()[-1])
     copy.apply_actions([copy.legal_actions(0)[0], copy.legal_actions(1)[-1]])
-    assert dict(state._kept) == before and copy._kept is not state._kept
+    assert state._kept is before and copy._kept is not before
     for each in (state, copy):
         each.apply_action(each.legal_actions()[0])
         node = each._node or each._work_out_node()

@@ -42,28 +42,55 @@ class Node(NamedTuple):
         """The next draw's node, when its outcomes are this draw's but the one drawn (a deal:
         draws from one zone, one component fewer each time), from this node's ids (see
         `_after_taking`). None when the outcomes are others (then worked out as at any node)."""
-        pair = _after_taking(("", before, *self.ids[0], index), after)
+        pair = _after_taking(before, *self.ids[0], index, after)
         if pair is None:
             return None
         return Node([pair], {CHANCE_PLAYER: pair[1]}, [], True)
 
 
-class Kept(dict):
-    """Per seat (CHANCE_SEAT for draws), the last options list it was offered with
-    declared ids, what they were, and which one it took: `(kind, options, ids, sorted ids,
-    index taken)`. Never changed once made: a new one replaces it (`with_entries`), and its lists
-    are never changed (a Decision's options never are, nor a Node's ids), so the copies of a
-    state share it. pyspiel clones states with copy.deepcopy, where copying a dict of entries cost
-    0.87 us against 0.18 us for one shared (an adapter clone is about 9 us). An entry only saves
-    work: it is used when the seat's new options are exactly its options but the one taken,
-    whatever happened in between (see `declared_node`)."""
+class Taken(NamedTuple):
+    """A node left with declared ids: its options' kind, its seats ([CHANCE_SEAT] for a draw), its
+    options lists, their ids (Node.ids) and the index taken in each list. Made of the node's own
+    lists, which are never changed (a Decision's options never are, nor a Node's ids): leaving a
+    node costs one record, whatever the number of seats."""
+
+    kind: str
+    seats: list[int]
+    options: list[list]
+    ids: list[tuple[list[int], list[int]]]
+    taken: list[int]
+
+    def __deepcopy__(self, memo: dict) -> Taken:
+        return self
+
+    def entry(self, seat: int) -> tuple | None:
+        """The seat's `(kind, options, ids, sorted ids, index taken)`, or None if it was not
+        asked."""
+        seats = self.seats
+        if seat not in seats:
+            return None
+        at = seats.index(seat)
+        return (self.kind, self.options[at], *self.ids[at], self.taken[at])
+
+
+class Kept(NamedTuple):
+    """The last draw and the last decision of several seats left with declared ids (Taken), for
+    the next ones' ids: a list's ids are its last list's less the one taken, when its options are
+    exactly those (see `declared_node`), whatever happened in between. Never changed once made: a
+    move replaces it, so the copies of a state share it (pyspiel clones states with
+    copy.deepcopy, where copying a dict of entries cost 0.87 us against 0.18 us for one shared;
+    an adapter clone is about 9 us)."""
+
+    draw: Taken | None = None
+    decision: Taken | None = None
 
     def __deepcopy__(self, memo: dict) -> Kept:
         return self
 
-    def with_entries(self, entries: dict) -> Kept:
-        """This record with `entries` (seat -> entry) replacing those seats' entries."""
-        return Kept({**self, **entries})
+    def entry(self, seat: int) -> tuple | None:
+        """What `seat` (CHANCE_SEAT: the chance player) was offered and took last (Taken.entry)."""
+        taken = self.draw if seat == CHANCE_SEAT else self.decision
+        return None if taken is None else taken.entry(seat)
 
 
 NO_KEPT = Kept()  # a new state's: nothing kept yet
@@ -89,11 +116,11 @@ def declared_ids(known: dict, options: list) -> tuple[list[int], list[int]] | No
     return ids, ordered
 
 
-def _after_taking(entry: tuple, options: list) -> tuple[list[int], list[int]] | None:
-    """The options' ids from a kept entry, when the options are the entry's options but the one
-    taken, in the same order: its ids less the taken one's (they differ, being some of the
-    entry's, and stay sorted). None otherwise."""
-    _, before, ids, ordered, index = entry
+def _after_taking(before: list, ids: list[int], ordered: list[int], index: int,
+                  options: list) -> tuple[list[int], list[int]] | None:
+    """The options' ids from a list left (`before`, its ids in order and sorted, the index taken),
+    when the options are that list but the one taken, in the same order: its ids less the taken
+    one's (they differ, being some of the list's, and stay sorted). None otherwise."""
     if len(options) != len(before) - 1:
         return None
     expected = before[:]  # one copy and one comparison rather than four slices and two
@@ -101,38 +128,35 @@ def _after_taking(entry: tuple, options: list) -> tuple[list[int], list[int]] | 
     if expected != options:
         return None
     taken = ids[index]
+    same = ordered is ids
     ids = ids[:]
     del ids[index]
-    if ordered is entry[2]:
+    if same:
         return ids, ids
     ordered = ordered[:]
     del ordered[bisect_left(ordered, taken)]
     return ids, ordered
 
 
-def _kept_or_declared(known: dict, entry: tuple | None, kind: str, options: list) -> tuple[list[int], list[int]] | None:
-    """One list's ids: from its seat's kept entry (of the same kind) when they can be, else its
-    declared ids; None when neither gives them."""
-    if entry is not None and entry[0] == kind:
-        pair = _after_taking(entry, options)
-        if pair is not None:
-            return pair
-    return declared_ids(known, options)
-
-
 def declared_node(known: dict, pending: Decision, kept: Kept) -> Node | None:
     """The node of a decision (or a draw) whose options lists all have known declared ids, all
     different within each list; None when one list is not like that. A draw's ids and each
-    seat's of a decision of several seats are kept from the last list when they can be
-    (`_after_taking`), else worked out (`declared_ids`). One seat's decision is always worked
-    out: measured on a trick-taking game, its hand is mostly offered in part (follow suit), and
-    keeping what it took cost more than it saved (a draw's ids are kept once a deal is done, see
-    SnowrulesState._apply_action; consecutive draws use Node.after_draw)."""
+    seat's of a decision of several seats are kept from the last draw's or decision's list when
+    they can be (`_after_taking`), else worked out (`declared_ids`). One seat's decision is always
+    worked out: measured on a trick-taking game, its hand is mostly offered in part (follow suit),
+    and keeping what it took cost more than it saved (a draw's ids are kept once a deal is done,
+    see SnowrulesState._apply_action; consecutive draws use Node.after_draw)."""
     kind = pending.kind
     if pending.chance:
-        pair = _kept_or_declared(known, kept.get(CHANCE_SEAT), kind, pending.options[0])
+        options = pending.options[0]
+        last = kept.draw
+        pair = None
+        if last is not None and last.kind == kind:
+            pair = _after_taking(last.options[0], *last.ids[0], last.taken[0], options)
         if pair is None:
-            return None
+            pair = declared_ids(known, options)
+            if pair is None:
+                return None
         return _new_tuple(Node, ([pair], {CHANCE_PLAYER: pair[1]}, [], True))
     seats = pending.seats
     if len(seats) == 1:
@@ -140,21 +164,40 @@ def declared_node(known: dict, pending: Decision, kept: Kept) -> Node | None:
         if pair is None:
             return None
         return _new_tuple(Node, ([pair], {seats[0]: pair[1]}, [], True))
+    last = kept.decision
+    if last is not None and last.kind != kind:
+        last = None
+    same = last is not None and last.seats == seats  # then each seat at its place in the last
     found = []
     legal = {}
-    for seat, options in zip(seats, pending.options):
-        pair = _kept_or_declared(known, kept.get(seat), kind, options)
+    for at, (seat, options) in enumerate(zip(seats, pending.options)):
+        pair = None
+        if last is not None:
+            if not same:
+                at = last.seats.index(seat) if seat in last.seats else -1
+            if at >= 0:
+                pair = _after_taking(last.options[at], *last.ids[at], last.taken[at], options)
         if pair is None:
-            return None
+            pair = declared_ids(known, options)
+            if pair is None:
+                return None
         found.append(pair)
         legal[seat] = pair[1]
     # tuple.__new__ rather than Node(...): a third of its cost (no Python __new__)
     return _new_tuple(Node, (found, legal, [NOTHING_TO_DECIDE] if pending.simultaneous else [], True))
 
 
-def keep(kept: Kept, node: Node, pending: Decision, answers: list[int]) -> Kept:
-    """Leaving a decision of several seats whose ids are the declared ones: the record with each
-    seat's list, its ids and the index it took (`answers`, one per seat)."""
-    kind = pending.kind
-    return kept.with_entries({seat: (kind, options, ids, ordered, index) for seat, options, (ids, ordered), index
-                              in zip(pending.seats, pending.options, node.ids, answers)})
+_DRAWN_BY = [CHANCE_SEAT]
+
+
+def after_draw_left(kept: Kept, pending: Decision, node: Node, index: int) -> Kept:
+    """The record once a draw with declared ids is left, `index` drawn."""
+    return _new_tuple(Kept, (_new_tuple(Taken, (pending.kind, _DRAWN_BY, pending.options, node.ids, [index])),
+                             kept.decision))
+
+
+def after_decision_left(kept: Kept, pending: Decision, node: Node, answers: list[int]) -> Kept:
+    """The record once a decision of several seats with declared ids is left, `answers` (one
+    index per seat) taken."""
+    return _new_tuple(Kept, (kept.draw, _new_tuple(Taken, (pending.kind, pending.seats, pending.options, node.ids,
+                                                           answers))))

@@ -29,7 +29,15 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import pyspiel
-from snowrules.adapters.nodes import CHANCE_SEAT, NO_KEPT, NOTHING_TO_DECIDE, Node, declared_ids, declared_node, keep
+from snowrules.adapters.nodes import (
+    NO_KEPT,
+    NOTHING_TO_DECIDE,
+    Node,
+    after_decision_left,
+    after_draw_left,
+    declared_ids,
+    declared_node,
+)
 from snowrules.adapters.option_ids import option_ids
 from snowrules.adapters.recall import Recall, Sight
 from snowrules.compile.action_ids import FreeActionIds, free_action_ids
@@ -391,7 +399,7 @@ class SnowrulesState(pyspiel.State):
             after = st.pending
             if after is None or not after.chance or st.result is not None:
                 if node.by_option:  # the next draw, after the decisions between, may keep these ids
-                    self._kept = self._kept.with_entries({CHANCE_SEAT: (pending.kind, options, *node.ids[0], index)})
+                    self._kept = after_draw_left(self._kept, pending, node, index)
                 self._observe()
                 return
             self._player = CHANCE_PLAYER  # the next draw, with nothing to note
@@ -430,7 +438,7 @@ class SnowrulesState(pyspiel.State):
             except ValueError:
                 raise self._illegal(ids, action, seat) from None
         if node.by_option:
-            self._kept = keep(self._kept, node, pending, answers)
+            self._kept = after_decision_left(self._kept, pending, node, answers)
         values = list(map(list.__getitem__, pending.options, answers))
         if not self._looked:
             self.recall = None
