@@ -1,5 +1,6 @@
-"""tools/bench.py: its check that both sides of a ratio play games of the same length, and its
-refusal of a command line it cannot measure."""
+"""tools/bench.py: its check that both sides of a ratio play games of the same length; bench.py,
+bench_clone.py and bytecodes.py: their refusal of a command line they cannot measure, and
+bytecodes.py's count, the same at every run."""
 from __future__ import annotations
 
 import math
@@ -59,9 +60,29 @@ def test_without_a_length_on_either_side_the_row_says_nothing_of_lengths():
     ("bench.py", ["--variant", "two_player"], "--variant needs exactly one --ruleset"),
     ("bench.py", ["--rounds", "many"], "argument --rounds: invalid int value: 'many'"),
     ("bench_clone.py", ["--ruleset", "no_such_game"], "no_such_game:1:1: error: no ruleset here"),
+    ("bytecodes.py", ["--ruleset", "no_such_game", "--played"], "no_such_game:1:1: error: no ruleset here"),
+    ("bytecodes.py", ["--ruleset", "snow_time"], "snow_time has no OpenSpiel game: use --played"),
+    ("bytecodes.py", ["--ruleset", "goofspiel", "--games", "0"], "--games must be at least 1"),
+    ("bytecodes.py", [], "the following arguments are required: --ruleset"),
 ])
 def test_a_command_line_the_tool_cannot_measure_ends_with_its_reason(tool, arguments, message):
     done = subprocess.run([sys.executable, str(TOOLS / tool), *arguments], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert message in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_the_bytecode_count_of_seeded_games_is_the_same_at_every_run():
+    """tools/bytecodes.py counts bench.py's own loop: two runs give the same total (what makes it a
+    measure that machine noise does not move), and it names the VM among the functions."""
+    def total() -> str:
+        done = subprocess.run([sys.executable, str(TOOLS / "bytecodes.py"), "--ruleset", "goofspiel",
+                               "--players", "2", "--games", "2", "--top", "40"],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert "vm.py:" in done.stdout and "run" in done.stdout
+        return done.stdout.splitlines()[0]
+    first = total()
+    assert first.startswith("goofspiel, 2 players, through the OpenSpiel adapter: ")
+    assert first.endswith(" bytecodes a game")
+    assert total() == first
