@@ -110,3 +110,26 @@ def test_a_decisions_seat_read_in_place_is_the_seat_its_closure_gives():
             if step.who_slot is not None:
                 assert step.who(None, env) == env[step.who_slot]
         assert any(step.known_who is not None or step.who_slot is not None for step in chooses)
+
+
+@pytest.mark.parametrize("branches", [3, 17], ids=["in-one-expression", "one-by-one"])
+@pytest.mark.parametrize("otherwise", [None, 99], ids=["no-otherwise", "otherwise"])
+def test_an_if_around_steps_pushes_the_first_branch_whose_condition_holds(branches, otherwise):
+    """IfStep's picker (one generated expression, or a loop past 16 branches): the block of the
+    first true condition, later true ones left alone; `otherwise` (or nothing) when none holds.
+    Branch k's condition reads env[k], its block is 10 + k."""
+    from snowrules.compile.closures import local
+    from snowrules.compile.steps import IfStep
+    from snowrules.model.values import Frame
+    step = IfStep([(local(k), 10 + k) for k in range(branches)], otherwise)
+
+    class St:
+        frames: list
+
+    for true_ones, expected in [({1, 2}, 11), ({branches - 1}, 10 + branches - 1), (set(), otherwise)]:
+        st = St()
+        st.frames = [Frame(0, 1, 0)]
+        env = [k in true_ones for k in range(branches)]
+        assert step.run(st, st.frames[0], env, None) is False
+        pushed = [(f.block, f.pc, f.env) for f in st.frames[1:]]
+        assert pushed == ([] if expected is None else [(expected, 0, 0)])

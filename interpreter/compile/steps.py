@@ -9,7 +9,7 @@ import functools
 import itertools
 import math
 
-from snowrules.compile import apply
+from snowrules.compile import apply, fuse
 from snowrules.compile.closures import constant_in, slot_of
 from snowrules.language.diagnostics import Position
 from snowrules.model.events import PhaseStarted
@@ -91,17 +91,39 @@ class PushBlock:
 
 
 class IfStep:
+    """`if` around statements that may wait: pushes the block of the first branch whose condition
+    holds (or the `otherwise` block). The branch is picked by one generated function (`pick`), the
+    conditions in order in one expression, rather than a call per condition."""
+
     def __init__(self, branches: list[tuple], otherwise: int | None):
         self.branches, self.otherwise = branches, otherwise
+        self.pick = _picker(branches, otherwise)
 
     def run(self, st, frame, env, program) -> bool:
-        for cond, block in self.branches:
-            if cond(st, env):
-                st.frames.append(Frame(block, 0, frame.env))
-                return False
-        if self.otherwise is not None:
-            st.frames.append(Frame(self.otherwise, 0, frame.env))
+        block = self.pick(st, env)
+        if block is not None:
+            st.frames.append(Frame(block, 0, frame.env))
         return False
+
+
+_PICKED_IN_ONE = 16  # more branches than this are gone through one by one (a shallower expression)
+
+
+def _picker(branches: list[tuple], otherwise: int | None):
+    """A function of (st, env): the block of the first branch whose condition holds, else
+    `otherwise` (None: no block)."""
+    if len(branches) > _PICKED_IN_ONE:
+        def pick(st, env):
+            for cond, block in branches:
+                if cond(st, env):
+                    return block
+            return otherwise
+        return pick
+    template = "None" if otherwise is None else f"{{i{len(branches)}}}"
+    for number in reversed(range(len(branches))):
+        template = f"({{i{number}}} if ({{p{number}}}) else {template})"
+    return fuse.fused(template, [cond for cond, _ in branches], ints=[*(block for _, block in branches),
+                                                                      *([] if otherwise is None else [otherwise])])
 
 
 class ForStep:
