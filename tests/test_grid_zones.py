@@ -370,6 +370,23 @@ def test_a_move_the_layout_cannot_take_stops_at_its_rule(tmp_path, lines, messag
     assert message in str(error.value)
 
 
+@pytest.mark.parametrize("line", ["    move 1 at random from table to hand\n",
+                                  "    move 1 at random from hand to table\n"], ids=["from-the-grid", "onto-the-grid"])
+def test_an_explicit_draw_with_a_grid_zone_is_refused_before_its_chance_node(tmp_path, line):
+    """With explicit chance (how OpenSpiel sees a game) a draw waits as a chance node: one from or
+    to a grid zone is refused where the rule is before any node is offered, not once an outcome
+    is taken, so that no node is offered that cannot be taken."""
+    folder = tmp_path / "tiles"
+    shutil.copytree(TILES, folder)
+    (folder / "rules.sr").write_text(HEAD + "setup:\n    move tile(\"tile A\") to table at {cell: {x: 0, y: 0}, "
+                                     "rotation: 0}\n    move tile(\"tile B\") to hand\n" + line
+                                     + "each turn:\n    end game winners players\n")
+    game = Game(compile_ruleset(load_ruleset(str(folder), None, {"overlap": 0}), 1, True))
+    with pytest.raises(RuntimeRulesError) as error:
+        game.start(0, explicit=True)
+    assert "rules.sr:9:5: error: a grid zone is not drawn from or dealt to at random" in str(error.value)
+
+
 def test_a_move_out_of_the_grid_lifts_the_tile_and_uncovers_what_it_lay_on(tmp_path):
     # C on A's squares, then C back to the hand: A shows again; then all of the table (A) goes
     # to the hand, which holds C and A (B stays in the box)

@@ -209,11 +209,20 @@ def move_top(st, a: int, b: int, n: int, bottom: bool, rule: str, react: tuple =
             st.raised.append((event, [c, a, b]))
 
 
-def draw(st, a: int, index: int, b: int, bottom: bool, rule: str) -> int:
-    """The component at `index` in zone `a`, drawn at random, to `b`; the component."""
+def refuse_a_grid_draw(st, a: int, b: int, rule: str) -> None:
+    """A draw at random from zone `a` to `b` is an error at its rule if either is a grid zone (a
+    component goes onto a grid only at a spot, and leaves it only as chosen). Checked by `draw`,
+    and by an explicit draw before it offers its chance node, so that no node is offered that
+    cannot be taken."""
     if st.grids and (a in st.grids or b in st.grids):
         raise RuntimeRulesError.at(Position.parse(rule), "a grid zone is not drawn from or dealt to at random",
                                    "choose the component, then `move c to ZONE at SPOT`")
+
+
+def draw(st, a: int, index: int, b: int, bottom: bool, rule: str) -> int:
+    """The component at `index` in zone `a`, drawn at random, to `b`; the component."""
+    if st.grids:
+        refuse_a_grid_draw(st, a, b, rule)
     c = st.zones[a].pop(index)
     if bottom:
         st.zones[b].insert(0, c)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from snowrules.compile import fuse
-from snowrules.compile.apply import TELLING, draw
+from snowrules.compile.apply import TELLING, draw, refuse_a_grid_draw
 from snowrules.compile.budget import charge, charge_lines, over_budget, too_many
 from snowrules.compile.closures import constant_in
 from snowrules.compile.scope import Scope
@@ -289,6 +289,8 @@ class DrawStep(ChanceStep):
             n = min(self.count(st, env) if n is None else n, len(source))
             if n <= 0 or a == b:
                 return False
+            if st.grids:
+                refuse_a_grid_draw(st, a, b, self.rule)
             progress = {"from": a, "to": b, "left": n}
         st.pending = Decision([], [source[:]], False, self.rule, self.what, self.kind, True, None, False, False,
                               progress)
