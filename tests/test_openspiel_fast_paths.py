@@ -181,9 +181,10 @@ def test_ids_kept_from_a_seats_last_options_are_those_worked_out_afresh(name, pa
                 continue
             pending = state.st.pending
             for seat, options in zip([CHANCE_SEAT] if pending.chance else pending.seats, pending.options):
-                entry = state._kept.entry(seat)
-                if entry is not None and entry[0] == pending.kind:
-                    kept = _after_taking(*entry[1:], options) is not None
+                last = state._kept.draw if seat == CHANCE_SEAT else state._kept.decision
+                if last is not None and last.kind == pending.kind and seat in last.seats:
+                    at = last.seats.index(seat)
+                    kept = _after_taking(last.options[at], *last.ids[at], last.taken[at], options) is not None
                     taken, missed = taken + kept, missed + (not kept)
             node = state._node or state._work_out_node()
             was, state._kept = state._kept, Kept()

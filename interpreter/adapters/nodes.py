@@ -1,5 +1,5 @@
 """A node's OpenSpiel action ids (Node), worked out from the options' declared ids, and kept from
-one node of a seat to its next (Kept).
+the last draw and the last decision of several seats to the next ones (Kept).
 
 The ids of an options list are worked out at every node of every playout, so the common case
 has a path of its own: whole-number options (components, players, numbers) whose declared ids
@@ -19,7 +19,7 @@ from snowrules.model.values import Decision
 
 NOTHING_TO_DECIDE = 0   # the one legal action of a seat left out of a simultaneous node
 CHANCE_PLAYER = pyspiel.PlayerId.CHANCE
-CHANCE_SEAT = -1  # the chance player's key in Kept (a plain int: never a seat)
+CHANCE_SEAT = -1  # the chance player among the seats of a draw left (Taken.seats; a plain int: never a seat)
 _new_tuple = tuple.__new__
 
 
@@ -63,15 +63,6 @@ class Taken(NamedTuple):
     def __deepcopy__(self, memo: dict) -> Taken:
         return self
 
-    def entry(self, seat: int) -> tuple | None:
-        """The seat's `(kind, options, ids, sorted ids, index taken)`, or None if it was not
-        asked."""
-        seats = self.seats
-        if seat not in seats:
-            return None
-        at = seats.index(seat)
-        return (self.kind, self.options[at], *self.ids[at], self.taken[at])
-
 
 class Kept(NamedTuple):
     """The last draw and the last decision of several seats left with declared ids (Taken), for
@@ -86,11 +77,6 @@ class Kept(NamedTuple):
 
     def __deepcopy__(self, memo: dict) -> Kept:
         return self
-
-    def entry(self, seat: int) -> tuple | None:
-        """What `seat` (CHANCE_SEAT: the chance player) was offered and took last (Taken.entry)."""
-        taken = self.draw if seat == CHANCE_SEAT else self.decision
-        return None if taken is None else taken.entry(seat)
 
 
 NO_KEPT = Kept()  # a new state's: nothing kept yet
