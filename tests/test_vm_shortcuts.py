@@ -1,5 +1,5 @@
-"""The VM's shortcuts give what its general path gives: a pushed block of a single step (a
-branch around a draw or a decision, `Block.single`) runs in place of a turn of the VM's loop,
+"""The VM's shortcuts give what its general path gives: a block of a single step (a branch
+around a draw or a decision, `Block.single`), pushed or resumed, runs at the head of the VM's loop,
 and a draw reads the zones and count known while compiling without a call. Each test compares
 the shortcut with the general path (the shortcut turned off) state by state, or checks that the
 shortcut's condition is what it should be."""

@@ -29,6 +29,20 @@ def run(program: Program, st: State) -> None:
         while frames:
             frame = frames[-1]
             block = blocks[frame.block]
+            step = block.single
+            if step is not None and frame.pc == 0:
+                # A block of one step (a branch around a draw or a decision), just pushed or
+                # resumed with its answer: run here, as the loop below would run it, without it.
+                pc = 0  # where an error is
+                frame.pc = 1
+                if step.run(st, frame, envs[frame.env], program):
+                    return
+                steps += 1
+                if steps > budget:
+                    _too_long(program, block, 0)
+                if frames[-1] is frame and frame.pc == 1:  # done, neither pushed nor repeating
+                    frames.pop()  # its end, as a SEQUENCE's
+                continue
             pc = frame.pc
             size = block.size
             if pc < size:
@@ -52,25 +66,8 @@ def run(program: Program, st: State) -> None:
                     steps += 1
                     if steps > budget:
                         _too_long(program, block, pc)
-                    top = frames[-1]
-                    if top is not frame:  # the step pushed a block: it runs next
-                        pushed = blocks[top.block]
-                        step = pushed.single
-                        if step is None:
-                            break
-                        # A block of one step (a branch around a draw or a decision) runs here, as
-                        # the outer loop would run it, without that loop's turn around it.
-                        outer, block, pc = block, pushed, 0  # `block, pc`: where an error is
-                        top.pc = 1
-                        if step.run(st, top, envs[top.env], program):
-                            return
-                        steps += 1
-                        if steps > budget:
-                            _too_long(program, block, 0)
-                        if frames[-1] is not top or top.pc != 1:  # it pushed or repeats: the general way
-                            break
-                        frames.pop()  # its end, as a SEQUENCE's
-                        block = outer
+                    if frames[-1] is not frame:  # the step pushed a block: it runs next
+                        break
                     pc = frame.pc
                 else:
                     frame.pc = pc
