@@ -333,7 +333,7 @@ class SnowrulesState(pyspiel.State):
             player = current
         if self.st.result is not None:
             return []
-        if current == CHANCE_PLAYER or player == current or (player >= 0 and current == SIMULTANEOUS_PLAYER):
+        if player == current or (current == SIMULTANEOUS_PLAYER and player >= 0) or current == CHANCE_PLAYER:
             node = self._node
             if node is None:
                 node = self._node = self._work_out_node()
