@@ -75,7 +75,7 @@ def run(program: Program, st: State) -> None:
                     continue
             if block.kind is SEQUENCE:
                 frames.pop()
-            elif block.kind is LOOP:  # the next item, as _end_of_block does (the common case here)
+            elif block.kind is LOOP:  # the next item
                 index = frame.index + 1
                 items = frame.items
                 if index < len(items):
@@ -111,21 +111,11 @@ def _where(block, pc) -> Position:
 
 
 def _end_of_block(program: Program, st: State, block, frame: Frame) -> bool:
-    """Leave or repeat a finished block. True when the state should pause here (a scenario asked
-    to look at the end of this turn)."""
+    """Leave or repeat a finished block that is neither a sequence nor a loop (the VM's loop ends
+    those itself, the commonest). True when the state should pause here (a scenario asked to look
+    at the end of this turn)."""
     kind = block.kind
-    if kind is SEQUENCE:
-        st.frames.pop()
-    elif kind is LOOP:
-        index = frame.index + 1
-        items = frame.items
-        if index < len(items):
-            frame.index = index
-            frame.pc = 0
-            bind(st.envs[frame.env], block.slots, items[index])
-        else:
-            st.frames.pop()
-    elif kind is WHILE:
+    if kind is WHILE:
         if block.cond(st, st.envs[frame.env]):
             frame.pc = 0
         else:
