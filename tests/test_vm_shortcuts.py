@@ -1,6 +1,7 @@
 """The VM's shortcuts give what its general path gives: a block of a single step (a branch
-around a draw or a decision, `Block.single`), pushed or resumed, runs at the head of the VM's loop,
-and a draw reads the zones and count known while compiling without a call. Each test compares
+around a draw or a decision, `Block.single`), pushed or resumed, runs at the head of the VM's loop;
+such a branch of an `if` runs at a slot of the `if`'s own block instead of being pushed
+(IfStep.inline); and a draw reads the zones and count known while compiling without a call. Each test compares
 the shortcut with the general path (the shortcut turned off) state by state, or checks that the
 shortcut's condition is what it should be."""
 from __future__ import annotations
@@ -10,7 +11,7 @@ import random
 import pytest
 from snowrules.compile.chance import DrawStep
 from snowrules.compile.compiler import compile_ruleset
-from snowrules.compile.steps import ChooseStep
+from snowrules.compile.steps import ChooseStep, IfStep, InlinedBranch
 from snowrules.language.diagnostics import RuntimeRulesError
 from snowrules.load.ruleset import load_ruleset
 from snowrules.runtime.engine import Game
@@ -30,6 +31,21 @@ def _general(program):
     for block in program.blocks:
         block.single = None
     return program
+
+
+def _pushed(program):
+    """The same program with every `if` pushing its branches' blocks (none run at a slot)."""
+    for block in program.blocks:
+        for step in block.steps[:block.size]:
+            if isinstance(step, IfStep):
+                step.pick = IfStep(step.branches, step.otherwise).pick
+    return program
+
+
+def _without_frames(st) -> dict:
+    data = st.to_json()
+    del data["frames"]
+    return data
 
 
 def _answers(game: Game, st, rng: random.Random) -> list[int]:
@@ -56,6 +72,87 @@ def test_single_step_blocks_give_the_general_paths_states(name, players, single)
         assert a.result == b.result is not None
 
 
+@pytest.mark.parametrize("name, players, single", GAMES)
+def test_branches_at_slots_give_the_pushed_branches_states(name, players, single):
+    """The same game, step for step, whether an `if` runs its single-step branches at slots of
+    its own block or pushes their blocks: everything but the frames is the same after every
+    answer, and so is the number of statements run (the budget counts them)."""
+    inlined = Game(_explicit(name, players))
+    pushed = Game(_pushed(_explicit(name, players)))
+    slots = [step for block in inlined.program.blocks for step in block.steps[block.size:] if step is not None]
+    assert bool(slots) == single and all(isinstance(step, InlinedBranch) for step in slots)
+    for seed in range(12):
+        a, b = inlined.start(seed, explicit=True), pushed.start(seed, explicit=True)
+        rng = random.Random(seed)
+        while True:
+            assert _without_frames(a) == _without_frames(b)
+            assert a.steps == b.steps
+            if a.pending is None:
+                break
+            choices = _answers(inlined, a, rng)
+            inlined.answer(a, choices)
+            pushed.answer(b, choices)
+        assert a.result == b.result is not None
+
+
+def test_a_state_saved_in_a_branchs_own_frame_resumes_there():
+    """A state written while a branch's block was pushed (as before slots, or by a program that
+    pushes it) resumes in a program that runs that branch at a slot: the branch's block is still
+    there, and the game goes on as it would have."""
+    from snowrules.model.state import State
+    inlined = Game(_explicit("goofspiel", 2))
+    pushed = Game(_pushed(_explicit("goofspiel", 2)))
+    resumed = 0
+    for seed in range(6):
+        b = pushed.start(seed, explicit=True)
+        rng = random.Random(seed)
+        while b.pending is not None:
+            top = pushed.program.blocks[b.frames[-1].block]
+            if top.single is not None:  # waiting in a branch's own frame
+                a = State.from_json(b.to_json())
+                choices = _answers(pushed, b, rng)
+                inlined.answer(a, choices)
+                pushed.answer(b, choices)
+                assert _without_frames(a) == _without_frames(b) and a.steps == b.steps
+                resumed += 1
+            else:
+                pushed.answer(b, _answers(pushed, b, rng))
+    assert resumed > 50
+
+
+NESTED = """rounds 4:
+    if turn > 1:
+        if turn > 2:
+            ask first(players) to choose n from [1, 2, 3]:
+                announce "late", n
+    else:
+        ask first(players) to choose n from [4, 5]:
+            announce "first", n
+
+at game end:
+    end game winners players
+"""
+
+
+def test_a_branch_that_is_an_if_is_pushed(tmp_path):
+    """An `if` alone in a branch keeps its slots in its own block, so it is pushed rather than
+    run at a slot of the outer `if`'s block (its jumps would land in the wrong block); the game is
+    the one that pushes every branch."""
+    program = compile_ruleset(ruleset(tmp_path, NESTED), 2)
+    turns = next(block for block in program.blocks if block.kind == "turns")
+    outer = next(step for step in turns.steps[:turns.size] if isinstance(step, IfStep))
+    assert isinstance(program.blocks[outer.branches[0][1]].single, IfStep)
+    slotted = [step.step for block in program.blocks for step in block.steps[block.size:] if step is not None]
+    assert len(slotted) == 2 and all(isinstance(step, ChooseStep) for step in slotted)
+    states = []
+    for game in (Game(program), Game(_pushed(compile_ruleset(ruleset(tmp_path, NESTED), 2)))):
+        events = []
+        st = game.start(0, decide=lambda st: st.pending.options[0][-1], sink=events.append)
+        states.append((_without_frames(st), st.steps, [e["text"] for e in events if e["e"] == "say"]))
+    assert states[0] == states[1]
+    assert states[0][2] == ["first 5", "late 3", "late 3"]
+
+
 def test_only_a_sequence_of_one_step_is_single():
     program = _explicit("goofspiel", 2)
     for block in program.blocks:
@@ -73,8 +170,8 @@ ENDLESS = "each turn:\n    if turn > 0:\n        ask first(players) to choose n 
 def test_the_budget_ends_in_a_single_step_block_where_the_general_path_ends(tmp_path, shortcut, budget):
     program = compile_ruleset(ruleset(tmp_path, ENDLESS), 2)
     assert any(block.single is not None for block in program.blocks)
-    if not shortcut:
-        _general(program)
+    if not shortcut:  # nor a slot for the branch: the VM's general path throughout
+        _pushed(_general(program))
     program.max_steps = budget
     with pytest.raises(RuntimeRulesError) as raised:
         Game(program).start(0, decide=lambda st: st.pending.options[0][0])

@@ -18,7 +18,7 @@ from snowrules.compile.fuse import PYTHON_ERRORS, rules_error
 from snowrules.compile.reactions import Events
 from snowrules.compile.scope import BOUND_NAMES, BUILTIN_VALUES, RoutineSlots, Scope, Symbols, Variable, suggest
 from snowrules.compile.statements import StatementCompiler, SuspendAnalysis, TriggerRuntime
-from snowrules.compile.steps import PushBlock, TurnsStep
+from snowrules.compile.steps import PushBlock, TurnsStep, inline_branches
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, Diagnostics, Position, RulesetError, RuntimeRulesError
 from snowrules.load.ruleset import UTILITIES, Ruleset, load_ruleset, options_text
@@ -211,6 +211,7 @@ class _Compiler:
             nodes += [n for d in ruleset.components for body in d.effects.values() for n in s.walk(body)]
             check_action_ids(interface, layout, self.symbols, self.diag, nodes)
         counters_initial = list(layout.counter_initial)
+        inline_branches(self.blocks)
         return Program(
             title=ruleset.title, ruleset=ruleset.name, version=ruleset.version, variant=ruleset.variant,
             players=self.players, seats_per_player=ruleset.seats_per_player, layout=layout,

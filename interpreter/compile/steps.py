@@ -93,17 +93,73 @@ class PushBlock:
 class IfStep:
     """`if` around statements that may wait: pushes the block of the first branch whose condition
     holds (or the `otherwise` block). The branch is picked by one generated function (`pick`), the
-    conditions in order in one expression, rather than a call per condition."""
+    conditions in order in one expression, rather than a call per condition.
+
+    A branch of a single step (a draw, a decision) is not pushed once `inline` has given it a
+    slot in the `if`'s own block: `pick` then gives the slot as a negative number (`~slot`) and
+    the step runs there, in the `if`'s frame, as the VM's next statement (InlinedBranch)."""
 
     def __init__(self, branches: list[tuple], otherwise: int | None):
         self.branches, self.otherwise = branches, otherwise
         self.pick = _picker(branches, otherwise)
+        self.inlined = False
 
     def run(self, st, frame, env, program) -> bool:
-        block = self.pick(st, env)
-        if block is not None:
-            st.frames.append(Frame(block, 0, frame.env))
+        target = self.pick(st, env)
+        if target is not None:
+            if target < 0:  # a branch of one step at its slot in this block (see `inline`)
+                frame.pc = ~target
+            else:
+                st.frames.append(Frame(target, 0, frame.env))
         return False
+
+    def inline(self, blocks: list, block, pc: int) -> None:
+        """Give each branch of a single step a slot past the end of `block` (where this `if` is
+        statement `pc`), so that the branch runs in this block's frame rather than one pushed for
+        it: a frame less to make, push, enter and leave at each draw or decision the branch holds.
+        The branches' own blocks stay as they are: a game played through runs them in place
+        (compile/playthrough.py), and a state saved with a branch's frame still resumes in it.
+        A single step that is itself an `if` is pushed as before: its own slots are in its block."""
+        if self.inlined:
+            return
+        self.inlined = True
+        slots: dict[int, int] = {}
+        for target in [*(b for _, b in self.branches), self.otherwise]:
+            if target is None or target in slots:
+                continue
+            branch = blocks[target]
+            if branch.single is not None and type(branch.single) is not IfStep:
+                slot = block.add_slot(InlinedBranch(branch.single, block.next_slot(), pc + 1), branch.positions[0])
+                slots[target] = ~slot
+        if slots:
+            self.pick = _picker([(cond, slots.get(b, b)) for cond, b in self.branches],
+                                None if self.otherwise is None else slots.get(self.otherwise, self.otherwise))
+
+
+class InlinedBranch:
+    """A branch of one step run at its slot in its `if`'s block (IfStep.inline): the step, then
+    the statement after the `if`. The step sees the `if`'s frame, whose `pc` the VM has set past
+    the slot: a step that waits steps it back to the slot, where the answer resumes it; one that
+    repeats leaves it there; one that pushes a block runs on after it, at the `if`'s next."""
+
+    def __init__(self, step, slot: int, after: int):
+        self.step, self.next, self.after = step, slot + 1, after
+
+    def run(self, st, frame, env, program) -> bool:
+        if self.step.run(st, frame, env, program):
+            return True
+        if frame.pc == self.next:  # done, not repeating
+            frame.pc = self.after
+        return False
+
+
+def inline_branches(blocks: list) -> None:
+    """Give the single-step branches of every `if` around steps their slots (IfStep.inline)."""
+    for block in blocks:
+        for pc in range(block.size):
+            step = block.steps[pc]
+            if type(step) is IfStep:
+                step.inline(blocks, block, pc)
 
 
 _PICKED_IN_ONE = 16  # more branches than this are gone through one by one (a shallower expression)

@@ -33,11 +33,14 @@ class Block:
     position: Position | None = None
     positions: list[Position] = field(default_factory=list)
     size: int = 0                        # number of statements (read on every VM step)
+    # Past `size`: slots of steps run in this block's frame though written in a branch of it
+    # (compile/steps.py: IfStep.inline); the VM reaches them only by a jump from their `if`.
     # A sequence of exactly one step (a branch around a draw or a decision), else None: the VM
     # runs it in place of a turn of its loop (runtime/vm.py).
     single: Any = None
 
     def add_native(self, native: Native, position: Position) -> None:
+        assert len(self.steps) == self.size, "statements are added before any slot"
         self.natives.append(native)
         self.steps.append(None)
         self.positions.append(position)
@@ -45,11 +48,29 @@ class Block:
         self.single = None
 
     def add_step(self, step: Any, position: Position) -> None:
+        assert len(self.steps) == self.size, "statements are added before any slot"
         self.natives.append(None)
         self.steps.append(step)
         self.positions.append(position)
         self.single = step if self.size == 0 and self.kind == SEQUENCE else None
         self.size += 1
+
+    def next_slot(self) -> int:
+        """The pc of the next slot past the block's statements (see `size`). The first is
+        `size + 1`: a pc of `size` is the block's end, so that place is left empty."""
+        return len(self.steps) + (len(self.steps) == self.size)
+
+    def add_slot(self, step: Any, position: Position) -> int:
+        """A step at the next slot; its pc."""
+        slot = self.next_slot()
+        while len(self.steps) < slot:
+            self.natives.append(None)
+            self.steps.append(None)
+            self.positions.append(position)
+        self.natives.append(None)
+        self.steps.append(step)
+        self.positions.append(position)
+        return slot
 
 
 @dataclass

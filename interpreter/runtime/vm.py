@@ -45,13 +45,14 @@ def run(program: Program, st: State) -> None:
                 continue
             pc = frame.pc
             size = block.size
-            if pc < size:
+            if pc != size:
                 # The block's statements one after another while this frame stays on top: its
                 # `pc` is written back before a step (which may wait, and then reads it) and when
-                # the block is done. Natives neither wait nor push frames.
+                # the block is done. Natives neither wait nor push frames. A pc past `size` is a
+                # slot that an `if` jumped to (IfStep.inline), which jumps back before the end.
                 natives = block.natives
                 env = envs[frame.env]
-                while pc < size:
+                while pc != size:
                     native = natives[pc]
                     if native is not None:
                         native(st, env)
@@ -71,7 +72,7 @@ def run(program: Program, st: State) -> None:
                     pc = frame.pc
                 else:
                     frame.pc = pc
-                if pc < size:
+                if pc != size:
                     continue
             if block.kind is SEQUENCE:
                 frames.pop()
