@@ -12,7 +12,7 @@ import pytest
 
 TOOLS = Path(__file__).resolve().parent.parent / "tools"
 sys.path.insert(0, str(TOOLS))
-from bench import Length, compare_lengths  # noqa: E402
+from bench import Length, compare_lengths, ratio_cell, round_ratios  # noqa: E402
 
 
 def test_a_length_is_the_mean_and_its_standard_error():
@@ -86,3 +86,14 @@ def test_the_bytecode_count_of_seeded_games_is_the_same_at_every_run():
     assert first.startswith("goofspiel, 2 players, through the OpenSpiel adapter: ")
     assert first.endswith(" bytecodes a game")
     assert total() == first
+
+
+def test_a_ratios_range_is_its_lowest_and_highest_round():
+    """Round r of each side ran next to the other's round r: the range pairs them, not the lowest
+    of one side with the highest of the other."""
+    assert round_ratios([10.0, 30.0, 20.0], [100.0, 100.0, 50.0]) == [0.1, 0.4]
+    row = {"ratio": 0.2346, "ratio_range": [0.1812, 0.2521], "turn_ratio": 1.5}
+    assert ratio_cell(row, "ratio") == "0.235\n.18-.25"
+    assert ratio_cell(row, "turn_ratio") == "1.500"
+    assert ratio_cell(row, "adapter_ratio") == "-"
+    assert ratio_cell({"ratio": 1.2, "ratio_range": [0.95, 1.31]}, "ratio") == "1.200\n.95-1.31"

@@ -206,12 +206,22 @@ def measure(name: str, players: int, rounds: int, seconds: float, references: Pa
     if "reference_games_per_s" in row:
         row["reference"] = "OpenSpiel" if pair is not None else "shared/bench"
         row["ratio"] = round(row["games_per_s"] / row["reference_games_per_s"], 4)
+        row["ratio_range"] = round_ratios(rates["games_per_s"], rates["reference_games_per_s"])
     if "adapter_games_per_s" in row:
         row["adapter_ratio"] = round(row["adapter_games_per_s"] / row["reference_games_per_s"], 4)
+        row["adapter_ratio_range"] = round_ratios(rates["adapter_games_per_s"], rates["reference_games_per_s"])
     if reference is not None and pair is None:
         compare_lengths(row, snowrules_length(game, players, sizes["games_per_s"]),
                         reference_length(reference, players, sizes["reference_games_per_s"]))
     return row
+
+
+def round_ratios(ours: list[float], theirs: list[float]) -> list[float]:
+    """The lowest and the highest ratio of one round's rates, each side's round r having run
+    next to the other's: how far the median ratio of another run may well fall from this one's
+    on a shared machine (a change smaller than this range is not seen in one run)."""
+    ratios = [a / b for a, b in zip(ours, theirs)]
+    return [round(min(ratios), 4), round(max(ratios), 4)]
 
 
 def compare_lengths(row: dict, ours: Length | None, theirs: Length | None) -> None:
@@ -221,6 +231,8 @@ def compare_lengths(row: dict, ours: Length | None, theirs: Length | None) -> No
         return
     row["turns_per_game"], row["reference_turns_per_game"] = round(ours.mean, 2), round(theirs.mean, 2)
     row["turn_ratio"] = round(row["ratio"] * ours.mean / theirs.mean, 4)
+    if "ratio_range" in row:
+        row["turn_ratio_range"] = [round(r * ours.mean / theirs.mean, 4) for r in row["ratio_range"]]
     row["same_length"] = not ours.differs_from(theirs)
     if not row["same_length"]:
         print(f"{row['ruleset']} at {row['players']} players: the reference's games last {theirs.mean:.2f} turns "
@@ -259,6 +271,17 @@ def configurations_asked(parser: argparse.ArgumentParser, args: argparse.Namespa
         parser.error(str(error))
 
 
+def ratio_cell(row: dict, key: str) -> str:
+    """A ratio for the table: the median, and under it the range of the rounds' ratios."""
+    if key not in row:
+        return "-"
+    median = f"{row[key]:.3f}"
+    if f"{key}_range" not in row:
+        return median
+    low, high = (f"{r:.2f}".removeprefix("0") for r in row[f"{key}_range"])  # .18-.23: a narrow column
+    return f"{median}\n{low}-{high}"
+
+
 def main(argv=None) -> int:
     parser = configuration_arguments(__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5, help="alternating rounds; medians are reported")
@@ -279,7 +302,8 @@ def main(argv=None) -> int:
     from rich.console import Console
     from rich.table import Table
     # Few borders and short headings, so that a 120-column terminal shows every figure whole.
-    table = Table(title="random-agent games per second (medians of alternating rounds)", box=box.SIMPLE_HEAD,
+    table = Table(title="random-agent games per second (medians of alternating rounds; under a ratio, its range "
+                        "over the rounds)", box=box.SIMPLE_HEAD,
                   caption="ref/s: the reference's games per second, of the hand-written simulator in "
                           "../shared/bench or of OpenSpiel's own game (*); turns: turns per game, the ruleset's/the "
                           "reference's; adapter: through the OpenSpiel adapter; asks: decisions per game; options: "
@@ -290,18 +314,18 @@ def main(argv=None) -> int:
         cells.append([row["ruleset"], str(row["players"]), f"{row['games_per_s']:.1f}" if row["games_per_s"] < 10
                       else f"{row['games_per_s']:.0f}",
                       f"{row['reference_games_per_s']:.0f}{'*' if openspiel else ''}" if "ratio" in row else "-",
-                      f"{row['ratio']:.3f}" if "ratio" in row else "-",
+                      ratio_cell(row, "ratio"),
                       f"{row['turns_per_game']:.1f}/{row['reference_turns_per_game']:.1f}"
                       if "turn_ratio" in row else "-",
-                      f"{row['turn_ratio']:.3f}" if "turn_ratio" in row else "-",
+                      ratio_cell(row, "turn_ratio"),
                       f"{row['adapter_games_per_s']:.0f}" if "adapter_ratio" in row else "-",
-                      f"{row['adapter_ratio']:.3f}" if "adapter_ratio" in row else "-",
+                      ratio_cell(row, "adapter_ratio"),
                       f"{row['decisions_per_game']:.1f}", f"{row['options_per_decision']:.1f}"])
     headings = ("ruleset", "players", "games/s", "ref/s", "ratio", "turns", "turn\nratio", "adapter", "adapter\nratio",
                 "asks", "options")
     for number, heading in enumerate(headings):  # a figure is never cut short; a heading may be
         table.add_column(heading, justify="left" if number == 0 else "right", no_wrap=True,
-                         min_width=max((len(line[number]) for line in cells), default=1))
+                         min_width=max((len(text) for line in cells for text in line[number].split("\n")), default=1))
     for line in cells:
         table.add_row(*line)
     Console().print(table)
