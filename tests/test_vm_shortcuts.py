@@ -33,9 +33,18 @@ def _general(program):
     return program
 
 
-def _pushed(program):
-    """The same program with every `if` pushing its branches' blocks (none run at a slot)."""
+def _looped(program):
+    """The same program with the VM's loop over each block's statements, not its generated
+    function (compile/block_code.py)."""
     for block in program.blocks:
+        block.code = None
+    return program
+
+
+def _pushed(program):
+    """The same program with every `if` pushing its branches' blocks (none run at a slot), on
+    the VM's loop (a block's generated function has its `if`s' picks written in)."""
+    for block in _looped(program).blocks:
         for step in block.steps[:block.size]:
             if isinstance(step, IfStep):
                 step.pick = IfStep(step.branches, step.otherwise).pick
@@ -70,6 +79,33 @@ def test_single_step_blocks_give_the_general_paths_states(name, players, single)
             fast.answer(a, choices)
             general.answer(b, choices)
         assert a.result == b.result is not None
+
+
+ALL_GAMES = [("goofspiel", 2), ("goofspiel", 4), ("oh_hell", 3), ("oh_hell", 5), ("snowy_tricks", 2),
+             ("snowy_tricks", 4), ("snow_time", 2), ("snow_time", 5), ("snow_planner", 1), ("snow_planner", 3),
+             ("snowfall_over_mountains", 1)]
+
+
+@pytest.mark.parametrize("name, players", ALL_GAMES)
+def test_a_blocks_generated_function_gives_the_vms_loops_states(name, players):
+    """Each block's statements as one generated function, or the VM's loop over them: the same
+    state (frames too) and the same count of statements after every answer, explicit or not."""
+    generated = Game(_explicit(name, players))
+    looped = Game(_looped(_explicit(name, players)))
+    assert all((block.code is not None) == (block.size > 1 or len(block.steps) > block.size)
+               for block in generated.program.blocks)
+    for seed in range(4):
+        for explicit in (True, False):
+            a, b = generated.start(seed, explicit=explicit), looped.start(seed, explicit=explicit)
+            rng = random.Random(seed)
+            while True:
+                assert a.to_json() == b.to_json()
+                if a.pending is None:
+                    break
+                choices = _answers(generated, a, rng)
+                generated.answer(a, choices)
+                looped.answer(b, choices)
+            assert a.result == b.result is not None
 
 
 @pytest.mark.parametrize("name, players, single", GAMES)

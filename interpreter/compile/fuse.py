@@ -477,6 +477,14 @@ def statement(lines: list[str], namespace: dict, nesting: int) -> Fn:
     return fn
 
 
+def definition(source: str, name: str, namespace: dict) -> Fn:
+    """The function `name` that `source` defines (snowrules' templates only; see the module
+    text), compiled now: for functions whose arguments are not (st, env), such as a block's
+    (compile/block_code.py)."""
+    exec(compile(source, GENERATED, "exec"), namespace)  # noqa: S102
+    return namespace.pop(name)
+
+
 # Where each generated line came from: a statement's lines begin with a `# @NAME` comment, NAME
 # bound in the function's namespace to the rule's position; a runtime error is reported at the
 # nearest such mark above the failing line. Everything lives in the generated functions' own

@@ -60,7 +60,10 @@ _ONE = 1  # `_ONE.__eq__`: whether a seat's option count is one (mapped, without
 
 
 class GameEnded(Exception):
-    """Raised by `end game`: unwinds every native loop at once; the VM records its ending."""
+    """Raised by `end game`: unwinds every native loop at once; the VM records its ending (and
+    the statements counted, when a block's generated function counted them: compile/block_code.py)."""
+
+    steps: int | None = None
 
     def __init__(self, winners: list[int], position: Position, reason: Termination = Termination.DURING_PLAY):
         super().__init__("game ended")

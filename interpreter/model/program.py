@@ -38,6 +38,9 @@ class Block:
     # A sequence of exactly one step (a branch around a draw or a decision), else None: the VM
     # runs it in place of a turn of its loop (runtime/vm.py).
     single: Any = None
+    # The block's statements as one generated function (compile/block_code.py), which the VM calls
+    # in place of its loop over them; None: the VM's loop.
+    code: Any = None
 
     def add_native(self, native: Native, position: Position) -> None:
         assert len(self.steps) == self.size, "statements are added before any slot"

@@ -9,9 +9,10 @@ JSON and resumed anywhere.
 from __future__ import annotations
 
 from snowrules.compile.apply import end_game, start_turn
+from snowrules.compile.block_code import too_long
 from snowrules.compile.fuse import PYTHON_ERRORS, rules_error
 from snowrules.compile.steps import GameEnded, bind
-from snowrules.language.diagnostics import Position, RuntimeRulesError, SnowrulesError
+from snowrules.language.diagnostics import Position, SnowrulesError
 from snowrules.model.program import LOOP, ROUTINE, SEQUENCE, TURNS, WHILE, Program
 from snowrules.model.state import State
 from snowrules.model.values import Frame
@@ -39,41 +40,51 @@ def run(program: Program, st: State) -> None:
                     return
                 steps += 1
                 if steps > budget:
-                    _too_long(program, block, 0)
+                    too_long(program, block, 0)
                 if frames[-1] is frame and frame.pc == 1:  # done, neither pushed nor repeating
                     frames.pop()  # its end, as a SEQUENCE's
                 continue
             pc = frame.pc
             size = block.size
             if pc != size:
-                # The block's statements one after another while this frame stays on top: its
-                # `pc` is written back before a step (which may wait, and then reads it) and when
-                # the block is done. Natives neither wait nor push frames. A pc past `size` is a
-                # slot that an `if` jumped to (IfStep.inline), which jumps back before the end.
-                natives = block.natives
-                env = envs[frame.env]
-                while pc != size:
-                    native = natives[pc]
-                    if native is not None:
-                        native(st, env)
-                        pc += 1
+                code = block.code
+                if code is not None:
+                    # The block's statements as one generated function: the loop below, written out.
+                    steps = code(st, frame, envs[frame.env], program, steps, budget)
+                    if steps < 0:  # a step waits
+                        steps = ~steps
+                        return
+                    if frames[-1] is not frame:  # a step pushed a block: it runs next
+                        continue
+                else:
+                    # The block's statements one after another while this frame stays on top:
+                    # its `pc` is written back before a step (which may wait, and then reads it)
+                    # and when the block is done. Natives neither wait nor push frames. A pc past
+                    # `size` is a slot that an `if` jumped to (IfStep.inline), which jumps back.
+                    natives = block.natives
+                    env = envs[frame.env]
+                    while pc != size:
+                        native = natives[pc]
+                        if native is not None:
+                            native(st, env)
+                            pc += 1
+                            steps += 1
+                            if steps > budget:
+                                too_long(program, block, pc - 1)
+                            continue
+                        frame.pc = pc + 1
+                        if block.steps[pc].run(st, frame, env, program):
+                            return
                         steps += 1
                         if steps > budget:
-                            _too_long(program, block, pc - 1)
+                            too_long(program, block, pc)
+                        if frames[-1] is not frame:  # the step pushed a block: it runs next
+                            break
+                        pc = frame.pc
+                    else:
+                        frame.pc = pc
+                    if pc != size:
                         continue
-                    frame.pc = pc + 1
-                    if block.steps[pc].run(st, frame, env, program):
-                        return
-                    steps += 1
-                    if steps > budget:
-                        _too_long(program, block, pc)
-                    if frames[-1] is not frame:  # the step pushed a block: it runs next
-                        break
-                    pc = frame.pc
-                else:
-                    frame.pc = pc
-                if pc != size:
-                    continue
             if block.kind is SEQUENCE:
                 frames.pop()
             elif block.kind is LOOP:  # the next item
@@ -92,6 +103,8 @@ def run(program: Program, st: State) -> None:
             elif _end_of_block(program, st, block, frame):
                 return
     except GameEnded as end:
+        if end.steps is not None:  # counted by a block's generated function, from `steps` on
+            steps = end.steps
         end_game(st, end.ending)
     except SnowrulesError:
         raise
@@ -99,10 +112,6 @@ def run(program: Program, st: State) -> None:
         raise rules_error(error, _where(block, pc), "while the game ran") from None
     finally:
         st.steps += steps
-
-
-def _too_long(program: Program, block, pc: int) -> None:
-    raise RuntimeRulesError.at(block.positions[pc], f"the game did not end within {program.max_steps} steps")
 
 
 def _where(block, pc) -> Position:
