@@ -14,6 +14,7 @@ from snowrules.compile.compiler import compile_ruleset
 from snowrules.compile.steps import ChooseStep, IfStep, InlinedBranch
 from snowrules.language.diagnostics import RuntimeRulesError
 from snowrules.load.ruleset import load_ruleset
+from snowrules.model.state import State
 from snowrules.runtime.engine import Game
 from test_language import ruleset
 
@@ -62,23 +63,29 @@ def _answers(game: Game, st, rng: random.Random) -> list[int]:
     return [rng.randrange(len(options)) for options in st.pending.options]
 
 
+def _in_lockstep(first: Game, second: Game, seed: int, view, explicit: bool = True) -> None:
+    """Play the same seeded game on two programs, the same random answers to both: `view` of
+    each state (and its count of statements run) is the same after every answer, and so is the end."""
+    a, b = first.start(seed, explicit=explicit), second.start(seed, explicit=explicit)
+    rng = random.Random(seed)
+    while True:
+        assert view(a) == view(b)
+        assert a.steps == b.steps
+        if a.pending is None:
+            break
+        choices = _answers(first, a, rng)
+        first.answer(a, choices)
+        second.answer(b, choices)
+    assert a.result == b.result is not None
+
+
 @pytest.mark.parametrize("name, players, single", GAMES)
 def test_single_step_blocks_give_the_general_paths_states(name, players, single):
     fast = Game(_explicit(name, players))
     general = Game(_general(_explicit(name, players)))
     assert any(block.single is not None for block in fast.program.blocks) == single
     for seed in range(12):
-        a, b = fast.start(seed, explicit=True), general.start(seed, explicit=True)
-        rng = random.Random(seed)
-        while True:
-            assert a.to_json() == b.to_json()
-            assert a.steps == b.steps
-            if a.pending is None:
-                break
-            choices = _answers(fast, a, rng)
-            fast.answer(a, choices)
-            general.answer(b, choices)
-        assert a.result == b.result is not None
+        _in_lockstep(fast, general, seed, State.to_json)
 
 
 ALL_GAMES = [("goofspiel", 2), ("goofspiel", 4), ("oh_hell", 3), ("oh_hell", 5), ("snowy_tricks", 2),
@@ -96,16 +103,7 @@ def test_a_blocks_generated_function_gives_the_vms_loops_states(name, players):
                for block in generated.program.blocks)
     for seed in range(4):
         for explicit in (True, False):
-            a, b = generated.start(seed, explicit=explicit), looped.start(seed, explicit=explicit)
-            rng = random.Random(seed)
-            while True:
-                assert a.to_json() == b.to_json()
-                if a.pending is None:
-                    break
-                choices = _answers(generated, a, rng)
-                generated.answer(a, choices)
-                looped.answer(b, choices)
-            assert a.result == b.result is not None
+            _in_lockstep(generated, looped, seed, State.to_json, explicit)
 
 
 @pytest.mark.parametrize("name, players, single", GAMES)
@@ -118,24 +116,13 @@ def test_branches_at_slots_give_the_pushed_branches_states(name, players, single
     slots = [step for block in inlined.program.blocks for step in block.steps[block.size:] if step is not None]
     assert bool(slots) == single and all(isinstance(step, InlinedBranch) for step in slots)
     for seed in range(12):
-        a, b = inlined.start(seed, explicit=True), pushed.start(seed, explicit=True)
-        rng = random.Random(seed)
-        while True:
-            assert _without_frames(a) == _without_frames(b)
-            assert a.steps == b.steps
-            if a.pending is None:
-                break
-            choices = _answers(inlined, a, rng)
-            inlined.answer(a, choices)
-            pushed.answer(b, choices)
-        assert a.result == b.result is not None
+        _in_lockstep(inlined, pushed, seed, _without_frames)
 
 
 def test_a_state_saved_in_a_branchs_own_frame_resumes_there():
     """A state written while a branch's block was pushed (as before slots, or by a program that
     pushes it) resumes in a program that runs that branch at a slot: the branch's block is still
     there, and the game goes on as it would have."""
-    from snowrules.model.state import State
     inlined = Game(_explicit("goofspiel", 2))
     pushed = Game(_pushed(_explicit("goofspiel", 2)))
     resumed = 0
