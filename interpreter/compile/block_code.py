@@ -47,8 +47,11 @@ reported at the rule that failed (fuse.position_of_error).
 from __future__ import annotations
 
 from snowrules.compile import fuse
+from snowrules.compile.apply import start_turn
 from snowrules.compile.steps import GameEnded, IfStep
+from snowrules.compile.steps import bind as bind_items
 from snowrules.language.diagnostics import RuntimeRulesError
+from snowrules.model.program import LOOP, TURNS, WHILE
 from snowrules.model.values import Frame
 
 
@@ -89,14 +92,42 @@ def _generated(block):
         body += [f"if pc == {pc}:", *fuse.indent(_statement(block, pc, namespace))]
         for slot in slots_of.get(pc, ()):
             body += [f"if pc == {slot}:", *fuse.indent(_slot(block, slot, namespace))]
-    end = block.size
-    body += [f"if pc == {end}:", f"    frame.pc = {end}", "    return steps"]
+    body += [f"if pc == {block.size}:", *fuse.indent(_end(block, namespace))]
     lines = ["pc = frame.pc", "try:", *fuse.indent(["while True:", *fuse.indent(body)]),
              "except _GameEnded as ending:", "    ending.steps = steps", "    raise"]
     name = fuse.fresh("_b")
     source = f"def {name}(st, frame, env, program, steps, budget):\n" + "\n".join(fuse.indent(lines))
     namespace[fuse.SOURCE] = source.splitlines()
     return fuse.definition(source, name, namespace)
+
+
+def _end(block, namespace: dict) -> list[str]:
+    """The end of the block: a loop's next item, a `while`'s next pass and the game's next turn
+    go on here, as the VM would (vm.run, vm._end_of_block), without a return to it; the last item,
+    pass or turn pops the frame here. Anything else (a sequence, a routine, a turn at whose end a
+    scenario looks) returns to the VM with the frame at its end, for the VM to end it."""
+    end = block.size
+    if block.kind == LOOP:
+        bind = (f"env[{block.slots[0]}] = _items[_index]" if len(block.slots) == 1
+                else f"_bind(env, {block.slots!r}, _items[_index])")
+        namespace["_bind"] = bind_items
+        return ["_index = frame.index + 1", "_items = frame.items",
+                "if _index < len(_items):",
+                "    frame.index = _index", "    frame.pc = pc = 0", f"    {bind}", "    continue",
+                f"frame.pc = {end}", "st.frames.pop()", "return steps"]
+    if block.kind == WHILE:
+        return [f"if {_bound(block.cond, namespace, '_c')}(st, env):", "    frame.pc = pc = 0", "    continue",
+                f"frame.pc = {end}", "st.frames.pop()", "return steps"]
+    if block.kind == TURNS:
+        lines = [f"frame.pc = {end}",
+                 "if st.pause_after_turn == frame.index: return steps",  # the VM pauses there
+                 "st.paused = False", "_turn = frame.index + 1"]
+        if block.limit is not None:
+            lines += [f"_limit = {_bound(block.limit, namespace, '_c')}(st, env)",
+                      "if _limit is not None and _turn > _limit:", "    st.frames.pop()", "    return steps"]
+        return lines + ["frame.index = _turn", "frame.pc = pc = 0",
+                        f"{_bound(start_turn, namespace, '_c')}(st, program.turn_counter, _turn)", "continue"]
+    return [f"frame.pc = {end}", "return steps"]
 
 
 def _counted(pc: int) -> list[str]:
