@@ -64,9 +64,10 @@ def too_long(program, block, pc: int) -> None:
 def block_function(block):
     """The function running `block`'s statements from its frame's pc, or None for a block of one
     statement or none, without slots (a loop's one draw or decision, a branch of one step): the
-    VM's loop runs those for less than the call would cost. It is generated at its first call, which puts it in the
-    block's place: a big ruleset has thousands of blocks (some 2,500 in one of the bundled), most
-    never run in a given game, and generating them all took a quarter of its compile time."""
+    VM's loop runs those for less than the call would cost. It is generated at its first call,
+    which puts it in the block's place: a big ruleset has thousands of blocks (some 2,500 in one
+    of the bundled), most never run in a given game, and generating them all took a quarter of
+    its compile time."""
     if block.size < 2 and len(block.steps) == block.size:
         return None  # one statement: the VM's loop runs it for less than a call costs
 
