@@ -253,3 +253,27 @@ def test_an_if_around_steps_pushes_the_first_branch_whose_condition_holds(branch
         assert step.run(st, st.frames[0], env, None) is False
         pushed = [(f.block, f.pc, f.env) for f in st.frames[1:]]
         assert pushed == ([] if expected is None else [(expected, 0, 0)])
+
+
+@pytest.mark.parametrize("looped", [False, True], ids=["generated", "vm-loop"])
+@pytest.mark.parametrize("pc", [99, 5, -3])
+def test_a_frame_at_no_statement_is_refused_not_run_for_ever(looped, pc):
+    """A state written by hand whose frame's pc names no statement of its block (past its slots,
+    the empty place at its end, or below 0) ends with a rules error at a position of the block,
+    from the block's generated function as from the VM's loop; it does not go round for ever.
+    Goofspiel's turn has 5 statements (pc 5 is its end: the next turn) and slots 6 and 7."""
+    program = _explicit("goofspiel", 2)
+    if looped:
+        _looped(program)
+    game = Game(program)
+    data = game.start(0, explicit=True).to_json()
+    assert data["frames"][-1][:2] == [2, 6]  # waiting for the deal, at the turn block's first slot
+    data["frames"][-1][1] = pc
+    st = State.from_json(data)
+    if pc == 5:  # the end: the next turn starts (and the answer waiting is taken by its deal)
+        game.answer(st, [0])
+        assert st.pending is not None and st.counters[0] == 2
+        return
+    with pytest.raises(RuntimeRulesError) as raised:
+        game.answer(st, [0])
+    assert "rules.sr:" in str(raised.value)

@@ -93,7 +93,10 @@ def _generated(block):
         body += [f"if pc == {pc}:", *fuse.indent(_statement(block, pc, namespace))]
         for slot in slots_of.get(pc, ()):
             body += [f"if pc == {slot}:", *fuse.indent(_slot(block, slot, namespace))]
-    body += [f"if pc == {block.size}:", *fuse.indent(_end(block, namespace))]
+    body += [f"if pc == {block.size}:", *fuse.indent(_end(block, namespace)),
+             # no statement at this pc (a state written by hand): refused, where the VM's loop
+             # would fail to find it, rather than going round for ever
+             f"if pc < 0 or pc >= {len(block.steps)}: raise IndexError(f'no statement {{pc}} in this block')"]
     lines = ["pc = frame.pc", "try:", *fuse.indent(["while True:", *fuse.indent(body)]),
              "except _GameEnded as ending:", "    ending.steps = steps", "    raise"]
     name = fuse.fresh("_b")
