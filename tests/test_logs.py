@@ -339,3 +339,41 @@ def test_sigterm_removes_the_partial_log_and_keeps_the_previous_one(tmp_path):
     assert b"Traceback" not in err
     assert log.read_bytes() == PRECIOUS
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.jsonl"]
+
+
+class _SignalledTooEarly(Exception):
+    """What this test's own SIGTERM handler raises: seen only if the log's handler was not in place."""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM is POSIX")
+def test_sigterm_just_after_the_partial_file_is_made_still_removes_it(monkeypatch, tmp_path):
+    """SIGTERM in the moment between the partial file's creation and the rest of the opening (CI once
+    caught exactly that moment): the log's own handler is already in place, so the run ends as
+    Terminated (exit 143), no partial file stays, the earlier log is unchanged, the handler that was
+    there before is back."""
+    from snowrules.records import logwriter
+
+    def too_early(_signal_number, _frame):
+        raise _SignalledTooEarly()
+
+    chmod = os.chmod
+
+    def chmod_then_signal(descriptor, mode):
+        chmod(descriptor, mode)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    log = tmp_path / "game.jsonl"
+    log.write_bytes(PRECIOUS)
+    before = signal.signal(signal.SIGTERM, too_early)
+    try:
+        monkeypatch.setattr(logwriter.os, "chmod", chmod_then_signal)
+        with pytest.raises(logwriter.Terminated) as ended:
+            with logwriter.LogWriter(log):
+                pass
+        monkeypatch.undo()
+        assert ended.value.code == 128 + signal.SIGTERM
+        assert signal.getsignal(signal.SIGTERM) is too_early
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert log.read_bytes() == PRECIOUS
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.jsonl"]

@@ -133,31 +133,56 @@ class LogWriter:
         problem = log_target_problem(self.path)
         if problem is not None:
             raise LogError.at(Position(str(self.path)), f"cannot write the log: {problem}")
-        target = self.path.resolve()
-        try:
-            descriptor, name = tempfile.mkstemp(prefix=target.name + ".", suffix=".partial", dir=target.parent)
-        except OSError as error:
-            raise LogError.at(Position(str(self.path)), f"cannot write the log: {error.strerror}") from None
-        self.target, self.temporary = target, Path(name)
-        os.chmod(descriptor, _mode_for(target))
-        self.file = os.fdopen(descriptor, "w", encoding="utf-8", newline="\n")
+        self.target = self.path.resolve()
+        # The handler goes in before the partial file exists, so that no SIGTERM can find a partial
+        # file without a handler to remove it; one that arrives before __enter__ returns is handled
+        # here, as __exit__ is not called then.
         if threading.current_thread() is threading.main_thread():
             self._previous_handler = signal.signal(signal.SIGTERM, _terminate)
+        try:
+            self._open_partial_file()
+        except BaseException:
+            self._close_and_remove()
+            raise
         return self
+
+    def _open_partial_file(self) -> None:
+        try:
+            descriptor, name = tempfile.mkstemp(prefix=self.target.name + ".", suffix=".partial",
+                                                dir=self.target.parent)
+        except OSError as error:
+            raise LogError.at(Position(str(self.path)), f"cannot write the log: {error.strerror}") from None
+        self.temporary = Path(name)
+        os.chmod(descriptor, _mode_for(self.target))
+        self.file = os.fdopen(descriptor, "w", encoding="utf-8", newline="\n")
 
     def write(self, event: dict) -> None:
         self.file.write(json.dumps(self.portable.event(event), separators=(",", ":"), sort_keys=True) + "\n")
 
     def __exit__(self, kind, value, traceback) -> None:
+        if kind is not None:
+            self._close_and_remove()
+            return
         try:
             self.file.close()
-            if kind is None:
-                os.replace(self.temporary, self.target)
-            else:
+            os.replace(self.temporary, self.target)
+        finally:
+            self._restore_handler()
+
+    def _close_and_remove(self) -> None:
+        """The run did not end well: the partial file (if it was made) goes, the previous log stays."""
+        try:
+            if self.file is not None:
+                self.file.close()
+            if self.temporary is not None:
                 self.temporary.unlink(missing_ok=True)
         finally:
-            if self._previous_handler is not None:
-                signal.signal(signal.SIGTERM, self._previous_handler)
+            self._restore_handler()
+
+    def _restore_handler(self) -> None:
+        if self._previous_handler is not None:
+            signal.signal(signal.SIGTERM, self._previous_handler)
+            self._previous_handler = None
 
 
 def _mode_for(target: Path) -> int:
