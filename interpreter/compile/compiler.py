@@ -18,8 +18,9 @@ from snowrules.compile.free_actions import FreeActionCompiler, FreeActionTable, 
 from snowrules.compile.fuse import PYTHON_ERRORS, rules_error
 from snowrules.compile.reactions import Events
 from snowrules.compile.scope import BOUND_NAMES, BUILTIN_VALUES, RoutineSlots, Scope, Symbols, Variable, suggest
-from snowrules.compile.statements import StatementCompiler, SuspendAnalysis, TriggerRuntime
+from snowrules.compile.statements import StatementCompiler, TriggerRuntime
 from snowrules.compile.steps import PushBlock, TurnsStep, inline_branches
+from snowrules.compile.suspend import SuspendAnalysis
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, Diagnostics, Position, RulesetError, RuntimeRulesError
 from snowrules.load.ruleset import UTILITIES, Ruleset, load_ruleset, options_text
