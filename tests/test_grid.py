@@ -17,7 +17,6 @@ from snowrules.model.grid import (
     Grid,
     GridError,
     Piece,
-    PlacementRules,
     Rectangle,
     columns,
     connected_by_sides,
@@ -26,15 +25,12 @@ from snowrules.model.grid import (
     is_covered,
     largest_groups,
     largest_rectangle,
-    legal_spots,
     lift,
     move,
     neighbours,
     place,
     placement_of,
     rows,
-    spot_id,
-    spot_id_bound,
     surrounded,
     turn_in_place,
     turn_offset,
@@ -43,6 +39,7 @@ from snowrules.model.grid import (
     visible,
 )
 from snowrules.model.grid import Placement as At
+from snowrules.model.grid_spots import PlacementRules, legal_spots, spot_id, spot_id_bound
 
 SNOWSHOES = PlacementRules(least_covered=1, most_covered=2)
 

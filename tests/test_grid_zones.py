@@ -543,7 +543,7 @@ def test_openspiel_plays_the_test_game_with_spot_ids():
     pyspiel = pytest.importorskip("pyspiel")
     from open_spiel.python.algorithms import get_all_states
     from snowrules.adapters.openspiel import load_game
-    from snowrules.model.grid import spot_id
+    from snowrules.model.grid_spots import spot_id
     pyspiel.random_sim_test(load_game(str(TILES), players=1, overlap=1), num_sims=5, serialize=True, verbose=False)
     game = load_game(str(TILES), players=1)
     pyspiel.random_sim_test(game, num_sims=10, serialize=False, verbose=False)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from snowrules.compile.free_actions import FREE_KEY, is_free
 from snowrules.language.diagnostics import Position, RuntimeRulesError
 from snowrules.model.costs import payment_id
-from snowrules.model.grid import spot_id
+from snowrules.model.grid_spots import spot_id
 from snowrules.model.grid_zones import cell_of, is_spot
 from snowrules.model.state import State
 from snowrules.model.values import Decision
@@ -88,7 +88,7 @@ def _free_ids(game: SnowrulesGame, pending: Decision, group: str, options: list)
 
 
 def _spot_ids(game: SnowrulesGame, pending: Decision, options: list) -> list[int]:
-    """Spots on a grid zone (placements(...)) are numbered by model.grid.spot_id: an anchor
+    """Spots on a grid zone (placements(...)) are numbered by model.grid_spots.spot_id: an anchor
     and a rotation have the same id in every state, whatever else is legal there."""
     ids = [spot_id(cell_of(o["cell"]), o["rotation"]) for o in options]
     rule = Position.parse(pending.rule)

@@ -23,17 +23,9 @@ from snowrules.model.events import (
     TurnStarted,
     VariableSet,
 )
-from snowrules.model.grid import (
-    GridError,
-    Placement,
-    covering,
-    describe_placement,
-    is_covered,
-    placement_of,
-    take_off,
-    turn_in_place,
-)
+from snowrules.model.grid import GridError, Placement, covering, is_covered, placement_of, take_off, turn_in_place
 from snowrules.model.grid import place as put_on_grid
+from snowrules.model.grid_spots import describe_placement
 from snowrules.model.grid_zones import spot_placement, spot_problem
 from snowrules.model.layout import Layout
 from snowrules.model.values import Ending

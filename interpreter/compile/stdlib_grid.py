@@ -15,7 +15,6 @@ from snowrules.compile.library import FIELD, SEQUENCE, Call, Overload, function,
 from snowrules.compile.scope import family_name, suggest
 from snowrules.model import kinds as t
 from snowrules.model.grid import (
-    PlacementRules,
     columns,
     connected_by_sides,
     connected_groups,
@@ -25,11 +24,11 @@ from snowrules.model.grid import (
     neighbours,
     placement_of,
     rows,
-    spot_tuples,
     surrounded,
     take_off,
     visible,
 )
+from snowrules.model.grid_spots import PlacementRules, spot_tuples
 from snowrules.model.grid_zones import (
     cell_of,
     cell_record,

@@ -19,18 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from snowrules.language.limits import MAX_GRID_REACH
-from snowrules.model.grid import (
-    Cell,
-    Grid,
-    GridError,
-    Piece,
-    Pieces,
-    Rectangle,
-    Seen,
-    Spot,
-    describe_spot,
-    side_fields_of,
-)
+from snowrules.model.grid import Cell, Grid, GridError, Piece, Pieces, Rectangle, Seen, side_fields_of
+from snowrules.model.grid_spots import Spot, describe_spot
 from snowrules.model.layout import Layout
 
 SQUARES = "squares"                      # the component field that lists a piece's squares
@@ -122,7 +112,7 @@ def seen_of(record: dict[str, Any]) -> Seen:
 
 def spot_tuple_record(number: int, x: int, y: int, rotation: int, cells: list[tuple[int, int]],
                       covers: tuple) -> dict[str, Any]:
-    """A spot record from `grid.spot_tuples`' plain form (the same as `spot_record` gives)."""
+    """A spot record from `grid_spots.spot_tuples`' plain form (the same as `spot_record` gives)."""
     return {"cell": {"x": x, "y": y}, "rotation": rotation, "cells": [{"x": cx, "y": cy} for cx, cy in cells],
             "covers": len(covers), "covered": list(dict.fromkeys(layer.piece for layer in covers))}
 

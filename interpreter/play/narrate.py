@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from snowrules.model.events import CounterChanged, Moved
-from snowrules.model.grid import Cell, describe_placement
+from snowrules.model.grid import Cell
+from snowrules.model.grid_spots import describe_placement
 
 
 class Narrator:

@@ -12,7 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 from snowrules.language.diagnostics import ScenarioError
-from snowrules.model.grid import ROTATIONS, Cell, Grid, Placement, describe_placement, place, placement_of
+from snowrules.model.grid import ROTATIONS, Cell, Grid, Placement, place, placement_of
+from snowrules.model.grid_spots import describe_placement
 from snowrules.model.layout import Layout
 
 Error = Callable[..., ScenarioError]  # _Names.error: (where, message, hint="") -> ScenarioError
