@@ -1,4 +1,5 @@
-"""Text to syntax tree: the Lark LALR parser, its indentation handling and friendly errors.
+"""Text to syntax tree: the Lark LALR parser, its indentation handling and friendly errors (from
+the parse tree to syntax values: language/transform.py).
 
 One grammar (grammar.lark, shipped as package data) with three start rules, so that a card's
 `effect:` or `condition:` text in YAML is parsed by the same language as the rules file. A
@@ -10,12 +11,13 @@ import re
 from functools import lru_cache
 from importlib import resources
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import DedentError, Indenter
 from snowrules.language import syntax as s
-from snowrules.language.diagnostics import Diagnostic, Position, RulesSyntaxError
+from snowrules.language.diagnostics import Diagnostic, RulesSyntaxError
 from snowrules.language.limits import MAX_BLOCK_DEPTH, MAX_FILE_BYTES
+from snowrules.language.transform import Shift, ToSyntax
 
 MAX_SOURCE_BYTES = MAX_FILE_BYTES  # untrusted rulesets: refuse absurdly large files
 
@@ -93,454 +95,7 @@ def _describe_expected(expected: set[str]) -> str:
     return ", ".join(words)
 
 
-class _Shift:
-    """Maps a line and column inside parsed text to its place in the file it came from.
-
-    A snippet in a YAML block scalar (`effect: |`) has every line indented by the same amount in
-    the file, so its column offset applies to every line; a plain or quoted scalar is one line."""
-
-    def __init__(self, path: str, line_offset: int = 0, col_offset: int = 0, every_line: bool = False):
-        self.path, self.line_offset, self.col_offset = path, line_offset, col_offset
-        self.every_line = every_line
-
-    def __call__(self, line: int, col: int) -> Position:
-        shifted = line == 1 or self.every_line
-        return Position(self.path, line + self.line_offset, col + (self.col_offset if shifted else 0))
-
-
-# ---- events and reactions: their own transformer methods, mixed in below ---------------------
-@v_args(meta=True)
-class _EventsToSyntax(Transformer):
-    """The transformer methods of `event`, `on`, `reactions from` and `raise` (kept apart so that
-    other constructs' methods merge beside them; `_ToSyntax` gives them `_pos`, `_tok`, `_word`)."""
-
-    def event_decl(self, meta, items):
-        return s.EventDecl(self._pos(meta), str(items[0]), tuple(items[1] or ()), items[2])
-
-    def counter_source(self, meta, items):
-        return ("counter", str(items[0]))
-
-    def moves_source(self, meta, items):
-        self._word(items[0], "moves", "`from counter NAME` or `from moves`")
-        return ("moves", None)
-
-    def reaction_decl(self, meta, items):
-        return s.ReactionDecl(self._pos(meta), str(items[0]), tuple(items[1] or ()), items[2], items[3])
-
-    def reaction_zones_decl(self, meta, items):
-        return s.ReactionZonesDecl(self._pos(meta), tuple(str(i) for i in items),
-                                   tuple(self._tok(i) for i in items))
-
-    def raise_stmt(self, meta, items):
-        return s.Raise(self._pos(meta), str(items[0]), tuple(items[1] or ()))
-
-
-@v_args(meta=True)
-class _ToSyntax(_EventsToSyntax):
-    """Lark tree to `syntax` dataclasses; one method per `-> alias` of the grammar."""
-
-    def __init__(self, shift: _Shift):
-        super().__init__()
-        self.shift = shift
-
-    def _pos(self, meta) -> Position:
-        if getattr(meta, "empty", True):
-            return self.shift(0, 0)
-        return self.shift(meta.line, meta.column)
-
-    def _tok(self, token: Token) -> Position:
-        return self.shift(token.line, token.column)
-
-    # files and blocks
-    def ruleset(self, meta, items):
-        return s.RulesFile(self._pos(meta), tuple(i for i in items if i is not None))
-
-    def effect(self, meta, items):
-        return s.Block(self._pos(meta), tuple(i for i in items if i is not None))
-
-    def expression(self, meta, items):
-        return next(i for i in items if i is not None)
-
-    def block(self, meta, items):
-        return s.Block(self._pos(meta), tuple(items))
-
-    # declarations
-    def game_decl(self, meta, items):
-        return s.GameDecl(self._pos(meta), items[0][1:-1])
-
-    def zone_decl(self, meta, items):
-        name, index, scope, *options = items
-        if isinstance(scope, s.PerComponent):
-            raise RulesSyntaxError(Diagnostic(scope.pos, "a zone is `per player` or `shared`, not per component",
-                                              "only a counter can be `per component`"))
-        names = set(options)
-        visibility = next((v for v in ("hidden", "secret") if v in names), "public")
-        return s.ZoneDecl(self._pos(meta), str(name), index, scope, visibility, "grid" in names)
-
-    def zone_index(self, meta, items):
-        return items[0]
-
-    def per_player(self, meta, items):
-        if str(items[0]) == "component":  # a counter's `per component` (a zone refuses it)
-            return s.PerComponent(self._pos(meta), ())
-        self._word(items[0], "player", "`per player` or `shared`")
-        return True
-
-    def per_component_of_kind(self, meta, items):
-        """`per component of kind K1, K2`: the three words are names the grammar reads, checked here."""
-        for token, wanted in zip(items, ("component", "of", "kind")):
-            self._word(token, wanted, "`per component of kind KIND`")
-        return s.PerComponent(self._pos(meta), tuple(str(kind) for kind in items[3:]))
-
-    def _word(self, token: Token, wanted: str, what: str) -> None:
-        """A name the grammar reads where it needs one fixed word (`per player`, `each turn`)."""
-        if str(token) != wanted:
-            raise RulesSyntaxError(Diagnostic(self._tok(token), f"unexpected {str(token)!r}", f"expected {what}"))
-
-    def shared(self, meta, items):
-        return False
-
-    def public(self, meta, items):
-        return "public"
-
-    def hidden(self, meta, items):
-        return "hidden"
-
-    def secret(self, meta, items):
-        return "secret"
-
-    def grid(self, meta, items):
-        return "grid"
-
-    def counter_decl(self, meta, items):
-        name, keys, scope, *bounds = items
-        lower = next((b[1] for b in bounds if b[0] == "from"), None)
-        upper = next((b[1] for b in bounds if b[0] == "to"), None)
-        start = next((b[1] for b in bounds if b[0] == "initially"), None)
-        if isinstance(scope, s.PerComponent):
-            return s.CounterDecl(self._pos(meta), str(name), tuple(keys or ()), False, lower, upper, start, scope)
-        return s.CounterDecl(self._pos(meta), str(name), tuple(keys or ()), scope, lower, upper, start)
-
-    def counter_keys(self, meta, items):
-        return [str(i) for i in items]
-
-    def lower_bound(self, meta, items):
-        return ("from", items[0])
-
-    def upper_bound(self, meta, items):
-        return ("to", items[0])
-
-    def start_value(self, meta, items):
-        return ("initially", items[0])
-
-    def variable_decl(self, meta, items):
-        return s.VariableDecl(self._pos(meta), str(items[0]), items[1])
-
-    def constant_decl(self, meta, items):
-        return s.ConstantDecl(self._pos(meta), str(items[0]), items[1])
-
-    def procedure_decl(self, meta, items):
-        return s.ProcedureDecl(self._pos(meta), str(items[0]), tuple(items[1] or ()), items[2])
-
-    def function_decl(self, meta, items):
-        return s.FunctionDecl(self._pos(meta), str(items[0]), tuple(items[1] or ()), items[2])
-
-    def params(self, meta, items):
-        return [str(i) for i in items]
-
-    def setup_decl(self, meta, items):
-        return s.SetupDecl(self._pos(meta), items[0])
-
-    def each_turn(self, meta, items):
-        self._word(items[0], "turn", "`each turn:`")
-        return s.TurnDecl(self._pos(meta), None, items[1])
-
-    def fixed_rounds(self, meta, items):
-        return s.TurnDecl(self._pos(meta), items[0], items[1])
-
-    def final_decl(self, meta, items):
-        return s.FinalDecl(self._pos(meta), items[0])
-
-    def trigger_decl(self, meta, items):
-        return s.TriggerDecl(self._pos(meta), items[0], items[1])
-
-    # free actions (compile/free_actions.py)
-    def free_action_decl(self, meta, items):
-        word, name, player, listed, phases, cond, body = items
-        self._word(word, "action", "`free action \"NAME\" for p ...:`")
-        item_var, source, item_at = listed if listed is not None else (None, None, None)
-        names, positions = phases if phases is not None else (None, ())
-        named_at = (self._tok(player),) + ((item_at,) if item_at is not None else ())
-        return s.FreeActionDecl(self._pos(meta), name[1:-1], str(player), item_var, source, names, positions,
-                                cond, body, named_at)
-
-    def free_action_items(self, meta, items):
-        return (str(items[0]), items[1], self._tok(items[0]))
-
-    def free_action_phases(self, meta, items):
-        return (tuple(str(t) for t in items), tuple(self._tok(t) for t in items))
-
-    def offer_free_stmt(self, meta, items):
-        self._word(items[0], "actions", "`offer free actions to p`")
-        return s.OfferFreeActions(self._pos(meta), items[1])
-
-    # statements
-    def let_stmt(self, meta, items):
-        return s.Let(self._pos(meta), str(items[0]), items[1])
-
-    def assign_stmt(self, meta, items):
-        return s.Assign(self._pos(meta), str(items[0]), items[1])
-
-    def move_items(self, meta, items):
-        return s.Move(self._pos(meta), "items", items[0], None, items[1], items[2] is not None)
-
-    def move_all(self, meta, items):
-        return s.Move(self._pos(meta), "all", None, items[0], items[1], items[2] is not None)
-
-    def move_top(self, meta, items):
-        return s.Move(self._pos(meta), "top", items[0], items[1], items[2], items[3] is not None)
-
-    def move_random(self, meta, items):
-        return s.MoveRandom(self._pos(meta), items[0], items[1], items[2], items[3] is not None)
-
-    def random_stmt(self, meta, items):
-        return s.RandomPick(self._pos(meta), str(items[0]), items[1], items[2])
-
-    def at_bottom(self, meta, items):
-        return True
-
-    def move_placed_stmt(self, meta, items):
-        return s.MovePlaced(self._pos(meta), items[0], items[1], items[2])
-
-    def turn_piece_stmt(self, meta, items):
-        verb, what, degrees = items
-        self._word(verb, "turn", "`turn c by DEGREES`, `name = value` or `procedure(...)`")
-        return s.TurnPiece(self._pos(meta), what, degrees)
-
-    def add_stmt(self, meta, items):
-        return s.Add(self._pos(meta), items[0], items[1])
-
-    def subtract_stmt(self, meta, items):
-        return s.Add(self._pos(meta), items[0], items[1], negate=True)
-
-    def set_stmt(self, meta, items):
-        return s.SetCounter(self._pos(meta), items[0], items[1])
-
-    def reset_stmt(self, meta, items):
-        return s.Reset(self._pos(meta), str(items[0]))
-
-    def call_stmt(self, meta, items):
-        return s.CallStatement(self._pos(meta), str(items[0]), tuple(items[1] or ()))
-
-    def end_stmt(self, meta, items):
-        return s.EndGame(self._pos(meta), items[0])
-
-    def roll_stmt(self, meta, items):
-        return s.Roll(self._pos(meta), items[0], items[1], str(items[3]), items[2])
-
-    def weights(self, meta, items):
-        return items[0]
-
-    def shuffle_stmt(self, meta, items):
-        return s.Shuffle(self._pos(meta), items[0])
-
-    def announce_stmt(self, meta, items):
-        return s.Announce(self._pos(meta), tuple(items))
-
-    def resolve_stmt(self, meta, items):
-        return s.Resolve(self._pos(meta), items[0], items[1])
-
-    def pass_stmt(self, meta, items):
-        return s.Pass(self._pos(meta))
-
-    # costs: `pay` (the grammar's pay_* rules)
-    def pay_stmt(self, meta, items):
-        (mode, amount), (single, sources), shortfall, name = items
-        return s.Pay(self._pos(meta), mode, amount, sources, single, shortfall,
-                     None if name is None else str(name))
-
-    def pay_exact(self, meta, items):
-        return ("exact", items[0])
-
-    def pay_at_least(self, meta, items):
-        self._word(items[0], "least", "`pay at least AMOUNT`")
-        return ("at least", items[1])
-
-    def pay_up_to(self, meta, items):
-        return ("up to", items[0])
-
-    def pay_from(self, meta, items):
-        return (True, (s.PaySource(self._pos(meta), items[0], None),))
-
-    def pay_using(self, meta, items):
-        return (False, tuple(items))
-
-    def pay_rate(self, meta, items):
-        return s.PaySource(self._pos(meta), items[0], items[1])
-
-    def pay_shortfall(self, meta, items):
-        penalty, word, counter = items
-        self._word(word, "missing", "`else subtract N per missing from COUNTER`")
-        return s.Shortfall(self._pos(meta), penalty, counter)
-
-    def if_stmt(self, meta, items):
-        cond, body, *rest = items
-        branches = [(cond, body)]
-        otherwise = None
-        for item in rest:
-            if isinstance(item, tuple):
-                branches.append(item)
-            elif item is not None:
-                otherwise = item
-        return s.If(self._pos(meta), tuple(branches), otherwise)
-
-    def elif_clause(self, meta, items):
-        return (items[0], items[1])
-
-    def else_clause(self, meta, items):
-        return items[0]
-
-    def for_stmt(self, meta, items):
-        return s.ForEach(self._pos(meta), str(items[0]), items[1], items[2])
-
-    def while_stmt(self, meta, items):
-        return s.While(self._pos(meta), items[0], items[1])
-
-    def repeat_stmt(self, meta, items):
-        return s.Repeat(self._pos(meta), items[0], items[1])
-
-    def together_stmt(self, meta, items):
-        return s.Together(self._pos(meta), items[0])
-
-    def phase_stmt(self, meta, items):
-        return s.Phase(self._pos(meta), str(items[0]), items[1])
-
-    def choose_simple(self, meta, items):
-        return self._choose(meta, items[0], items[1], None, None)
-
-    def choose_block(self, meta, items):
-        return self._choose(meta, items[0], items[1], items[2], items[3])
-
-    def choose_else(self, meta, items):
-        return (self._pos(meta), items[0])
-
-    def _choose(self, meta, chooser, choice, body, declined):
-        simultaneous, chooser_var, who = chooser
-        optional, count_mode, count, var, source = choice
-        else_at, otherwise = declined if declined is not None else (None, None)
-        if otherwise is not None and not (optional and count_mode is None):
-            raise RulesSyntaxError(Diagnostic(else_at, "only an `optionally` choice of one item has `else:`",
-                                              "write `ask p to optionally choose x from ...:`"))
-        return s.Choose(self._pos(meta), simultaneous, chooser_var, who, optional, count_mode, count,
-                        var, source, body, otherwise)
-
-    def single_chooser(self, meta, items):
-        return (False, None, items[0])
-
-    def simultaneous_chooser(self, meta, items):
-        return (True, str(items[0]), items[1])
-
-    def choice(self, meta, items):
-        verb, count, var, source = items
-        mode, amount = count if count else (None, None)
-        return (verb, mode, amount, str(var), source)
-
-    def must_choose(self, meta, items):
-        return False
-
-    def may_choose(self, meta, items):
-        return True
-
-    def up_to(self, meta, items):
-        return ("up_to", items[0])
-
-    def exactly(self, meta, items):
-        return ("exactly", items[0])
-
-    # expressions
-    def ternary(self, meta, items):
-        return s.Ternary(self._pos(meta), items[1], items[0], items[2])
-
-    def _binary(op):  # noqa: N805 - a factory used only inside this class body
-        def method(self, meta, items):
-            return s.Binary(self._pos(meta), op, items[0], items[1])
-        return method
-
-    or_op = _binary("or")
-    and_op = _binary("and")
-    member = _binary("in")
-    not_member = _binary("notin")
-    add_op = _binary("+")
-    sub_op = _binary("-")
-    mul_op = _binary("*")
-    div_op = _binary("/")
-    mod_op = _binary("%")
-
-    def compare(self, meta, items):
-        return s.Binary(self._pos(meta), str(items[1]), items[0], items[2])
-
-    def not_op(self, meta, items):
-        return s.Unary(self._pos(meta), "not", items[0])
-
-    def neg_op(self, meta, items):
-        return s.Unary(self._pos(meta), "neg", items[0])
-
-    def range_up(self, meta, items):
-        return s.Range(self._pos(meta), items[0], items[1], False)
-
-    def range_down(self, meta, items):
-        return s.Range(self._pos(meta), items[0], items[1], True)
-
-    def attribute(self, meta, items):
-        return s.Attribute(self._pos(meta), items[0], str(items[1]))
-
-    def index(self, meta, items):
-        return s.Index(self._pos(meta), items[0], items[1])
-
-    def call(self, meta, items):
-        return s.Call(self._pos(meta), str(items[0]), tuple(items[1] or ()))
-
-    def args(self, meta, items):
-        return list(items)
-
-    def integer(self, meta, items):
-        return s.Literal(self._tok(items[0]), int(items[0]))
-
-    def string(self, meta, items):
-        return s.Literal(self._tok(items[0]), str(items[0])[1:-1])
-
-    def name(self, meta, items):
-        return s.Name(self._tok(items[0]), str(items[0]))
-
-    def none(self, meta, items):
-        return s.Literal(self._pos(meta), None)
-
-    def true(self, meta, items):
-        return s.Literal(self._pos(meta), True)
-
-    def false(self, meta, items):
-        return s.Literal(self._pos(meta), False)
-
-    def list_expr(self, meta, items):
-        return s.ListExpr(self._pos(meta), tuple(items[0] or ()))
-
-    def record_expr(self, meta, items):
-        return s.RecordExpr(self._pos(meta), tuple(items[0] or ()))
-
-    def record_fields(self, meta, items):
-        return list(items)
-
-    def record_field(self, meta, items):
-        return s.RecordField(self._tok(items[0]), str(items[0]), items[1])
-
-    def filter_expr(self, meta, items):
-        return s.Filter(self._pos(meta), str(items[0]), items[1], items[2])
-
-    def map_expr(self, meta, items):
-        return s.Map(self._pos(meta), items[0], str(items[1]), items[2], items[3])
-
-
-def _syntax_error(error: UnexpectedInput, text: str, shift: _Shift) -> RulesSyntaxError:
+def _syntax_error(error: UnexpectedInput, text: str, shift: Shift) -> RulesSyntaxError:
     line, col = getattr(error, "line", 0) or 0, getattr(error, "column", 0) or 0
     if isinstance(error, UnexpectedCharacters):
         char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else "?"
@@ -616,7 +171,7 @@ def _indentation(text: str) -> tuple[tuple[int, int], tuple[int, int] | None]:
     return (1, 1), too_deep
 
 
-def _parse(text: str, start: str, shift: _Shift):
+def _parse(text: str, start: str, shift: Shift):
     if len(text.encode("utf-8")) > MAX_SOURCE_BYTES:
         raise RulesSyntaxError(Diagnostic(shift(1, 1), f"the text is larger than {MAX_SOURCE_BYTES} bytes",
                                                 code="SR701"))
@@ -628,7 +183,7 @@ def _parse(text: str, start: str, shift: _Shift):
         text += "\n"
     try:
         tree = _parser().parse(text, start=start)
-        return _ToSyntax(shift).transform(tree)
+        return ToSyntax(shift).transform(tree)
     except UnexpectedInput as error:
         raise _syntax_error(error, text, shift) from None
     except _ReservedWord as reserved:
@@ -648,15 +203,15 @@ def _parse(text: str, start: str, shift: _Shift):
 
 def parse_rules(text: str, path: str) -> s.RulesFile:
     """Parse a whole rules file."""
-    return _parse(text, "ruleset", _Shift(path))
+    return _parse(text, "ruleset", Shift(path))
 
 
 def parse_effect(text: str, path: str, line: int, col: int, block: bool = False) -> s.Block:
     """Parse a card's effect text found at `line`, `col` (1-based) of a YAML file; `block` when it
     is a block scalar, whose every line is indented by `col - 1` in the file."""
-    return _parse(text, "effect", _Shift(path, line - 1, col - 1, block))
+    return _parse(text, "effect", Shift(path, line - 1, col - 1, block))
 
 
 def parse_expression(text: str, path: str, line: int, col: int, block: bool = False):
     """Parse one expression (a card's condition or value) found at `line`, `col` of a YAML file."""
-    return _parse(text.strip(), "expression", _Shift(path, line - 1, col - 1, block))
+    return _parse(text.strip(), "expression", Shift(path, line - 1, col - 1, block))
