@@ -24,7 +24,7 @@ from snowrules.compile.scope import RoutineSlots, Scope, Symbols, refined, sugge
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostics, Position, RuntimeRulesError
 from snowrules.language.limits import MAX_REACTION_DEPTH
-from snowrules.load.ruleset import ComponentDef, ReactsEntry
+from snowrules.load.component_lists import ComponentDef, ReactsEntry
 from snowrules.model import kinds as t
 from snowrules.model.events import Reacted
 from snowrules.model.layout import Layout

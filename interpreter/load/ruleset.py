@@ -1,4 +1,5 @@
-"""A ruleset folder, read: manifest, variant overlay, parsed rules, validated components.
+"""A ruleset folder, read: manifest, variant overlay, parsed rules, validated components (their
+lists are read by load/component_lists.py).
 
 Reading collects every problem of every file (a broken file does not hide the next one's), then
 raises one `RulesetError` that lists them all, each at `path:line:col`.
@@ -13,12 +14,11 @@ from typing import Any
 from snowrules.data import bundled_folder
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, Diagnostics, Position, RulesetError, RulesSyntaxError
-from snowrules.language.limits import MAX_COMPONENTS, MAX_COPIES
-from snowrules.language.parser import parse_effect, parse_expression, parse_rules
+from snowrules.language.parser import parse_expression, parse_rules
+from snowrules.load.component_lists import ComponentDef, ComponentLists, snippet_origin, value_at
 from snowrules.load.display import GridDisplay, read_display
 from snowrules.load.yaml_files import (
     YamlDocument,
-    key_position,
     load_schema,
     load_yaml,
     plain,
@@ -30,53 +30,8 @@ PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 PROJECT_ROOT = PACKAGE_ROOT.parent  # the clone, when running from one (tools use it); not in an installed package
 BUNDLED_RULESETS = bundled_folder("rulesets")
 GENERIC_SCHEMAS = bundled_folder("schemas")
-# The key of a component entry that says how many identical copies it stands for. It belongs to
-# snowrules, not to the game: it is taken out before the entry is checked against its schema (so
-# no schema declares it), and a schema that declares a field of that name is refused.
-COPIES = "copies"
-# The one way a schema may declare it (so that an editor checking an entry against the schema accepts it):
-# a reference to the generic definition, by a path that ends so (relative to the schema's folder).
-COPIES_DEFINITION = "component_list.schema.json#/$defs/copies"
 # How a game's returns add up (a manifest's `returns: utility:`), in OpenSpiel's terms.
 UTILITIES = ("zero-sum", "constant-sum", "general-sum", "identical")
-
-
-def _declares_copies_as_snowrules_does(declaration: Any) -> bool:
-    """A schema's `copies` property is only a reference to the generic definition (and its description)."""
-    return isinstance(declaration, dict) and set(declaration) <= {"$ref", "description"} \
-        and isinstance(declaration.get("$ref"), str) and declaration["$ref"].endswith(COPIES_DEFINITION)
-
-
-# The key of a component entry that lists its reactions (docs/language.md "Events and
-# reactions"): like `copies`, it is snowrules' own, taken out before the entry meets its schema.
-REACTS = "reacts"
-REACTS_FIELDS = ("on", "where", "effect")
-
-
-@dataclass(frozen=True)
-class ReactsEntry:
-    """One `reacts:` entry of a component: `on` an event, `where` a condition (or None), the
-    `effect` to run; `event_position` is the `on:` value's, for a report about the event."""
-
-    event: str
-    event_position: Position
-    where: Any
-    effect: s.Block
-    position: Position
-
-
-@dataclass
-class ComponentDef:
-    """One entry of a component list; `count` copies (its `copies:`; times the seats, when per seat)."""
-
-    name: str
-    fields: dict[str, Any]
-    count: int
-    per_seat: bool
-    position: Position
-    effects: dict[str, s.Block] = field(default_factory=dict)
-    expressions: dict[str, Any] = field(default_factory=dict)
-    reactions: list[ReactsEntry] = field(default_factory=list)  # its `reacts:` entries, in order
 
 
 @dataclass(frozen=True)
@@ -211,7 +166,7 @@ def read_ruleset(name_or_path: str, variant: str | None = None) -> tuple[Ruleset
     return ruleset, sorted(reader.problems.items, key=lambda d: (d.position.path, d.position.line, d.position.col))
 
 
-class _Reader:
+class _Reader(ComponentLists):
     def __init__(self, folder: Path):
         self.folder = folder
         self.problems = Diagnostics()
@@ -344,7 +299,7 @@ class _Reader:
         entry, when = m["automa"], None
         if "when" in entry:
             text = str(entry["when"])
-            line, col, block = _snippet_origin(manifest, ["automa", "when"], text)
+            line, col, block = snippet_origin(manifest, ["automa", "when"], text)
             try:
                 when = parse_expression(text, manifest.path, line, col, block)
             except RulesSyntaxError as error:
@@ -365,8 +320,8 @@ class _Reader:
                    for group in ("choice", "chance") for kind in ids.get(group, {})]
         places += [(("constraint", i), ["constraints", i, "holds"]) for i in range(len(m.get("constraints", [])))]
         for key, where in places:
-            text = str(_at(m, where))
-            line, col, block = _snippet_origin(manifest, where, text)
+            text = str(value_at(m, where))
+            line, col, block = snippet_origin(manifest, where, text)
             if key == ("returns", "utility") and text in UTILITIES:  # a plain word: the text itself
                 text = json.dumps(text)
             try:
@@ -445,212 +400,3 @@ class _Reader:
         self.problems.error(at, f"unknown schema {name!r}",
                             "put it in the ruleset's schemas/ folder or use a generic one from schemas/")
         return None
-
-    def _components(self, file: str, components: list[ComponentDef], constants: dict, tables: dict) -> None:
-        path = self._locate(file, "components")
-        if path is None:
-            return
-        document = self._validated(path, "component_list.schema.json", entries="components")
-        if document is None:
-            return
-        tree = document.tree
-        schema = self._schema(str(tree["schema"]), document.position(["schema"]))
-        for key in tree.get("constants", {}) or {}:
-            value = plain(tree["constants"][key])
-            where = key_position(document.path, tree, ["constants"], key)
-            if key in constants:
-                self.problems.error(where, f"constant {key!r} is defined twice",
-                                    f"first at {constants[key][1]}")
-            constants[key] = (value, where)
-        for key in tree.get("tables", {}) or {}:
-            where = key_position(document.path, tree, ["tables"], key)
-            if key in tables:
-                self.problems.error(where, f"table {key!r} is defined twice", f"first at {tables[key][1]}")
-            tables[key] = (plain(tree["tables"][key]), where)
-            self._table_columns(document, key, tables[key][0])
-        per_seat = bool(tree.get("per_seat", False))
-        declared = (schema or {}).get("properties", {})
-        if COPIES in declared and not _declares_copies_as_snowrules_does(declared[COPIES]):
-            self.problems.error(document.position(["schema"]), f"the schema {tree['schema']} declares a field "
-                                f"{COPIES!r}, but `{COPIES}:` is snowrules' number of copies of an entry",
-                                "rename the field (every schema accepts `copies:` without declaring it; for "
-                                f"editors a schema may declare it as {{\"$ref\": \".../{COPIES_DEFINITION}\"}})")
-            return
-        rejected, self.rejected = self.rejected, set()
-        for i, entry in enumerate(tree.get("components", []) or []):
-            if i in rejected:
-                self.rejected_fields |= {str(k) for k in entry} if isinstance(entry, dict) else set()
-                continue
-            copies = self._copies(document, entry, ["components", i])
-            if schema is not None:
-                own = {key: value for key, value in entry.items() if key not in (COPIES, REACTS)}
-                found = schema_errors(document, schema, own, ["components", i])
-                if found:
-                    self.problems.extend(_copies_hint(d, declared) for d in found)
-                    self.rejected_fields |= {str(k) for k in entry} if isinstance(entry, dict) else set()
-                    continue
-            fields = plain(entry)
-            fields.pop(COPIES, None)
-            fields.pop(REACTS, None)
-            for reserved in ("owner", "id"):
-                if reserved in fields:
-                    self.problems.error(key_position(document.path, tree, ["components", i], reserved),
-                                        f"{reserved!r} is set by snowrules and cannot be a card field")
-            if copies > MAX_COPIES:
-                self.problems.error(key_position(document.path, tree, ["components", i], COPIES),
-                                    f"{COPIES} {copies} is more than {MAX_COPIES} copies of one component",
-                                    code="SR703")
-                continue
-            self.copies += copies * (self.seats if per_seat else 1)
-            if self.copies > MAX_COMPONENTS:
-                self.problems.error(document.position(["components", i]),
-                                    f"the components come to more than {MAX_COMPONENTS} copies here",
-                                    code="SR703")
-                self.copies = -10 * MAX_COMPONENTS  # reported once
-            component = ComponentDef(
-                name=str(fields.pop("name")), fields=fields, count=copies,
-                per_seat=per_seat, position=document.position(["components", i]))
-            first = self.names.setdefault(component.name, component.position)
-            if first != component.position:
-                self.problems.error(key_position(document.path, tree, ["components", i], "name"),
-                                    f"component {component.name!r} is defined twice",
-                                    f"first at {first}; give one `copies: 2`, or another name", code="SR205")
-                continue
-            language = (schema or {}).get("properties", {})
-            for key, value in fields.items():
-                kind = language.get(key, {}).get("x-language")
-                if kind is None and key in ("effect", "condition"):
-                    kind = "effect" if key == "effect" else "expression"
-                if kind is None:
-                    continue
-                self._snippet(document, ["components", i, key], str(value), kind, component, key)
-            if isinstance(entry, dict) and REACTS in entry:
-                self._reactions(document, entry[REACTS], ["components", i, REACTS], component)
-            components.append(component)
-
-    def _reactions(self, document: YamlDocument, entries: Any, where: list, component: ComponentDef) -> None:
-        """A component's `reacts:` list: each entry a map of `on` (an event's name), `where` (a
-        condition, optional) and `effect` (statements), reported at its line when it is not."""
-        if not isinstance(entries, list):
-            self.problems.error(document.position(where), f"`{REACTS}:` must be a list of "
-                                "{on: EVENT, where: CONDITION, effect: STATEMENTS} entries", code="SR203")
-            return
-        for n, entry in enumerate(entries):
-            at = where + [n]
-            if not isinstance(entry, dict):
-                self.problems.error(document.position(at), f"a `{REACTS}:` entry must be a map with `on:` and "
-                                    "`effect:`", code="SR203")
-                continue
-            unknown = [str(key) for key in entry if key not in REACTS_FIELDS]
-            for key in unknown:
-                self.problems.error(key_position(document.path, document.tree, at, key),
-                                    f"a `{REACTS}:` entry has no field {key!r}",
-                                    "its fields are on, where and effect", code="SR201")
-            missing = [key for key in ("on", "effect") if key not in entry]
-            for key in missing:
-                self.problems.error(document.position(at), f"this `{REACTS}:` entry has no `{key}:`",
-                                    "write {on: EVENT, effect: STATEMENTS}", code="SR202")
-            if unknown or missing:
-                continue
-            if not isinstance(entry["on"], str):
-                self.problems.error(document.position(at + ["on"]), "`on:` names an event (a text)", code="SR203")
-                continue
-            holder = ComponentDef(component.name, {}, 1, False, component.position)
-            self._snippet(document, at + ["effect"], str(entry["effect"]), "effect", holder, "effect")
-            if "where" in entry:
-                self._snippet(document, at + ["where"], str(entry["where"]), "expression", holder, "where")
-            if "effect" in holder.effects and ("where" not in entry or "where" in holder.expressions):
-                component.reactions.append(ReactsEntry(
-                    str(entry["on"]), document.position(at + ["on"]), holder.expressions.get("where"),
-                    holder.effects["effect"], document.position(at)))
-
-    def _copies(self, document: YamlDocument, entry: Any, where: list) -> int:
-        """An entry's `copies:` (1 without it); a value that is not a whole number >= 1 is reported."""
-        if not isinstance(entry, dict) or COPIES not in entry:
-            return 1
-        value = entry[COPIES]
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            self.problems.error(document.position(where + [COPIES]), f"{COPIES}: {value!r} is not a whole "
-                                "number of copies, 1 or more")
-            return 1
-        return int(value)
-
-    def _table_columns(self, document: YamlDocument, name: str, rows: list[dict]) -> None:
-        """A table's rows share their fields: a field whose value in one row is of another kind
-        than in every other row (a text among numbers) is a mistake, reported at that cell."""
-        kinds: dict[str, dict[str, list[int]]] = {}  # field -> kind -> rows
-        for i, row in enumerate(rows):
-            for column, value in row.items():
-                kind = "true/false" if isinstance(value, bool) else (
-                    "a number" if isinstance(value, (int, float)) else "a text" if isinstance(value, str) else "")
-                if kind:
-                    kinds.setdefault(column, {}).setdefault(kind, []).append(i)
-        for column, seen in kinds.items():
-            if len(seen) < 2:
-                continue
-            usual = max(seen, key=lambda k: len(seen[k]))
-            if len(seen[usual]) < 2:
-                continue
-            for kind, where in seen.items():
-                for i in where if kind != usual else []:
-                    self.problems.error(document.position(["tables", name, i, column]),
-                                        f"tables.{name}.{i}.{column}: {rows[i][column]!r} is {kind}, but "
-                                        f"{column} is {usual} in the other rows", code="SR203")
-
-    def _snippet(self, document: YamlDocument, where: list, text: str, kind: str,
-                 component: ComponentDef, key: str) -> None:
-        """Parse DSL text found inside YAML, with positions in the YAML file."""
-        line, col, block = _snippet_origin(document, where, text)
-        try:
-            if kind == "effect":
-                component.effects[key] = parse_effect(text, document.path, line, col, block)
-            else:
-                component.expressions[key] = parse_expression(text, document.path, line, col, block)
-        except RulesSyntaxError as error:
-            self.problems.extend(error.diagnostics)
-
-
-def _copies_hint(diagnostic: Diagnostic, declared: dict) -> Diagnostic:
-    """`count:` meant copies before `copies:` did: say so where a schema refuses an unknown `count`."""
-    unknown = "'count' was unexpected" in diagnostic.message or "unknown field 'count'" in diagnostic.message
-    if unknown and "count" not in declared:
-        return Diagnostic(diagnostic.position, diagnostic.message, f"the number of copies is `{COPIES}: N`",
-                          code=diagnostic.code)
-    return diagnostic
-
-
-def _at(tree: Any, where: list) -> Any:
-    for key in where:
-        tree = tree[key]
-    return tree
-
-
-def _snippet_origin(document: YamlDocument, where: list, text: str) -> tuple[int, int, bool]:
-    """Line and column where a snippet's first character sits in its YAML file, and whether it is
-    a block scalar.
-
-    For a block scalar (`effect: |`) the text starts on the next line, indented (every line by the
-    same amount); for a plain or quoted scalar it starts where the value does (one further for a
-    quote)."""
-    position = document.position(where)
-    line, col = position.line, position.col
-    raw = _raw_lines(document.path)
-    if line - 1 < len(raw):
-        rest = raw[line - 1][col - 1:]
-        if rest[:1] in ("|", ">"):
-            first = text.splitlines()[0] if text.strip() else ""
-            for number in range(line, min(len(raw), line + 50)):
-                found = raw[number].find(first) if first else -1
-                if found >= 0:
-                    return number + 1, found + 1, True
-        elif rest[:1] in ("'", '"'):
-            return line, col + 1, False
-    return line, col, False
-
-
-def _raw_lines(shown_path: str) -> list[str]:
-    try:
-        return Path(shown_path).read_text(encoding="utf-8").splitlines()
-    except OSError:
-        return []
-
