@@ -27,8 +27,8 @@ from functools import cache
 from itertools import repeat
 from typing import Any, NamedTuple
 
-import numpy as np
 import pyspiel
+from snowrules.adapters.game_type import game_type_of
 from snowrules.adapters.nodes import (
     NO_KEPT,
     NOTHING_TO_DECIDE,
@@ -38,12 +38,11 @@ from snowrules.adapters.nodes import (
     declared_ids,
     declared_node,
 )
+from snowrules.adapters.observer import SnowrulesObserver
 from snowrules.adapters.option_ids import option_ids
 from snowrules.adapters.recall import Recall, Sight
 from snowrules.compile.action_ids import FreeActionIds, free_action_ids
-from snowrules.compile.chance import CHANCE
 from snowrules.compile.compiler import load_program
-from snowrules.language import syntax as s
 from snowrules.language.diagnostics import RulesetError, RuntimeRulesError
 from snowrules.load.ruleset import Ruleset, load_ruleset
 from snowrules.model.program import Program
@@ -84,45 +83,12 @@ def register(ruleset: str) -> type:
     while short_name in _registered:
         number += 1
         short_name = f"{PREFIX}{loaded.name}_{number}"
-    game_type = _game_type(loaded, short_name)
+    game_type = game_type_of(loaded, short_name)
     game_class = type(f"{loaded.name.title().replace('_', '')}Game", (SnowrulesGame,),
                       {"ruleset": ruleset, "game_type": game_type})
     pyspiel.register_game(game_type, game_class)
     _registered[ruleset] = _registered[game_type.short_name] = game_class
     return game_class
-
-
-UTILITY = {"zero-sum": pyspiel.GameType.Utility.ZERO_SUM, "constant-sum": pyspiel.GameType.Utility.CONSTANT_SUM,
-           "general-sum": pyspiel.GameType.Utility.GENERAL_SUM, "identical": pyspiel.GameType.Utility.IDENTICAL}
-
-
-def _game_type(ruleset: Ruleset, short_name: str, utility: str = "general-sum") -> pyspiel.GameType:
-    nodes = [n for f in ruleset.rules for n in s.walk(f)]
-    nodes += [n for d in ruleset.components for body in d.effects.values() for n in s.walk(body)]
-    simultaneous = any(isinstance(n, s.Choose) and n.simultaneous for n in nodes)
-    chance = any(isinstance(n, CHANCE) for n in nodes)
-    hidden = any(isinstance(n, s.ZoneDecl) and n.visibility != "public" for n in nodes)
-    parameters = {"players": ruleset.min_players, "variant": ""}
-    parameters.update({name: spec["default"] for name, spec in ruleset.options.items()})
-    dynamics = pyspiel.GameType.Dynamics
-    return pyspiel.GameType(
-        short_name=short_name,
-        long_name=f"{ruleset.title} (snowrules)",
-        dynamics=dynamics.SIMULTANEOUS if simultaneous else dynamics.SEQUENTIAL,
-        chance_mode=(pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if chance
-                     else pyspiel.GameType.ChanceMode.DETERMINISTIC),
-        information=(pyspiel.GameType.Information.IMPERFECT_INFORMATION if hidden or simultaneous
-                     else pyspiel.GameType.Information.PERFECT_INFORMATION),
-        utility=UTILITY[utility],
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=ruleset.max_players * ruleset.seats_per_player,
-        min_num_players=ruleset.min_players * ruleset.seats_per_player,
-        provides_information_state_string=True,
-        provides_information_state_tensor=False,
-        provides_observation_string=True,
-        provides_observation_tensor=False,
-        provides_factored_observation_string=False,
-        parameter_specification=parameters)
 
 
 class SnowrulesGame(pyspiel.Game):
@@ -169,7 +135,7 @@ class SnowrulesGame(pyspiel.Game):
         all_params = {"players": players, "variant": variant or "", **self.program.options}
         game_type = self.game_type
         if self.utility != "general-sum":  # the registered type says general-sum: the options may differ
-            game_type = _game_type(loaded, game_type.short_name, self.utility)
+            game_type = game_type_of(loaded, game_type.short_name, self.utility)
         super().__init__(game_type, info, all_params)
         # The initial state, made once: a new one (and each clone, which pyspiel starts from a new
         # one) copies it instead of running the setup again. The setup draws nothing at random
@@ -571,33 +537,3 @@ class Shared(NamedTuple):
 
     ids: dict[tuple, dict]
     program: Program
-
-
-class SnowrulesObserver:
-    """Without perfect recall, what a seat sees now (Game.view) and the decision it is asked;
-    with perfect recall, the seat's whole sequence of observations and moves (see Recall)."""
-
-    def __init__(self, game: SnowrulesGame, perfect_recall: bool):
-        self.game = game
-        self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(0, np.float32)
-        self.dict: dict = {}
-
-    def set_from(self, state: SnowrulesState, player: int) -> None:
-        pass
-
-    def string_from(self, state: SnowrulesState, player: int) -> str:
-        """The seat's view, and the decision it is asked (its rule and its options: a player
-        knows what is asked of them, so two states that ask differently never look alike)."""
-        if self.perfect_recall:
-            return state.recall_now().text(player, self.game.sight, self.game.engine)
-        program = self.game.program
-        st = state.st
-        view = self.game.engine.view(st, program.controller(player))
-        text = json.dumps(view, sort_keys=True)
-        pending = st.pending
-        if pending is not None and not pending.chance and player in pending.seats:
-            options = pending.options[pending.seats.index(player)]
-            labels = [self.game.engine.option_label(st, o) for o in options]
-            text += f"\nasked at {pending.rule}: " + json.dumps(labels)
-        return text
