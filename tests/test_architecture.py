@@ -24,3 +24,15 @@ def test_every_module_lives_in_a_layer_folder():
     package = ROOT / "interpreter"
     loose = sorted(p.name for p in package.glob("*.py") if p.name not in {"__init__.py", "__main__.py"})
     assert loose == [], f"modules outside a layer folder: {loose}"
+
+
+MAX_MODULE_LINES = 600  # issue 8: "each module one job, a few hundred lines at most"
+
+
+def test_no_module_grows_past_a_few_hundred_lines():
+    """A module that outgrows its one job is split by job (as compile/suspend.py was taken out of
+    compile/statements.py), not left to grow: this keeps a later change from doing so quietly."""
+    package = ROOT / "interpreter"
+    long = {str(p.relative_to(package)): n for p in sorted(package.rglob("*.py"))
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES}
+    assert long == {}, f"modules over {MAX_MODULE_LINES} lines: {long}"
