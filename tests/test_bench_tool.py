@@ -64,6 +64,9 @@ def test_without_a_length_on_either_side_the_row_says_nothing_of_lengths():
     ("bytecodes.py", ["--ruleset", "snow_time"], "snow_time has no OpenSpiel game: use --played"),
     ("bytecodes.py", ["--ruleset", "goofspiel", "--games", "0"], "--games must be at least 1"),
     ("bytecodes.py", [], "the following arguments are required: --ruleset"),
+    ("bench_build.py", ["--ruleset", "no_such_game"], "no_such_game:1:1: error: no ruleset here"),
+    ("bench_build.py", ["--repeat", "0"], "--repeat must be at least 1"),
+    ("bench_build.py", ["--players", "two"], "argument --players: invalid int value: 'two'"),
 ])
 def test_a_command_line_the_tool_cannot_measure_ends_with_its_reason(tool, arguments, message):
     done = subprocess.run([sys.executable, str(TOOLS / tool), *arguments], capture_output=True, text=True, timeout=60)

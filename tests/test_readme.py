@@ -139,6 +139,7 @@ EXPECTATIONS = [
     (r"snowrules run snow_time --players 3 --seed 1$", _contains("Snow Time - 3 players, seed 1", "result after")),
     (r"^python tools/bench\.py$", _contains("random-agent games per second", "snow_time")),
     (r"^python tools/bench_clone\.py$", _contains("microseconds per clone", "goofspiel")),
+    (r"^python tools/bench_build\.py$", _contains("cold CPU s", "goofspiel 2p", "snowrules list")),
     (r"^python tools/bytecodes\.py ",
      _contains("goofspiel, 2 players, through the OpenSpiel adapter:", "bytecodes a game", "vm.py:")),
     (r"^python tools/bots\.py$", _contains("goofspiel     3p mcts:iterations=5    win rate", "fair share 0.333")),
@@ -152,6 +153,7 @@ EXPECTATIONS = [
 
 QUICK = {"python tools/bench.py": ["--rounds", "1", "--seconds", "0.05", "--players", "2"],
          "python tools/bench_clone.py": ["--games", "1", "--number", "20", "--repeat", "1", "--players", "2"],
+         "python tools/bench_build.py": ["--ruleset", "goofspiel", "--repeat", "1"],
          "python tools/bytecodes.py --ruleset goofspiel --players 2": ["--games", "2"],
          "python tools/bots.py": ["--ruleset", "goofspiel", "--games", "4", "--iterations", "5", "--samples", "1"]}
 # Lines that would take minutes run here with fewer games (the only change made to a README line).

@@ -83,6 +83,10 @@ def _parser() -> argparse.ArgumentParser:
 
     listing = commands.add_parser("list", help="the bundled rulesets: player counts, variants, options")
     listing.add_argument("--json", action="store_true", help="print them as one JSON object")
+    no_cache = "read and build everything afresh, without the build cache (see SNOWRULES_CACHE)"
+    parser.add_argument("--no-cache", action="store_true", help=no_cache)
+    for command in commands.choices.values():  # also after the command: `snowrules run x --no-cache`
+        command.add_argument("--no-cache", action="store_true", default=argparse.SUPPRESS, help=no_cache)
     return parser
 
 
@@ -109,6 +113,9 @@ def main(argv: list[str] | None = None) -> int:
         args = _parser().parse_args(argv)
     except SystemExit as done:  # a usage error (2) or --help (0): return the code, as for any other outcome
         return done.code if isinstance(done.code, int) else USAGE_ERROR
+    if args.no_cache:
+        from snowrules.data import cache
+        cache.disable()
     from snowrules.cli import commands, listing
     handler = listing.command_list if args.command == "list" else getattr(commands, f"command_{args.command}")
     try:

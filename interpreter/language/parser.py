@@ -14,6 +14,7 @@ from importlib import resources
 from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import DedentError, Indenter
+from snowrules.data import cache as build_cache
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, RulesSyntaxError
 from snowrules.language.limits import MAX_BLOCK_DEPTH, MAX_FILE_BYTES
@@ -53,6 +54,7 @@ def _parser() -> Lark:
     grammar = resources.files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
     return Lark(
         grammar,
+        cache=build_cache.grammar_cache_file(grammar) or False,  # the LALR tables, analysed once
         parser="lalr",
         postlex=_RulesIndenter(),
         start=["ruleset", "effect", "expression"],

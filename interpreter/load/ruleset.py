@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from snowrules.data import bundled_folder
+from snowrules.data import cache as build_cache
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, Diagnostics, Position, RulesetError, RulesSyntaxError
 from snowrules.language.parser import parse_expression, parse_rules
@@ -161,9 +162,16 @@ def read_ruleset(name_or_path: str, variant: str | None = None) -> tuple[Ruleset
         names = ", ".join(bundled_names())
         raise RulesetError.at(Position(name_or_path), "no ruleset here: neither a bundled ruleset "
                               "nor a folder with a ruleset.yaml", f"bundled rulesets: {names}")
-    reader = _Reader(folder)
-    ruleset = reader.read(variant)
-    return ruleset, sorted(reader.problems.items, key=lambda d: (d.position.path, d.position.line, d.position.col))
+    def build() -> tuple[tuple[Ruleset, list[Diagnostic]], bool]:
+        reader = _Reader(folder)
+        ruleset = reader.read(variant)
+        problems = sorted(reader.problems.items, key=lambda d: (d.position.path, d.position.line, d.position.col))
+        return (ruleset, problems), not problems  # a ruleset with problems is read afresh each time
+
+    contents = build_cache.folder_contents(folder)
+    entry = None if contents is None else build_cache.key(
+        "ruleset", contents, str(folder), str(folder.resolve()), display_path(folder), variant)
+    return build_cache.cached("rulesets", entry, build)
 
 
 class _Reader(ComponentLists):

@@ -1,0 +1,115 @@
+"""One game, every caller: each bundled configuration (ruleset x variant x player count, and each
+declared option value) is played with the same seeded random agents through every way a program
+is run, and every way must give the same game, event for event.
+
+This is the back end's differential test (issue 23, point 7): whatever runs a program (the VM, the
+played-through functions, a generated module later), these callers must agree:
+
+- **listened**: `play` with a log, each decision answered inline from an Observation;
+- **stopped**: the state stops at every decision and is answered from outside (`Game.answer`),
+  as a replay, a scenario, a human or the OpenSpiel adapter does;
+- **copies**: stopped too, and at every decision the game goes on from a clone or from the
+  state written to JSON and read back (what MCTS, `--log` resumption and pickling rely on);
+- **unlistened**: `play` with nobody listening (the played-through path, where the program has
+  one), which writes no log: its end state must be the others' end state.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+import pytest
+from conftest import configurations, round_trip
+from snowrules.compile.compiler import load_program
+from snowrules.load.ruleset import bundled_names, load_ruleset
+from snowrules.model.state import State
+from snowrules.play.agents import Observation, RandomAgent, agent_seed, play
+from snowrules.runtime.engine import Game
+
+SEED = 11
+
+
+def _option_values() -> list[tuple[str, tuple]]:
+    """Each bundled ruleset's declared option values other than the defaults: (ruleset, options)."""
+    found = []
+    for name in bundled_names():
+        for option, spec in load_ruleset(name).options.items():
+            for value in spec.get("choices", []):
+                if value != spec["default"]:
+                    found.append((name, ((option, value),)))
+    return found
+
+
+def _cases() -> list[tuple[str, str | None, int, tuple]]:
+    cases = [(name, variant, players, ()) for name, variant, players in configurations()]
+    for name, options in _option_values():
+        players = load_ruleset(name).min_players
+        cases.append((name, None, max(players, 2) if name != "snowfall_over_mountains" else players, options))
+    return cases
+
+
+def _case_id(case) -> str:
+    name, variant, players, options = case
+    shown = "".join(f"+{k}={v}" for k, v in options)
+    return f"{name}{'+' + variant if variant else ''}{shown}-{players}p"
+
+
+def _agents(game: Game, seed: int) -> list[RandomAgent]:
+    return [RandomAgent(agent_seed(seed, i)) for i in range(game.program.players)]
+
+
+def _answers(game: Game, st: State, agents: list[RandomAgent]) -> list[int]:
+    pending = st.pending
+    return [agents[game.program.controller(seat)].choose(Observation(game, st, seat, options))
+            for seat, options in zip(pending.seats, pending.options)]
+
+
+def listened(game: Game, seed: int) -> tuple[list[str], State]:
+    log: list = []
+    st = play(game, _agents(game, seed), seed, sink=log.append)
+    return [json.dumps(e, sort_keys=True) for e in log], st
+
+
+def _stopped(game: Game, seed: int, resume: Callable[[State, int], State]) -> tuple[list[str], State]:
+    log: list = []
+    agents = _agents(game, seed)
+    st = game.start(seed, log.append)
+    decisions = 0
+    while st.result is None:
+        st = resume(st, decisions)
+        decisions += 1
+        game.answer(st, _answers(game, st, agents))
+    return [json.dumps(e, sort_keys=True) for e in log], st
+
+
+def stopped(game: Game, seed: int) -> tuple[list[str], State]:
+    return _stopped(game, seed, lambda st, _: st)
+
+
+def copies(game: Game, seed: int) -> tuple[list[str], State]:
+    """Every decision resumed from a copy: a clone at odd ones, a JSON round trip at even ones."""
+    def resume(st: State, decision: int) -> State:
+        other = st.clone() if decision % 2 else round_trip(st)
+        other.sink = st.sink  # the listener is the caller's, not the state's data
+        return other
+    return _stopped(game, seed, resume)
+
+
+def _end(game: Game, st: State) -> tuple:
+    return (game.outcome(st), st.zones, st.counters, st.vars, st.rng)
+
+
+@pytest.mark.parametrize("case", _cases(), ids=_case_id)
+def test_every_caller_plays_the_same_game(case):
+    name, variant, players, options = case
+    game = Game(load_program(name, variant, players, options))
+    reference, end = listened(game, SEED)
+    assert any('"e": "choice"' in line for line in reference), "a game with no decision compares nothing"
+    for caller in (stopped, copies):
+        log, other_end = caller(game, SEED)
+        first = next((i for i, (a, b) in enumerate(zip(reference, log)) if a != b), min(len(reference), len(log)))
+        assert log == reference, (f"{caller.__name__} differs from listened at event {first}: "
+                                  f"{log[first:first + 1]} != {reference[first:first + 1]}")
+        assert _end(game, other_end) == _end(game, end)
+    unlistened = play(game, _agents(game, SEED), SEED)
+    assert _end(game, unlistened) == _end(game, end)
