@@ -16,6 +16,7 @@ from snowrules.compile import (
 from snowrules.compile.budget import bounded_range
 from snowrules.compile.closures import Fn, const, constant_in, fail, local, slot_of
 from snowrules.compile.counter_refs import CounterReferences
+from snowrules.compile.define_calls import DefineCalls
 from snowrules.compile.fuse import comprehension, fused, simple, substituted
 from snowrules.compile.library import REGISTRY, compile_call
 from snowrules.compile.scope import (
@@ -42,6 +43,7 @@ class ExpressionCompiler(CounterReferences):
         # source forms of the define calls inlined so far: a comprehension around one that does
         # not depend on its loop computes it once (fuse.comprehension)
         self.inlined_calls: list[str] = []
+        self.define_calls = DefineCalls()  # the defines too big to expand at each call
 
     # ---- entry points ---------------------------------------------------------------------
     def compile(self, node: s.Node, scope: Scope) -> tuple[Fn, t.Kind]:
@@ -308,6 +310,8 @@ class ExpressionCompiler(CounterReferences):
         return inner, bindings
 
     def _inline_function(self, node: s.Call, scope: Scope):
+        if self.define_calls.called(self, node.name):
+            return self.define_calls.call(self, node, scope)
         decl = self.sym.functions[node.name]
         if node.name in self.inlining:
             self.diag.error(node.pos, recursion_message("function", node.name, self.inlining), RECURSION_HINT)
