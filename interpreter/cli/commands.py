@@ -5,6 +5,7 @@ import json
 import sys
 from pathlib import Path
 
+from snowrules.cli.usage import UsageError
 from snowrules.compile.compiler import compile_ruleset
 from snowrules.language.diagnostics import Diagnostic, SnowrulesError
 from snowrules.load.ruleset import bundled_names, find_ruleset, load_ruleset, options_text, set_options
@@ -19,10 +20,6 @@ from snowrules.records.logwriter import log_target_problem
 from snowrules.records.scenarios import run_scenario, scenario_files
 from snowrules.runtime.engine import Game
 from snowrules.runtime.returns import player_returns
-
-
-class UsageError(Exception):
-    """A wrong command-line argument (exit 2)."""
 
 
 def _ruleset(ref: str, variant: str | None, options: list[str] | None = None):

@@ -10,6 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from snowrules.cli.usage import UsageError
 from snowrules.cli.version import installed_version
 from snowrules.language.diagnostics import SnowrulesError
 
@@ -116,11 +117,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.no_cache:
         from snowrules.data import cache
         cache.disable()
-    from snowrules.cli import commands, listing
-    handler = listing.command_list if args.command == "list" else getattr(commands, f"command_{args.command}")
+    if args.command == "list":  # reads manifests only: not every command's imports
+        from snowrules.cli.listing import command_list as handler
+    else:
+        from snowrules.cli import commands
+        handler = getattr(commands, f"command_{args.command}")
     try:
         return handler(args)
-    except commands.UsageError as error:
+    except UsageError as error:
         print(f"snowrules {args.command}: error: {error}", file=sys.stderr)
         return USAGE_ERROR
     except SnowrulesError as error:
