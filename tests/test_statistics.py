@@ -8,6 +8,7 @@ import math
 from types import SimpleNamespace
 
 import pytest
+from snowrules.model.events import CounterChanged, Moved
 from snowrules.model.layout import Layout, ZoneFamily
 from snowrules.play.batch import GameSpec, PlayTracker, game_seed, play_batch
 from snowrules.play.statistics import distribution, quantile, summarize, wilson
@@ -87,6 +88,10 @@ def test_summary_of_four_games():
 
 
 def _tracker() -> PlayTracker:
+    return PlayTracker(SimpleNamespace(layout=_tracker_layout(), controller=lambda seat: seat))
+
+
+def _tracker_layout() -> Layout:
     layout = Layout(2, ["a", "b"])
     for family in (ZoneFamily("box", False, None, "public"), ZoneFamily("hand", True, None, "hidden"),
                    ZoneFamily("aside", True, None, "hidden"), ZoneFamily("bid", True, None, "secret"),
@@ -95,7 +100,7 @@ def _tracker() -> PlayTracker:
         layout.add_zone(family)
     layout.component_names = ["a k", "b k", "q"]
     layout.fields = {"owner": [0, 1, None]}
-    return PlayTracker(SimpleNamespace(layout=layout, controller=lambda seat: seat))
+    return layout
 
 
 @pytest.mark.parametrize("source, dest, what, played, held", [
@@ -110,8 +115,11 @@ def _tracker() -> PlayTracker:
 ])
 def test_what_counts_as_played(source, dest, what, played, held):
     tracker = _tracker()
-    tracker.feed({"e": "move", "what": what, "from": source, "to": dest, "rule": "r:1:1"})
-    tracker.feed({"e": "count", "counter": "a.score", "by": 1, "now": 1, "rule": "r:2:1"})  # ignored
+    layout = _tracker_layout()
+    zones = {zone.label(layout.seat_names): index for index, zone in enumerate(layout.zones)}
+    components = [layout.component_names.index(name) for name in what]
+    tracker.feed(Moved(components, zones[source], zones[dest], "r:1:1"))
+    tracker.feed(CounterChanged(0, 0, 1, "r:2:1"))  # ignored
     plays, holds = tracker.take()
     assert list(plays) == played and list(holds) == held
     assert tracker.take() == ((), ())  # ready for the next game

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from snowrules.model.events import Event, Moved
 from snowrules.model.layout import Layout
 from snowrules.model.program import Program
 from snowrules.model.rng import GOLDEN, MASK, next_u64, seed_state
@@ -50,30 +51,32 @@ class PlayTracker:
 
     def __init__(self, program: Program):
         layout: Layout = program.layout
-        self._zones = {zone.label(layout.seat_names): zone for zone in layout.zones}
-        self._names = {}
+        self._zones = layout.zones
+        self._names = []  # each component's name, without its owner's seat name
         owners = layout.fields.get("owner", [None] * len(layout.component_names))
         for name, owner in zip(layout.component_names, owners):
             prefix = f"{layout.seat_names[owner]} " if owner is not None else ""
-            self._names[name] = name[len(prefix):] if prefix and name.startswith(prefix) else name
+            self._names.append(name[len(prefix):] if prefix and name.startswith(prefix) else name)
         self._controller = program.controller
         self._automa = layout.automa
         self.plays: Counter = Counter()
         self.held: set[str] = set()
         self._shared: dict = {}
 
-    def feed(self, event: dict) -> None:
-        if event["e"] != "move":
+    def feed(self, event: Event) -> None:
+        """Listen to one event of the game (a value: no JSON is made for it)."""
+        if event.__class__ is not Moved:
             return
-        source, dest = self._zones[event["from"]], self._zones[event["to"]]
+        source, dest = self._zones[event.source], self._zones[event.dest]
+        names = self._names
         if dest.visibility == "hidden" and dest.owner is not None:
-            self.held.update(self._names[name] for name in event["what"])
+            self.held.update(names[c] for c in event.components)
         if source.visibility != "hidden" or source.owner is None or source.owner == self._automa:
             return  # the automa is no player: what it plays is not counted
         if dest.visibility == "public" or (dest.visibility == "secret" and dest.owner == source.owner):
             player = self._controller(source.owner)
-            for name in event["what"]:
-                self.plays[self._names[name], player] += 1
+            for c in event.components:
+                self.plays[names[c], player] += 1
 
     def take(self) -> tuple[tuple[tuple[str, int, int], ...], tuple[str, ...]]:
         """This game's plays and held names; the tracker is then ready for the next game.
@@ -107,12 +110,12 @@ def play_batch(spec: GameSpec, master_seed: int, indexes: list[int]) -> list[Gam
     from snowrules.play.agents import agent_seed, make_agent, play
     game = _game_for(spec)
     tracker = PlayTracker(game.program) if spec.track_components else None
-    sink = tracker.feed if tracker is not None else None
+    listen = tracker.feed if tracker is not None else None
     records = []
     for index in indexes:
         seed = game_seed(master_seed, index)
         agents = [make_agent(name, agent_seed(seed, i)) for i, name in enumerate(spec.agents)]
-        st = play(game, agents, seed, sink)
+        st = play(game, agents, seed, listen=listen)
         outcome = game.outcome(st)
         plays, held = tracker.take() if tracker is not None else ((), ())
         returns = player_returns(game.program, st)
