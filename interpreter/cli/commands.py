@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from snowrules.cli.usage import UsageError
-from snowrules.compile.compiler import compile_ruleset
+from snowrules.compile.compiler import compile_ruleset, programs_shared
 from snowrules.language.diagnostics import Diagnostic, SnowrulesError
 from snowrules.load.ruleset import bundled_names, find_ruleset, load_ruleset, options_text, set_options
 from snowrules.play.agents import AgentSpecError, HumanAgent, agent_seed, parse_agents, play
@@ -209,7 +209,8 @@ def command_validate(args) -> int:
     form = getattr(args, "format", "text")
     if form not in FORMATS:
         raise UsageError(f"--format {form!r}: choose one of {', '.join(FORMATS)}")
-    folders, problems = validate_paths(args.paths, play=not getattr(args, "no_play", False))
+    with programs_shared():  # the check, the smoke games and the scenarios compile each configuration once
+        folders, problems = validate_paths(args.paths, play=not getattr(args, "no_play", False))
     sys.stdout.write(render(problems, form, installed_version()))
     errors = sum(d.severity == "error" for d in problems)
     failing = errors + (len(problems) - errors if getattr(args, "strict", False) else 0)

@@ -6,6 +6,10 @@ with any problem gives no program. `check` runs the same pass for every allowed 
 """
 from __future__ import annotations
 
+import hashlib
+import pickle
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
@@ -51,6 +55,9 @@ def _compile(ruleset: Ruleset, players: int, diagnostics: Diagnostics, explicit_
     """Compile; when the pass found problems and learnt the kinds of names first set to `none`
     (see LearnedKinds), compile again with them, so that a use above an assignment is checked
     against the assigned kind. A ruleset without problems compiles once."""
+    key = _content_key(ruleset, players, explicit_chance) if _shared is not None else None
+    if key is not None and key in _shared:
+        return _shared[key]
     hints: dict[tuple, str] = {}
     for _ in range(MAX_KIND_PASSES):
         found = Diagnostics()
@@ -62,7 +69,38 @@ def _compile(ruleset: Ruleset, players: int, diagnostics: Diagnostics, explicit_
         hints = {**hints, **learned.found}
     found.relocate_call_errors()
     diagnostics.extend(found.items)
+    if key is not None and not found.items:
+        _shared[key] = program
     return program
+
+
+_shared: dict[bytes, Program] | None = None  # the programs of `programs_shared`, while it lasts
+
+
+@contextmanager
+def programs_shared() -> Iterator[None]:
+    """Within this block, compiling a ruleset again (the same content, player count and options)
+    gives the program compiled before, for commands that compile one ruleset many times and
+    never change a program: validate's check, smoke games and scenarios, `snowrules test`. The
+    key is the ruleset's whole content as pickled bytes: equal bytes are an equal ruleset, and a
+    ruleset changed in any way (a scenario's options) is a new key. Outside such a block every
+    compile gives a program of its own, which its caller may change."""
+    global _shared
+    outer = _shared
+    if outer is None:
+        _shared = {}
+    try:
+        yield
+    finally:
+        _shared = outer
+
+
+def _content_key(ruleset: Ruleset, players: int, explicit_chance: bool) -> bytes | None:
+    try:
+        data = pickle.dumps((ruleset, players, explicit_chance), protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # noqa: BLE001 - a ruleset holding something that does not pickle: not shared
+        return None
+    return hashlib.sha256(data).digest()
 
 
 def check(ruleset: Ruleset) -> list[Diagnostic]:

@@ -47,9 +47,20 @@ from snowrules.model.values import Frame
 Native = Callable[[Any, list], None]
 
 
-def assigned_names(node: s.Node) -> set[str]:
-    """Names a block assigns with `name = value` (its parameters among them need own slots)."""
-    return {item.name for item in s.walk(node) if isinstance(item, s.Assign)}
+def assigned_names(node: s.Node) -> frozenset[str]:
+    """Names a block assigns with `name = value` (its parameters among them need own slots).
+    A procedure's body is asked at each of its calls: the walk is done once per body (by
+    identity: hashing a syntax tree would walk it too)."""
+    found = _ASSIGNED.get(id(node))
+    if found is None or found[0] is not node:
+        if len(_ASSIGNED) > 4096:
+            _ASSIGNED.clear()
+        found = _ASSIGNED[id(node)] = (node, frozenset(item.name for item in s.walk(node)
+                                                        if isinstance(item, s.Assign)))
+    return found[1]
+
+
+_ASSIGNED: dict[int, tuple[s.Node, frozenset[str]]] = {}  # id of a body -> (the body, its names)
 
 
 def declined_or_chosen(node: s.Choose) -> s.Block | None:

@@ -114,7 +114,11 @@ def cached(kind: str, entry_key: str | None, build: Callable[[], tuple[Any, bool
         return found
     value, keep = build()
     if keep:
-        _write(path, entry_key, value)
+        data = _write(path, entry_key, value)
+        if data is not None:
+            # what a later hit will give, not the value as built: the same object either way (a
+            # set read back may list its items in another order), so that equal builds pickle alike
+            return pickle.loads(data)
     return value
 
 
@@ -131,10 +135,10 @@ def _read(path: Path, entry_key: str) -> Any:
         return None
 
 
-def _write(path: Path, entry_key: str, value: Any) -> None:
-    """Write an entry through a temporary file renamed into place; a cache that cannot be written
-    (read-only, full disk) is silently not used."""
-    temporary = None
+def _write(path: Path, entry_key: str, value: Any) -> bytes | None:
+    """Write an entry through a temporary file renamed into place, and give its pickled value; a
+    cache that cannot be written (read-only, full disk) is silently not used."""
+    temporary = data = None
     try:
         data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -147,6 +151,7 @@ def _write(path: Path, entry_key: str, value: Any) -> None:
     except Exception:  # noqa: BLE001 - a value that does not pickle, or a folder we cannot write
         if temporary is not None:
             _remove(Path(temporary))
+    return data
 
 
 def _trim(kind_folder: Path) -> None:
