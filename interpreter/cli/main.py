@@ -1,4 +1,4 @@
-"""The `snowrules` command: run, validate, test, replay, simulate, compare, list.
+"""The `snowrules` command: run, validate, test, replay, simulate, compare, list, lsp.
 
 Exit codes (a contract scripts rely on): 0 success; 1 the input has problems (each printed as
 `path:line:col: error: message`), a scenario failed or a replay differs; 2 a usage error;
@@ -81,6 +81,8 @@ def _parser() -> argparse.ArgumentParser:
                          help="set a game parameter on the compared side only (repeatable)")
     _simulation_arguments(compare)
 
+    commands.add_parser("lsp", help="a language server for editors, over stdio (the lsp extra: pygls)")
+
     listing = commands.add_parser("list", help="the bundled rulesets: player counts, variants, options")
     listing.add_argument("--json", action="store_true", help="print them as one JSON object")
     return parser
@@ -104,13 +106,26 @@ def _simulation_arguments(command: argparse.ArgumentParser) -> None:
 
 
 
+def _command_lsp(_args) -> int:
+    """`snowrules lsp`: serve until the editor says exit (the server: cli/lsp.py)."""
+    from snowrules.cli import commands
+    try:
+        import pygls  # noqa: F401
+    except ImportError:
+        raise commands.UsageError("the language server needs pygls: pip install 'snowrules[lsp]'") from None
+    from snowrules.cli.lsp import serve
+    serve()
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         args = _parser().parse_args(argv)
     except SystemExit as done:  # a usage error (2) or --help (0): return the code, as for any other outcome
         return done.code if isinstance(done.code, int) else USAGE_ERROR
     from snowrules.cli import commands, listing
-    handler = listing.command_list if args.command == "list" else getattr(commands, f"command_{args.command}")
+    handler = listing.command_list if args.command == "list" else _command_lsp if args.command == "lsp" \
+        else getattr(commands, f"command_{args.command}")
     try:
         return handler(args)
     except commands.UsageError as error:
