@@ -1,10 +1,11 @@
 """`snowrules lsp`: a language server (the Language Server Protocol over stdio) for the files of a
 ruleset folder, so that an editor shows `validate`'s problems while a designer types.
 
-- **Diagnostics**: when a ruleset's `.sr` or YAML file is opened, changed or saved, its folder is
-  checked as `validate --no-play` checks it (same messages, codes and positions), with the texts
-  the editor holds rather than the files on disk; scenarios and smoke games are left to
-  `validate`. Each file of the folder gets its problems (an empty list once they are fixed).
+- **Diagnostics**: when a ruleset's `.sr` or YAML file is opened, saved or changed (once typing
+  pauses, in a thread), its folder is checked as `validate --no-play` checks it (same
+  messages, codes and positions), with the texts the editor holds rather than the files on
+  disk; scenarios and smoke games are left to `validate`. Each file of the folder gets its
+  problems (an empty list once they are fixed).
 - **Hover** on a name of the rules: a standard function's documentation and example (from the
   registry, compile/library.py), or the declaration of a zone, counter, variable, constant,
   definition or event, with its kind.
@@ -16,6 +17,7 @@ hover and definition keep working while the text does not parse.
 """
 from __future__ import annotations
 
+import asyncio
 import re
 import shutil
 import tempfile
@@ -35,6 +37,9 @@ DECLARATION = re.compile(r"^\s*(?P<keyword>zone|counter|variable|constant|define
 KIND_OF = {"zone": "zone", "counter": "counter", "variable": "variable", "constant": "constant",
            "event": "event", "phase": "phase"}
 WORD = re.compile(r"[A-Za-z_]\w*")
+# A change is checked once the designer has paused typing this long (seconds): a check of a large
+# ruleset takes longer than a keystroke, and only the latest text's problems are worth showing.
+TYPING_PAUSE = 0.3
 
 
 @dataclass(frozen=True)
@@ -169,14 +174,25 @@ def build_server() -> Any:
                 found[path] = document.source
         return found
 
-    def check(uri: str) -> None:
+    requests: dict[Path, int] = {}  # ruleset folder -> the number of the latest edit's check
+    one_at_a_time = asyncio.Lock()  # checks share the readers' caches: never two at once
+
+    async def check(uri: str, wait: float) -> None:
+        """Check the folder of `uri` after `wait` seconds without a newer edit, in a thread (hover
+        and definition are answered meanwhile), and publish each file's problems."""
         path = Path(server.workspace.get_text_document(uri).path).resolve()
         folder = ruleset_of(path)
         if folder is None or path.suffix not in WATCHED_SUFFIXES:
             return
-        texts = texts_of(folder)
-        found = check_texts(folder, texts)
-        before = published.get(folder.resolve(), set())
+        key = folder.resolve()
+        number = requests[key] = requests.get(key, 0) + 1
+        await asyncio.sleep(wait)
+        async with one_at_a_time:
+            if requests[key] != number:
+                return  # a newer edit will be checked
+            texts = texts_of(folder)
+            found = await asyncio.to_thread(check_texts, folder, texts)
+        before = published.get(key, set())
         for file in sorted(set(found) | {Path(p) for p in before}):
             text = texts.get(file)
             if text is None and file.is_file():
@@ -190,19 +206,19 @@ def build_server() -> Any:
                     severity=lsp.DiagnosticSeverity.Error if d.severity == "error" else lsp.DiagnosticSeverity.Warning,
                     code=d.code, source="snowrules"))
             server.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=file.as_uri(), diagnostics=items))
-        published[folder.resolve()] = {str(f) for f in found}
+        published[key] = {str(f) for f in found}
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
-    def did_open(params: lsp.DidOpenTextDocumentParams) -> None:
-        check(params.text_document.uri)
+    async def did_open(params: lsp.DidOpenTextDocumentParams) -> None:
+        await check(params.text_document.uri, 0)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(params: lsp.DidChangeTextDocumentParams) -> None:
-        check(params.text_document.uri)
+    async def did_change(params: lsp.DidChangeTextDocumentParams) -> None:
+        await check(params.text_document.uri, TYPING_PAUSE)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
-    def did_save(params: lsp.DidSaveTextDocumentParams) -> None:
-        check(params.text_document.uri)
+    async def did_save(params: lsp.DidSaveTextDocumentParams) -> None:
+        await check(params.text_document.uri, 0)
 
     def name_under(params: Any) -> tuple[str, dict[str, Declaration]] | None:
         document = server.workspace.get_text_document(params.text_document.uri)
