@@ -10,7 +10,8 @@ from pathlib import Path
 
 from snowrules.compile.compiler import load_program
 from snowrules.load.ruleset import bundled_names, load_ruleset
-from snowrules.load.yaml_files import load_schema, load_yaml, plain, schema_errors
+from snowrules.load.schema_errors import schema_errors
+from snowrules.load.yaml_files import load_schema, load_yaml, plain
 from snowrules.model.state import State
 from snowrules.play.agents import Observation, RandomAgent
 from snowrules.runtime.engine import Game

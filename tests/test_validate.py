@@ -96,7 +96,7 @@ def test_text_format_has_the_position_and_the_code(game, capsys):
     line, col = misspell_card_field(game)
     code, out, err = cli(capsys, "validate", "game", "--no-play")
     assert code == 1
-    assert out == (f"game/components/point_cards.yaml:{line}:{col}: error: components.0: unknown field 'vaule' "
+    assert out == (f"game/components/point_cards.yaml:{line}:{col}: error: card 'prize 1': unknown field 'vaule' "
                    "(hint: did you mean 'value'?) [SR201]\n")
     assert "1 problem(s) found: 1 error(s), 0 warning(s)" in err
 
@@ -109,7 +109,7 @@ def test_json_format(game, capsys):
     assert "version" not in report  # the version is in `format`, as in every other JSON object
     assert report["diagnostics"] == [{"path": "game/components/point_cards.yaml", "line": line, "col": col,
                                       "severity": "error", "code": "SR201",
-                                      "message": "components.0: unknown field 'vaule'",
+                                      "message": "card 'prize 1': unknown field 'vaule'",
                                       "hint": "did you mean 'value'?"}]
 
 
@@ -118,7 +118,7 @@ def test_github_format_is_one_escaped_annotation_per_problem(game, capsys):
     _, out, _ = cli(capsys, "validate", "game", "--no-play", "--format", "github")
     # `:` and `,` are escaped in properties (the file), not in the message
     assert out == (f"::error file=game/components/point_cards.yaml,line={line},col={col},title=SR201::"
-                   "components.0: unknown field 'vaule' (hint: did you mean 'value'?)\n")
+                   "card 'prize 1': unknown field 'vaule' (hint: did you mean 'value'?)\n")
 
 
 def test_github_escapes_percent_and_newlines():
@@ -216,7 +216,7 @@ def test_one_card_without_its_name_is_one_error(tmp_path, monkeypatch, capsys):
     line, col = edit(tmp_path / "game" / "components" / "cards.yaml", '{name: "4", kind: character, number: 4}',
                      "{kind: character, number: 4}")
     _, out, _ = cli(capsys, "validate", "game", "--no-play")
-    assert out == f"game/components/cards.yaml:{line}:5: error: components.3: 'name' is a required property [SR202]\n"
+    assert out == f"game/components/cards.yaml:{line}:5: error: card #4: 'name' is a required property [SR202]\n"
 
 
 def test_a_missing_variant_file_is_reported_at_the_manifest_line(tmp_path, monkeypatch, capsys):

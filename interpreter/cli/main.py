@@ -1,4 +1,4 @@
-"""The `snowrules` command: run, validate, test, replay, simulate, compare, list.
+"""The `snowrules` command: run, validate, test, replay, simulate, compare, list, lsp.
 
 Exit codes (a contract scripts rely on): 0 success; 1 the input has problems (each printed as
 `path:line:col: error: message`), a scenario failed or a replay differs; 2 a usage error;
@@ -82,6 +82,8 @@ def _parser() -> argparse.ArgumentParser:
                          help="set a game parameter on the compared side only (repeatable)")
     _simulation_arguments(compare)
 
+    commands.add_parser("lsp", help="a language server for editors, over stdio (the lsp extra: pygls)")
+
     listing = commands.add_parser("list", help="the bundled rulesets: player counts, variants, options")
     listing.add_argument("--json", action="store_true", help="print them as one JSON object")
     no_cache = "read and build everything afresh, without the build cache (see SNOWRULES_CACHE)"
@@ -109,6 +111,19 @@ def _simulation_arguments(command: argparse.ArgumentParser) -> None:
 
 
 
+def _command_lsp(_args) -> int:
+    """`snowrules lsp`: serve until the editor says exit (the server: cli/lsp.py)."""
+    try:
+        import pygls  # noqa: F401
+    except ImportError:
+        raise UsageError("the language server needs pygls: pip install 'snowrules[lsp]'") from None
+    from snowrules.cli.lsp import serve
+    from snowrules.data import cache
+    cache.disable()  # each check reads a copy of the folder with the editor's texts: nothing to reuse
+    serve()
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         args = _parser().parse_args(argv)
@@ -119,6 +134,8 @@ def main(argv: list[str] | None = None) -> int:
         cache.disable()
     if args.command == "list":  # reads manifests only: not every command's imports
         from snowrules.cli.listing import command_list as handler
+    elif args.command == "lsp":
+        handler = _command_lsp
     else:
         from snowrules.cli import commands
         handler = getattr(commands, f"command_{args.command}")

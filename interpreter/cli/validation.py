@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from snowrules.compile.compiler import check
@@ -45,9 +46,10 @@ def ruleset_folders(refs: list[str]) -> tuple[list[Path], list[Diagnostic]]:
     return list(folders.values()), problems
 
 
-def validate_folder(folder: Path, play: bool = True, bounds: SmokeBounds = DEFAULT_BOUNDS) -> list[Diagnostic]:
-    """Every problem of a ruleset, its variants, its scenario files and (with `play`) its smoke
-    games, each once, in file and line order."""
+def validate_folder(folder: Path, play: bool = True, bounds: SmokeBounds = DEFAULT_BOUNDS,
+                    scenarios: bool = True) -> list[Diagnostic]:
+    """Every problem of a ruleset, its variants, its scenario files (played, with `scenarios`)
+    and (with `play`) its smoke games, each once, in file and line order."""
     found: dict[tuple, Diagnostic] = {}
 
     def add(diagnostics: list[Diagnostic]) -> None:
@@ -61,14 +63,30 @@ def validate_folder(folder: Path, play: bool = True, bounds: SmokeBounds = DEFAU
         return _ordered(found)
     add(problems)
 
-    def checked(read) -> list[Diagnostic]:
-        """The check of a ruleset as read. Names used by the rules cannot be checked while a rules
-        file does not parse (every use of what it declares would be reported): syntax first."""
-        if not read.rules_parsed:
+    def checked(read, partial: bool = False) -> list[Diagnostic]:
+        """The check of a ruleset as read. A rules file that parsed only once its lines with
+        syntax errors were left out is checked for unknown names and calls only (a left-out
+        declaration makes the rest report follow-on mistakes), and a name that a left-out line
+        holds is not reported. With `partial`, the component entries left out for a problem are
+        checked too, for one player count, and only what is found in their own texts is kept:
+        every mistake of a card comes out in one round."""
+        if not read.rules_parsed and not read.rules_recovered:
             return []
-        return [d for d in check(read) if not _follows_from_rejected(d, read.rejected_fields)]
+        keep = [] if read.rules_parsed else ["SR401", "SR403"]
+        if partial:
+            if not read.partial_components:
+                return []
+            found = check(replace(read, components=read.components + read.partial_components),
+                          [read.min_players])
+            found = [d for d in found if _inside(d, read.partial_components)]
+        else:
+            found = check(read)
+        return [d for d in found if not _follows_from_rejected(d, read.rejected_fields)
+                and not (d.code == "SR401" and _quoted_name(d.message) in read.skipped_words)
+                and (not keep or d.code in keep)]
 
     add(checked(ruleset))
+    add(checked(ruleset, partial=True))
     for variant in ruleset.variants:
         try:
             variant_ruleset, problems = read_ruleset(str(folder), variant)
@@ -86,6 +104,9 @@ def validate_folder(folder: Path, play: bool = True, bounds: SmokeBounds = DEFAU
         for variant in [None, *ruleset.variants]:
             add(smoke_play(read_ruleset(str(folder), variant)[0], bounds))
     if _errors(found):  # a rule that fails in smoke games fails the scenarios too: once is enough
+        return _ordered(found)
+    if not scenarios:
+        add(_scenario_syntax(ruleset))
         return _ordered(found)
     read: dict = {}  # the ruleset is read once for all its scenarios
     for path in scenario_files(ruleset):
@@ -105,6 +126,18 @@ def _follows_from_rejected(diagnostic: Diagnostic, fields: set[str]) -> bool:
     a problem already reported: a follow-on, not a second mistake."""
     match = re.match(r"no component has a field '([^']*)'", diagnostic.message)
     return match is not None and match.group(1) in fields
+
+
+def _inside(diagnostic: Diagnostic, entries: list) -> bool:
+    """Whether a diagnostic stands inside one of these component entries."""
+    where = diagnostic.position
+    return any(where.path == e.position.path and e.position.line <= where.line <= e.last_line for e in entries)
+
+
+def _quoted_name(message: str) -> str:
+    """The name an "unknown name 'x'" message is about."""
+    match = re.search(r"'([^']*)'", message)
+    return match.group(1) if match else ""
 
 
 def _scenario_syntax(ruleset) -> list[Diagnostic]:

@@ -103,10 +103,11 @@ def _content_key(ruleset: Ruleset, players: int, explicit_chance: bool) -> bytes
     return hashlib.sha256(data).digest()
 
 
-def check(ruleset: Ruleset) -> list[Diagnostic]:
-    """Every problem of the ruleset, for every player count it allows (each reported once)."""
+def check(ruleset: Ruleset, counts: list[int] | None = None) -> list[Diagnostic]:
+    """Every problem of the ruleset, for every player count it allows (each reported once): its
+    fewest and most players, or the player `counts` given."""
     found: dict[str, Diagnostic] = {}
-    for players in sorted({ruleset.min_players, ruleset.max_players}):
+    for players in sorted(set(counts) if counts else {ruleset.min_players, ruleset.max_players}):
         diagnostics = Diagnostics()
         _compile(ruleset, players, diagnostics)
         for d in diagnostics.items:

@@ -1,12 +1,12 @@
 """Names while compiling: what the whole ruleset declares, and each routine's local slots."""
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from typing import Any
 
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostics, Position
+from snowrules.language.hints import suggest
 from snowrules.model import kinds as t
 from snowrules.model.layout import Layout
 
@@ -178,11 +178,6 @@ class Scope:
             names.extend(scope.aliases)
             scope = scope.parent
         return names
-
-
-def suggest(name: str, candidates: list[str]) -> str:
-    close = difflib.get_close_matches(name, candidates, n=3, cutoff=0.6)
-    return f"did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
 
 
 __all__ = ["Diagnostics", "LearnedKinds", "RoutineSlots", "Scope", "Symbols", "Variable", "refined", "suggest"]

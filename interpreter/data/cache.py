@@ -33,7 +33,7 @@ from typing import Any
 ENVIRONMENT = "SNOWRULES_CACHE"
 OFF = ("off", "0", "no", "false")
 FORMAT = b"snowrules-cache/1"
-MAX_ENTRIES = 512          # past this many entries, the oldest go (a cache, not an archive)
+MAX_ENTRIES = 256          # past this many entries, the oldest go (a cache, not an archive)
 MAX_FOLDER_BYTES = 64 << 20  # a ruleset folder bigger than this is read afresh every time, never hashed
 _disabled = False
 

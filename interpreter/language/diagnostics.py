@@ -74,7 +74,15 @@ class SnowrulesError(Exception):
 
 
 class RulesSyntaxError(SnowrulesError):
-    """The rules text does not follow the grammar."""
+    """The rules text does not follow the grammar. `recovered` is the syntax tree of the text
+    without its lines that have errors (None when it could not be made), `skipped` the words of
+    those lines: a checker can still check the rest, and not report what the lines declared."""
+
+    def __init__(self, diagnostics: list[Diagnostic] | Diagnostic, recovered: object = None,
+                 skipped: frozenset[str] = frozenset()):
+        super().__init__(diagnostics)
+        self.recovered = recovered
+        self.skipped = skipped
 
 
 class RulesetError(SnowrulesError):

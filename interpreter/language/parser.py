@@ -8,6 +8,7 @@ snippet's positions are shifted by the line and column where it sits inside its 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import lru_cache
 from importlib import resources
 
@@ -17,6 +18,7 @@ from lark.indenter import DedentError, Indenter
 from snowrules.data import cache as build_cache
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, RulesSyntaxError
+from snowrules.language.hints import statement_hint
 from snowrules.language.limits import MAX_BLOCK_DEPTH, MAX_FILE_BYTES
 from snowrules.language.transform import Shift, ToSyntax
 
@@ -97,26 +99,31 @@ def _describe_expected(expected: set[str]) -> str:
     return ", ".join(words)
 
 
-def _syntax_error(error: UnexpectedInput, text: str, shift: Shift) -> RulesSyntaxError:
+def _syntax_error(error: UnexpectedInput, text: str, shift: Shift) -> tuple[Diagnostic, int | None]:
+    """The diagnostic of a parse error, and the line (of `text`) to leave out to look for the
+    next one (None when the text cannot be mended by leaving out a line: it ends too early)."""
     line, col = getattr(error, "line", 0) or 0, getattr(error, "column", 0) or 0
+    bad_line: int | None = line
     if isinstance(error, UnexpectedCharacters):
         char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else "?"
         message = f"unexpected character {char!r}"
     elif isinstance(error, UnexpectedEOF):
         line = text.count("\n") + 1
         message = "the text ends too early"
+        bad_line = None
     elif isinstance(error, UnexpectedToken):
         token = error.token
         if token.type == "$END":
             line = text.count("\n") + 1
             message = "the text ends too early"
+            bad_line = None
         elif token.type in ("_INDENT", "_DEDENT"):
             # the indenter makes this token at the end of the line before: the mistake is the
             # indented line itself, at its first character
             message = "unexpected indentation"
             line, col = _next_code_line(text, line)
             hint = "indent a line only under a line that ends with ':'"
-            return RulesSyntaxError(Diagnostic(shift(line, col), message, hint, code="SR302"))
+            return Diagnostic(shift(line, col), message, hint, code="SR302"), line
         elif token.type == "_NL":
             message = "the line ends too early"
         else:
@@ -125,7 +132,7 @@ def _syntax_error(error: UnexpectedInput, text: str, shift: Shift) -> RulesSynta
         message = str(error).splitlines()[0]
     expected = getattr(error, "expected", None) or getattr(error, "allowed", None) or set()
     hint = f"expected {_describe_expected(set(expected))}" if expected else ""
-    return RulesSyntaxError(Diagnostic(shift(max(line, 1), max(col, 1)), message, hint, code="SR301"))
+    return Diagnostic(shift(max(line, 1), max(col, 1)), message, hint, code="SR301"), bad_line
 
 
 def _next_code_line(text: str, line: int) -> tuple[int, int]:
@@ -173,7 +180,17 @@ def _indentation(text: str) -> tuple[tuple[int, int], tuple[int, int] | None]:
     return (1, 1), too_deep
 
 
+# How many syntax errors of one text are looked for (each found by leaving out the lines of the
+# ones before): enough for a designer's round of edits, few enough to stay fast on a broken file.
+MAX_SYNTAX_ERRORS = 20
+# A text larger than this (far larger than any bundled rules file) is not parsed again to find
+# more than its first syntax error: each look costs a parse.
+MAX_RECOVERED_BYTES = 500_000
+
+
 def _parse(text: str, start: str, shift: Shift):
+    """The syntax of `text`; else a RulesSyntaxError with every syntax error found, each found by
+    leaving out the statements of the ones before (`_leave_out`), and the text so mended, parsed."""
     if len(text.encode("utf-8")) > MAX_SOURCE_BYTES:
         raise RulesSyntaxError(Diagnostic(shift(1, 1), f"the text is larger than {MAX_SOURCE_BYTES} bytes",
                                                 code="SR701"))
@@ -183,24 +200,110 @@ def _parse(text: str, start: str, shift: Shift):
                                           "move the inner part into a procedure (`define`)", code="SR705"))
     if not text.endswith("\n"):
         text += "\n"
-    try:
-        tree = _parser().parse(text, start=start)
-        return ToSyntax(shift).transform(tree)
-    except UnexpectedInput as error:
-        raise _syntax_error(error, text, shift) from None
-    except _ReservedWord as reserved:
-        token = reserved.token
-        raise RulesSyntaxError(Diagnostic(shift(token.line, token.column),
-                                          f"{token.value!r} is a keyword and cannot be a name",
-                                          f"choose another name, such as my_{token.value}")) from None
-    except DedentError:
+    found: list[Diagnostic] = []
+    skipped: set[str] = set()
+    tried: dict[int, int] = {}  # a line left out -> how many times (1: a statement; 2: its whole block)
+    while True:
+        try:
+            tree = ToSyntax(shift).transform(_parser().parse(text, start=start))
+            if not found:
+                return tree
+            raise RulesSyntaxError(found, tree, frozenset(skipped))
+        except RulesSyntaxError:
+            raise
+        except VisitError as error:  # pragma: no cover - a bug in the transformer, not in the input
+            raise error.orig_exc from None
+        except RecursionError:
+            found.append(Diagnostic(shift(1, 1), "the text nests too deeply", code="SR705"))
+            raise RulesSyntaxError(found) from None
+        except (UnexpectedInput, _ReservedWord, DedentError) as error:
+            diagnostic, line = _diagnose(error, text, shift)
+            if diagnostic not in found:
+                found.append(diagnostic)
+            mended = None
+            attempts = sum(tried.values())
+            if line is not None and len(found) < MAX_SYNTAX_ERRORS and attempts < 2 * MAX_SYNTAX_ERRORS \
+                    and tried.get(line, 0) < 2 and len(text) <= MAX_RECOVERED_BYTES:
+                tried[line] = tried.get(line, 0) + 1
+                misplaced = diagnostic.code == "SR302"  # a block indented by mistake: all of it
+                mended = _leave_out(text, line, start, tried[line] == 2 or misplaced, skipped, misplaced)
+            if mended is None:
+                raise RulesSyntaxError(found) from None
+            text = mended
+
+
+def _diagnose(error: Exception, text: str, shift: Shift) -> tuple[Diagnostic, int | None]:
+    """A parse error's diagnostic, and the line to leave out to look for the next error."""
+    if isinstance(error, _ReservedWord):
+        token = error.token
+        return Diagnostic(shift(token.line, token.column), f"{token.value!r} is a keyword and cannot be a name",
+                          f"choose another name, such as my_{token.value}"), token.line
+    if isinstance(error, DedentError):
         line, col = _bad_dedent(text)
-        raise RulesSyntaxError(Diagnostic(shift(line, col), "this line's indentation matches no enclosing block",
-                                          "indent it like the block it belongs to")) from None
-    except VisitError as error:  # pragma: no cover - a bug in the transformer, not in the input
-        raise error.orig_exc from None
-    except RecursionError:
-        raise RulesSyntaxError(Diagnostic(shift(1, 1), "the text nests too deeply", code="SR705")) from None
+        return Diagnostic(shift(line, col), "this line's indentation matches no enclosing block",
+                          "indent it like the block it belongs to"), line
+    diagnostic, line = _syntax_error(error, text, shift)
+    if line is not None and diagnostic.code == "SR301":
+        lines = text.split("\n")
+        first, last = _statement_lines(lines, line - 1)
+        spelling = statement_hint(" ".join(lines[i].strip() for i in range(first, last + 1)))
+        if spelling:
+            diagnostic = replace(diagnostic, hint=spelling)
+    return diagnostic, line
+
+
+def _leave_out(text: str, line: int, start: str, whole_block: bool, words: set[str],
+               misplaced: bool = False) -> str | None:
+    """`text` with the statement on `line` (all its lines, when brackets carry it over several)
+    made harmless, its words added to `words`. A statement becomes `pass`, a block's header
+    `if true:` (its block is still read); with `whole_block` the header and its whole block
+    become one `pass`. A declaration at the top of a rules file is blanked with its block. Line
+    numbers do not change. A `misplaced` (wrongly indented) line is blanked with the lines
+    indented like it or deeper. None when there is nothing to leave out (or an expression)."""
+    lines = text.split("\n")
+    if start == "expression" or not 1 <= line <= len(lines):
+        return None
+    first, last = _statement_lines(lines, line - 1)
+    code = " ".join(lines[i].split("#", 1)[0].strip() for i in range(first, last + 1))
+    if not code:
+        return None
+    indent = len(lines[first]) - len(lines[first].lstrip(" \t"))
+    following = next((lines[i] for i in range(last + 1, len(lines)) if lines[i].split("#", 1)[0].strip()), "")
+    header = code.endswith(":") or _width(following) > indent  # a header that lost its ':' too
+    declaration = start == "ruleset" and indent == 0
+    if whole_block or (header and declaration):
+        while last + 1 < len(lines) and (not lines[last + 1].strip() or _width(lines[last + 1]) > indent
+                                         or (misplaced and _width(lines[last + 1]) >= indent)):
+            last += 1
+    for i in range(first, last + 1):
+        words.update(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", lines[i].split("#", 1)[0]))
+        lines[i] = ""
+    if not declaration and not misplaced:
+        lines[first] = " " * indent + ("if true:" if header and not whole_block else "pass")
+    return "\n".join(lines)
+
+
+def _width(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
+def _statement_lines(lines: list[str], index: int) -> tuple[int, int]:
+    """The first and last line (0-based) of the statement that holds line `index`: brackets left
+    open carry a statement over the next lines."""
+    depth_before = []
+    depth = 0
+    for text in lines:
+        depth_before.append(depth)
+        code = text.split("#", 1)[0]
+        depth = max(0, depth + code.count("(") + code.count("[") + code.count("{")
+                    - code.count(")") - code.count("]") - code.count("}"))
+    first = index
+    while first > 0 and depth_before[first] > 0:
+        first -= 1
+    last = index
+    while last + 1 < len(lines) and depth_before[last + 1] > 0:
+        last += 1
+    return first, last
 
 
 def parse_rules(text: str, path: str) -> s.RulesFile:

@@ -8,6 +8,7 @@ entries left out that both halves report on).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,8 @@ from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, Position, RulesSyntaxError
 from snowrules.language.limits import MAX_COMPONENTS, MAX_COPIES
 from snowrules.language.parser import parse_effect, parse_expression
-from snowrules.load.yaml_files import YamlDocument, key_position, plain, schema_errors
+from snowrules.load.schema_errors import dotted, schema_errors
+from snowrules.load.yaml_files import YamlDocument, key_position, plain
 
 # The key of a component entry that says how many identical copies it stands for. It belongs to
 # snowrules, not to the game: it is taken out before the entry is checked against its schema (so
@@ -63,6 +65,7 @@ class ComponentDef:
     effects: dict[str, s.Block] = field(default_factory=dict)
     expressions: dict[str, Any] = field(default_factory=dict)
     reactions: list[ReactsEntry] = field(default_factory=list)  # its `reacts:` entries, in order
+    last_line: int = 0  # an entry left out for a problem (see `partial`): the last line of its entry
 
 
 class ComponentLists:
@@ -99,18 +102,20 @@ class ComponentLists:
                                 f"editors a schema may declare it as {{\"$ref\": \".../{COPIES_DEFINITION}\"}})")
             return
         rejected, self.rejected = self.rejected, set()
+        label = entry_label(document, "components")
+        language = declared
         for i, entry in enumerate(tree.get("components", []) or []):
-            if i in rejected:
-                self.rejected_fields |= {str(k) for k in entry} if isinstance(entry, dict) else set()
-                continue
+            if not isinstance(entry, dict):
+                continue  # reported by the envelope's schema
             copies = self._copies(document, entry, ["components", i])
-            if schema is not None:
+            found, places = [], []
+            if schema is not None:  # an entry the envelope refused is checked too: every mistake at once
                 own = {key: value for key, value in entry.items() if key not in (COPIES, REACTS)}
-                found = schema_errors(document, schema, own, ["components", i])
-                if found:
-                    self.problems.extend(_copies_hint(d, declared) for d in found)
-                    self.rejected_fields |= {str(k) for k in entry} if isinstance(entry, dict) else set()
-                    continue
+                found = schema_errors(document, schema, own, ["components", i], label=label, paths=places)
+                self.problems.extend(_copies_hint(d, declared) for d in found)
+            if found or i in rejected:
+                self._partial(document, i, entry, language, {p[2] for p in places if len(p) > 2})
+                continue
             fields = plain(entry)
             fields.pop(COPIES, None)
             fields.pop(REACTS, None)
@@ -132,23 +137,62 @@ class ComponentLists:
             component = ComponentDef(
                 name=str(fields.pop("name")), fields=fields, count=copies,
                 per_seat=per_seat, position=document.position(["components", i]))
-            first = self.names.setdefault(component.name, component.position)
-            if first != component.position:
-                self.problems.error(key_position(document.path, tree, ["components", i], "name"),
-                                    f"component {component.name!r} is defined twice",
-                                    f"first at {first}; give one `copies: 2`, or another name", code="SR205")
+            duplicate = self._named_twice(document, i, component)
+            self._parse_snippets(document, i, fields, language, component)
+            if duplicate:  # its texts are still checked, under a name of its own
+                component.name = f"{component.name} #{i + 1}"
+                self._keep_partial(document, i, component)
                 continue
-            language = (schema or {}).get("properties", {})
-            for key, value in fields.items():
-                kind = language.get(key, {}).get("x-language")
-                if kind is None and key in ("effect", "condition"):
-                    kind = "effect" if key == "effect" else "expression"
-                if kind is None:
-                    continue
-                self._snippet(document, ["components", i, key], str(value), kind, component, key)
             if isinstance(entry, dict) and REACTS in entry:
                 self._reactions(document, entry[REACTS], ["components", i, REACTS], component)
             components.append(component)
+
+    def _named_twice(self, document: YamlDocument, i: int, component: ComponentDef) -> bool:
+        """Report a component named like an earlier one (at its name), and say so."""
+        first = self.names.setdefault(component.name, component.position)
+        if first == component.position:
+            return False
+        self.problems.error(key_position(document.path, document.tree, ["components", i], "name"),
+                            f"component {component.name!r} is defined twice",
+                            f"first at {first}; give one `{COPIES}: 2`, or another name", code="SR205")
+        return True
+
+    def _parse_snippets(self, document: YamlDocument, i: int, fields: dict, language: dict,
+                        component: ComponentDef) -> None:
+        """Parse an entry's rules texts (its `effect:`, `condition:` and the fields its schema marks
+        with `x-language`) where they stand in the YAML file."""
+        for key, value in fields.items():
+            kind = language.get(key, {}).get("x-language")
+            if kind is None and key in ("effect", "condition"):
+                kind = "effect" if key == "effect" else "expression"
+            if kind is None:
+                continue
+            self._snippet(document, ["components", i, key], str(value), kind, component, key)
+
+    def _partial(self, document: YamlDocument, i: int, entry: Any, language: dict, bad: set) -> None:
+        """An entry left out for a problem of its fields is still read as far as it can be, so that
+        all its mistakes come out in one round: its name is checked against the others', its rules
+        texts are parsed, and (without the fields in `bad`) it is kept in `self.partial`, for
+        `validate` to check the names its texts use."""
+        if not isinstance(entry, dict):
+            return
+        self.rejected_fields |= {str(k) for k in entry}
+        fields = {k: v for k, v in plain(entry).items() if k not in bad and k not in (COPIES, REACTS)}
+        name = fields.pop("name", None)
+        component = ComponentDef(str(name) if isinstance(name, str) else f"#{i + 1}", fields, 1, False,
+                                 document.position(["components", i]))
+        if isinstance(name, str) and self._named_twice(document, i, component):
+            component.name = f"{name} #{i + 1}"
+        self._parse_snippets(document, i, fields, language, component)
+        self._keep_partial(document, i, component)
+
+    def _keep_partial(self, document: YamlDocument, i: int, component: ComponentDef) -> None:
+        """Keep an entry left out for a problem, with the span of its lines, when it has rules texts."""
+        if not (component.effects or component.expressions):
+            return
+        following = document.position(["components", i + 1])
+        component.last_line = following.line - 1 if following.line > component.position.line else 10**9
+        self.partial.append(component)
 
     def _reactions(self, document: YamlDocument, entries: Any, where: list, component: ComponentDef) -> None:
         """A component's `reacts:` list: each entry a map of `on` (an event's name), `where` (a
@@ -230,6 +274,31 @@ class ComponentLists:
                 component.expressions[key] = parse_expression(text, document.path, line, col, block)
         except RulesSyntaxError as error:
             self.problems.extend(error.diagnostics)
+            if error.recovered is not None:  # its names are still checked by `validate`
+                (component.effects if kind == "effect" else component.expressions)[key] = error.recovered
+                self.skipped_words |= error.skipped
+
+
+def entry_label(document: YamlDocument, entries: str) -> Callable[[list], str]:
+    """How messages name a place inside an entry of a component list: by the entry's name and the
+    word its schema's file gives (`card 'Frost Giant': number`), not by its index
+    (`components.6.number`); an entry without a name by its 1-based number (`card #7`)."""
+    tree = document.tree
+    word = str(tree.get("schema", "component")).split("/")[-1].split(".")[0] if isinstance(tree, dict) else ""
+    word = word.removesuffix("_list") or "component"
+    items = tree.get(entries) if isinstance(tree, dict) else None
+
+    def label(path: list) -> str:
+        if len(path) < 2 or path[0] != entries or not isinstance(path[1], int) or not isinstance(items, list):
+            return dotted(path)
+        entry = items[path[1]] if path[1] < len(items) else None
+        name = entry.get("name") if isinstance(entry, dict) else None
+        said = f"{word} {str(name)!r}" if isinstance(name, (str, int)) and not isinstance(name, bool) \
+            else f"{word} #{path[1] + 1}"
+        rest = ".".join(str(p) for p in path[2:])
+        return f"{said}: {rest}" if rest else said
+
+    return label
 
 
 def _copies_hint(diagnostic: Diagnostic, declared: dict) -> Diagnostic:

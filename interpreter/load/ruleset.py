@@ -16,15 +16,15 @@ from snowrules.data import cache as build_cache
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, Diagnostics, Position, RulesetError, RulesSyntaxError
 from snowrules.language.parser import parse_expression, parse_rules
-from snowrules.load.component_lists import ComponentDef, ComponentLists, snippet_origin, value_at
+from snowrules.load.component_lists import ComponentDef, ComponentLists, entry_label, snippet_origin, value_at
 from snowrules.load.display import GridDisplay, read_display
+from snowrules.load.schema_errors import dotted, schema_errors
 from snowrules.load.yaml_files import (
     YamlDocument,
     load_schema,
     load_yaml,
     plain,
     read_text,
-    schema_errors,
 )
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
@@ -68,6 +68,12 @@ class Ruleset:
     constraint_messages: list[str] = field(default_factory=list)  # ("constraint", i) in `interface`
     rules_parsed: bool = True  # False when a rules file could not be parsed (its names are unknown)
     rejected_fields: set[str] = field(default_factory=set)  # fields of entries left out for a problem
+    # entries left out for a problem, without their wrong fields: `validate` checks their texts' names
+    partial_components: list[ComponentDef] = field(default_factory=list)
+    # True when every rules file parsed, some only without their lines that have syntax errors
+    # (`rules` then holds those files so read): `validate` checks the names they use
+    rules_recovered: bool = False
+    skipped_words: set[str] = field(default_factory=set)  # the words of the lines left out
     automa: AutomaSeat | None = None  # a seat played by the rules, when the game has one
     display: dict[str, GridDisplay] = field(default_factory=dict)  # grid zone -> how it is drawn (display.py)
 
@@ -165,7 +171,8 @@ def read_ruleset(name_or_path: str, variant: str | None = None) -> tuple[Ruleset
     def build() -> tuple[tuple[Ruleset, list[Diagnostic]], bool]:
         reader = _Reader(folder)
         ruleset = reader.read(variant)
-        problems = sorted(reader.problems.items, key=lambda d: (d.position.path, d.position.line, d.position.col))
+        unique = {(d.position, d.message): d for d in reversed(reader.problems.items)}  # the first of each
+        problems = sorted(unique.values(), key=lambda d: (d.position.path, d.position.line, d.position.col))
         return (ruleset, problems), not problems  # a ruleset with problems is read afresh each time
 
     contents = build_cache.folder_contents(folder)
@@ -181,6 +188,9 @@ class _Reader(ComponentLists):
         self._schemas: dict[str, dict] = {}
         self.rejected: set[int] = set()  # entries of the file being read that broke its envelope
         self.rejected_fields: set[str] = set()  # fields of component entries left out for a problem
+        self.partial: list[ComponentDef] = []  # entries left out for a problem, as far as they could be read
+        self.recovered: dict[str, s.RulesFile] = {}  # rules files with syntax errors, without their lines
+        self.skipped_words: set[str] = set()  # the words of the lines left out for syntax errors
 
     def shown(self, path: Path) -> str:
         return display_path(path)
@@ -196,12 +206,13 @@ class _Reader(ComponentLists):
         if not isinstance(document.tree, dict):
             self.problems.error(document.position(), "expected a mapping of fields at the top of the file")
             return None
-        found = schema_errors(document, load_schema(GENERIC_SCHEMAS / schema_name))
+        places: list[list] = []
+        label = entry_label(document, entries) if entries is not None else dotted
+        found = schema_errors(document, load_schema(GENERIC_SCHEMAS / schema_name), label=label, paths=places)
         self.problems.extend(found)
         if entries is not None and found:
-            prefix = f"{entries}."
-            if all(d.message.startswith(prefix) for d in found):
-                self.rejected |= {int(d.message[len(prefix):].split(".")[0].split(":")[0]) for d in found}
+            if all(len(p) >= 2 and p[0] == entries and isinstance(p[1], int) for p in places):
+                self.rejected |= {p[1] for p in places}
                 return document
         return None if found else document
 
@@ -258,7 +269,12 @@ class _Reader(ComponentLists):
         self.seats = max(1, int(players["max"])) * max(1, int(seats_per_player)) + (1 if "automa" in m else 0)
         self.copies = 0
         self.names: dict[str, Position] = {}  # component name -> its first entry
-        rules = [r for r in (self._rules(f, f in override_files) for f in rules_files) if r is not None]
+        rules = [self._rules(f, f in override_files) for f in rules_files]
+        parsed = all(r is not None for r in rules)
+        recovered = not parsed and all(r is not None or f in self.recovered for r, f in zip(rules, rules_files))
+        # with syntax errors, the files in their order, each as far as it parsed (for `validate`)
+        rules = [self.recovered.get(f) if r is None else r for r, f in zip(rules, rules_files)] if recovered \
+            else [r for r in rules if r is not None]
         components: list[ComponentDef] = []
         constants: dict[str, tuple[Any, Position]] = {}
         tables: dict[str, tuple[list[dict], Position]] = {}
@@ -286,7 +302,7 @@ class _Reader(ComponentLists):
             except RulesetError as error:
                 self.problems.extend(error.diagnostics)
         interface = self._interface(manifest, m)
-        display = read_display(manifest, rules if len(rules) == len(rules_files) else None, components,
+        display = read_display(manifest, rules if parsed else None, components,
                                self.problems)
         return Ruleset(
             name=m["name"], title=m["title"], version=m["version"], folder=self.folder, variant=variant,
@@ -294,10 +310,12 @@ class _Reader(ComponentLists):
             seat_names=seat_names, rules=rules, components=components, constants=constants,
             tables=tables, variants=dict(variants), manifest_position=manifest.position(),
             override_files={self.shown(self.folder / f) for f in override_files},
-            rules_parsed=len(rules) == len(rules_files), options=options,
+            rules_parsed=parsed, options=options,
+            rules_recovered=recovered, skipped_words=self.skipped_words,
             option_values={name: spec["default"] for name, spec in options.items()}, interface=interface,
             constraint_messages=[c["message"] for c in m.get("constraints", [])],
-            rejected_fields=self.rejected_fields, automa=self._automa(manifest, m), display=display,
+            rejected_fields=self.rejected_fields, partial_components=self.partial, automa=self._automa(manifest, m),
+            display=display,
         )
 
     def _automa(self, manifest: YamlDocument, m: dict) -> AutomaSeat | None:
@@ -374,6 +392,8 @@ class _Reader(ComponentLists):
         return self._locate(file, section) is None
 
     def _rules(self, file: str, _override: bool) -> s.RulesFile | None:
+        """A rules file parsed; None when it has syntax errors (reported; the file without its
+        lines that have them kept in `self.recovered`)."""
         path = self._locate(file, "rules")
         if path is None:
             return None
@@ -385,6 +405,9 @@ class _Reader(ComponentLists):
             return parse_rules(text, self.shown(path))
         except RulesSyntaxError as error:
             self.problems.extend(error.diagnostics)
+            if error.recovered is not None:
+                self.recovered[file] = error.recovered
+                self.skipped_words |= error.skipped
             return None
 
     def _schema(self, name: str, at: Position) -> dict | None:

@@ -1,21 +1,17 @@
-"""YAML files with positions, and JSON Schema validation that reports every error at its line.
+"""YAML files with positions (their JSON Schema violations, each at its line: load/schema_errors.py).
 
 ruamel.yaml's round-trip loader keeps the line and column of every mapping key, value and list
 item (`.lc`), and builds only plain maps, lists and scalars: no tag can construct a Python object.
-jsonschema's `iter_errors` yields every violation with the path to the failing node, which
-`position_of` maps back to the file.
+`position_of` maps a path of keys and indexes back to the file.
 """
 from __future__ import annotations
 
-import difflib
 import json
-import re
 from collections import OrderedDict
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
@@ -217,51 +213,3 @@ def load_schema(path: Path) -> dict:
     if path.stat().st_size > MAX_FILE_BYTES:
         raise ValueError(f"the file is larger than {MAX_FILE_BYTES} bytes")
     return json.loads(path.read_text(encoding="utf-8"))
-
-
-def schema_errors(document: YamlDocument, schema: dict, node: Any = None,
-                  base: list[str | int] | None = None) -> list[Diagnostic]:
-    """Every violation of `schema` by `node` (by default the whole document), each at its line.
-
-    An unknown field is reported at the key itself, with the known field it is closest to; a
-    misspelt required field (`knid:` for `kind:`) is one mistake, so the "required" error that
-    follows from it is left out."""
-    base = base or []
-    node = document.tree if node is None else node
-    validator = Draft202012Validator(schema)
-    errors = list(validator.iter_errors(plain(node)))
-    unknown: dict[tuple, list[str]] = {}  # path of a map -> its unknown keys
-    for error in errors:
-        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
-            known = set(error.schema.get("properties") or {})
-            patterns = error.schema.get("patternProperties") or {}
-            unknown[tuple(error.absolute_path)] = [
-                k for k in error.instance if k not in known and not any(re.search(p, k) for p in patterns)]
-    found = []
-    for error in errors:
-        path = list(error.absolute_path)
-        where = base + path
-        field = ".".join(str(p) for p in where) or "the file"
-        if error.validator == "required" and isinstance(error.instance, dict):
-            missing = error.message.split("'")[1] if error.message.count("'") >= 2 else ""
-            if difflib.get_close_matches(missing, unknown.get(tuple(path), []), n=1, cutoff=0.6):
-                continue  # the misspelt key is reported, at itself
-            known = set(error.schema.get("properties") or {})
-            close = difflib.get_close_matches(missing, [str(k) for k in error.instance if k not in known],
-                                              n=1, cutoff=0.7)
-            if close:  # a schema without `additionalProperties: false`: the misspelling is still the key
-                found.append(Diagnostic(key_position(document.path, document.tree, where, close[0]),
-                                        f"{field}: unknown field {close[0]!r}", f"did you mean {missing!r}?",
-                                        code="SR201"))
-                continue
-        if error.validator == "additionalProperties" and tuple(path) in unknown:
-            properties = list(error.schema.get("properties") or {})
-            for key in unknown[tuple(path)]:
-                close = difflib.get_close_matches(str(key), properties, n=1, cutoff=0.6)
-                hint = f"did you mean {close[0]!r}?" if close else (
-                    f"fields: {', '.join(properties)}" if properties else "")
-                found.append(Diagnostic(key_position(document.path, document.tree, where, key),
-                                        f"{field}: unknown field {key!r}", hint, code="SR201"))
-            continue
-        found.append(Diagnostic(document.position(where), f"{field}: {error.message}"))
-    return found

@@ -17,7 +17,8 @@ from snowrules.compile.apply import place, set_layouts
 from snowrules.compile.compiler import compile_ruleset
 from snowrules.language.diagnostics import Diagnostic, ScenarioError, SnowrulesError
 from snowrules.load.ruleset import GENERIC_SCHEMAS, Ruleset, display_path, load_ruleset, set_options
-from snowrules.load.yaml_files import YamlDocument, key_position, load_schema, load_yaml, plain, schema_errors
+from snowrules.load.schema_errors import schema_errors
+from snowrules.load.yaml_files import YamlDocument, key_position, load_schema, load_yaml, plain
 from snowrules.model.events import Rolled
 from snowrules.model.program import Program
 from snowrules.model.state import State
