@@ -107,8 +107,9 @@ def test_the_tiers_are_the_printed_ones():
     assert tiers[("snow", 4, 4)] == 'gain_window(me, "any")\n'
     assert tiers[("snow", 6, 6)] == 'gain(me, "snow", 5)\nplay_cards(me, 1)\n'
     assert tiers[("restaurant", 6, 6)] == 'gain(me, "croissant", 6)\n'                   # [Action Space 2]
-    assert tiers[("promotion", 4, 5)] == 'gain(me, "like", 4)\nadvance(me, 4)\n'        # [Action Space 3]
-    assert tiers[("promotion", 6, 6)] == 'gain(me, "like", 6)\nadvance(me, 6)\ngain_vp(me, 2)\n'   # ... then 2 VP
+    # [Action Space 3] "gain 4 likes and advance the promotion track by 4 spaces": a like is a step
+    assert tiers[("promotion", 4, 5)] == 'advance(me, 4)\n'
+    assert tiers[("promotion", 6, 6)] == 'advance(me, 6)\ngain_vp(me, 2)\n'   # ... then 2 VP
     assert tiers[("ticket", 6, 6)] == 'gain(me, "ticket", 5)\nplay_cards(me, 1)\n'      # [Action Space 4]
     assert tiers[("event", 5, 6)] == "play_cards(me, 2)\n"                               # [Action Space 5]
     assert tiers[("guest", 5, 5)] == "take_guests(me, 2, 6, false)\n"                    # [Action Space 6]

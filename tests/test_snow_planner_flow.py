@@ -96,7 +96,6 @@ def test_the_account_tells_every_seat_s_holdings_at_each_round_s_end(players, se
             expected = {"snow": counter(game, st, f"{seat}.res[snow]"),
                         "croissant": counter(game, st, f"{seat}.res[croissant]"),
                         "ticket": counter(game, st, f"{seat}.res[ticket]"),
-                        "like": counter(game, st, f"{seat}.res[like]"),
                         "promotion": counter(game, st, f"{seat}.promotion")}
             if st.result is None:               # at game end the scoring has added to the VP
                 expected["VP"] = counter(game, st, f"{seat}.score")
