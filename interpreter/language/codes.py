@@ -56,11 +56,12 @@ CATALOGUE: tuple[Code, ...] = (
     Code("SR702", "yaml-alias-expansion", "YAML aliases expand to more nodes than the limit"),
     Code("SR703", "too-many-copies", "a component's count, or all copies together, exceed the limit"),
     Code("SR704", "list-too-large", "a list, range, roll or repeat count exceeds the size limit"),
-    Code("SR705", "nesting-too-deep", "rules or YAML nest deeper than the limit"),
+    Code("SR705", "nesting-too-deep", "rules, YAML or a log line nest deeper than the limit"),
     Code("SR706", "step-budget", "a game ran more steps (statements, loop rounds, draws) than its budget"),
     Code("SR707", "reaction-depth", "reactions raised events whose reactions raised more, deeper than the limit"),
     Code("SR708", "grid-too-large", "a square or a placement lies farther from a grid's origin than the limit"),
     Code("SR801", "log-invalid", "a game log cannot be read or replayed"),
+    Code("SR802", "log-too-large", "a game log's line, or the whole log, is longer than the limit"),
     Code("SR901", "other", "a problem of no other kind"),
 )
 

@@ -19,3 +19,6 @@ MAX_STEPS = 5_000_000          # SR706: statements, loop rounds and draws of one
 MAX_REACTION_DEPTH = 16        # SR707: reactions that raise events whose reactions raise ... (a chain)
 MAX_FREE_ACTIONS = 1_000       # SR706: free actions taken at one decision before it is answered
 MAX_GRID_REACH = 1_000         # SR708: a grid cell's x and y, and a square's dx and dy, within +-this
+MAX_LOG_LINE_BYTES = 1_000_000  # SR802: one line of a game log (the bundled games' longest: a few hundred)
+MAX_LOG_BYTES = 20_000_000     # SR802: a whole game log (the bundled games': under 100 KB)
+MAX_JSON_DEPTH = 64            # SR705: lists and objects nested in one log line (a log's events: 2)
