@@ -11,15 +11,29 @@ import re
 from functools import lru_cache
 from importlib import resources
 
-from lark import Lark, Token
+from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import DedentError, Indenter
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, RulesSyntaxError
-from snowrules.language.limits import MAX_BLOCK_DEPTH, MAX_FILE_BYTES
+from snowrules.language.limits import (
+    MAX_BLOCK_DEPTH,
+    MAX_EXPRESSION_DEPTH,
+    MAX_FILE_BYTES,
+    MAX_STATEMENT_TOKENS,
+    MAX_TREE_DEPTH,
+)
 from snowrules.language.transform import Shift, ToSyntax
 
 MAX_SOURCE_BYTES = MAX_FILE_BYTES  # untrusted rulesets: refuse absurdly large files
+
+
+class _TooLarge(Exception):
+    """A statement too long, or brackets nested too deep, met by the lexer (reported by `_parse`)."""
+
+    def __init__(self, token: Token, message: str, hint: str, code: str):
+        super().__init__(message)
+        self.token, self.message, self.hint, self.code = token, message, hint, code
 
 
 class _RulesIndenter(Indenter):
@@ -29,6 +43,30 @@ class _RulesIndenter(Indenter):
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 4
+
+    def process(self, stream):
+        return super().process(self._bounded(stream))
+
+    def _bounded(self, stream):
+        """The tokens, refused as they come (before the parser builds a tree a recursive walk
+        could not finish): brackets nested deeper than MAX_EXPRESSION_DEPTH, at the bracket one
+        too deep, and a statement of more than MAX_STATEMENT_TOKENS tokens, at the one past it."""
+        depth = count = 0
+        for token in stream:
+            if token.type in self.OPEN_PAREN_types:
+                depth += 1
+                if depth > MAX_EXPRESSION_DEPTH:
+                    raise _TooLarge(token, f"brackets nested more than {MAX_EXPRESSION_DEPTH} deep",
+                                    "name a part: `let`, or a function (`define f(x) = ...`)", "SR705")
+            elif token.type in self.CLOSE_PAREN_types:
+                depth = max(0, depth - 1)
+            count += 1
+            if token.type == self.NL_type and depth == 0:
+                count = 0
+            elif count > MAX_STATEMENT_TOKENS:
+                raise _TooLarge(token, f"a statement of more than {MAX_STATEMENT_TOKENS} words, numbers and signs",
+                                "split it: `let` a part, or a function (`define f(x) = ...`)", "SR705")
+            yield token
 
 
 class _ReservedWord(Exception):
@@ -171,6 +209,23 @@ def _indentation(text: str) -> tuple[tuple[int, int], tuple[int, int] | None]:
     return (1, 1), too_deep
 
 
+def _check_depth(tree: Tree, shift: Shift) -> None:
+    """Refuse a parse tree deeper than MAX_TREE_DEPTH, at the first node past it, before the
+    recursive walks (the transform, the checks, the compiled code) meet it: `1 + 1 + ... + 1`
+    with 500 terms nests 500 deep and ran out of Python's stack. Walked without recursion."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_TREE_DEPTH:
+            meta = node.meta
+            line, col = (meta.line, meta.column) if not meta.empty else (1, 1)
+            raise RulesSyntaxError(Diagnostic(shift(line, col), f"the rules nest more than {MAX_TREE_DEPTH} levels "
+                                              "deep here (operators, calls and blocks inside one another)",
+                                              "split it: `let` a part, or a function (`define f(x) = ...`)",
+                                              code="SR705"))
+        stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
+
+
 def _parse(text: str, start: str, shift: Shift):
     if len(text.encode("utf-8")) > MAX_SOURCE_BYTES:
         raise RulesSyntaxError(Diagnostic(shift(1, 1), f"the text is larger than {MAX_SOURCE_BYTES} bytes",
@@ -183,6 +238,7 @@ def _parse(text: str, start: str, shift: Shift):
         text += "\n"
     try:
         tree = _parser().parse(text, start=start)
+        _check_depth(tree, shift)
         return ToSyntax(shift).transform(tree)
     except UnexpectedInput as error:
         raise _syntax_error(error, text, shift) from None
@@ -191,6 +247,10 @@ def _parse(text: str, start: str, shift: Shift):
         raise RulesSyntaxError(Diagnostic(shift(token.line, token.column),
                                           f"{token.value!r} is a keyword and cannot be a name",
                                           f"choose another name, such as my_{token.value}")) from None
+    except _TooLarge as large:
+        token = large.token
+        raise RulesSyntaxError(Diagnostic(shift(token.line, token.column), large.message, large.hint,
+                                          code=large.code)) from None
     except DedentError:
         line, col = _bad_dedent(text)
         raise RulesSyntaxError(Diagnostic(shift(line, col), "this line's indentation matches no enclosing block",

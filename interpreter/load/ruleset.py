@@ -14,11 +14,14 @@ from typing import Any
 from snowrules.data import bundled_folder
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, Diagnostics, Position, RulesetError, RulesSyntaxError
+from snowrules.language.limits import MAX_VARIANTS
+from snowrules.language.names import NAME_HINT, look_alike, name_problem
 from snowrules.language.parser import parse_expression, parse_rules
 from snowrules.load.component_lists import ComponentDef, ComponentLists, snippet_origin, value_at
 from snowrules.load.display import GridDisplay, read_display
 from snowrules.load.yaml_files import (
     YamlDocument,
+    key_position,
     load_schema,
     load_yaml,
     plain,
@@ -69,6 +72,7 @@ class Ruleset:
     rejected_fields: set[str] = field(default_factory=set)  # fields of entries left out for a problem
     automa: AutomaSeat | None = None  # a seat played by the rules, when the game has one
     display: dict[str, GridDisplay] = field(default_factory=dict)  # grid zone -> how it is drawn (display.py)
+    warnings: list[Diagnostic] = field(default_factory=list)  # names that look alike (validate reports them)
 
     def shown(self, path: Path) -> str:
         return display_path(path)
@@ -216,6 +220,15 @@ class _Reader(ComponentLists):
         override_constants: dict[str, tuple[Any, Position]] = {}
         override_files: set[str] = set()
         variants = m.get("variants", {})
+        if len(variants) > MAX_VARIANTS:  # validate reads and checks every variant: bounded first
+            past = list(variants)[MAX_VARIANTS]
+            raise RulesetError.at(key_position(manifest.path, manifest.tree, ["variants"], past),
+                                  f"more than {MAX_VARIANTS} variants", "a variant is a small overlay a designer "
+                                  "tries; keep the ones worth comparing", code="SR704")
+        self.manifest = manifest
+        self._check_names(manifest, "variant name", [(["variants"], key) for key in variants])
+        self._check_names(manifest, "option name", [(["options"], key) for key in m.get("options", {})])
+        seats_from = manifest
         if variant is not None:
             if variant not in variants:
                 known = ", ".join(sorted(variants)) or "none"
@@ -227,6 +240,11 @@ class _Reader(ComponentLists):
             overlay = self._validated(located, "variant.schema.json")
             self.problems.raise_if_any()
             v = plain(overlay.tree)
+            if v["name"] != variant:
+                self.problems.error(overlay.position(["name"]), f"this variant is named {v['name']!r}, but the "
+                                    f"manifest lists it as {variant!r}", "make the two the same: the manifest's name "
+                                    "is the one `--variant` takes", code="SR208")
+            seats_from = overlay if "seat_names" in v else manifest
             players = v.get("players", players)
             seats_per_player = v.get("seats_per_player", seats_per_player)
             seat_names = v.get("seat_names", seat_names)
@@ -244,6 +262,9 @@ class _Reader(ComponentLists):
                     component_files[index] = new
             for key, value in v.get("constants", {}).items():
                 override_constants[key] = (value, overlay.position(["constants", key]))
+        self._check_names(seats_from, "seat name", [(["seat_names", i], None) for i in range(len(seat_names))])
+        if "automa" in m:
+            self._check_names(manifest, "seat name", [(["automa", "name"], None)])
         if players["min"] > players["max"]:
             self.problems.error(manifest.position(["players"]), "players: min is larger than max")
         self.manifest = manifest
@@ -277,6 +298,10 @@ class _Reader(ComponentLists):
                 _option_value(name, default, spec, where)
             except RulesetError as error:
                 self.problems.extend(error.diagnostics)
+        seats_at = {str(name): seats_from.position(["seat_names", i]) for i, name in enumerate(seat_names)}
+        warnings = (self._look_alike("seat name", seats_at) + self._look_alike("component name", self.names)
+                    + self._look_alike("variant name", {k: key_position(manifest.path, manifest.tree, ["variants"], k)
+                                                        for k in variants}))
         interface = self._interface(manifest, m)
         display = read_display(manifest, rules if len(rules) == len(rules_files) else None, components,
                                self.problems)
@@ -290,7 +315,27 @@ class _Reader(ComponentLists):
             option_values={name: spec["default"] for name, spec in options.items()}, interface=interface,
             constraint_messages=[c["message"] for c in m.get("constraints", [])],
             rejected_fields=self.rejected_fields, automa=self._automa(manifest, m), display=display,
+            warnings=warnings,
         )
+
+    @staticmethod
+    def _look_alike(what: str, named: dict[str, Position]) -> list[Diagnostic]:
+        """A warning at each name that differs from an earlier one only by confusable characters."""
+        return [Diagnostic(named[later], f"the {what} {ascii(later)} looks like {ascii(first)}",
+                           f"{ascii(first)} is at {named[first]}; players cannot tell them apart",
+                           severity="warning", code="SR211")
+                for first, later in look_alike(list(named))]
+
+    def _check_names(self, document: YamlDocument, what: str, places: list[tuple[list, str | None]]) -> None:
+        """Refuse invisible and bidirectional characters in names (language/names.py): each place
+        is the path to a name's value, or to a map and the key that is the name."""
+        for where, key in places:
+            name = key if key is not None else value_at(document.tree, where)
+            problem = name_problem(str(name), what)
+            if problem is not None:
+                at = (key_position(document.path, document.tree, where, key) if key is not None
+                      else document.position(where))
+                self.problems.error(at, problem, NAME_HINT, code="SR210")
 
     def _automa(self, manifest: YamlDocument, m: dict) -> AutomaSeat | None:
         """The manifest's `automa`, its `when` parsed where it stands."""
