@@ -59,7 +59,7 @@ def validate_folder(folder: Path, play: bool = True, bounds: SmokeBounds = DEFAU
     except SnowrulesError as error:
         add(list(error.diagnostics))
         return _ordered(found)
-    add(problems + ruleset.warnings)
+    add(problems + ruleset.look_alike_warnings())
 
     def checked(read) -> list[Diagnostic]:
         """The check of a ruleset as read. Names used by the rules cannot be checked while a rules
@@ -72,7 +72,7 @@ def validate_folder(folder: Path, play: bool = True, bounds: SmokeBounds = DEFAU
     for variant in ruleset.variants:
         try:
             variant_ruleset, problems = read_ruleset(str(folder), variant)
-            add(problems + variant_ruleset.warnings + checked(variant_ruleset))
+            add(problems + variant_ruleset.look_alike_warnings() + checked(variant_ruleset))
         except SnowrulesError as error:
             add(list(error.diagnostics))
     add(unlisted_files(folder))

@@ -72,7 +72,15 @@ class Ruleset:
     rejected_fields: set[str] = field(default_factory=set)  # fields of entries left out for a problem
     automa: AutomaSeat | None = None  # a seat played by the rules, when the game has one
     display: dict[str, GridDisplay] = field(default_factory=dict)  # grid zone -> how it is drawn (display.py)
-    warnings: list[Diagnostic] = field(default_factory=list)  # names that look alike (validate reports them)
+    named: dict[str, dict[str, Position]] = field(default_factory=dict)  # "seat name" -> name -> where
+
+    def look_alike_warnings(self) -> list[Diagnostic]:
+        """A warning at each name that differs from an earlier one of its kind only by confusable
+        characters (validate reports them; the table of confusables is loaded only then)."""
+        return [Diagnostic(named[later], f"the {what} {ascii(later)} looks like {ascii(first)}",
+                           f"{ascii(first)} is at {named[first]}; players cannot tell them apart",
+                           severity="warning", code="SR211")
+                for what, named in self.named.items() for first, later in look_alike(list(named))]
 
     def shown(self, path: Path) -> str:
         return display_path(path)
@@ -298,10 +306,9 @@ class _Reader(ComponentLists):
                 _option_value(name, default, spec, where)
             except RulesetError as error:
                 self.problems.extend(error.diagnostics)
-        seats_at = {str(name): seats_from.position(["seat_names", i]) for i, name in enumerate(seat_names)}
-        warnings = (self._look_alike("seat name", seats_at) + self._look_alike("component name", self.names)
-                    + self._look_alike("variant name", {k: key_position(manifest.path, manifest.tree, ["variants"], k)
-                                                        for k in variants}))
+        named = {"seat name": {str(name): seats_from.position(["seat_names", i]) for i, name in enumerate(seat_names)},
+                 "component name": dict(self.names),
+                 "variant name": {k: key_position(manifest.path, manifest.tree, ["variants"], k) for k in variants}}
         interface = self._interface(manifest, m)
         display = read_display(manifest, rules if len(rules) == len(rules_files) else None, components,
                                self.problems)
@@ -315,16 +322,8 @@ class _Reader(ComponentLists):
             option_values={name: spec["default"] for name, spec in options.items()}, interface=interface,
             constraint_messages=[c["message"] for c in m.get("constraints", [])],
             rejected_fields=self.rejected_fields, automa=self._automa(manifest, m), display=display,
-            warnings=warnings,
+            named=named,
         )
-
-    @staticmethod
-    def _look_alike(what: str, named: dict[str, Position]) -> list[Diagnostic]:
-        """A warning at each name that differs from an earlier one only by confusable characters."""
-        return [Diagnostic(named[later], f"the {what} {ascii(later)} looks like {ascii(first)}",
-                           f"{ascii(first)} is at {named[first]}; players cannot tell them apart",
-                           severity="warning", code="SR211")
-                for first, later in look_alike(list(named))]
 
     def _check_names(self, document: YamlDocument, what: str, places: list[tuple[list, str | None]]) -> None:
         """Refuse invisible and bidirectional characters in names (language/names.py): each place

@@ -152,7 +152,7 @@ def read_log(path: Path) -> LoggedGame:
         raise LogError.at(Position(shown), "this is the unfinished log of a run that was still writing it or was "
                           "killed (a .partial file), not a log",
                           "replay the log itself (its name without the ending); the next run writing that log "
-                          "removes a partial file left by a killed run")
+                          "removes a partial file left by a killed run", code="SR801")
     events: list[tuple[int, dict]] = []
     head, result = None, None
     last = 0
