@@ -187,30 +187,30 @@ def partial_log(game: Path, root: Path):
 
 
 BOUNDED = [
-    # (case, exit code, diagnostic code or None for a command-line error)
-    (zone_family, 1, "SR704"),
-    (zone_family_run, 1, "SR704"),
-    (tile_squares, 1, "SR704"),
-    (many_variants, 1, "SR704"),
-    (yaml_flow_nesting, 1, "SR705"),
-    (yaml_block_nesting, 1, "SR705"),
-    (nested_parentheses, 1, "SR705"),
-    (long_expression, 1, "SR705"),
-    (deep_expression, 1, "SR705"),
-    (seat_name_bidi, 1, "SR210"),
-    (component_name_zero_width, 1, "SR210"),
-    (seat_names_look_alike, 0, "SR211"),
-    (variant_name_differs, 1, "SR208"),
-    (command_line_variant, 2, None),
-    (command_line_option, 2, None),
-    (log_of_one_gigabyte_line, 1, "SR802"),
-    (log_nested_200000_deep, 1, "SR705"),
-    (partial_log, 1, "SR801"),
+    # (case, exit code, diagnostic code or None for a command-line error, what the message says)
+    (zone_family, 1, "SR704", "this family has 100000000 zones, more than 10000"),
+    (zone_family_run, 1, "SR704", "this family has 100000000 zones, more than 10000"),
+    (tile_squares, 1, "SR704", "this component has 5000 squares, more than 100"),
+    (many_variants, 1, "SR704", "more than 100 variants"),
+    (yaml_flow_nesting, 1, "SR705", "YAML nested more than 64 levels deep"),
+    (yaml_block_nesting, 1, "SR705", "YAML nested more than 64 levels deep"),
+    (nested_parentheses, 1, "SR705", "brackets nested more than 64 deep"),
+    (long_expression, 1, "SR705", "a statement of more than 1000 words, numbers and signs"),
+    (deep_expression, 1, "SR705", "the rules nest more than 200 levels deep here"),
+    (seat_name_bidi, 1, "SR210", "the seat name 'a\\u202edcba' holds U+202E RIGHT-TO-LEFT OVERRIDE"),
+    (component_name_zero_width, 1, "SR210", "the component name 'prize\\u200d 1' holds U+200D ZERO WIDTH JOINER"),
+    (seat_names_look_alike, 0, "SR211", "the seat name '\\u04400' looks like 'p0'"),
+    (variant_name_differs, 1, "SR208", "this variant is named 'long', but the manifest lists it as 'short'"),
+    (command_line_variant, 2, None, "the variant name 'two\\u202ecolours' holds U+202E RIGHT-TO-LEFT OVERRIDE"),
+    (command_line_option, 2, None, "the option name 'num\\u200bcards' holds U+200B ZERO WIDTH SPACE"),
+    (log_of_one_gigabyte_line, 1, "SR802", "this line is longer than 1000000 bytes"),
+    (log_nested_200000_deep, 1, "SR705", "lists and objects nested more than 64 deep"),
+    (partial_log, 1, "SR801", "this is the unfinished log of a run"),
 ]
 
 
-@pytest.mark.parametrize(("case", "status", "code"), BOUNDED, ids=[case.__name__ for case, _, _ in BOUNDED])
-def test_hostile_input_is_refused_at_its_place_in_bounded_time_and_memory(tmp_path, case, status, code):
+@pytest.mark.parametrize(("case", "status", "code", "says"), BOUNDED, ids=[row[0].__name__ for row in BOUNDED])
+def test_hostile_input_is_refused_at_its_place_in_bounded_time_and_memory(tmp_path, case, status, code, says):
     game = tmp_path / "game"
     shutil.copytree(GOOFSPIEL, game)
     args, where = case(game, tmp_path)
@@ -220,6 +220,7 @@ def test_hostile_input_is_refused_at_its_place_in_bounded_time_and_memory(tmp_pa
     assert "Traceback" not in output and "internal error" not in output and "MemoryError" not in output, output
     lines = [line for line in output.splitlines() if line.startswith(where + ":") or where + ": " in line]
     assert lines, f"nothing at {where}:\n{output}"
+    assert says in lines[0], lines[0]
     if code is not None:
         assert lines[0].endswith(f"[{code}]"), lines[0]
     assert len(lines[0]) < 500, "a message quotes only a short excerpt of the input"
