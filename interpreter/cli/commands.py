@@ -8,6 +8,7 @@ from pathlib import Path
 from snowrules.cli.usage import UsageError
 from snowrules.compile.compiler import compile_ruleset, programs_shared
 from snowrules.language.diagnostics import Diagnostic, SnowrulesError
+from snowrules.language.names import name_problem
 from snowrules.load.ruleset import bundled_names, find_ruleset, load_ruleset, options_text, set_options
 from snowrules.play.agents import AgentSpecError, HumanAgent, agent_seed, parse_agents, play
 from snowrules.play.grid_follower import GridFollower
@@ -26,12 +27,16 @@ def _ruleset(ref: str, variant: str | None, options: list[str] | None = None):
     if find_ruleset(ref) is None:
         raise UsageError(f"no ruleset {ref!r}: give a bundled ruleset ({', '.join(bundled_names())}) "
                          "or a folder holding a ruleset.yaml")
+    if variant is not None and name_problem(variant, "variant name"):
+        raise UsageError(f"--variant: {name_problem(variant, 'variant name')}")
     ruleset = load_ruleset(ref, variant)
     values = {}
     for text in options or []:
         name, equals, value = text.partition("=")
         if not equals or not name.strip():
             raise UsageError(f"--option {text!r}: write NAME=VALUE, e.g. --option size=6")
+        if name_problem(name.strip(), "option name"):
+            raise UsageError(f"--option: {name_problem(name.strip(), 'option name')}")
         values[name.strip()] = value.strip()
     try:
         set_options(ruleset, values)

@@ -145,8 +145,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"snowrules {args.command}: error: {error}", file=sys.stderr)
         return USAGE_ERROR
     except SnowrulesError as error:
-        for diagnostic in error.diagnostics:
-            print(diagnostic, file=sys.stderr)
+        for diagnostic in error.diagnostics:  # with its code, as validate prints it: `run`, `replay`, `test` too
+            print(diagnostic.with_code(), file=sys.stderr)
         return PROBLEMS
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

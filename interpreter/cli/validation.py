@@ -61,7 +61,7 @@ def validate_folder(folder: Path, play: bool = True, bounds: SmokeBounds = DEFAU
     except SnowrulesError as error:
         add(list(error.diagnostics))
         return _ordered(found)
-    add(problems)
+    add(problems + ruleset.look_alike_warnings())
 
     def checked(read, partial: bool = False) -> list[Diagnostic]:
         """The check of a ruleset as read. A rules file that parsed only once its lines with
@@ -90,7 +90,7 @@ def validate_folder(folder: Path, play: bool = True, bounds: SmokeBounds = DEFAU
     for variant in ruleset.variants:
         try:
             variant_ruleset, problems = read_ruleset(str(folder), variant)
-            add(problems + checked(variant_ruleset))
+            add(problems + variant_ruleset.look_alike_warnings() + checked(variant_ruleset))
         except SnowrulesError as error:
             add(list(error.diagnostics))
     add(unlisted_files(folder))

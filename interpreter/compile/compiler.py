@@ -27,6 +27,7 @@ from snowrules.compile.steps import PushBlock, TurnsStep, inline_branches
 from snowrules.compile.suspend import SuspendAnalysis
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, Diagnostics, Position, RulesetError, RuntimeRulesError
+from snowrules.language.limits import MAX_ZONE_FAMILY
 from snowrules.load.ruleset import UTILITIES, Ruleset, load_ruleset, options_text
 from snowrules.model import kinds as t
 from snowrules.model.grid_zones import RECORD_FIELDS, SQUARES, pieces_of
@@ -349,6 +350,11 @@ class _Compiler:
         high = self.exprs.constant_value(decl.index.end)
         if not isinstance(low, int) or not isinstance(high, int) or low > high or decl.index.descending:
             self.diag.error(decl.index.pos, "a zone's index must go up from a number to a larger one")
+            return None
+        if high - low + 1 > MAX_ZONE_FAMILY:  # checked before the zones are made: each is a list in every state
+            self.diag.error(decl.index.pos, f"this family has {high - low + 1} zones, more than {MAX_ZONE_FAMILY}",
+                            "a zone for each space of a board or track; keep a large count in a counter",
+                            code="SR704")
             return None
         return list(range(low, high + 1))
 

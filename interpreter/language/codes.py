@@ -38,6 +38,8 @@ CATALOGUE: tuple[Code, ...] = (
     Code("SR207", "bad-option", "an option's default, choices or range do not agree"),
     Code("SR208", "unknown-variant", "a variant that the manifest does not declare"),
     Code("SR209", "reserved-field", "a card sets a field that snowrules sets itself (owner, id)"),
+    Code("SR210", "invisible-character", "a name holds a bidirectional control, a zero-width or invisible character"),
+    Code("SR211", "look-alike-names", "two names differ only by characters that look alike (a warning)"),
     Code("SR301", "rules-syntax", "rules text (a rules file or an effect in YAML) does not follow the grammar"),
     Code("SR302", "rules-indentation", "a rules line's indentation matches no enclosing block"),
     Code("SR401", "unknown-name", "a name (zone, counter, field, variable, procedure, function) is not declared"),
@@ -55,12 +57,14 @@ CATALOGUE: tuple[Code, ...] = (
     Code("SR701", "file-too-large", "a file is larger than the size limit"),
     Code("SR702", "yaml-alias-expansion", "YAML aliases expand to more nodes than the limit"),
     Code("SR703", "too-many-copies", "a component's count, or all copies together, exceed the limit"),
-    Code("SR704", "list-too-large", "a list, range, roll or repeat count exceeds the size limit"),
-    Code("SR705", "nesting-too-deep", "rules or YAML nest deeper than the limit"),
+    Code("SR704", "list-too-large", "a list, range, roll, repeat count, zone family, tile's squares or the "
+         "variants exceed their size limit"),
+    Code("SR705", "nesting-too-deep", "rules, YAML or a log line nest deeper than the limit"),
     Code("SR706", "step-budget", "a game ran more steps (statements, loop rounds, draws) than its budget"),
     Code("SR707", "reaction-depth", "reactions raised events whose reactions raised more, deeper than the limit"),
     Code("SR708", "grid-too-large", "a square or a placement lies farther from a grid's origin than the limit"),
     Code("SR801", "log-invalid", "a game log cannot be read or replayed"),
+    Code("SR802", "log-too-large", "a game log's line, or the whole log, is longer than the limit"),
     Code("SR901", "other", "a problem of no other kind"),
 )
 

@@ -12,17 +12,31 @@ from dataclasses import replace
 from functools import lru_cache
 from importlib import resources
 
-from lark import Lark, Token
+from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import DedentError, Indenter
 from snowrules.data import cache as build_cache
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, RulesSyntaxError
 from snowrules.language.hints import statement_hint
-from snowrules.language.limits import MAX_BLOCK_DEPTH, MAX_FILE_BYTES
+from snowrules.language.limits import (
+    MAX_BLOCK_DEPTH,
+    MAX_EXPRESSION_DEPTH,
+    MAX_FILE_BYTES,
+    MAX_STATEMENT_TOKENS,
+    MAX_TREE_DEPTH,
+)
 from snowrules.language.transform import Shift, ToSyntax
 
 MAX_SOURCE_BYTES = MAX_FILE_BYTES  # untrusted rulesets: refuse absurdly large files
+
+
+class _TooLarge(Exception):
+    """A statement too long, or brackets nested too deep, met by the lexer (reported by `_parse`)."""
+
+    def __init__(self, token: Token, message: str, hint: str, code: str):
+        super().__init__(message)
+        self.token, self.message, self.hint, self.code = token, message, hint, code
 
 
 class _RulesIndenter(Indenter):
@@ -32,6 +46,30 @@ class _RulesIndenter(Indenter):
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 4
+
+    def process(self, stream):
+        return super().process(self._bounded(stream))
+
+    def _bounded(self, stream):
+        """The tokens, refused as they come (before the parser builds a tree a recursive walk
+        could not finish): brackets nested deeper than MAX_EXPRESSION_DEPTH, at the bracket one
+        too deep, and a statement of more than MAX_STATEMENT_TOKENS tokens, at the one past it."""
+        depth = count = 0
+        for token in stream:
+            if token.type in self.OPEN_PAREN_types:
+                depth += 1
+                if depth > MAX_EXPRESSION_DEPTH:
+                    raise _TooLarge(token, f"brackets nested more than {MAX_EXPRESSION_DEPTH} deep",
+                                    "name a part: `let`, or a function (`define f(x) = ...`)", "SR705")
+            elif token.type in self.CLOSE_PAREN_types:
+                depth = max(0, depth - 1)
+            count += 1
+            if token.type == self.NL_type and depth == 0:
+                count = 0
+            elif count > MAX_STATEMENT_TOKENS:
+                raise _TooLarge(token, f"a statement of more than {MAX_STATEMENT_TOKENS} words, numbers and signs",
+                                "split it: `let` a part, or a function (`define f(x) = ...`)", "SR705")
+            yield token
 
 
 class _ReservedWord(Exception):
@@ -188,6 +226,23 @@ MAX_SYNTAX_ERRORS = 20
 MAX_RECOVERED_BYTES = 500_000
 
 
+def _check_depth(tree: Tree, shift: Shift) -> None:
+    """Refuse a parse tree deeper than MAX_TREE_DEPTH, at the first node past it, before the
+    recursive walks (the transform, the checks, the compiled code) meet it: `1 + 1 + ... + 1`
+    with 500 terms nests 500 deep and ran out of Python's stack. Walked without recursion."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_TREE_DEPTH:
+            meta = node.meta
+            line, col = (meta.line, meta.column) if not meta.empty else (1, 1)
+            raise RulesSyntaxError(Diagnostic(shift(line, col), f"the rules nest more than {MAX_TREE_DEPTH} levels "
+                                              "deep here (operators, calls and blocks inside one another)",
+                                              "split it: `let` a part, or a function (`define f(x) = ...`)",
+                                              code="SR705"))
+        stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
+
+
 def _parse(text: str, start: str, shift: Shift):
     """The syntax of `text`; else a RulesSyntaxError with every syntax error found, each found by
     leaving out the statements of the ones before (`_leave_out`), and the text so mended, parsed."""
@@ -205,7 +260,9 @@ def _parse(text: str, start: str, shift: Shift):
     tried: dict[int, int] = {}  # a line left out -> how many times (1: a statement; 2: its whole block)
     while True:
         try:
-            tree = ToSyntax(shift).transform(_parser().parse(text, start=start))
+            parsed = _parser().parse(text, start=start)
+            _check_depth(parsed, shift)
+            tree = ToSyntax(shift).transform(parsed)
             if not found:
                 return tree
             raise RulesSyntaxError(found, tree, frozenset(skipped))
@@ -213,6 +270,10 @@ def _parse(text: str, start: str, shift: Shift):
             raise
         except VisitError as error:  # pragma: no cover - a bug in the transformer, not in the input
             raise error.orig_exc from None
+        except _TooLarge as large:  # no mending: a statement too long or too deep is the last error looked for
+            token = large.token
+            found.append(Diagnostic(shift(token.line, token.column), large.message, large.hint, code=large.code))
+            raise RulesSyntaxError(found) from None
         except RecursionError:
             found.append(Diagnostic(shift(1, 1), "the text nests too deeply", code="SR705"))
             raise RulesSyntaxError(found) from None

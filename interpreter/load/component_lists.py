@@ -15,7 +15,8 @@ from typing import Any
 
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, Position, RulesSyntaxError
-from snowrules.language.limits import MAX_COMPONENTS, MAX_COPIES
+from snowrules.language.limits import MAX_COMPONENTS, MAX_COPIES, MAX_SQUARES
+from snowrules.language.names import NAME_HINT, name_problem
 from snowrules.language.parser import parse_effect, parse_expression
 from snowrules.load.schema_errors import dotted, schema_errors
 from snowrules.load.yaml_files import YamlDocument, key_position, plain
@@ -23,6 +24,7 @@ from snowrules.load.yaml_files import YamlDocument, key_position, plain
 # The key of a component entry that says how many identical copies it stands for. It belongs to
 # snowrules, not to the game: it is taken out before the entry is checked against its schema (so
 # no schema declares it), and a schema that declares a field of that name is refused.
+SQUARES = "squares"  # a component's squares on a grid (model/grid_zones.py reads them)
 COPIES = "copies"
 # The one way a schema may declare it (so that an editor checking an entry against the schema accepts it):
 # a reference to the generic definition, by a path that ends so (relative to the schema's folder).
@@ -108,6 +110,13 @@ class ComponentLists:
             if not isinstance(entry, dict):
                 continue  # reported by the envelope's schema
             copies = self._copies(document, entry, ["components", i])
+            squares = entry.get(SQUARES) if isinstance(entry, dict) else None
+            if isinstance(squares, list) and len(squares) > MAX_SQUARES:  # before the schema: one error, not 5,000
+                self.problems.error(document.position(["components", i, SQUARES]), f"this component has "
+                                    f"{len(squares)} squares, more than {MAX_SQUARES}",
+                                    "a tile or a piece is a few squares; a board is a grid zone", code="SR704")
+                self.rejected_fields |= {str(k) for k in entry}
+                continue
             found, places = [], []
             if schema is not None:  # an entry the envelope refused is checked too: every mistake at once
                 own = {key: value for key, value in entry.items() if key not in (COPIES, REACTS)}
@@ -137,6 +146,10 @@ class ComponentLists:
             component = ComponentDef(
                 name=str(fields.pop("name")), fields=fields, count=copies,
                 per_seat=per_seat, position=document.position(["components", i]))
+            problem = name_problem(component.name, "component name")
+            if problem is not None:
+                self.problems.error(document.position(["components", i, "name"]), problem, NAME_HINT, code="SR210")
+                continue
             duplicate = self._named_twice(document, i, component)
             self._parse_snippets(document, i, fields, language, component)
             if duplicate:  # its texts are still checked, under a name of its own

@@ -15,12 +15,15 @@ from snowrules.data import bundled_folder
 from snowrules.data import cache as build_cache
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, Diagnostics, Position, RulesetError, RulesSyntaxError
+from snowrules.language.limits import MAX_VARIANTS
+from snowrules.language.names import NAME_HINT, look_alike, name_problem
 from snowrules.language.parser import parse_expression, parse_rules
 from snowrules.load.component_lists import ComponentDef, ComponentLists, entry_label, snippet_origin, value_at
 from snowrules.load.display import GridDisplay, read_display
 from snowrules.load.schema_errors import dotted, schema_errors
 from snowrules.load.yaml_files import (
     YamlDocument,
+    key_position,
     load_schema,
     load_yaml,
     plain,
@@ -76,6 +79,15 @@ class Ruleset:
     skipped_words: set[str] = field(default_factory=set)  # the words of the lines left out
     automa: AutomaSeat | None = None  # a seat played by the rules, when the game has one
     display: dict[str, GridDisplay] = field(default_factory=dict)  # grid zone -> how it is drawn (display.py)
+    named: dict[str, dict[str, Position]] = field(default_factory=dict)  # "seat name" -> name -> where
+
+    def look_alike_warnings(self) -> list[Diagnostic]:
+        """A warning at each name that differs from an earlier one of its kind only by confusable
+        characters (validate reports them; the table of confusables is loaded only then)."""
+        return [Diagnostic(named[later], f"the {what} {ascii(later)} looks like {ascii(first)}",
+                           f"{ascii(first)} is at {named[first]}; players cannot tell them apart",
+                           severity="warning", code="SR211")
+                for what, named in self.named.items() for first, later in look_alike(list(named))]
 
     def shown(self, path: Path) -> str:
         return display_path(path)
@@ -235,6 +247,15 @@ class _Reader(ComponentLists):
         override_constants: dict[str, tuple[Any, Position]] = {}
         override_files: set[str] = set()
         variants = m.get("variants", {})
+        if len(variants) > MAX_VARIANTS:  # validate reads and checks every variant: bounded first
+            past = list(variants)[MAX_VARIANTS]
+            raise RulesetError.at(key_position(manifest.path, manifest.tree, ["variants"], past),
+                                  f"more than {MAX_VARIANTS} variants", "a variant is a small overlay a designer "
+                                  "tries; keep the ones worth comparing", code="SR704")
+        self.manifest = manifest
+        self._check_names(manifest, "variant name", [(["variants"], key) for key in variants])
+        self._check_names(manifest, "option name", [(["options"], key) for key in m.get("options", {})])
+        seats_from = manifest
         if variant is not None:
             if variant not in variants:
                 known = ", ".join(sorted(variants)) or "none"
@@ -246,6 +267,11 @@ class _Reader(ComponentLists):
             overlay = self._validated(located, "variant.schema.json")
             self.problems.raise_if_any()
             v = plain(overlay.tree)
+            if v["name"] != variant:
+                self.problems.error(overlay.position(["name"]), f"this variant is named {v['name']!r}, but the "
+                                    f"manifest lists it as {variant!r}", "make the two the same: the manifest's name "
+                                    "is the one `--variant` takes", code="SR208")
+            seats_from = overlay if "seat_names" in v else manifest
             players = v.get("players", players)
             seats_per_player = v.get("seats_per_player", seats_per_player)
             seat_names = v.get("seat_names", seat_names)
@@ -263,6 +289,9 @@ class _Reader(ComponentLists):
                     component_files[index] = new
             for key, value in v.get("constants", {}).items():
                 override_constants[key] = (value, overlay.position(["constants", key]))
+        self._check_names(seats_from, "seat name", [(["seat_names", i], None) for i in range(len(seat_names))])
+        if "automa" in m:
+            self._check_names(manifest, "seat name", [(["automa", "name"], None)])
         if players["min"] > players["max"]:
             self.problems.error(manifest.position(["players"]), "players: min is larger than max")
         self.manifest = manifest
@@ -301,6 +330,9 @@ class _Reader(ComponentLists):
                 _option_value(name, default, spec, where)
             except RulesetError as error:
                 self.problems.extend(error.diagnostics)
+        named = {"seat name": {str(name): seats_from.position(["seat_names", i]) for i, name in enumerate(seat_names)},
+                 "component name": dict(self.names),
+                 "variant name": {k: key_position(manifest.path, manifest.tree, ["variants"], k) for k in variants}}
         interface = self._interface(manifest, m)
         display = read_display(manifest, rules if parsed else None, components,
                                self.problems)
@@ -316,7 +348,19 @@ class _Reader(ComponentLists):
             constraint_messages=[c["message"] for c in m.get("constraints", [])],
             rejected_fields=self.rejected_fields, partial_components=self.partial, automa=self._automa(manifest, m),
             display=display,
+            named=named,
         )
+
+    def _check_names(self, document: YamlDocument, what: str, places: list[tuple[list, str | None]]) -> None:
+        """Refuse invisible and bidirectional characters in names (language/names.py): each place
+        is the path to a name's value, or to a map and the key that is the name."""
+        for where, key in places:
+            name = key if key is not None else value_at(document.tree, where)
+            problem = name_problem(str(name), what)
+            if problem is not None:
+                at = (key_position(document.path, document.tree, where, key) if key is not None
+                      else document.position(where))
+                self.problems.error(at, problem, NAME_HINT, code="SR210")
 
     def _automa(self, manifest: YamlDocument, m: dict) -> AutomaSeat | None:
         """The manifest's `automa`, its `when` parsed where it stands."""

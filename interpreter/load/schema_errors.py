@@ -95,7 +95,7 @@ def schema_errors(document: YamlDocument, schema: dict, node: Any = None, base: 
             add(Diagnostic(document.position(where), f"{field}: {first.message}",
                            _why(schema, group, path), code="SR203" if first.validator == "type" else ""), where)
             continue
-        add(Diagnostic(document.position(where), f"{field}: {error.message}"), where)
+        add(Diagnostic(document.position(where), f"{field}: {_excerpted(error.message, error.instance)}"), where)
     return found
 
 
@@ -190,3 +190,16 @@ def _description(schema: dict, path: list) -> str:
         return ""
     entry = (schema.get("properties") or {}).get(path[0])
     return str(entry.get("description", "")) if isinstance(entry, dict) else ""
+
+
+EXCERPT = 60  # characters of an offending value a message quotes
+
+
+def _excerpted(message: str, instance: Any) -> str:
+    """jsonschema's message with the value it quotes cut to a short excerpt: a 5,000-entry list
+    that breaks `maxItems` is named by its start and its length, not printed whole."""
+    quoted = repr(instance)
+    if len(quoted) <= EXCERPT or quoted not in message:
+        return message
+    size = f", {len(instance)} items" if isinstance(instance, (list, dict)) else ""
+    return message.replace(quoted, f"{quoted[:EXCERPT]}... ({len(quoted)} characters{size})")

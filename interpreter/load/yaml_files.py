@@ -14,7 +14,10 @@ from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.composer import Composer
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.events import MappingStartEvent, SequenceStartEvent
+from ruamel.yaml.scanner import RoundTripScanner
 from snowrules.language.diagnostics import Diagnostic, Position
 from snowrules.language.limits import MAX_FILE_BYTES, MAX_YAML_DEPTH, MAX_YAML_NODES
 
@@ -57,8 +60,12 @@ def load_yaml(path: Path, shown: str) -> tuple[YamlDocument | None, list[Diagnos
         _READ.move_to_end((shown, text))
         return YamlDocument(shown, known), []
     yaml = YAML(typ="rt", pure=True)
+    yaml.Scanner, yaml.Composer = _BoundedScanner, _BoundedComposer
     try:
         tree = yaml.load(text)
+    except _NestedTooDeep as deep:
+        return None, [Diagnostic(Position(shown, deep.mark.line + 1, deep.mark.column + 1),
+                                 f"YAML nested more than {MAX_YAML_DEPTH} levels deep", code="SR705")]
     except MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -85,6 +92,40 @@ def load_yaml(path: Path, shown: str) -> tuple[YamlDocument | None, list[Diagnos
         return None, [problem]
     _keep(shown, text, tree)
     return YamlDocument(shown, tree), []
+
+
+class _NestedTooDeep(Exception):
+    def __init__(self, mark: Any):
+        self.mark = mark
+
+
+class _BoundedScanner(RoundTripScanner):
+    """Refuses a `[` or `{` opening more than MAX_YAML_DEPTH flow collections, where it stands:
+    the scanner reads a run of opening brackets to its end before it gives the first one, in time
+    that grows with the square of the run (10,000 brackets took 13 s and ended in a RecursionError)."""
+
+    def fetch_flow_collection_start(self, TokenClass: Any, to_push: str) -> None:
+        if len(self.flow_context) >= MAX_YAML_DEPTH:
+            raise _NestedTooDeep(self.reader.get_mark())
+        super().fetch_flow_collection_start(TokenClass, to_push)
+
+
+class _BoundedComposer(Composer):
+    """Refuses a map or list nested more than MAX_YAML_DEPTH deep in the text (block style), at
+    its first line, before the recursive composer runs out of stack."""
+
+    nesting = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        event = self.parser.peek_event()
+        collection = isinstance(event, (MappingStartEvent, SequenceStartEvent))
+        self.nesting += collection
+        try:
+            if self.nesting > MAX_YAML_DEPTH + 1:  # the top map is depth 0, as `_oversized` counts
+                raise _NestedTooDeep(event.start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self.nesting -= collection
 
 
 # The trees of the files read last, by path as shown and whole text: a command that reads one
@@ -213,3 +254,4 @@ def load_schema(path: Path) -> dict:
     if path.stat().st_size > MAX_FILE_BYTES:
         raise ValueError(f"the file is larger than {MAX_FILE_BYTES} bytes")
     return json.loads(path.read_text(encoding="utf-8"))
+

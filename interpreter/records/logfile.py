@@ -9,12 +9,16 @@ changed since it was written says so first.
 """
 from __future__ import annotations
 
+import itertools
 import json
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from snowrules.language.diagnostics import LogError, Position
+from snowrules.language.limits import MAX_JSON_DEPTH, MAX_LOG_BYTES, MAX_LOG_LINE_BYTES
 from snowrules.model.state import State
 from snowrules.records.logwriter import LogWriter, ruleset_hash
 from snowrules.runtime.engine import Game
@@ -81,18 +85,78 @@ def _check_header(event: dict, where: str, number: int, line: str) -> None:
                               f"the header's {key!r} must be {what}, not {json.dumps(event[key])}")
 
 
-def read_log(path: Path) -> LoggedGame:
-    shown = str(path)
+# A JSON text (skipped whole, or to the end of the line when it is not closed: a linear scan) or
+# one bracket: what the nesting check looks at.
+_TEXT_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*+(?:"|$)|[\[\]{}]')
+PARTIAL = re.compile(r"\.[a-z0-9_]{8}\.partial$")  # the name LogWriter gives its temporary file
+
+
+def _lines(path: Path, shown: str) -> Iterator[tuple[int, str]]:
+    """The log's lines with their numbers, read one at a time and each bounded before it is decoded
+    (a log is untrusted input): a line longer than MAX_LOG_LINE_BYTES, a log longer than
+    MAX_LOG_BYTES or a line nested deeper than MAX_JSON_DEPTH is refused at its line, so a
+    hostile log costs bounded memory and time whatever its size."""
     try:
-        text = path.read_text(encoding="utf-8")
+        file = path.open("rb")
     except FileNotFoundError:
         raise LogError.at(Position(shown), "log file not found") from None
-    except (OSError, UnicodeDecodeError) as error:
+    except OSError as error:
         raise LogError.at(Position(shown), f"cannot read the log: {error}") from None
+    total = 0
+    with file:
+        for number in itertools.count(1):
+            try:
+                raw = file.readline(MAX_LOG_LINE_BYTES + 2)
+            except OSError as error:
+                raise LogError.at(Position(shown, number), f"cannot read the log: {error}") from None
+            if not raw:
+                return
+            total += len(raw)
+            if len(raw.rstrip(b"\r\n")) > MAX_LOG_LINE_BYTES:
+                raise LogError.at(Position(shown, number, 1), f"this line is longer than {MAX_LOG_LINE_BYTES} bytes",
+                                  "a log's lines are a few hundred bytes; this is not a snowrules log",
+                                  code="SR802")
+            if total > MAX_LOG_BYTES:
+                raise LogError.at(Position(shown, number, 1), f"the log is longer than {MAX_LOG_BYTES} bytes here",
+                                  "a game's log is under a megabyte; this is not a snowrules log", code="SR802")
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as error:
+                column = len(raw[:error.start].decode("utf-8", "replace")) + 1
+                raise LogError.at(Position(shown, number, column), f"not UTF-8 text ({error.reason})") from None
+            _check_nesting(text, shown, number)
+            yield number, text.rstrip("\r\n")
+
+
+def _check_nesting(line: str, shown: str, number: int) -> None:
+    """Refuse a line whose lists and objects nest deeper than MAX_JSON_DEPTH, at the bracket one
+    level too deep, before the JSON decoder recurses into it."""
+    depth = 0
+    for match in _TEXT_OR_BRACKET.finditer(line):
+        bracket = match.group()
+        if bracket in ("[", "{"):
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                raise LogError.at(Position(shown, number, match.start() + 1),
+                                  f"lists and objects nested more than {MAX_JSON_DEPTH} deep",
+                                  "a log's events nest two deep; this is not a snowrules log", code="SR705")
+        elif bracket in ("]", "}"):
+            depth = max(0, depth - 1)
+
+
+def read_log(path: Path) -> LoggedGame:
+    """A log file, read as untrusted input: every line bounded before it is decoded (see `_lines`),
+    and never the temporary `.partial` file of a run still writing, or killed while writing."""
+    shown = str(path)
+    if PARTIAL.search(path.name):
+        raise LogError.at(Position(shown), "this is the unfinished log of a run that was still writing it or was "
+                          "killed (a .partial file), not a log",
+                          "replay the log itself (its name without the ending); the next run writing that log "
+                          "removes a partial file left by a killed run", code="SR801")
     events: list[tuple[int, dict]] = []
     head, result = None, None
     last = 0
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in _lines(path, shown):
         if not line.strip():
             continue
         last = number

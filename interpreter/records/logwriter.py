@@ -4,6 +4,8 @@ Safely: a log goes only to a regular file or a new one (a folder, a FIFO, a devi
 one of those is refused before the game starts); it is written to a temporary file beside the
 target and renamed over it only when the game has ended, so a failed, interrupted (Ctrl-C) or
 terminated (SIGTERM) run removes its partial file and never loses the log that was there before.
+A run killed outright (SIGKILL, a power cut) cannot remove it: the partial file is locked while
+its run writes it, so the next run writing the same log removes those whose run is gone.
 
 Portably: the same ruleset, seed and agents give the same bytes in any directory on any machine.
 Rule positions name their file by its path inside the ruleset folder (`rules.sr:56:9`), never
@@ -15,11 +17,17 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import signal
 import stat
 import tempfile
 import threading
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX: partial files of killed runs are left
+    fcntl = None
 
 from snowrules.language.diagnostics import LogError, Position
 
@@ -147,11 +155,16 @@ class LogWriter:
         return self
 
     def _open_partial_file(self) -> None:
-        try:
-            descriptor, name = tempfile.mkstemp(prefix=self.target.name + ".", suffix=".partial",
-                                                dir=self.target.parent)
-        except OSError as error:
-            raise LogError.at(Position(str(self.path)), f"cannot write the log: {error.strerror}") from None
+        remove_abandoned_partials(self.target)
+        while True:
+            try:
+                descriptor, name = tempfile.mkstemp(prefix=self.target.name + ".", suffix=".partial",
+                                                    dir=self.target.parent)
+            except OSError as error:
+                raise LogError.at(Position(str(self.path)), f"cannot write the log: {error.strerror}") from None
+            if _lock(descriptor) and os.fstat(descriptor).st_nlink > 0:
+                break
+            os.close(descriptor)  # another run took it for abandoned before it was locked: a new one
         self.temporary = Path(name)
         os.chmod(descriptor, _mode_for(self.target))
         self.file = os.fdopen(descriptor, "w", encoding="utf-8", newline="\n")
@@ -183,6 +196,47 @@ class LogWriter:
         if self._previous_handler is not None:
             signal.signal(signal.SIGTERM, self._previous_handler)
             self._previous_handler = None
+
+
+def _lock(descriptor: int) -> bool:
+    """Lock a partial file for as long as its run lives (the system releases the lock when the
+    process ends, however it ends); False when another process holds it."""
+    if fcntl is None:  # pragma: no cover
+        return True
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
+
+
+def remove_abandoned_partials(target: Path) -> list[Path]:
+    """Remove the partial files of `target` (`NAME.<8 characters>.partial` beside it) that no
+    living run holds: those a killed run left behind. A partial file another run is writing
+    right now is locked, and kept. Returns the files removed."""
+    if fcntl is None:  # pragma: no cover
+        return []
+    pattern = re.compile(re.escape(target.name) + r"\.[a-z0-9_]{8}\.partial")
+    removed = []
+    try:
+        names = [name for name in os.listdir(target.parent) if pattern.fullmatch(name)]
+    except OSError:
+        return []
+    for name in names:
+        path = target.parent / name
+        try:
+            descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        except OSError:  # gone already, a symlink, or not ours to read
+            continue
+        try:
+            if stat.S_ISREG(os.fstat(descriptor).st_mode) and _lock(descriptor):
+                path.unlink(missing_ok=True)
+                removed.append(path)
+        except OSError:
+            pass
+        finally:
+            os.close(descriptor)
+    return removed
 
 
 def _mode_for(target: Path) -> int:

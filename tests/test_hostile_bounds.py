@@ -1,0 +1,252 @@
+"""Issue 29: every count checked before the work, every log read as untrusted input, every name
+a person can trust. Each row plants one hostile input, runs the console command in a subprocess
+under 500 MB of address space and a wall-clock bound, and checks
+the exact exit code, the diagnostic's code and its place, within 5 s of CPU. Big inputs are made here, in tmp_path
+(the 1 GB log is a sparse file: it costs no disk).
+
+Before the bounds (main at f178010, under 500 MB): the zone family, the 1 GB log and the deep log
+were internal errors (exit 70); 5,000 variants gave no answer in 25 s; 10,000 nested parentheses
+took 7.5 s and were accepted; 100,000 terms took 10 s and were reported at 1:1; a tile of 5,000
+squares took 16 s and printed the whole list; the names and the variant's name were accepted.
+"""
+from __future__ import annotations
+
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from snowrules.language.limits import (
+    MAX_EXPRESSION_DEPTH,
+    MAX_STATEMENT_TOKENS,
+    MAX_TREE_DEPTH,
+    MAX_VARIANTS,
+    MAX_YAML_DEPTH,
+)
+from test_hostile import GOOFSPIEL, MEMORY_BYTES, SECONDS, insert_after
+
+WALL_SECONDS = 60.0  # only against a hang: on a shared machine wall-clock time measures the neighbours
+
+
+def _limit_memory() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
+
+
+def snowrules(workdir: Path, *args: str) -> tuple[int, str, float]:
+    """The console command in a subprocess under 500 MB of address space: (exit code, output, the
+    CPU seconds it used). CPU time is the bound (issue 29: 5 s of CPU), as it does not grow when
+    other processes share the machine; a wall-clock timeout stops a hang."""
+    command = [sys.executable, "-c", "from snowrules.cli.main import entry; entry()", *args]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    try:
+        done = subprocess.run(command, cwd=workdir, capture_output=True, text=True, timeout=WALL_SECONDS,
+                              preexec_fn=_limit_memory, env={**os.environ, "PYTHONHASHSEED": "0"})
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"snowrules {' '.join(args)} ran past {WALL_SECONDS} s")
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return done.returncode, done.stdout + done.stderr, cpu
+
+RULES_LINE = "    let x = "  # inserted after `setup:`: its expression starts at column 13
+
+
+def _line_of(path: Path, text: str) -> tuple[int, str]:
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if text in line:
+            return number, line
+    raise AssertionError(f"{text!r} not in {path}")
+
+
+def _replace_line(path: Path, old: str, new: str) -> tuple[int, str]:
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return _line_of(path, new)
+
+
+def _rules_expression(game: Path, expression: str) -> int:
+    """`let x = EXPRESSION` as the first statement of setup: the number of its line."""
+    return insert_after(game / "rules.sr", "setup:", RULES_LINE + expression)
+
+
+# Each case plants its input in `game` (a copy of Goofspiel inside `root`, the working folder)
+# and returns the command's arguments and the place the refusal names.
+
+def zone_family(game: Path, root: Path):
+    line = insert_after(game / "rules.sr", "zone discarded shared public", "zone row[1..100000000] shared public")
+    return ["validate", "game"], f"game/rules.sr:{line}:10"  # `zone row[` is 9 characters: the range at 10
+
+
+def zone_family_run(game: Path, root: Path):
+    args, where = zone_family(game, root)
+    return ["run", "game", "--players", "2"], where
+
+
+def tile_squares(game: Path, root: Path):
+    squares = ", ".join(["{}"] * 5000)
+    line, text = _replace_line(game / "components" / "point_cards.yaml", "{name: prize 1, kind: point, value: 1}",
+                               "{name: prize 1, kind: point, value: 1, squares: [" + squares + "]}")
+    return ["validate", "game", "--no-play"], f"game/components/point_cards.yaml:{line}:{text.index('[{}') + 1}"
+
+
+def many_variants(game: Path, root: Path):
+    entries = ", ".join(f"v{i}: v.yaml" for i in range(5000))
+    line = insert_after(game / "ruleset.yaml", "rules: [rules.sr]", "variants: {" + entries + "}")
+    text = (game / "ruleset.yaml").read_text(encoding="utf-8").splitlines()[line - 1]
+    return ["validate", "game"], f"game/ruleset.yaml:{line}:{text.index(f'v{MAX_VARIANTS}:') + 1}"  # the 101st
+
+
+def yaml_flow_nesting(game: Path, root: Path):
+    line = insert_after(game / "components" / "point_cards.yaml", "schema: card.schema.json",
+                        "deep: " + "[" * 10000 + "]" * 10000)
+    return ["validate", "game"], f"game/components/point_cards.yaml:{line}:{7 + MAX_YAML_DEPTH}"  # `deep: ` is 6
+
+
+def yaml_block_nesting(game: Path, root: Path):
+    line = insert_after(game / "components" / "point_cards.yaml", "schema: card.schema.json",
+                        "deep:\n  " + "- " * 10000 + "x")
+    # the list at column 3 is depth 1 (the file's map is 0): the one past the limit 64 lists later
+    return ["validate", "game"], f"game/components/point_cards.yaml:{line + 1}:{3 + 2 * MAX_YAML_DEPTH}"
+
+
+def nested_parentheses(game: Path, root: Path):
+    line = _rules_expression(game, "(" * 10000 + "1" + ")" * 10000)
+    return ["validate", "game"], f"game/rules.sr:{line}:{13 + MAX_EXPRESSION_DEPTH}"  # the 65th `(`
+
+
+def long_expression(game: Path, root: Path):
+    line = _rules_expression(game, " + ".join(["1"] * 100000))
+    # tokens `let` `x` `=` then `1` `+` `1` ...: token 4 + 2j is a `1` at 13 + 4j, token 5 + 2j a `+`
+    # at 15 + 4j; the first past the limit is token 1001 = 5 + 2 * 498, a `+` at 15 + 4 * 498
+    assert MAX_STATEMENT_TOKENS == 1000
+    return ["validate", "game"], f"game/rules.sr:{line}:{15 + 4 * 498}"
+
+
+def deep_expression(game: Path, root: Path):
+    line = _rules_expression(game, "- " * 330 + "1")
+    # the tree: ruleset, setup, block, let, then the k-th `-` at depth 4 + k, column 13 + 2 (k - 1);
+    # the first past the limit: k = MAX_TREE_DEPTH + 1 - 4
+    k = MAX_TREE_DEPTH + 1 - 4
+    return ["validate", "game"], f"game/rules.sr:{line}:{13 + 2 * (k - 1)}"
+
+
+def seat_name_bidi(game: Path, root: Path):
+    line, text = _replace_line(game / "ruleset.yaml", "p8, p9]", 'p8, "a\\u202edcba"]')
+    column = text.index('"a') + 1
+    return ["validate", "game"], f"game/ruleset.yaml:{line}:{column}"
+
+
+def component_name_zero_width(game: Path, root: Path):
+    line, text = _replace_line(game / "components" / "point_cards.yaml", "{name: prize 1,",
+                               '{name: "prize\\u200d 1",')
+    column = text.index('"prize') + 1
+    return ["validate", "game"], f"game/components/point_cards.yaml:{line}:{column}"
+
+
+def seat_names_look_alike(game: Path, root: Path):
+    line, text = _replace_line(game / "ruleset.yaml", "p8, p9]", 'p8, "\\u0440\\u0030"]')  # Cyrillic р, then 0
+    column = text.index('"') + 1
+    return ["validate", "game", "--no-play"], f"game/ruleset.yaml:{line}:{column}"
+
+
+def variant_name_differs(game: Path, root: Path):
+    insert_after(game / "ruleset.yaml", "rules: [rules.sr]", "variants: {short: variants/short.yaml}")
+    (game / "variants").mkdir()
+    (game / "variants" / "short.yaml").write_text("name: long\ndescription: a shorter game\n", encoding="utf-8")
+    return ["validate", "game", "--no-play"], "game/variants/short.yaml:1:7"
+
+
+def command_line_variant(game: Path, root: Path):
+    return ["run", "game", "--variant", "two\u202ecolours"], "--variant"
+
+
+def command_line_option(game: Path, root: Path):
+    return ["run", "game", "--option", "num\u200bcards=3"], "--option"
+
+
+def log_of_one_gigabyte_line(game: Path, root: Path):
+    with open(root / "big.jsonl", "wb") as log:
+        log.write(b'{"e": "header", "format": "')
+        log.truncate(2**30)  # sparse: 1 GB of NULs that take no disk
+    return ["replay", "big.jsonl"], "big.jsonl:1:1"
+
+
+def log_nested_200000_deep(game: Path, root: Path):
+    (root / "deep.jsonl").write_text("[" * 200000 + "]" * 200000 + "\n", encoding="utf-8")
+    return ["replay", "deep.jsonl"], f"deep.jsonl:1:{1 + 64}"  # the 65th `[`
+
+
+def partial_log(game: Path, root: Path):
+    (root / "game.jsonl.k2x9a0qe.partial").write_text('{"e": "header"}\n', encoding="utf-8")
+    return ["replay", "game.jsonl.k2x9a0qe.partial"], "game.jsonl.k2x9a0qe.partial:1:1"
+
+
+BOUNDED = [
+    # (case, exit code, diagnostic code or None for a command-line error, what the message says)
+    (zone_family, 1, "SR704", "this family has 100000000 zones, more than 10000"),
+    (zone_family_run, 1, "SR704", "this family has 100000000 zones, more than 10000"),
+    (tile_squares, 1, "SR704", "this component has 5000 squares, more than 100"),
+    (many_variants, 1, "SR704", "more than 100 variants"),
+    (yaml_flow_nesting, 1, "SR705", "YAML nested more than 64 levels deep"),
+    (yaml_block_nesting, 1, "SR705", "YAML nested more than 64 levels deep"),
+    (nested_parentheses, 1, "SR705", "brackets nested more than 64 deep"),
+    (long_expression, 1, "SR705", "a statement of more than 1000 words, numbers and signs"),
+    (deep_expression, 1, "SR705", "the rules nest more than 200 levels deep here"),
+    (seat_name_bidi, 1, "SR210", "the seat name 'a\\u202edcba' holds U+202E RIGHT-TO-LEFT OVERRIDE"),
+    (component_name_zero_width, 1, "SR210", "the component name 'prize\\u200d 1' holds U+200D ZERO WIDTH JOINER"),
+    (seat_names_look_alike, 0, "SR211", "the seat name '\\u04400' looks like 'p0'"),
+    (variant_name_differs, 1, "SR208", "this variant is named 'long', but the manifest lists it as 'short'"),
+    (command_line_variant, 2, None, "the variant name 'two\\u202ecolours' holds U+202E RIGHT-TO-LEFT OVERRIDE"),
+    (command_line_option, 2, None, "the option name 'num\\u200bcards' holds U+200B ZERO WIDTH SPACE"),
+    (log_of_one_gigabyte_line, 1, "SR802", "this line is longer than 1000000 bytes"),
+    (log_nested_200000_deep, 1, "SR705", "lists and objects nested more than 64 deep"),
+    (partial_log, 1, "SR801", "this is the unfinished log of a run"),
+]
+
+
+@pytest.mark.parametrize(("case", "status", "code", "says"), BOUNDED, ids=[row[0].__name__ for row in BOUNDED])
+def test_hostile_input_is_refused_at_its_place_in_bounded_time_and_memory(tmp_path, case, status, code, says):
+    game = tmp_path / "game"
+    shutil.copytree(GOOFSPIEL, game)
+    args, where = case(game, tmp_path)
+    got, output, seconds = snowrules(tmp_path, *args)
+    assert got == status, f"exit {got}:\n{output}"
+    assert seconds < SECONDS, f"answered after {seconds:.1f} s of CPU:\n{output}"
+    assert "Traceback" not in output and "internal error" not in output and "MemoryError" not in output, output
+    lines = [line for line in output.splitlines() if line.startswith(where + ":") or where + ": " in line]
+    assert lines, f"nothing at {where}:\n{output}"
+    assert says in lines[0], lines[0]
+    if code is not None:
+        assert lines[0].endswith(f"[{code}]"), lines[0]
+    assert len(lines[0]) < 500, "a message quotes only a short excerpt of the input"
+
+
+def test_a_partial_log_of_a_killed_run_is_removed_by_the_next_run_and_a_live_one_kept(tmp_path):
+    """A run waiting for a person holds its partial file; a run writing the same log meanwhile
+    keeps it; once the first run is killed (SIGKILL: nothing of it can clean up), the next run
+    removes it."""
+    command = [sys.executable, "-c", "from snowrules.cli.main import entry; entry()"]
+    waiting = subprocess.Popen([*command, "run", "goofspiel", "--players", "2", "--agents", "human,random",
+                                "--log", "game.jsonl"], cwd=tmp_path, stdin=subprocess.PIPE,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 3 * SECONDS
+        while not list(tmp_path.glob("game.jsonl.*.partial")) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        live = list(tmp_path.glob("game.jsonl.*.partial"))
+        assert len(live) == 1, "the waiting run made no partial file"
+        run = [*command, "run", "goofspiel", "--players", "2", "--log", "game.jsonl"]
+        subprocess.run(run, cwd=tmp_path, check=True, capture_output=True, timeout=3 * SECONDS)
+        assert live[0].exists(), "a partial file of a living run was removed"
+        assert (tmp_path / "game.jsonl").is_file()
+    finally:
+        os.kill(waiting.pid, signal.SIGKILL)
+        waiting.wait()
+    assert live[0].exists()  # a killed run leaves it ...
+    subprocess.run(run, cwd=tmp_path, check=True, capture_output=True, timeout=3 * SECONDS)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.jsonl"]  # ... and the next run removes it
