@@ -71,11 +71,15 @@ def test_a_big_define_is_compiled_once_per_kinds_of_its_arguments(tmp_path, monk
         compiled.append((node.name, kinds))
         return original(compiler, node, decl, kinds)
     monkeypatch.setattr(define_calls.DefineCalls, "_body", staticmethod(counted))
-    padding = " + ".join(["n"] * 300)  # 599 nodes: over the limit
-    folder = _pig_with(tmp_path, f"define padding(n) = {padding}",
+    # Each define's statement stays under the 1,000 tokens a statement may hold: a big define is
+    # big by what it expands, as in real rulesets
+    terms = " + ".join(["n"] * 100)  # 199 nodes: expanded where used
+    items = ", ".join(["n"] * 150)   # 151 nodes: expanded where used
+    folder = _pig_with(tmp_path, f"define terms(n) = {terms}\ndefine padding(n) = terms(n) + terms(n) + terms(n)\n"
+                       f"define items(n) = [{items}]\n"
+                       "define padding_text(n) = size(items(n)) + size(items(n)) + size(items(n))",
                        "define winners_of() = [each q in players where q.score + 0 * padding(1) + 0 * "
-                       "padding(turn_total) + 0 * size(padding_text(\"x\")) >= winscore]\n"
-                       f"define padding_text(n) = [{', '.join(['n'] * 500)}]")
+                       "padding(turn_total) + 0 * padding_text(\"x\") >= winscore]")
     compile_ruleset(load_ruleset(str(folder)), 2)
     # padding is called twice with a number, padding_text once with a text; winners_of, counting
     # both, is over the limit too (it is called wherever the rules and the returns use it)

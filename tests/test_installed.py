@@ -77,9 +77,11 @@ def test_the_wheel_and_the_sdist_carry_every_ruleset_and_schema(built):
     expected = sorted(p.relative_to(ROOT).as_posix() for folder in ("rulesets", "schemas")
                       for p in (ROOT / folder).rglob("*") if p.is_file() and "__pycache__" not in p.parts
                       and not p.name.startswith(".") and p.suffix != ".jsonl")
-    in_wheel = sorted(name.removeprefix("snowrules/data/") for name in zipfile.ZipFile(wheel).namelist()
-                      if name.startswith("snowrules/data/") and not name.endswith("__init__.py"))
+    names = zipfile.ZipFile(wheel).namelist()
+    in_wheel = sorted(name.removeprefix("snowrules/data/") for name in names  # the data, not the package's code
+                      if name.startswith("snowrules/data/") and not name.endswith(".py"))
     assert in_wheel == expected
+    assert "snowrules/data/cache.py" in names
     root = sdist.name.removesuffix(".tar.gz")
     in_sdist = {name.removeprefix(root + "/") for name in tarfile.open(sdist).getnames()}
     assert set(expected) <= in_sdist

@@ -61,7 +61,7 @@ def test_play_command_plays_a_seeded_four_player_game_of_a_bundled_ruleset():
 def test_ci_runs_the_readme_test_command():
     setup_venv, install, test = steps("test-command")
     assert install[0] == ".venv/bin/pip" and install[-2:] == ["-e", ".[test]"]
-    assert test == [".venv/bin/python", "-m", "pytest", "-q", "-n", "auto"]
+    assert test == [".venv/bin/python", "-m", "pytest", "-q", "-n", "auto", "--dist", "worksteal"]
     assert "test-command" in (ROOT / ".ci" / "run").read_text()
 
 
@@ -121,7 +121,8 @@ def _games_end_sooner(out: str) -> None:
 EXPECTATIONS = [
     (r"pip install .* && \.venv/bin/snowrules run snow_time --players 4 --seed 7$",
      _contains("Snow Time - 4 players, seed 7", "result after")),
-    (r"pip install -q -e '\.\[test\]' && \.venv/bin/python -m pytest -q -n auto$", None),  # CI runs it: .ci/run
+    # CI runs it: .ci/run
+    (r"pip install -q -e '\.\[test\]' && \.venv/bin/python -m pytest -q -n auto --dist worksteal$", None),
     (r"snowrules list$", _ruleset_list),
     (r"--seed 1 --rules$", _contains("Snow Time - 3 players, seed 1", "rules.sr:")),
     (r"--json$", _json_with("snowrules-run/1", players=4, seed=7)),

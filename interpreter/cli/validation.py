@@ -11,7 +11,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from snowrules.compile.compiler import check
+from snowrules.compile.compiler import check, programs_shared
 from snowrules.language.diagnostics import Diagnostic, Position, SnowrulesError
 from snowrules.load.ruleset import bundled_names, display_path, find_ruleset, read_ruleset
 from snowrules.load.yaml_files import load_yaml, plain
@@ -49,7 +49,13 @@ def ruleset_folders(refs: list[str]) -> tuple[list[Path], list[Diagnostic]]:
 def validate_folder(folder: Path, play: bool = True, bounds: SmokeBounds = DEFAULT_BOUNDS,
                     scenarios: bool = True) -> list[Diagnostic]:
     """Every problem of a ruleset, its variants, its scenario files (played, with `scenarios`)
-    and (with `play`) its smoke games, each once, in file and line order."""
+    and (with `play`) its smoke games, each once, in file and line order. The check, the smoke
+    games and the scenarios compile each configuration once (`programs_shared`)."""
+    with programs_shared():
+        return _validate_folder(folder, play, bounds, scenarios)
+
+
+def _validate_folder(folder: Path, play: bool, bounds: SmokeBounds, scenarios: bool) -> list[Diagnostic]:
     found: dict[tuple, Diagnostic] = {}
 
     def add(diagnostics: list[Diagnostic]) -> None:
