@@ -5,7 +5,10 @@ is run, and every way must give the same game, event for event.
 This is the back end's differential test (issue 23, point 7): whatever runs a program (the VM, the
 played-through functions, a generated module later), these callers must agree:
 
-- **listened**: `play` with a log, each decision answered inline from an Observation;
+- **listened**: `play` with a log: random agents answer inline, on the played-through functions
+  built with their event lines (the path of `simulate` and of `run --log` with random bots);
+- **listened on the VM**: the same game run on the VM, each decision answered inline from an
+  Observation (the path of any other agent that answers inline);
 - **stopped**: the state stops at every decision and is answered from outside (`Game.answer`),
   as a replay, a scenario, a human or the OpenSpiel adapter does;
 - **copies**: stopped too, and at every decision the game goes on from a clone or from the
@@ -70,6 +73,16 @@ def listened(game: Game, seed: int) -> tuple[list[str], State]:
     return [json.dumps(e, sort_keys=True) for e in log], st
 
 
+def listened_on_vm(game: Game, seed: int) -> tuple[list[str], State]:
+    log: list = []
+    agents = _agents(game, seed)
+
+    def decide(st: State):
+        return game.take(st, _answers(game, st, agents))
+    st = game.start(seed, log.append, decide=decide)
+    return [json.dumps(e, sort_keys=True) for e in log], st
+
+
 def _stopped(game: Game, seed: int, resume: Callable[[State, int], State]) -> tuple[list[str], State]:
     log: list = []
     agents = _agents(game, seed)
@@ -105,7 +118,7 @@ def test_every_caller_plays_the_same_game(case):
     game = Game(load_program(name, variant, players, options))
     reference, end = listened(game, SEED)
     assert any('"e": "choice"' in line for line in reference), "a game with no decision compares nothing"
-    for caller in (stopped, copies):
+    for caller in (listened_on_vm, stopped, copies):
         log, other_end = caller(game, SEED)
         first = next((i for i, (a, b) in enumerate(zip(reference, log)) if a != b), min(len(reference), len(log)))
         assert log == reference, (f"{caller.__name__} differs from listened at event {first}: "

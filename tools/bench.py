@@ -8,6 +8,9 @@ rulesets written from OpenSpiel's games, OpenSpiel's C++ implementation driven b
 snowrules through its OpenSpiel adapter (column "adapter"), which adds explicit chance nodes and
 action ids to the cost of the game itself.
 
+Column "simulate" is what a designer runs: the games of `snowrules simulate` with its default
+per-component figures (play/batch.py's tracker listening to the games' events), one process.
+
     python tools/bench.py                       # every ruleset, 2 and 4 players (solo games at 1)
     python tools/bench.py --ruleset snow_time --players 2 4 --seconds 3 --json
 
@@ -39,6 +42,7 @@ from snowrules.compile.compiler import load_program
 from snowrules.language.diagnostics import SnowrulesError
 from snowrules.load.ruleset import PROJECT_ROOT, bundled_names, load_ruleset
 from snowrules.play.agents import RandomAgent, agent_seed, play
+from snowrules.play.batch import GameSpec, play_batch
 from snowrules.runtime.engine import Game
 
 
@@ -62,6 +66,13 @@ def snowrules_round(game: Game, players: int, games: int, first_seed: int) -> fl
     start = time.perf_counter()
     for seed in range(first_seed, first_seed + games):
         play(game, agents, seed)
+    return games / (time.perf_counter() - start)
+
+
+def simulate_round(spec: GameSpec, games: int, master_seed: int) -> float:
+    """Games per second of `snowrules simulate`'s games (one process, its default figures)."""
+    start = time.perf_counter()
+    play_batch(spec, master_seed, list(range(games)))
     return games / (time.perf_counter() - start)
 
 
@@ -188,6 +199,8 @@ def measure(name: str, players: int, rounds: int, seconds: float, references: Pa
             variant: str | None = None) -> dict:
     game = Game(load_program(name, variant, players))
     sides = {"games_per_s": lambda g, r: snowrules_round(game, players, g, r * g)}
+    spec = GameSpec(name, variant, players, ("random",) * players)
+    sides["simulate_games_per_s"] = lambda g, r: simulate_round(spec, g, r + 1)
     reference = load_reference(name, references)
     if reference is not None:
         sides["reference_games_per_s"] = lambda g, r: reference_round(reference, players, g, r + 1)
@@ -207,6 +220,9 @@ def measure(name: str, players: int, rounds: int, seconds: float, references: Pa
         row["reference"] = "OpenSpiel" if pair is not None else "shared/bench"
         row["ratio"] = round(row["games_per_s"] / row["reference_games_per_s"], 4)
         row["ratio_range"] = round_ratios(rates["games_per_s"], rates["reference_games_per_s"])
+    if "reference_games_per_s" in row:
+        row["simulate_ratio"] = round(row["simulate_games_per_s"] / row["reference_games_per_s"], 4)
+        row["simulate_ratio_range"] = round_ratios(rates["simulate_games_per_s"], rates["reference_games_per_s"])
     if "adapter_games_per_s" in row:
         row["adapter_ratio"] = round(row["adapter_games_per_s"] / row["reference_games_per_s"], 4)
         row["adapter_ratio_range"] = round_ratios(rates["adapter_games_per_s"], rates["reference_games_per_s"])
@@ -306,8 +322,9 @@ def main(argv=None) -> int:
                         "over the rounds)", box=box.SIMPLE_HEAD,
                   caption="ref/s: the reference's games per second, of the hand-written simulator in "
                           "../shared/bench or of OpenSpiel's own game (*); turns: turns per game, the ruleset's/the "
-                          "reference's; adapter: through the OpenSpiel adapter; asks: decisions per game; options: "
-                          "options per decision")
+                          "reference's; simulate: games of `snowrules simulate` (its default figures on); "
+                          "adapter: through the OpenSpiel adapter; asks: decisions per game; options: options per "
+                          "decision")
     cells = []
     for row in rows:
         openspiel = row.get("reference") == "OpenSpiel"
@@ -318,11 +335,12 @@ def main(argv=None) -> int:
                       f"{row['turns_per_game']:.1f}/{row['reference_turns_per_game']:.1f}"
                       if "turn_ratio" in row else "-",
                       ratio_cell(row, "turn_ratio"),
+                      f"{row['simulate_games_per_s']:.0f}", ratio_cell(row, "simulate_ratio"),
                       f"{row['adapter_games_per_s']:.0f}" if "adapter_ratio" in row else "-",
                       ratio_cell(row, "adapter_ratio"),
                       f"{row['decisions_per_game']:.1f}", f"{row['options_per_decision']:.1f}"])
-    headings = ("ruleset", "players", "games/s", "ref/s", "ratio", "turns", "turn\nratio", "adapter", "adapter\nratio",
-                "asks", "options")
+    headings = ("ruleset", "players", "games/s", "ref/s", "ratio", "turns", "turn\nratio", "simulate", "sim\nratio",
+                "adapter", "adapter\nratio", "asks", "options")
     for number, heading in enumerate(headings):  # a figure is never cut short; a heading may be
         table.add_column(heading, justify="left" if number == 0 else "right", no_wrap=True,
                          min_width=max((len(text) for line in cells for text in line[number].split("\n")), default=1))

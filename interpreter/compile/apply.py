@@ -17,6 +17,7 @@ from snowrules.language.diagnostics import Position, RuntimeRulesError
 from snowrules.language.limits import MAX_GRID_REACH
 from snowrules.model.events import (
     CounterChanged,
+    Event,
     GameOver,
     Moved,
     PhaseStarted,
@@ -53,7 +54,7 @@ def move_lines(c: str, b: str, a: str, bottom: bool, rule: str, react: tuple[str
             f"st.zones[{a}].remove({c})",
             put,
             f"st.where[{c}] = {b}",
-            f"if st.sink is not None: st.sink({MOVED}([{c}], {a}, {b}, {rule}))",
+            telling(Moved, f"st.sink({MOVED}([{c}], {a}, {b}, {rule}))"),
             *(f"st.raised.append(({event}, [{c}, {a}, {b}]))" for event in react)]
 
 
@@ -74,7 +75,7 @@ def move_all_lines(a: str, b: str, moved: str, target: str, bottom: bool, rule: 
             f"    {target} = st.zones[{b}]",
             f"    if not {target}: st.zones[{b}] = {moved}",
             f"    else: {put}",
-            f"    if st.sink is not None: st.sink({MOVED}({moved}[:], {a}, {b}, {rule}))",
+            "    " + telling(Moved, f"st.sink({MOVED}({moved}[:], {a}, {b}, {rule}))"),
             *([f"    for _c in {moved}:", *queue] if queue else [])]
 
 
@@ -91,7 +92,7 @@ def counter_lines(i: str, old: str, new: str, triggers: str, rule: str, handing_
     each = [f"    for _e in {react_each}: st.raised.append((_e, ({i}, {new} - {old})))"] if react_each else []
     return [f"if {new} != {old}:",
             f"    st.counters[{i}] = {new}",
-            f"    if st.sink is not None: st.sink({CHANGED}({i}, {old}, {new}, {rule}))",
+            "    " + telling(CounterChanged, f"st.sink({CHANGED}({i}, {old}, {new}, {rule}))"),
             *(f"    st.raised.append(({event}, ({i}, {new} - {old})))" for event in react),
             *each,
             f"    if {triggers}: {give}{FIRE}(st, {triggers}, {i}, {old}, {new})"]
@@ -113,7 +114,7 @@ def move_top_lines(a: str, b: str, count: str, taken: str, source: str, moved: s
                 f"    _c = {source}.pop()",
                 f"    st.where[_c] = {b}",
                 f"    {put}",
-                f"    if st.sink is not None: st.sink({MOVED}([_c], {a}, {b}, {rule}))",
+                "    " + telling(Moved, f"st.sink({MOVED}([_c], {a}, {b}, {rule}))"),
                 *(f"    st.raised.append(({event}, [_c, {a}, {b}]))" for event in react),
                 f"elif {source}: {fallback}(st, {a}, {b}, 1, {bottom!r}, {rule}, {events})"]
     put = f"st.zones[{b}][:0] = {moved}[::-1]" if bottom else f"st.zones[{b}].extend({moved})"
@@ -124,7 +125,7 @@ def move_top_lines(a: str, b: str, count: str, taken: str, source: str, moved: s
             f"    del {source}[-{taken}:]",
             f"    for _c in {moved}: st.where[_c] = {b}",
             f"    {put}",
-            f"    if st.sink is not None: st.sink({MOVED}({moved}, {a}, {b}, {rule}))",
+            "    " + telling(Moved, f"st.sink({MOVED}({moved}, {a}, {b}, {rule}))"),
             *([f"    for _c in {moved}:", *(f"        st.raised.append(({event}, [_c, {a}, {b}]))" for event in react)]
               if react else []),
             f"elif {taken} > 0: {fallback}(st, {a}, {b}, {taken}, {bottom!r}, {rule}, {events})"]
@@ -134,21 +135,34 @@ def variable_lines(index: int, value: str, rule: str) -> list[str]:
     """Game variable number `index` (a number snowrules computed) given `value` (an expression
     of generated code), as generated lines."""
     return [f"st.vars[{int(index)}] = {value}",
-            f"if st.sink is not None: st.sink({SET}({int(index)}, st.vars[{int(index)}], {rule}))"]
+            telling(VariableSet, f"st.sink({SET}({int(index)}, st.vars[{int(index)}], {rule}))")]
 
 
 # Every event line of the templates above (and of the phase start in statements.py and
-# playthrough.py) is one line that begins so: a game that nobody listens to (played through,
-# compile/playthrough.py: its state's sink is None from start to end) runs its lines without them.
+# playthrough.py, a roll in chance.py, `say` in changes.py) is one line made by `telling`: it
+# begins with TELLING and ends with the kind of event it tells, so that a game whose listeners
+# are known when it is built (compile/playthrough.py) runs its lines without those nobody hears.
 TELLING = "if st.sink is not None: "
+_TELLS = "  # tells "
 
 
-def unheard(lines: list[str]) -> list[str]:
-    """Generated lines without their event lines, for code that runs only where `st.sink` is
-    None: each such line becomes `pass` (which Python compiles to nothing), so that a block whose
-    only line it was stays a block. The lines are snowrules' templates (never ruleset text)."""
-    return [line[:len(line) - len(line.lstrip())] + "pass" if line.lstrip().startswith(TELLING) else line
-            for line in lines]
+def telling(kind: type[Event], call: str) -> str:
+    """An event line: `call` (snowrules' own text) sends an event of `kind` to the listener."""
+    return f"{TELLING}{call}{_TELLS}{kind.__name__}"
+
+
+def unheard(lines: list[str], heard: frozenset[str] = frozenset()) -> list[str]:
+    """Generated lines without the event lines of kinds not in `heard` (event class names), for
+    code that runs only where nobody listens to those: each such line becomes `pass` (which Python
+    compiles to nothing), so that a block whose only line it was stays a block. The lines are
+    snowrules' templates (never ruleset text)."""
+    kept = []
+    for line in lines:
+        text = line.lstrip()
+        if text.startswith(TELLING) and text[text.rindex(_TELLS) + len(_TELLS):] not in heard:
+            line = line[:len(line) - len(text)] + "pass"
+        kept.append(line)
+    return kept
 
 
 def _generated(name: str, params: str, lines: list[str]):

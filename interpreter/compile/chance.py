@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from snowrules.compile import fuse
-from snowrules.compile.apply import TELLING, draw, refuse_a_grid_draw
+from snowrules.compile.apply import draw, refuse_a_grid_draw, telling
 from snowrules.compile.budget import charge, charge_lines, over_budget, too_many
 from snowrules.compile.closures import constant_in
 from snowrules.compile.scope import Scope
@@ -368,7 +368,7 @@ def roll_statement(step: RollStep):
              f"        {dice}.append({drawn} + 1)",
              f"    st.rng = {state}",
              f"    env[{int(step.slot)}] = {dice}",
-             f"    {TELLING}{names['told']}(st, {dice}, {k})"]
+             "    " + telling(Rolled, f"{names['told']}(st, {dice}, {k})")]
     namespace = {**count_ns, **sides_ns, names["sampled"]: step.sampled, names["too_many"]: too_many,
                  names["over"]: over_budget, names["where"]: step.position, names["told"]: step.told}
     return fuse.statement(lines, namespace, 3)

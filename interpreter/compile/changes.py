@@ -230,7 +230,7 @@ class ChangeStatements:
             st.sink(Said(" ".join(p(st, env) for p in parts), rule))
         # an event line (apply.TELLING): a game nobody listens to does not even make the call
         name = fuse.fresh("_v")
-        return fuse.statement([f"{apply.TELLING}{name}(st, env)"], {name: announce}, 0)
+        return fuse.statement([apply.telling(Said, f"{name}(st, env)")], {name: announce}, 0)
 
     def _text(self, node: s.Node, scope: Scope):
         fn, kind = self.x.compile(node, scope)

@@ -36,6 +36,7 @@ from snowrules.compile.closures import constant_in
 from snowrules.compile.costs import PayStep
 from snowrules.compile.free_actions import FreeChooseStep, OfferStep
 from snowrules.compile.playthrough_events import EventTemplates, trigger_routines
+from snowrules.compile.procedure_calls import RoutineCall
 from snowrules.compile.reactions import Reacting
 from snowrules.compile.statements import _CallStep
 from snowrules.compile.steps import (
@@ -54,6 +55,7 @@ from snowrules.compile.steps import (
 )
 from snowrules.compile.triggers import prefiltered
 from snowrules.language.diagnostics import RuntimeRulesError, SnowrulesError
+from snowrules.model.events import PhaseStarted
 from snowrules.model.program import Program
 
 Run = Callable[[object, list], None]
@@ -66,16 +68,18 @@ class _NotPlayable(Exception):
     """A step this module has no template for."""
 
 
-def playthrough(program: Program) -> Callable[[object], None] | None:
+def playthrough(program: Program, heard: frozenset[str] = frozenset()) -> Callable[[object], None] | None:
     """A function that plays a started state (see Game.play_through) to its end, or None when the
-    program has a step without a template here."""
+    program has a step without a template here. What is listened to is known when the game is
+    built: the event lines of the kinds in `heard` (event class names) are kept, each a direct
+    call of `State.sink`; the others are left out and cost nothing."""
     # Blocks are built inside the blocks that call them, so a ruleset whose procedures, effects and
     # reactions nest deeply builds deeply (several hundred frames for a full euro game): the builder
     # gets a higher limit of its own, and a ruleset deeper still is played on the VM instead.
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, BUILD_RECURSION_LIMIT))
     try:
-        builder = _Builder(program)
+        builder = _Builder(program, heard)
         main = builder.function(program.main.block)
         builder.finish()
     except (_NotPlayable, RecursionError):
@@ -97,8 +101,9 @@ def playthrough(program: Program) -> Callable[[object], None] | None:
 
 
 class _Builder(EventTemplates):
-    def __init__(self, program: Program):
+    def __init__(self, program: Program, heard: frozenset[str]):
         self.program = program
+        self.heard = heard
         self.functions: dict[int, Run] = {}  # block id -> its generated function
         self.building: set[int] = set()       # blocks whose function is being generated
         # what the VM reads from its frames (see the module's docstring): one game runs at a time
@@ -112,12 +117,16 @@ class _Builder(EventTemplates):
             self.building.add(block_id)
             try:
                 lines, namespace = self.block_lines(block_id)
-                # nobody listens to a game played through (Game.play_through): no event lines
-                lines = _without_spare_passes(prefiltered(apply.unheard(lines), namespace))
+                lines = self.final_lines(lines, namespace)
                 self.functions[block_id] = fuse.statement(lines, namespace, 0)
             finally:
                 self.building.discard(block_id)
         return self.functions[block_id]
+
+    def final_lines(self, lines: list[str], namespace: dict) -> list[str]:
+        """A block's lines as they run: the `when` rules' conditions tested at each counter
+        change, and no event lines of the kinds nobody hears."""
+        return _without_spare_passes(prefiltered(apply.unheard(lines, self.heard), namespace))
 
     def answered(self, step: ChooseStep) -> Run | None:
         """What follows a decision's answer: its native body, or its block's function, or None."""
@@ -165,7 +174,7 @@ class _Builder(EventTemplates):
         kind = type(step)
         if kind is PushBlock:
             lines = [] if step.phase is None else [
-                f"{apply.TELLING}{self.bound(apply.start_phase, ns)}(st, {self.bound(step.phase, ns)})"]
+                apply.telling(PhaseStarted, f"{self.bound(apply.start_phase, ns)}(st, {self.bound(step.phase, ns)})")]
             more, more_ns = self.block_lines(step.block)  # a phase: its lines, in place
             ns.update(more_ns)
             return lines + more
@@ -216,6 +225,10 @@ class _Builder(EventTemplates):
         if kind is _CallStep:
             lines = [f"env[{int(slot)}] = {self.value(arg, ns)}" for slot, arg in step.bindings]
             return lines + [self.call(step.block, ns)]
+        if kind is RoutineCall:  # a procedure compiled once: its own environment, its arguments first
+            values = "".join(f"{self.value(arg, ns)}, " for arg in step.arguments)
+            spare = self.bound((None,) * (step.env_size - len(step.arguments)), ns)
+            return [self.call(step.block, ns, f"[{values}*{spare}]")]
         if kind is FreeChooseStep:
             return [f"{self.bound(self.free_choose(step, self.answered(step)), ns)}(st, env)"]
         if kind is OfferStep:
@@ -383,7 +396,7 @@ class _Builder(EventTemplates):
 
     def entry(self, routine) -> Callable:
         lines, namespace = self.block_lines(routine.block)
-        lines = _without_spare_passes(prefiltered(apply.unheard(lines), namespace))
+        lines = self.final_lines(lines, namespace)
         return _entry_function(lines, namespace, routine.env_size, routine.slots["this"], routine.slots["me"])
 
     def triggered(self, step: TriggeredAdd) -> Run:

@@ -21,6 +21,7 @@ from snowrules.compile.costs import CostStatements
 from snowrules.compile.expressions import ExpressionCompiler
 from snowrules.compile.free_actions import FreeActionTable, FreeChooseStep, OfferStep
 from snowrules.compile.grid_statements import GridStatements
+from snowrules.compile.procedure_calls import ProcedureCalls
 from snowrules.compile.reactions import Events, Reacting
 from snowrules.compile.scope import RECURSION_HINT, Scope, Symbols, recursion_message, refined, suggest
 from snowrules.compile.steps import (
@@ -88,6 +89,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
         self.triggers = triggers
         self.effects = effects
         self.calling: list[str] = []
+        self.procedure_calls = ProcedureCalls()  # the procedures too big to expand at each call
         self.final_section = False  # compiling `at game end:` (an `end game` there is the final one)
         self.events: Events | None = None  # the ruleset's events (compile/reactions.py)
         # The ruleset's free actions (compile/free_actions.py), offered at its decisions of one
@@ -377,6 +379,8 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
         if node.name in self.calling:
             self.diag.error(node.pos, recursion_message("procedure", node.name, self.calling), RECURSION_HINT)
             return (lambda st, env: None) if not stepped else IfStep([], None)
+        if self.procedure_calls.called(self, node.name):
+            return self.procedure_calls.call(self, node, scope, stepped)
         inner, bindings = self.x.bind_arguments(node, decl.params, node.args, scope, "procedure",
                                                 assigned_names(decl.body))
         self.calling.append(node.name)
@@ -513,7 +517,7 @@ class _CallStep:
 def _phase_event(name: str) -> Native:
     """The start of a phase laid out inline (apply.start_phase sends its event)."""
     event, start = fuse.fresh("_v"), fuse.fresh("_v")
-    return fuse.statement([f"if st.sink is not None: {start}(st, {event})"],
+    return fuse.statement([apply.telling(PhaseStarted, f"{start}(st, {event})")],
                           {event: PhaseStarted(name), start: apply.start_phase}, 1)
 
 

@@ -205,3 +205,10 @@ def _named(layout: Layout, value: Any, kind: str) -> Any:
     if kind == "zone" and isinstance(value, int):
         return layout.zones[value].label(layout.seat_names)
     return value
+
+
+def kinds_of(classes) -> frozenset[str]:
+    """The names of these event classes, as a program built for its listeners takes them (see
+    Game.play_through); None: every kind of event."""
+    chosen = Event.__subclasses__() if classes is None else classes
+    return frozenset(cls.__name__ for cls in chosen)

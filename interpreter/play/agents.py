@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from snowrules.model.events import Chosen
 from snowrules.model.grid import Grid, Pieces
 from snowrules.model.grid_zones import is_spot
 from snowrules.model.state import State
@@ -260,19 +261,23 @@ def make_agent(spec: str | AgentSpec, seed: int):
     return spec.build(seed)
 
 
-def play(game: Game, agents: list, seed: int, sink=None, forced=None, listen=None) -> State:
+def play(game: Game, agents: list, seed: int, sink=None, forced=None, listen=None, hears=None) -> State:
     """Play one game from the start to its end; `agents` holds one agent per player. Events go
-    to `listen` as values and to `sink` as JSON (see Game.start)."""
+    to `listen` as values and to `sink` as JSON (see Game.start); `hears`, when given, says which
+    event classes `listen` needs, so that the game may leave the others out."""
     program = game.program
     # the automa's seat has no agent: the rules never ask it (compile/automa.py)
     by_seat = [agents[program.controller(seat)] for seat in range(game.layout.player_seats)]
-    if sink is None and listen is None and all(type(agent) is RandomAgent for agent in agents):
-        # Random agents and nobody listening: the same draws from each seat's generator, given
-        # the number of options only (no Observation, no answer check: the index is in range).
+    if all(type(agent) is RandomAgent for agent in agents):
+        # Random agents answer inline: the same draws from each seat's generator, given the number
+        # of options only (no Observation). Nobody listening: no answer check, the index is in
+        # range; someone listening: each answer is taken as any agent's is, and logged.
         draws = [agent._random for agent in by_seat]
-        return game.play_through(seed, answering_at_random(draws), forced, draws)
-    else:
-        decide = _asking(game, by_seat)
+        if sink is None and (listen is None or (hears is not None and Chosen not in hears)):
+            return game.play_through(seed, answering_at_random(draws), forced, draws, listen=listen, hears=hears)
+        return game.play_through(seed, drawing_and_taking(game, draws), forced, sink=sink, listen=listen,
+                                 hears=hears)
+    decide = _asking(game, by_seat)
     st = game.start(seed, sink, forced, decide, listen=listen)
     st.decide = None
     while st.result is None:  # a state whose run stopped at a decision (never, today)
@@ -294,6 +299,16 @@ def _asking(game: Game, by_seat: list):
             return game.take(st, [by_seat[seat].choose(Observation(game, st, seat, pending.options[0]))])
         return game.take(st, [by_seat[seat].choose(Observation(game, st, seat, options))
                               for seat, options in zip(seats, pending.options)])
+    return decide
+
+
+def drawing_and_taking(game: Game, draws: list) -> Callable[[State], Any]:
+    """A decide for play()'s random path with a listener: each seat's option index drawn as
+    RandomAgent draws it, then taken by the game (checked and told to the listener)."""
+    def decide(st: State):
+        pending = st.pending
+        return game.take(st, [int(draws[seat]() * len(options))
+                              for seat, options in zip(pending.seats, pending.options)])
     return decide
 
 

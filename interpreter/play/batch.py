@@ -49,34 +49,48 @@ class PlayTracker:
     A component counts as *held* when it enters such a hand zone. Components are named by their
     definition (copies and each seat's own set count as one name)."""
 
+    HEARS = (Moved,)  # the only events it reads: a game is built without the others' lines
+
     def __init__(self, program: Program):
         layout: Layout = program.layout
-        self._zones = layout.zones
         self._names = []  # each component's name, without its owner's seat name
         owners = layout.fields.get("owner", [None] * len(layout.component_names))
         for name, owner in zip(layout.component_names, owners):
             prefix = f"{layout.seat_names[owner]} " if owner is not None else ""
             self._names.append(name[len(prefix):] if prefix and name.startswith(prefix) else name)
-        self._controller = program.controller
-        self._automa = layout.automa
-        self.plays: Counter = Counter()
-        self.held: set[str] = set()
+        zones = layout.zones
+        # hand[z]: whether zone z is one seat's hidden zone; plays[a, b]: the player a move from
+        # zone a to zone b plays for, or None (worked out at the pair's first move: see `_player`)
+        self._hand = [zone.visibility == "hidden" and zone.owner is not None for zone in zones]
+        self._plays: dict[tuple[int, int], int | None] = {}
+        self._zones, self._controller, self._automa = zones, program.controller, layout.automa
+        self.plays: Counter = Counter()  # (component, player) -> times, named in `take`
+        self.held: set[int] = set()      # components that entered a hand, named in `take`
         self._shared: dict = {}
+
+    def _player(self, source: int, dest: int) -> int | None:
+        """Who plays a component moved from zone `source` to zone `dest`, or None (no play)."""
+        a, b = self._zones[source], self._zones[dest]
+        if a.visibility != "hidden" or a.owner is None or a.owner == self._automa:
+            return None  # the automa is no player: what it plays is not counted
+        if b.visibility == "public" or (b.visibility == "secret" and b.owner == a.owner):
+            return self._controller(a.owner)
+        return None
 
     def feed(self, event: Event) -> None:
         """Listen to one event of the game (a value: no JSON is made for it)."""
         if event.__class__ is not Moved:
             return
-        source, dest = self._zones[event.source], self._zones[event.dest]
-        names = self._names
-        if dest.visibility == "hidden" and dest.owner is not None:
-            self.held.update(names[c] for c in event.components)
-        if source.visibility != "hidden" or source.owner is None or source.owner == self._automa:
-            return  # the automa is no player: what it plays is not counted
-        if dest.visibility == "public" or (dest.visibility == "secret" and dest.owner == source.owner):
-            player = self._controller(source.owner)
-            for c in event.components:
-                self.plays[names[c], player] += 1
+        source, dest = event.source, event.dest
+        if self._hand[dest]:
+            self.held.update(event.components)
+        if self._hand[source]:
+            pair = (source, dest)
+            player = self._plays[pair] if pair in self._plays else self._plays.setdefault(pair, self._player(*pair))
+            if player is not None:
+                plays = self.plays
+                for c in event.components:
+                    plays[c, player] += 1
 
     def take(self) -> tuple[tuple[tuple[str, int, int], ...], tuple[str, ...]]:
         """This game's plays and held names; the tracker is then ready for the next game.
@@ -84,10 +98,14 @@ class PlayTracker:
         The same (name, player, times) entries and held lists recur from game to game: each is
         kept once and shared, so a record costs about a pointer per entry (a tenth of the memory,
         and pickling a batch keeps the sharing)."""
+        names = self._names
+        by_name: Counter = Counter()
+        for (c, player), times in self.plays.items():
+            by_name[names[c], player] += times
         shared = self._shared
         plays = tuple(shared.setdefault(entry, entry)
-                      for entry in sorted((name, player, times) for (name, player), times in self.plays.items()))
-        held = tuple(sorted(self.held))
+                      for entry in sorted((name, player, times) for (name, player), times in by_name.items()))
+        held = tuple(sorted({names[c] for c in self.held}))
         held = shared.setdefault(held, held)
         self.plays, self.held = Counter(), set()
         return plays, held
@@ -115,7 +133,7 @@ def play_batch(spec: GameSpec, master_seed: int, indexes: list[int]) -> list[Gam
     for index in indexes:
         seed = game_seed(master_seed, index)
         agents = [make_agent(name, agent_seed(seed, i)) for i, name in enumerate(spec.agents)]
-        st = play(game, agents, seed, listen=listen)
+        st = play(game, agents, seed, listen=listen, hears=PlayTracker.HEARS)
         outcome = game.outcome(st)
         plays, held = tracker.take() if tracker is not None else ((), ())
         returns = player_returns(game.program, st)

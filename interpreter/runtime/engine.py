@@ -11,7 +11,7 @@ from typing import Any
 from snowrules.compile.free_actions import FREE_KEY, free_label
 from snowrules.compile.playthrough import playthrough
 from snowrules.language.diagnostics import IllegalChoiceError, Position
-from snowrules.model.events import Chosen, Event
+from snowrules.model.events import Chosen, Event, kinds_of
 from snowrules.model.grid import Grid
 from snowrules.model.grid_zones import is_spot, spot_label
 from snowrules.model.program import Program
@@ -44,7 +44,8 @@ class Game:
         layout = program.layout
         self.layout = layout
         score = layout.counter_families.get("score")
-        self._playthrough = None  # built on first use by play_through (False: not possible)
+        # built on first use by play_through for the kinds of events heard (False: not possible)
+        self._playthroughs: dict[frozenset[str], Any] = {}
         self._component_counters = [f for f in layout.counter_families.values() if f.per_component]
         self._score_base = score.base if score is not None and score.per_player and not score.keys else None
 
@@ -63,21 +64,34 @@ class Game:
         run(program, st)
         return st
 
-    def play_through(self, seed: int, decide, forced: list | None = None, draws: list | None = None) -> State:
-        """A new game played to its end, each decision answered by `decide` as the rules reach it,
-        with nobody listening: the same game as `start(seed, forced=forced, decide=decide)`, run
-        as generated functions without the VM's frames (compile/playthrough.py), about twice as
-        fast. `decide` must not copy or inspect the state beyond its pending decision (the frames
-        are not kept up to date): random agents, for instance. Falls back to the VM for programs
-        that cannot be played through. `draws` (each seat's `random()`, for random agents) lets a
-        plain decision draw its answer as `decide` would, without building the Decision."""
-        if self._playthrough is None:
-            self._playthrough = playthrough(self.program) or False
-        if self._playthrough is False:
-            return self.start(seed, None, forced, decide)
-        st = self._new_state(seed, None, forced, decide, False, None)
+    def play_through(self, seed: int, decide, forced: list | None = None, draws: list | None = None,
+                     sink: Sink | None = None, listen: Sink | None = None, hears=None) -> State:
+        """A new game played to its end, each decision answered by `decide` as the rules reach it:
+        the same game as `start(seed, sink, forced, decide, listen=listen)`, run as generated
+        functions without the VM's frames (compile/playthrough.py), several times as fast.
+        `decide` must not copy or inspect the state beyond its pending decision (the frames are
+        not kept up to date): random agents, for instance.
+
+        What listens is known before the game starts, so the program is built for it: with
+        nobody listening, without event lines; `listen` needs the event classes in `hears` (None:
+        all) and `sink` every event with a JSON form, and only those kinds' lines are kept (a
+        listener may still be told other events, sent from outside the generated lines: turns,
+        the end).
+        Falls back to the VM for programs that cannot be played through. `draws` (each seat's
+        `random()`, for random agents) lets a plain decision draw its answer as `decide` would,
+        without building the Decision."""
+        if sink is not None or (listen is not None and hears is None):
+            heard = kinds_of(None)
+        else:
+            heard = kinds_of(hears) if listen is not None else frozenset()
+        built = self._playthroughs.get(heard)
+        if built is None:
+            built = self._playthroughs[heard] = playthrough(self.program, heard) or False
+        if built is False:
+            return self.start(seed, sink, forced, decide, listen=listen)
+        st = self._new_state(seed, sink, forced, decide, False, listen)
         st.draws = draws
-        self._playthrough(st)
+        built(st)
         return st
 
     def _new_state(self, seed: int, sink, forced, decide, explicit: bool, listen) -> State:
