@@ -67,7 +67,7 @@ def _validate_folder(folder: Path, play: bool, bounds: SmokeBounds, scenarios: b
     except SnowrulesError as error:
         add(list(error.diagnostics))
         return _ordered(found)
-    add(problems + ruleset.look_alike_warnings())
+    add(problems + ruleset.look_alike_warnings() + ruleset.edition_notes)
 
     def checked(read, partial: bool = False) -> list[Diagnostic]:
         """The check of a ruleset as read. A rules file that parsed only once its lines with
