@@ -1,5 +1,6 @@
 """No silent fallbacks (issue 25 point 3): an information state does not depend on the path a
-ruleset was loaded from. Tables: input -> exact output."""
+ruleset was loaded from; ids numbered by position while action_ids are declared are a warning at
+the decision. Tables: input -> exact output."""
 from __future__ import annotations
 
 import os
@@ -43,3 +44,58 @@ def test_the_same_game_from_two_paths_has_the_same_information_states(tmp_path, 
         texts.append((state.information_state_string(0), state.information_state_string(1)))
     assert texts[0] == texts[1]
     assert texts[0][1].splitlines()[-1] == 'asked at rules.sr:13:9: ["1", "2"]'
+
+
+POSITION_RULES = """game "Probe"
+zone deck shared public
+zone hand per player public
+each turn:
+    let p = first(players)
+    ask p to choose c from p.hand:
+        move c to deck
+    ask p to choose n from [1, 2]:
+        announce n
+    ask p to choose k from [each x in [1, 2, 3] where x > turn]:
+        announce k
+    ask p to choose up to 2 cards from p.hand:
+        announce size(cards)
+    choose d at random from deck
+    end game
+"""
+SAID = ("the options of this decision are numbered by their place among its options: the manifest's "
+        "action_ids declares no `choice:` ids")
+SAID_CHANCE = SAID.replace("decision", "random pick").replace("`choice:`", "`chance:`")
+# (the manifest's action_ids, expected warnings (line, col, message)): decisions over fixed
+# constants (line 8) and combinations (line 12) are never warned about.
+POSITION_IDS = [
+    ("", []),
+    ('action_ids: {distinct: "10"}', [(6, 5, SAID), (10, 5, SAID), (14, 5, SAID_CHANCE)]),
+    ('action_ids: {distinct: "10", choice: {value: it}}', [(14, 5, SAID_CHANCE)]),
+    ('action_ids: {distinct: "10", chance: {component: "0"}}', [(6, 5, SAID), (10, 5, SAID)]),
+    ('action_ids: {distinct: "10", by_position: true}', []),
+]
+
+
+@pytest.mark.parametrize("ids, expected", POSITION_IDS)
+def test_ids_by_position_are_a_warning_at_the_decision(tmp_path, ids, expected):
+    from conftest import ruleset_folder
+    from snowrules.load.fallbacks import position_id_warnings
+    from snowrules.load.ruleset import read_ruleset
+    folder = ruleset_folder(tmp_path, POSITION_RULES, "schema: token_list.schema.json\ncomponents: []\n")
+    (folder / "ruleset.yaml").write_text((folder / "ruleset.yaml").read_text() + ids + "\n")
+    ruleset, problems = read_ruleset(str(folder))
+    assert problems == []
+    found = position_id_warnings(ruleset.interface, ruleset.ids_by_position, ruleset.rules)
+    assert [(d.position.line, d.position.col, d.message) for d in found] == expected
+    assert {(d.severity, d.code) for d in found} <= {("warning", "SR408")}
+
+
+def test_validate_shows_the_warning_and_still_passes(tmp_path, capsys):
+    from conftest import ruleset_folder
+    from snowrules.cli.main import main
+    folder = ruleset_folder(tmp_path, POSITION_RULES, "schema: token_list.schema.json\ncomponents: []\n")
+    (folder / "ruleset.yaml").write_text((folder / "ruleset.yaml").read_text() + 'action_ids: {distinct: "10"}\n')
+    assert main(["validate", str(folder), "--no-play"]) == 0
+    out = capsys.readouterr().out
+    assert [line.split(": warning: ")[0].rsplit("/", 1)[1] for line in out.splitlines() if "SR408" in line] == [
+        "rules.sr:6:5", "rules.sr:10:5", "rules.sr:14:5"]

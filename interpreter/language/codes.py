@@ -53,6 +53,8 @@ CATALOGUE: tuple[Code, ...] = (
     Code("SR405", "defined-twice", "a name of the rules is declared twice or clashes with another"),
     Code("SR406", "game-structure", "the rules lack a part every game needs (a turn structure, an end)"),
     Code("SR407", "constant-comparison", "a comparison that is always true or always false"),
+    Code("SR408", "position-ids", "a decision's options are numbered by position while the manifest declares "
+         "action ids, none for them (a warning)"),
     Code("SR499", "rules-check", "another mistake found when the rules are checked"),
     Code("SR501", "scenario-unknown-name", "a scenario names a seat, zone, card, counter or variant the ruleset lacks"),
     Code("SR502", "scenario-invalid", "a scenario cannot be set up or run as written"),

@@ -84,6 +84,7 @@ class Ruleset:
     edition: int = editions.CURRENT  # the edition of the language its manifest names (language/editions.py)
     # warnings at the spellings a later edition changes, each with its rewrite (`validate` shows them)
     edition_notes: list[Diagnostic] = field(default_factory=list)
+    ids_by_position: bool = False  # the manifest's `action_ids: {by_position: true}` (load/fallbacks.py)
 
     def look_alike_warnings(self) -> list[Diagnostic]:
         """A warning at each name that differs from an earlier one of its kind only by confusable
@@ -358,6 +359,7 @@ class _Reader(ComponentLists):
             display=display,
             named=named,
             edition=self.edition, edition_notes=self.edition_notes,
+            ids_by_position=bool(m.get("action_ids", {}).get("by_position", False)),
         )
 
     def _check_names(self, document: YamlDocument, what: str, places: list[tuple[list, str | None]]) -> None:
