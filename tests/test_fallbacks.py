@@ -99,3 +99,29 @@ def test_validate_shows_the_warning_and_still_passes(tmp_path, capsys):
     out = capsys.readouterr().out
     assert [line.split(": warning: ")[0].rsplit("/", 1)[1] for line in out.splitlines() if "SR408" in line] == [
         "rules.sr:6:5", "rules.sr:10:5", "rules.sr:14:5"]
+
+
+# (the options of a decision, the kind its options are told apart by: "value" options take the
+# manifest's `choice: value:` ids; before, `[]` beside texts made them "component", ids lost)
+OPTION_KINDS = [
+    ('["a"] if turn > 5 else ["b", "c"]', "value"),
+    ('flatten([["a"] if turn > 5 else [], ["b", "c"]])', "value"),
+    ('[] if turn > 5 else ["b", "c"]', "value"),
+    ('flatten([["b"], [], ["c"]])', "value"),
+    ('flatten([[1] if turn > 5 else [], [2, 3]])', "value"),
+]
+
+
+@pytest.mark.parametrize("options, kind", OPTION_KINDS)
+def test_declared_text_ids_survive_an_empty_list_beside_them(tmp_path, options, kind):
+    from conftest import ruleset_folder
+    from snowrules.compile.compiler import compile_ruleset
+    from snowrules.load.ruleset import load_ruleset
+    from snowrules.runtime.engine import Game
+    rules = (f'game "P"\neach turn:\n    ask first(players) to choose x from {options}:\n'
+             '        announce x\n    end game\n')
+    folder = ruleset_folder(tmp_path, rules, "schema: token_list.schema.json\ncomponents: []\n")
+    (folder / "ruleset.yaml").write_text((folder / "ruleset.yaml").read_text()
+                                         + 'action_ids: {distinct: "10", choice: {value: \'1 if it == "b" else 2\'}}\n')
+    state = Game(compile_ruleset(load_ruleset(str(folder)), 2)).start(1)
+    assert (state.pending.kind, len(state.pending.options[0])) == (kind, 2)
