@@ -144,3 +144,20 @@ def test_upgrade_prints_then_writes_the_rewrites(tmp_path, capsys):
 def test_upgrade_bad_input(capsys, args, code, said):
     assert main(args) == code
     assert said in capsys.readouterr().err
+
+
+# (the words the ruleset already uses, the name a reserved word `dice` is renamed to)
+RENAMES = [
+    (frozenset(), "my_dice"),
+    (frozenset({"my_dice"}), "my_dice_2"),
+    (frozenset({"my_dice", "my_dice_2"}), "my_dice_3"),
+]
+
+
+@pytest.mark.parametrize("taken, new", RENAMES)
+def test_a_renamed_word_takes_a_free_name(taken, new):
+    from snowrules.cli.upgrade import Rewrite, rewrites
+    from snowrules.language.diagnostics import Diagnostic, Position
+    note = Diagnostic(Position("r.sr", 2, 9), "'dice' is a name in edition 1, but a keyword from edition 2 on",
+                      severity="warning", code="SR122")
+    assert rewrites([note], taken) == [Rewrite(Path("r.sr"), 2, 9, "dice", new)]

@@ -36,8 +36,9 @@ class Rewrite:
         return f"{self.path}:{self.line}:{self.col}: {self.old} -> {self.new}"
 
 
-def rewrites(notes: list[Diagnostic]) -> list[Rewrite]:
-    """The rewrite of each edition warning, by its change's row of the table."""
+def rewrites(notes: list[Diagnostic], taken: frozenset[str] = frozenset()) -> list[Rewrite]:
+    """The rewrite of each edition warning, by its change's row of the table. A renamed word gets
+    a name no word of the ruleset (`taken`) has: `my_dice`, else `my_dice_2`, ..."""
     by_code = {c.code: c for c in editions.CHANGES}
     found: list[Rewrite] = []
     for note in notes:
@@ -47,9 +48,17 @@ def rewrites(notes: list[Diagnostic]) -> list[Rewrite]:
         where = note.position
         word = re.match(r"`?'?([A-Za-z_]\w*)", note.message)
         old = change.old if change.kind == "component key" else (word.group(1) if word else "")
-        new = change.new if change.kind == "component key" else change.new.format(word=old)
+        new = change.new if change.kind == "component key" else _free(change.new.format(word=old), taken)
         found.append(Rewrite(Path(where.path), where.line, where.col, old, new))
     return sorted(set(found), key=lambda r: (str(r.path), r.line, r.col))
+
+
+def _free(name: str, taken: frozenset[str]) -> str:
+    number, free = 1, name
+    while free in taken:
+        number += 1
+        free = f"{name}_{number}"
+    return free
 
 
 def apply(text: str, changes: list[Rewrite]) -> tuple[str, list[Rewrite]]:
@@ -112,7 +121,10 @@ def plan(folder: Path) -> tuple[dict[Path, str], list[str]]:
     said: list[str] = []
     texts: dict[Path, str] = {}
     by_file: dict[Path, list[Rewrite]] = {}
-    for r in rewrites(notes):
+    words = frozenset(re.findall(r"[A-Za-z_]\w*", " ".join(
+        path.read_text(encoding="utf-8", errors="replace") for path in sorted(folder.rglob("*"))
+        if path.suffix in (".sr", ".yaml", ".yml") and path.is_file())))
+    for r in rewrites(notes, words):
         by_file.setdefault(r.path, []).append(r)
     old_keys: dict[str, set[str]] = {}  # schema name -> component keys renamed in its entries
     for path, changes in by_file.items():
