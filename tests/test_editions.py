@@ -161,3 +161,10 @@ def test_a_renamed_word_takes_a_free_name(taken, new):
     note = Diagnostic(Position("r.sr", 2, 9), "'dice' is a name in edition 1, but a keyword from edition 2 on",
                       severity="warning", code="SR122")
     assert rewrites([note], taken) == [Rewrite(Path("r.sr"), 2, 9, "dice", new)]
+
+
+def test_the_docs_show_every_change_of_every_edition():
+    page = (Path(__file__).resolve().parent.parent / "docs" / "language.md").read_text(encoding="utf-8")
+    section = page.split("\n## Editions\n", 1)[1].split("\n## ", 1)[0]
+    for change in editions.CHANGES:
+        assert f"**Edition {change.edition}**" in section and f"(code {change.code})" in section, change

@@ -14,6 +14,7 @@ new construct that takes a name away from designers needs a new edition.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 FIRST = 1
 CURRENT = 2
@@ -61,24 +62,16 @@ CHANGES: tuple[Change, ...] = (
 )
 
 
+@lru_cache(maxsize=8)  # asked for every name the lexer reads
 def reserved_in(edition: int) -> frozenset[str]:
     """The words a ruleset of `edition` cannot use as names."""
     return frozenset().union(*(c.words for c in CHANGES if c.kind == "reserved word" and c.edition <= edition))
 
 
+@lru_cache(maxsize=8)
 def reserved_later(edition: int) -> dict[str, Change]:
     """The words free as names in `edition` but reserved by a later one, with their change."""
     return {w: c for c in CHANGES if c.kind == "reserved word" and c.edition > edition for w in c.words}
-
-
-def key_change(key: str, edition: int) -> Change | None:
-    """The change that gave a component key `key` its new spelling after `edition`, or None."""
-    return next((c for c in CHANGES if c.kind == "component key" and c.old == key and c.edition > edition), None)
-
-
-def renamed_key(key: str) -> Change | None:
-    """The change that renamed a component key `key` (any edition), or None."""
-    return next((c for c in CHANGES if c.kind == "component key" and c.old == key), None)
 
 
 def edition_of(manifest: dict) -> int:
@@ -86,7 +79,3 @@ def edition_of(manifest: dict) -> int:
     value = manifest.get(MANIFEST_KEY, FIRST)
     return int(value) if isinstance(value, int) and not isinstance(value, bool) else FIRST
 
-
-def edition_text(edition: int, declared: bool) -> str:
-    """How a message names a ruleset's edition."""
-    return f"edition {edition}" if declared else f"edition {edition} (the manifest has no `{MANIFEST_KEY}:`)"
