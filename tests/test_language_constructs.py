@@ -129,7 +129,8 @@ def test_bad_copies_are_reported_at_their_line(tmp_path, entry, schema, line, co
     text = problems(error)
     assert f"things.yaml:{line}:{col}: error:" in text and message in text, text
     if "count" in message:
-        assert "in edition 2 `count` is an ordinary field, which this schema does not declare" in text
+        assert ("(hint: write `copies: 3`: in edition 2 `count` is an ordinary field, which this schema does "
+                "not declare)") in text
 
 
 # ---- 10. a counter's start value ------------------------------------------------------------

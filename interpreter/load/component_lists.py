@@ -273,8 +273,8 @@ class ComponentLists:
                     "(`snowrules upgrade` does both)", severity="warning", code=change.code))
             else:
                 self.problems.error(where, f"{said}; write `{change.new}: {value}`",
-                                    f"in edition {self.edition} `{change.old}` is an ordinary field, which this "
-                                    "schema does not declare", code=change.code)
+                                    f"write `{change.new}: {value}`: in edition {self.edition} `{change.old}` is an "
+                                    "ordinary field, which this schema does not declare", code=change.code)
             found[change.new] = change.old
         return found
 
