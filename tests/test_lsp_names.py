@@ -50,7 +50,7 @@ def folder(tmp_path: Path) -> Path:
 COMPLETIONS = [
     ("setup:\n    let x = si\n", 1, 14, [], [("size", "function", "size(list or zone) -> int"),
                                            ("sides", "keyword", "keyword")]),
-    ("setup:\n    let x = ma\n", 1, 14, [], [("max", "function", "max(sequence) -> an item of the first; "
+    ("setup:\n    let x = ma\n", 1, 14, [], [("max", "function", "max(sequence) -> an item of the first argument; "
                                                    "max(int, int, ...) -> int")]),
     ("setup:\n    add 1 to st\n", 1, 15, [], [("stock", "counter", "counter stock shared from 0")]),
     ("setup:\n    let x = p.\n", 1, 14, ["power", "score"], [

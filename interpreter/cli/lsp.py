@@ -139,8 +139,9 @@ def hover_text(name: str, declared: dict[str, Declaration]) -> str | None:
     function = REGISTRY.get(name)
     if function is None:
         return None
-    return (f"**function** `{name}` ({function.arity_text()} argument(s))\n\n{function.doc}\n\n"
-            f"```snowrules\n{function.example}\n```")
+    from snowrules.cli.lsp_names import signature
+    return (f"**function** `{name}` ({function.arity_text()} argument(s))\n\n`{signature(function)}`\n\n"
+            f"{function.doc}\n\n```snowrules\n{function.example}\n```")
 
 
 def lsp_range(d: Diagnostic, text: str | None) -> tuple[int, int, int, int]:

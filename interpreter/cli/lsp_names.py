@@ -53,6 +53,10 @@ class Symbol:
     children: list[Symbol] = field(default_factory=list)
 
 
+# How a signature names a result worked out from the arguments' kinds (compile/library.py).
+RESULTS = {"element_of_first": "an item of the first argument", "same_as_first": "the first argument's kind"}
+
+
 def signature(function: Function) -> str:
     """A standard function's calls as a line: `size(list or zone) -> int`, one per overload."""
     def kind(p: object) -> str:
@@ -60,7 +64,8 @@ def signature(function: Function) -> str:
     lines = []
     for overload in function.overloads:
         params = [kind(p) for p in overload.params] + (["..."] if overload.variadic else [])
-        result = str(overload.result) if not callable(overload.result) else "an item of the first"
+        result = str(overload.result) if not callable(overload.result) else RESULTS.get(
+            getattr(overload.result, "__name__", ""), "depends on the arguments")
         lines.append(f"{function.name}({', '.join(params)}) -> {result}")
     return "; ".join(lines)
 
