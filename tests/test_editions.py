@@ -168,3 +168,19 @@ def test_the_docs_show_every_change_of_every_edition():
     section = page.split("\n## Editions\n", 1)[1].split("\n## ", 1)[0]
     for change in editions.CHANGES:
         assert f"**Edition {change.edition}**" in section and f"(code {change.code})" in section, change
+
+
+def test_upgrade_into_a_read_only_folder_says_so(tmp_path, capsys, monkeypatch):
+    for name, text in EDITION_1.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+
+    def refused(source, target):
+        raise PermissionError(13, "Permission denied")
+    monkeypatch.setattr("snowrules.cli.upgrade.os.replace", refused)  # as a read-only folder does
+    assert main(["upgrade", str(tmp_path), "--write"]) == 1
+    assert capsys.readouterr().err == (
+        f"{tmp_path}/components/cards.yaml:1:1: error: cannot write this file: Permission denied "
+        "(hint: make the folder writable and run upgrade again) [SR102]\n")
+    assert (tmp_path / "components/cards.yaml").read_text() == EDITION_1["components/cards.yaml"]
+    assert [p.name for p in tmp_path.rglob(".*")] == []  # no temporary file left

@@ -166,7 +166,11 @@ def command_upgrade(args) -> int:
         print(line)
     if args.write:
         for path, text in texts.items():
-            write_atomically(path, text)
+            try:
+                write_atomically(path, text)
+            except OSError as error:  # a read-only folder: said at the file, the others kept as written
+                raise RulesetError.at(Position(str(path), 1, 1), f"cannot write this file: {error.strerror}",
+                                      "make the folder writable and run upgrade again", code="SR102") from None
         print(f"{len(said)} change(s) written: the ruleset is in edition {editions.CURRENT}")
     else:
         print(f"{len(said)} change(s) to edition {editions.CURRENT}; `snowrules upgrade {args.ruleset} --write` "
