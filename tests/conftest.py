@@ -123,7 +123,7 @@ def ruleset_folder(tmp_path: Path, rules: str, components: str, *, file: str = "
     (tmp_path / "components").mkdir(exist_ok=True)
     (tmp_path / "ruleset.yaml").write_text(f"name: {name}\ntitle: {name.title()}\nversion: \"1\"\n"
                                            f"players: {{min: {players[0]}, max: {players[1]}}}\n"
-                                           f"rules: [rules.sr]\ncomponents: [components/{file}.yaml]\n")
+                                           f"rules: [rules.sr]\ncomponents: [components/{file}.yaml]\nlanguage: 2\n")
     if schema is not None:
         (tmp_path / "schemas").mkdir(exist_ok=True)
         (tmp_path / "schemas" / schema_file).write_text(schema)

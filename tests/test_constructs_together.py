@@ -298,6 +298,7 @@ seat_names: [Ann, Bob]
 automa: {name: Automa}
 rules: [rules.sr]
 components: [components/tokens.yaml]
+language: 2
 """
 
 

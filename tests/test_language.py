@@ -16,6 +16,7 @@ version: "1"
 players: {min: 2, max: 3}
 rules: [rules.sr]
 components: [components/tokens.yaml]
+language: 2
 """
 TOKENS = """schema: token.schema.json
 per_seat: true

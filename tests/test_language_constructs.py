@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from conftest import ruleset_folder
 from snowrules.compile.compiler import compile_ruleset
+from snowrules.language import editions
 from snowrules.language.diagnostics import RulesetError, RulesSyntaxError, RuntimeRulesError
-from snowrules.language.parser import keywords, parse_rules
+from snowrules.language.parser import keywords, parse_rules, reserved_words
 from snowrules.load.ruleset import load_ruleset
 from snowrules.play.agents import FirstAgent, HumanAgent, Observation, play
 from snowrules.records.scenarios import run_scenario
@@ -116,7 +117,8 @@ def test_copies_make_identical_components_and_a_field_named_count_is_a_field(tmp
     ("  - {name: bid, copies: two}", CLOSED_SCHEMA, 3, 25, "copies: 'two' is not a whole number"),
     ("  - {name: bid, copies: true}", CLOSED_SCHEMA, 3, 25, "copies: True is not a whole number"),
     # the old key, refused by a closed schema at the key itself, with a hint toward `copies:`
-    ("  - {name: bid, count: 3}", CLOSED_SCHEMA, 3, 17, "unknown field 'count'"),
+    ("  - {name: bid, count: 3}", CLOSED_SCHEMA, 3, 17,
+     "`count: 3` here made 3 copies in edition 1; write `copies: 3`"),
     # a schema that declares `copies` as a field clashes with snowrules' key: at `schema:`
     ("  - {name: bid}", THING_SCHEMA.replace('"count"', '"copies"'), 1, 9, "declares a field 'copies'"),
 ])
@@ -127,7 +129,8 @@ def test_bad_copies_are_reported_at_their_line(tmp_path, entry, schema, line, co
     text = problems(error)
     assert f"things.yaml:{line}:{col}: error:" in text and message in text, text
     if "count" in message:
-        assert "the number of copies is `copies: N`" in text
+        assert ("(hint: write `copies: 3`: in edition 2 `count` is an ordinary field, which this schema does "
+                "not declare)") in text
 
 
 # ---- 10. a counter's start value ------------------------------------------------------------
@@ -354,8 +357,11 @@ def documented_keywords() -> set[str]:
     return set(found.group(1).split())
 
 
-def test_the_documented_keywords_are_exactly_the_grammar_words():
-    assert documented_keywords() == set(keywords())
+def test_the_documented_keywords_are_exactly_the_reserved_grammar_words():
+    assert documented_keywords() == set(reserved_words())
+    assert documented_keywords() == editions.reserved_in(editions.CURRENT)  # the editions' table lists each
+    free = re.search(r"free as names elsewhere: `([^`]*)`", DOCS.read_text(encoding="utf-8"))
+    assert free and set(free.group(1).split()) == set(keywords()) - set(reserved_words())
 
 
 @pytest.mark.parametrize("text, col", [
@@ -363,9 +369,9 @@ def test_the_documented_keywords_are_exactly_the_grammar_words():
     ("setup:\n    let roll = 2\n", 9),
     ("define f(ask) = 1\n", 10),
     ("setup:\n    for each choose in players:\n        pass\n", 14),
-    ("variable winners = []\n", 10),
+    ("variable sides = []\n", 10),
     ("setup:\n    roll 2 dice with 6 sides as dice\n", 33),
-    ("setup:\n    let x = first(players).winners\n", 28),
+    ("setup:\n    let x = first(players).sides\n", 28),
 ])
 def test_a_keyword_is_never_a_name(text, col):
     with pytest.raises(RulesSyntaxError) as error:

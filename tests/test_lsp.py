@@ -102,7 +102,8 @@ def test_diagnostics_hover_and_definition_through_a_client(tmp_path):
     from snowrules.compile.library import REGISTRY
     first = REGISTRY["first"]
     assert seen["hover function"].contents.value == (
-        f"**function** `first` (1 argument(s))\n\n{first.doc}\n\n```snowrules\n{first.example}\n```")
+        f"**function** `first` (1 argument(s))\n\n`first(sequence) -> an item of the first argument`\n\n{first.doc}\n\n"
+        f"```snowrules\n{first.example}\n```")
     assert seen["hover counter"].contents.value == (
         "**counter** `turn_total`\n\n```snowrules\ncounter turn_total shared from 0\n```\n\ndeclared at rules.sr:5")
     location = seen["definition"]

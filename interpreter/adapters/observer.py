@@ -7,6 +7,7 @@ import json
 from typing import TYPE_CHECKING
 
 import numpy as np
+from snowrules.adapters.recall import rule_in_folder
 
 if TYPE_CHECKING:
     from snowrules.adapters.openspiel import SnowrulesGame, SnowrulesState
@@ -38,5 +39,5 @@ class SnowrulesObserver:
         if pending is not None and not pending.chance and player in pending.seats:
             options = pending.options[pending.seats.index(player)]
             labels = [self.game.engine.option_label(st, o) for o in options]
-            text += f"\nasked at {pending.rule}: " + json.dumps(labels)
+            text += f"\nasked at {rule_in_folder(pending.rule, self.game.sight.folder)}: " + json.dumps(labels)
         return text

@@ -112,7 +112,7 @@ class SnowrulesGame(pyspiel.Game):
         self.program: Program = load_program(self.ruleset, variant, players, tuple(sorted(params.items())),
                                              explicit_chance=True)
         self.engine = Game(self.program)
-        self.sight = Sight.of(self.program)
+        self.sight = Sight.of(self.program, loaded.folder)
         self.interface = self.program.interface
         self.ids: dict[tuple, dict] = {key: {} for key in self.interface if key[0] in ("choice", "chance")}
         components = len(self.program.layout.component_names)

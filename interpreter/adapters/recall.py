@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import compress, count
 from operator import ne
+from pathlib import Path
 from typing import Any
 
 from snowrules.model.program import Program
@@ -33,9 +35,10 @@ class Sight:
     # counters `per component`: (counter index, component id); a seat sees such a counter where
     # it sees the component, as in Game.view
     on_components: list[tuple[int, int]] = ()
+    folder: str = ""  # the ruleset's folder, resolved: rules are named inside it (`rule_in_folder`)
 
     @classmethod
-    def of(cls, program: Program) -> Sight:
+    def of(cls, program: Program, folder: Path | None = None) -> Sight:
         layout = program.layout
         sees = [[zone.visibility == "public" or (zone.visibility == "hidden"
                                                  and zone.owner in program.seats_of(program.controller(seat)))
@@ -43,7 +46,26 @@ class Sight:
         on_components = [(family.base + slot, c) for family in layout.counter_families.values()
                          if family.per_component for slot, c in enumerate(family.holders)]
         return cls([zone.label(layout.seat_names) for zone in layout.zones], list(layout.counter_labels),
-                   list(program.variable_names), list(layout.component_names), sees, on_components)
+                   list(program.variable_names), list(layout.component_names), sees, on_components,
+                   str(folder.resolve()) if folder is not None else "")
+
+
+@lru_cache(maxsize=4096)
+def rule_in_folder(rule: str, folder: str) -> str:
+    """A rule's position (`path:line:col`, its path as the ruleset was loaded) with its file named
+    from inside the ruleset's folder (`rules.sr:53:9`): the same game loaded from two paths
+    (`leduc_poker`, `../x/leduc_poker`, an absolute path) gives the same information states."""
+    path, sep, place = rule.partition(":")
+    while place.count(":") > 1:  # a path holding ':' (rare): the line and column are the last two
+        head, _, place = place.partition(":")
+        path = f"{path}:{head}"
+    if not sep or not folder:
+        return rule
+    try:
+        inside = Path(path).resolve().relative_to(folder).as_posix()
+    except (ValueError, OSError, RuntimeError):
+        inside = Path(path).name
+    return f"{inside}:{place}"
 
 
 class Recall:
@@ -159,7 +181,7 @@ def _note_text(note: tuple, seat: int, sight: Sight, engine: Game) -> str | None
     """A note as the seat reads it; None for a change it cannot see at all."""
     if note[0] == "asked":
         _, rule, options, kind = note
-        return f"asked at {rule}: {json.dumps([engine.label(o, kind) for o in options])}"
+        return f"asked at {rule_in_folder(rule, sight.folder)}: {json.dumps([engine.label(o, kind) for o in options])}"
     if note[0] == "chose":
         return f"chose {engine.label(note[1], note[2])}"
     _, changes, public = note

@@ -9,7 +9,10 @@ ruleset folder, so that an editor shows `validate`'s problems while a designer t
 - **Hover** on a name of the rules: a standard function's documentation and example (from the
   registry, compile/library.py), or the declaration of a zone, counter, variable, constant,
   definition or event, with its kind.
-- **Go to definition** of a name declared in the rules.
+- **Go to definition** of a name declared in the rules; **find references** of a name in the
+  rules files and the rules texts of the YAML files.
+- **Completion** of keywords, the ruleset's names, the components' fields (after `.`) and the
+  standard functions with their signatures; the **outline** of a rules file (cli/lsp_names.py).
 
 pygls and lsprotocol are an optional extra (`pip install 'snowrules[lsp]'`): the server is
 imported only by this command. Declarations are found by their lines (`zone NAME ...`), so that
@@ -136,8 +139,9 @@ def hover_text(name: str, declared: dict[str, Declaration]) -> str | None:
     function = REGISTRY.get(name)
     if function is None:
         return None
-    return (f"**function** `{name}` ({function.arity_text()} argument(s))\n\n{function.doc}\n\n"
-            f"```snowrules\n{function.example}\n```")
+    from snowrules.cli.lsp_names import signature
+    return (f"**function** `{name}` ({function.arity_text()} argument(s))\n\n`{signature(function)}`\n\n"
+            f"{function.doc}\n\n```snowrules\n{function.example}\n```")
 
 
 def lsp_range(d: Diagnostic, text: str | None) -> tuple[int, int, int, int]:
@@ -246,4 +250,60 @@ def build_server() -> Any:
         return lsp.Location(uri=d.path.as_uri(), range=lsp.Range(lsp.Position(d.line, d.start),
                                                                   lsp.Position(d.line, d.end)))
 
+    _names_features(server, lsp, texts_of)
     return server
+
+
+def _names_features(server: Any, lsp: Any, texts_of: Any) -> None:
+    """Completion, references and the outline (cli/lsp_names.py does the work)."""
+    from snowrules.cli import lsp_names
+
+    symbol_kinds = {"define": lsp.SymbolKind.Function, "free action": lsp.SymbolKind.Function,
+                    "phase": lsp.SymbolKind.Event, "reaction": lsp.SymbolKind.Event, "zone": lsp.SymbolKind.Array,
+                    "counter": lsp.SymbolKind.Number, "variable": lsp.SymbolKind.Variable,
+                    "constant": lsp.SymbolKind.Constant, "event": lsp.SymbolKind.Event}
+    item_kinds = {"keyword": lsp.CompletionItemKind.Keyword, "field": lsp.CompletionItemKind.Field,
+                  "function": lsp.CompletionItemKind.Function, "procedure": lsp.CompletionItemKind.Function,
+                  "zone": lsp.CompletionItemKind.Variable, "counter": lsp.CompletionItemKind.Variable,
+                  "variable": lsp.CompletionItemKind.Variable, "constant": lsp.CompletionItemKind.Constant,
+                  "event": lsp.CompletionItemKind.Event, "phase": lsp.CompletionItemKind.Event}
+
+    def span(line: int, start: int, end: int) -> Any:
+        return lsp.Range(lsp.Position(line, start), lsp.Position(line, end))
+
+    @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=["."]))
+    def completion(params: lsp.CompletionParams) -> lsp.CompletionList:
+        document = server.workspace.get_text_document(params.text_document.uri)
+        folder = ruleset_of(Path(document.path).resolve())
+        declared = declarations(folder, texts_of(folder)) if folder else {}
+        fields = lsp_names.field_names(folder) if folder else []
+        found = lsp_names.completions(document.source, params.position.line, params.position.character,
+                                      declared, fields)
+        return lsp.CompletionList(is_incomplete=False, items=[
+            lsp.CompletionItem(label=label, kind=item_kinds.get(kind, lsp.CompletionItemKind.Text), detail=detail)
+            for label, kind, detail in found])
+
+    @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
+    def references(params: lsp.ReferenceParams) -> list[lsp.Location]:
+        document = server.workspace.get_text_document(params.text_document.uri)
+        folder = ruleset_of(Path(document.path).resolve())
+        word = word_at(document.source, params.position.line, params.position.character)
+        if folder is None or word is None:
+            return []
+        found = lsp_names.references(word[0], lsp_names.rules_files(folder, texts_of(folder)))
+        return [lsp.Location(uri=p.path.as_uri(), range=span(p.line, p.start, p.end)) for p in found]
+
+    @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    def outline(params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
+        document = server.workspace.get_text_document(params.text_document.uri)
+        if not document.path.endswith(RULES_SUFFIXES):
+            return []
+
+        def symbol(s: Any) -> lsp.DocumentSymbol:
+            whole = span(s.line, 0, s.width) if s.line == s.end else lsp.Range(
+                lsp.Position(s.line, 0), lsp.Position(s.end + 1, 0))
+            kind = symbol_kinds.get(s.kind, lsp.SymbolKind.Namespace)
+            return lsp.DocumentSymbol(name=s.name, detail=s.kind, kind=kind,
+                                      range=whole, selection_range=span(s.line, 0, s.width),
+                                      children=[symbol(c) for c in s.children])
+        return [symbol(s) for s in lsp_names.outline(document.source)]

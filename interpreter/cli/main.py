@@ -1,4 +1,4 @@
-"""The `snowrules` command: run, validate, test, replay, simulate, compare, list, lsp.
+"""The `snowrules` command: run, validate, test, replay, simulate, compare, list, lsp, upgrade.
 
 Exit codes (a contract scripts rely on): 0 success; 1 the input has problems (each printed as
 `path:line:col: error: message`), a scenario failed or a replay differs; 2 a usage error;
@@ -83,6 +83,9 @@ def _parser() -> argparse.ArgumentParser:
     _simulation_arguments(compare)
 
     commands.add_parser("lsp", help="a language server for editors, over stdio (the lsp extra: pygls)")
+    upgrade = commands.add_parser("upgrade", help="rewrite a ruleset to the current edition of the language")
+    upgrade.add_argument("ruleset", help="a ruleset folder (or a bundled ruleset's name)")
+    upgrade.add_argument("--write", action="store_true", help="make the rewrites (default: print them)")
 
     listing = commands.add_parser("list", help="the bundled rulesets: player counts, variants, options")
     listing.add_argument("--json", action="store_true", help="print them as one JSON object")
@@ -136,6 +139,8 @@ def main(argv: list[str] | None = None) -> int:
         from snowrules.cli.listing import command_list as handler
     elif args.command == "lsp":
         handler = _command_lsp
+    elif args.command == "upgrade":
+        from snowrules.cli.upgrade import command_upgrade as handler
     else:
         from snowrules.cli import commands
         handler = getattr(commands, f"command_{args.command}")

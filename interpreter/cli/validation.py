@@ -13,6 +13,7 @@ from pathlib import Path
 
 from snowrules.compile.compiler import check, programs_shared
 from snowrules.language.diagnostics import Diagnostic, Position, SnowrulesError
+from snowrules.load.fallbacks import position_id_warnings
 from snowrules.load.ruleset import bundled_names, display_path, find_ruleset, read_ruleset
 from snowrules.load.yaml_files import load_yaml, plain
 from snowrules.play.smoke import DEFAULT_BOUNDS, SmokeBounds, smoke_play
@@ -67,7 +68,9 @@ def _validate_folder(folder: Path, play: bool, bounds: SmokeBounds, scenarios: b
     except SnowrulesError as error:
         add(list(error.diagnostics))
         return _ordered(found)
-    add(problems + ruleset.look_alike_warnings())
+    bodies = [*ruleset.rules, *(body for c in ruleset.components for body in c.effects.values())]
+    add(problems + ruleset.look_alike_warnings() + ruleset.edition_notes
+        + position_id_warnings(ruleset.interface, ruleset.ids_by_position, bodies))
 
     def checked(read, partial: bool = False) -> list[Diagnostic]:
         """The check of a ruleset as read. A rules file that parsed only once its lines with

@@ -351,7 +351,10 @@ class ExpressionCompiler(CounterReferences):
     def _listexpr(self, node: s.ListExpr, scope: Scope):
         parts = [self.compile(item, scope) for item in node.items]
         kind = t.NONE
-        for _, k in parts:
+        # an empty list `[]` among lists takes their kind: `[["a"], []]` is a list of lists of texts
+        # (so that the texts keep their declared ids, flattened), not of lists of anything
+        kinds = [k for item, (_, k) in zip(node.items, parts) if not _empty_list(item)] or [k for _, k in parts]
+        for k in kinds:
             kind = t.unify(kind, k)
         fns = [fn for fn, _ in parts]
         if all(isinstance(item, s.Literal) for item in node.items):
@@ -452,6 +455,10 @@ class ExpressionCompiler(CounterReferences):
         cond = self.expect(node.cond, scope, t.BOOL, "the condition")
         a, ka = self.compile(node.then, scope)
         b, kb = self.compile(node.otherwise, scope)
+        if _empty_list(node.otherwise) and t.is_list(ka):  # `["a"] if c else []`: a list of texts
+            kb = ka
+        elif _empty_list(node.then) and t.is_list(kb):
+            ka = kb
         if t.ZONE in (ka, kb) and ka != kb:  # a zone and a list: the zone's content, as a list
             a, ka = (self.as_list(a, ka), t.list_of(t.COMPONENT)) if ka == t.ZONE else (a, ka)
             b, kb = (self.as_list(b, kb), t.list_of(t.COMPONENT)) if kb == t.ZONE else (b, kb)
@@ -529,3 +536,8 @@ class _NoSlots:
 
     def new(self) -> int:
         return 0
+
+
+def _empty_list(node: s.Node) -> bool:
+    """`[]`: a list whose kind is the kind of the lists it stands beside."""
+    return isinstance(node, s.ListExpr) and not node.items

@@ -29,6 +29,10 @@ CATALOGUE: tuple[Code, ...] = (
     Code("SR105", "unlisted-file", "a YAML file inside the ruleset folder that no manifest or variant lists"),
     Code("SR106", "outside-folder", "a path leads outside the ruleset folder (absolute, `..` or a symlink)"),
     Code("SR107", "yaml-duplicate-key", "a YAML map repeats a key"),
+    Code("SR121", "edition-copies", "`count: N` for an entry's copies, as edition 1 wrote it (`copies: N` since "
+         "edition 2)"),
+    Code("SR122", "reserved-word", "a reserved word of the language used as a name (in edition 1: a name that "
+         "edition 2 reserves, a warning)"),
     Code("SR201", "unknown-field", "a YAML map has a field its schema does not know (often a misspelling)"),
     Code("SR202", "missing-field", "a YAML map lacks a field its schema requires"),
     Code("SR203", "wrong-type", "a YAML value is of the wrong type (a text for a number, ...)"),
@@ -49,6 +53,8 @@ CATALOGUE: tuple[Code, ...] = (
     Code("SR405", "defined-twice", "a name of the rules is declared twice or clashes with another"),
     Code("SR406", "game-structure", "the rules lack a part every game needs (a turn structure, an end)"),
     Code("SR407", "constant-comparison", "a comparison that is always true or always false"),
+    Code("SR408", "position-ids", "a decision's options are numbered by position while the manifest declares "
+         "action ids, none for them (a warning)"),
     Code("SR499", "rules-check", "another mistake found when the rules are checked"),
     Code("SR501", "scenario-unknown-name", "a scenario names a seat, zone, card, counter or variant the ruleset lacks"),
     Code("SR502", "scenario-invalid", "a scenario cannot be set up or run as written"),

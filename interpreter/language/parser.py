@@ -8,6 +8,7 @@ snippet's positions are shifted by the line and column where it sits inside its 
 from __future__ import annotations
 
 import re
+from contextvars import ContextVar
 from dataclasses import replace
 from functools import lru_cache
 from importlib import resources
@@ -16,6 +17,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import DedentError, Indenter
 from snowrules.data import cache as build_cache
+from snowrules.language import editions
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, RulesSyntaxError
 from snowrules.language.hints import statement_hint
@@ -80,12 +82,24 @@ class _ReservedWord(Exception):
         self.token = token
 
 
+# The text being parsed: its ruleset's edition, and the names it uses that a later edition
+# reserves (their tokens, for the warnings). Set by `_parse` for the lexer's callback.
+_READING: ContextVar[tuple[int, list[Token]]] = ContextVar("_READING", default=(editions.CURRENT, []))
+
+
 def _refuse_keyword(token: Token) -> Token:
-    """Keywords are never names. LALR's contextual lexer would read `dice` as a name wherever the
-    keyword cannot come next (`let dice = 2`) and then fail elsewhere (`roll dice dice ...`):
-    every NAME token is checked here, so a keyword used as a name fails at once, everywhere."""
-    if token.value in keywords():
+    """A reserved word is never a name. LALR's contextual lexer reads `dice` as a name wherever
+    the keyword cannot come next (`let dice = 2`) and then fails elsewhere (`roll dice dice ...`):
+    a word the grammar can read both as a keyword and as a name at one place is reserved (the
+    editions' table lists them, `reserved_words` checks the table) and refused everywhere as a
+    name. Every other keyword is a keyword only where the grammar wants it (`end game winners`)
+    and a name everywhere else. A ruleset of an older edition may still use a word a later
+    edition reserved: it is noted for a warning with its rewrite."""
+    edition, later = _READING.get()
+    if token.value in editions.reserved_in(edition):
         raise _ReservedWord(token)
+    if token.value in editions.reserved_later(edition):
+        later.append(token)
     return token
 
 
@@ -106,11 +120,26 @@ def _parser() -> Lark:
 
 @lru_cache(maxsize=1)
 def keywords() -> frozenset[str]:
-    """The reserved words: every word the grammar spells out (`"roll"`, `"dice"`...). `player`
-    and `turn` are not among them: the grammar reads them as names where it needs them."""
+    """Every word the grammar spells out (`"roll"`, `"dice"`...). `player` and `turn` are not
+    among them: the grammar reads them as names where it needs them."""
     grammar = resources.files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
     code = "\n".join(line.split("//", 1)[0] for line in grammar.splitlines())
     return frozenset(re.findall(r'"([a-z_][a-z0-9_]*)"', code))
+
+
+@lru_cache(maxsize=1)
+def reserved_words() -> frozenset[str]:
+    """The keywords that must be reserved: those the parser can meet at a place where a name is
+    also acceptable (a state of the LALR table that accepts both), where the lexer could not tell
+    which is meant. Found from the grammar's tables; the editions' table must list each."""
+    parser = _parser()
+    words = {t.name: t.pattern.value for t in parser.terminals
+             if t.pattern.type == "str" and t.pattern.value in keywords()}
+    found: set[str] = set()
+    for actions in parser.parser.parser._parse_table.states.values():
+        if "NAME" in actions:
+            found.update(words[name] for name in actions if name in words)
+    return frozenset(found)
 
 
 # Names of grammar terminals as a designer would say them.
@@ -243,7 +272,33 @@ def _check_depth(tree: Tree, shift: Shift) -> None:
         stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
 
 
-def _parse(text: str, start: str, shift: Shift):
+def _parse(text: str, start: str, shift: Shift, edition: int = editions.CURRENT,
+           notes: list[Diagnostic] | None = None):
+    """The syntax of `text`, written in the language's `edition`; else a RulesSyntaxError with
+    every syntax error found. `notes` (when given) gets a warning for each name that a later
+    edition reserves."""
+    later: list[Token] = []
+    reading = _READING.set((edition, later))
+    try:
+        return _parse_text(text, start, shift)
+    finally:
+        _READING.reset(reading)
+        for token in later if notes is not None else []:
+            note = _reserved_later(token, edition, shift)
+            if note not in notes:
+                notes.append(note)
+
+
+def _reserved_later(token: Token, edition: int, shift: Shift) -> Diagnostic:
+    """The warning for a name that a later edition reserves, with its rewrite."""
+    change = editions.reserved_later(edition)[token.value]
+    return Diagnostic(shift(token.line, token.column), f"{token.value!r} is a name in edition {edition}, "
+                      f"but a keyword from edition {change.edition} on",
+                      f"rename it {editions.RENAMED.format(word=token.value)} and declare `language: "
+                      f"{editions.CURRENT}` (`snowrules upgrade` does both)", severity="warning", code=change.code)
+
+
+def _parse_text(text: str, start: str, shift: Shift):
     """The syntax of `text`; else a RulesSyntaxError with every syntax error found, each found by
     leaving out the statements of the ones before (`_leave_out`), and the text so mended, parsed."""
     if len(text.encode("utf-8")) > MAX_SOURCE_BYTES:
@@ -297,8 +352,10 @@ def _diagnose(error: Exception, text: str, shift: Shift) -> tuple[Diagnostic, in
     """A parse error's diagnostic, and the line to leave out to look for the next error."""
     if isinstance(error, _ReservedWord):
         token = error.token
+        change = next(c for c in editions.CHANGES if token.value in c.words)
         return Diagnostic(shift(token.line, token.column), f"{token.value!r} is a keyword and cannot be a name",
-                          f"choose another name, such as my_{token.value}"), token.line
+                          f"choose another name, such as {editions.RENAMED.format(word=token.value)}",
+                          code=change.code), token.line
     if isinstance(error, DedentError):
         line, col = _bad_dedent(text)
         return Diagnostic(shift(line, col), "this line's indentation matches no enclosing block",
@@ -367,17 +424,20 @@ def _statement_lines(lines: list[str], index: int) -> tuple[int, int]:
     return first, last
 
 
-def parse_rules(text: str, path: str) -> s.RulesFile:
-    """Parse a whole rules file."""
-    return _parse(text, "ruleset", Shift(path))
+def parse_rules(text: str, path: str, edition: int = editions.CURRENT,
+                notes: list[Diagnostic] | None = None) -> s.RulesFile:
+    """Parse a whole rules file, written in the language's `edition` (warnings to `notes`)."""
+    return _parse(text, "ruleset", Shift(path), edition, notes)
 
 
-def parse_effect(text: str, path: str, line: int, col: int, block: bool = False) -> s.Block:
+def parse_effect(text: str, path: str, line: int, col: int, block: bool = False,
+                 edition: int = editions.CURRENT, notes: list[Diagnostic] | None = None) -> s.Block:
     """Parse a card's effect text found at `line`, `col` (1-based) of a YAML file; `block` when it
     is a block scalar, whose every line is indented by `col - 1` in the file."""
-    return _parse(text, "effect", Shift(path, line - 1, col - 1, block))
+    return _parse(text, "effect", Shift(path, line - 1, col - 1, block), edition, notes)
 
 
-def parse_expression(text: str, path: str, line: int, col: int, block: bool = False):
+def parse_expression(text: str, path: str, line: int, col: int, block: bool = False,
+                     edition: int = editions.CURRENT, notes: list[Diagnostic] | None = None):
     """Parse one expression (a card's condition or value) found at `line`, `col` of a YAML file."""
-    return _parse(text.strip(), "expression", Shift(path, line - 1, col - 1, block))
+    return _parse(text.strip(), "expression", Shift(path, line - 1, col - 1, block), edition, notes)

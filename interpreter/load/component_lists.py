@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from snowrules.language import editions
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, Position, RulesSyntaxError
 from snowrules.language.limits import MAX_COMPONENTS, MAX_COPIES, MAX_SQUARES
@@ -110,6 +111,9 @@ class ComponentLists:
             if not isinstance(entry, dict):
                 continue  # reported by the envelope's schema
             copies = self._copies(document, entry, ["components", i])
+            renamed = self._renamed_keys(document, i, entry, declared)  # new spelling -> old
+            if COPIES in renamed:  # `count:` read as copies
+                copies = self._copies(document, {COPIES: entry[renamed[COPIES]]}, ["components", i, renamed[COPIES]])
             squares = entry.get(SQUARES) if isinstance(entry, dict) else None
             if isinstance(squares, list) and len(squares) > MAX_SQUARES:  # before the schema: one error, not 5,000
                 self.problems.error(document.position(["components", i, SQUARES]), f"this component has "
@@ -119,7 +123,9 @@ class ComponentLists:
                 continue
             found, places = [], []
             if schema is not None:  # an entry the envelope refused is checked too: every mistake at once
-                own = {key: value for key, value in entry.items() if key not in (COPIES, REACTS)}
+                # an edition 1 schema declares `count`: then it is checked as a field
+                dropped = {old for old in renamed.values() if old not in declared}
+                own = {key: value for key, value in entry.items() if key not in (COPIES, REACTS, *dropped)}
                 found = schema_errors(document, schema, own, ["components", i], label=label, paths=places)
                 self.problems.extend(_copies_hint(d, declared) for d in found)
             if found or i in rejected:
@@ -127,6 +133,8 @@ class ComponentLists:
                 continue
             fields = plain(entry)
             fields.pop(COPIES, None)
+            for old in renamed.values():
+                fields.pop(old, None)
             fields.pop(REACTS, None)
             for reserved in ("owner", "id"):
                 if reserved in fields:
@@ -243,6 +251,33 @@ class ComponentLists:
                     str(entry["on"]), document.position(at + ["on"]), holder.expressions.get("where"),
                     holder.effects["effect"], document.position(at)))
 
+    def _renamed_keys(self, document: YamlDocument, i: int, entry: dict, declared: dict) -> dict[str, str]:
+        """The keys of entry `i` spelt as an earlier edition spelt them (language/editions.py), by
+        their new spelling: in a ruleset of that edition they keep their meaning, with a warning;
+        in a later one, where the schema does not declare the key as a field of its own, they are
+        refused at the key, with the rewrite (their value is still read, to report nothing twice)."""
+        found: dict[str, str] = {}
+        for change in editions.CHANGES:
+            if change.kind != "component key" or change.old not in entry:
+                continue
+            old_meaning = self.edition < change.edition
+            if not old_meaning and change.old in declared:
+                continue  # an ordinary field of this schema
+            where = key_position(document.path, document.tree, ["components", i], change.old)
+            value = entry[change.old]
+            said = f"`{change.old}: {value}` here made {value} copies in edition {change.edition - 1}"
+            if old_meaning:
+                self.edition_notes.append(Diagnostic(
+                    where, f"{said}; edition {change.edition} writes `{change.new}: {value}`",
+                    f"write `{change.new}: {value}` and declare `{editions.MANIFEST_KEY}: {editions.CURRENT}` "
+                    "(`snowrules upgrade` does both)", severity="warning", code=change.code))
+            else:
+                self.problems.error(where, f"{said}; write `{change.new}: {value}`",
+                                    f"write `{change.new}: {value}`: in edition {self.edition} `{change.old}` is an "
+                                    "ordinary field, which this schema does not declare", code=change.code)
+            found[change.new] = change.old
+        return found
+
     def _copies(self, document: YamlDocument, entry: Any, where: list) -> int:
         """An entry's `copies:` (1 without it); a value that is not a whole number >= 1 is reported."""
         if not isinstance(entry, dict) or COPIES not in entry:
@@ -282,9 +317,11 @@ class ComponentLists:
         line, col, block = snippet_origin(document, where, text)
         try:
             if kind == "effect":
-                component.effects[key] = parse_effect(text, document.path, line, col, block)
+                component.effects[key] = parse_effect(text, document.path, line, col, block,
+                                                      self.edition, self.edition_notes)
             else:
-                component.expressions[key] = parse_expression(text, document.path, line, col, block)
+                component.expressions[key] = parse_expression(text, document.path, line, col, block,
+                                                              self.edition, self.edition_notes)
         except RulesSyntaxError as error:
             self.problems.extend(error.diagnostics)
             if error.recovered is not None:  # its names are still checked by `validate`

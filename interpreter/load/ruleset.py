@@ -13,6 +13,7 @@ from typing import Any
 
 from snowrules.data import bundled_folder
 from snowrules.data import cache as build_cache
+from snowrules.language import editions
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, Diagnostics, Position, RulesetError, RulesSyntaxError
 from snowrules.language.limits import MAX_VARIANTS
@@ -80,6 +81,10 @@ class Ruleset:
     automa: AutomaSeat | None = None  # a seat played by the rules, when the game has one
     display: dict[str, GridDisplay] = field(default_factory=dict)  # grid zone -> how it is drawn (display.py)
     named: dict[str, dict[str, Position]] = field(default_factory=dict)  # "seat name" -> name -> where
+    edition: int = editions.CURRENT  # the edition of the language its manifest names (language/editions.py)
+    # warnings at the spellings a later edition changes, each with its rewrite (`validate` shows them)
+    edition_notes: list[Diagnostic] = field(default_factory=list)
+    ids_by_position: bool = False  # the manifest's `action_ids: {by_position: true}` (load/fallbacks.py)
 
     def look_alike_warnings(self) -> list[Diagnostic]:
         """A warning at each name that differs from an earlier one of its kind only by confusable
@@ -203,6 +208,9 @@ class _Reader(ComponentLists):
         self.partial: list[ComponentDef] = []  # entries left out for a problem, as far as they could be read
         self.recovered: dict[str, s.RulesFile] = {}  # rules files with syntax errors, without their lines
         self.skipped_words: set[str] = set()  # the words of the lines left out for syntax errors
+        self.edition = editions.CURRENT  # the manifest's, once read
+        self.edition_declared = True
+        self.edition_notes: list[Diagnostic] = []  # warnings at old spellings (language/editions.py)
 
     def shown(self, path: Path) -> str:
         return display_path(path)
@@ -239,6 +247,7 @@ class _Reader(ComponentLists):
         manifest = self._validated(manifest_path, "manifest.schema.json")
         self.problems.raise_if_any()
         m = plain(manifest.tree)
+        self.edition, self.edition_declared = editions.edition_of(m), editions.MANIFEST_KEY in m
         rules_files = list(m["rules"])
         component_files = list(m.get("components", []))
         players = m["players"]
@@ -349,6 +358,8 @@ class _Reader(ComponentLists):
             rejected_fields=self.rejected_fields, partial_components=self.partial, automa=self._automa(manifest, m),
             display=display,
             named=named,
+            edition=self.edition, edition_notes=self.edition_notes,
+            ids_by_position=bool(m.get("action_ids", {}).get("by_position", False)),
         )
 
     def _check_names(self, document: YamlDocument, what: str, places: list[tuple[list, str | None]]) -> None:
@@ -371,7 +382,8 @@ class _Reader(ComponentLists):
             text = str(entry["when"])
             line, col, block = snippet_origin(manifest, ["automa", "when"], text)
             try:
-                when = parse_expression(text, manifest.path, line, col, block)
+                when = parse_expression(text, manifest.path, line, col, block,
+                                         self.edition, self.edition_notes)
             except RulesSyntaxError as error:
                 self.problems.extend(error.diagnostics)
         return AutomaSeat(str(entry["name"]), when, manifest.position(["automa"]))
@@ -395,7 +407,8 @@ class _Reader(ComponentLists):
             if key == ("returns", "utility") and text in UTILITIES:  # a plain word: the text itself
                 text = json.dumps(text)
             try:
-                found[key] = parse_expression(text, manifest.path, line, col, block)
+                found[key] = parse_expression(text, manifest.path, line, col, block,
+                                         self.edition, self.edition_notes)
             except RulesSyntaxError as error:
                 self.problems.extend(error.diagnostics)
         return found
@@ -446,7 +459,7 @@ class _Reader(ComponentLists):
             self.problems.extend([problem])
             return None
         try:
-            return parse_rules(text, self.shown(path))
+            return parse_rules(text, self.shown(path), self.edition, self.edition_notes)
         except RulesSyntaxError as error:
             self.problems.extend(error.diagnostics)
             if error.recovered is not None:

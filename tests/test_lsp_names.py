@@ -1,0 +1,141 @@
+"""The language server's names (cli/lsp_names.py): completion, references and the outline, as
+data tables worked by hand from the texts below, then the same features through the server's own
+handlers in-process (pygls' feature manager after an initialize: no subprocess, fast)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from snowrules.cli import lsp_names as names
+from snowrules.cli.lsp import declarations
+
+RULES = '''game "Probe"
+zone deck shared hidden
+counter score per player from 0
+counter stock shared from 0
+define best() = [each p in players where p.score > stock]
+on scored(p, n):
+    add n to stock  # stock grows
+setup:
+    announce "stock"
+each turn:
+    phase draw:
+        add 1 to stock
+    phase score_it:
+        for each p in players:
+            add 1 to p.score
+    end game winners best()
+'''
+CARDS = '''schema: thing.schema.json
+components:
+  - name: stock pile
+    effect: add 2 to stock
+    power: 3
+  - name: other
+    condition: |
+      stock > 1 and p.score > 0
+'''
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    (tmp_path / "ruleset.yaml").write_text("name: probe\n")
+    (tmp_path / "rules.sr").write_text(RULES)
+    (tmp_path / "components").mkdir()
+    (tmp_path / "components" / "cards.yaml").write_text(CARDS)
+    return tmp_path
+
+
+# (text, line, column, fields, expected (label, kind, detail))
+COMPLETIONS = [
+    ("setup:\n    let x = si\n", 1, 14, [], [("size", "function", "size(list or zone) -> int"),
+                                           ("sides", "keyword", "keyword")]),
+    ("setup:\n    let x = ma\n", 1, 14, [], [("max", "function", "max(sequence) -> an item of the first argument; "
+                                                   "max(int, int, ...) -> int")]),
+    ("setup:\n    add 1 to st\n", 1, 15, [], [("stock", "counter", "counter stock shared from 0")]),
+    ("setup:\n    let x = p.\n", 1, 14, ["power", "score"], [
+        ("power", "field", "a component's field"), ("score", "field", "a component's field"),
+        ("stock", "counter", "counter stock shared from 0")]),
+    ("setup:\n    let x = p.po\n", 1, 16, ["power"], [("power", "field", "a component's field")]),
+    ("setup:\n    let x = pl\n", 1, 14, [], [
+        ("players", "variable", "built in"), ("player_count", "variable", "built in"),
+        ("placements", "function", "placements(zone, component, int) -> list:record"),
+        ("players_from", "function", "players_from(player) -> list:player")]),
+    ("setup:\n    let x = zzz\n", 1, 15, [], []),
+]
+
+
+@pytest.mark.parametrize("text, line, column, fields, expected", COMPLETIONS)
+def test_completions(folder, text, line, column, fields, expected):
+    declared = declarations(folder, {})
+    assert names.completions(text, line, column, declared, fields) == expected
+
+
+# (name, expected (file, line, start, end)): words in comments, quoted texts and `x.name` fields
+# are not the name; in YAML, only the rules texts (effect:, a condition's block) are read.
+REFERENCES = [
+    ("stock", [("cards.yaml", 3, 21, 26), ("cards.yaml", 7, 6, 11),
+               ("rules.sr", 3, 8, 13), ("rules.sr", 4, 51, 56), ("rules.sr", 6, 13, 18), ("rules.sr", 11, 17, 22)]),
+    ("score", [("rules.sr", 2, 8, 13)]),
+    ("best", [("rules.sr", 4, 7, 11), ("rules.sr", 15, 21, 25)]),
+    ("nothing", []),
+]
+
+
+@pytest.mark.parametrize("name, expected", REFERENCES)
+def test_references(folder, name, expected):
+    found = names.references(name, names.rules_files(folder, {}))
+    assert [(p.path.name, p.line, p.start, p.end) for p in found] == expected
+
+
+def test_outline():
+    shown = [(s.name, s.kind, s.line, s.end, [(c.name, c.kind, c.line) for c in s.children])
+             for s in names.outline(RULES)]
+    assert shown == [
+        ("deck", "zone", 1, 1, []),
+        ("score", "counter", 2, 2, []),
+        ("stock", "counter", 3, 3, []),
+        ("best", "define", 4, 4, []),
+        ("scored", "reaction", 5, 6, []),
+        ("setup", "setup", 7, 8, []),
+        ("each turn", "turn", 9, 15, [("draw", "phase", 10), ("score_it", "phase", 12)]),
+    ]
+
+
+def test_the_fields_of_the_components(tmp_path):
+    from conftest import ruleset_folder
+    folder = ruleset_folder(tmp_path, "game \"P\"\neach turn:\n    end game\n",
+                            "schema: token.schema.json\ncomponents:\n  - {name: a, kind: x}\n")
+    assert names.field_names(folder) == ["kind", "name", "owner"]
+
+
+def test_the_server_answers_in_process(folder):
+    lsp = pytest.importorskip("lsprotocol.types")
+    from snowrules.cli.lsp import build_server
+    server = build_server()
+    started = server.protocol.lsp_initialize(lsp.InitializeParams(
+        capabilities=lsp.ClientCapabilities(), root_uri=folder.as_uri()))
+    with pytest.raises(StopIteration) as done:
+        while True:
+            next(started)
+    capabilities = done.value.value.capabilities
+    assert (capabilities.completion_provider.trigger_characters, capabilities.references_provider,
+            capabilities.document_symbol_provider) == (["."], True, True)
+    uri = (folder / "rules.sr").resolve().as_uri()
+    server.workspace.put_text_document(lsp.TextDocumentItem(uri=uri, language_id="snowrules", version=1,
+                                                            text=RULES + "define more() = bes\n"))
+    here = lsp.TextDocumentIdentifier(uri)
+    feature = server.protocol.fm.features
+    found = feature[lsp.TEXT_DOCUMENT_COMPLETION](lsp.CompletionParams(text_document=here,
+                                                                      position=lsp.Position(16, 19)))
+    assert [(i.label, i.kind, i.detail) for i in found.items] == [
+        ("best", lsp.CompletionItemKind.Function, "define best() = [each p in players where p.score > stock]")]
+    places = feature[lsp.TEXT_DOCUMENT_REFERENCES](lsp.ReferenceParams(
+        text_document=here, position=lsp.Position(4, 8), context=lsp.ReferenceContext(True)))
+    assert [(p.uri.rsplit("/", 1)[1], p.range.start.line, p.range.start.character) for p in places] == [
+        ("rules.sr", 4, 7), ("rules.sr", 15, 21)]  # `bes` is not `best`
+    outline = feature[lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL](lsp.DocumentSymbolParams(here))
+    turn = outline[6]
+    assert (turn.name, turn.range.start.line, turn.range.end.line, [c.name for c in turn.children]) == (
+        "each turn", 9, 16, ["draw", "score_it"])
+    assert [s.name for s in outline] == ["deck", "score", "stock", "best", "scored", "setup", "each turn", "more"]
