@@ -297,6 +297,10 @@ def command_test(args) -> int:
 
 
 def command_replay(args) -> int:
+    if getattr(args, "seat", None) is not None and not getattr(args, "show", False):
+        raise UsageError("--seat goes with --show (it says whose view the game is shown from)")
+    if getattr(args, "show", False):
+        return _show_log(args)
     report = replay(args.log, args.ruleset)
     for note in report.notes:
         print(f"{args.log}:1:1: note: {note}")
@@ -308,6 +312,24 @@ def command_replay(args) -> int:
     print(f"  log:    {json.dumps(report.expected)}")
     print(f"  replay: {json.dumps(report.got)}")
     return 1
+
+
+def _show_log(args) -> int:
+    """`replay LOG --show [--seat NAME]`: the game told step by step (play/show.py)."""
+    from snowrules.play.replay import logged_game
+    from snowrules.play.show import account_steps, show_steps
+    logged, game, notes = logged_game(args.log, args.ruleset)
+    for note in notes:
+        print(f"{args.log}:1:1: note: {note}")
+    names = game.layout.seat_names
+    seat = None
+    if args.seat is not None:
+        if args.seat not in names:
+            raise UsageError(f"--seat {args.seat!r}: the seats of this game are {', '.join(names)}")
+        seat = names.index(args.seat)
+    view = f"{args.seat}'s view" if seat is not None else "every seat's view"
+    show_steps(account_steps(logged, game, seat), f"{args.log}: {logged.header['ruleset']}, {view}")
+    return 0
 
 
 def _check_simulation_arguments(args, agent_names: list[str]) -> None:

@@ -226,9 +226,9 @@ def details(target: str, observation: Observation, view: dict, labels: list[str]
     value = observation.options[index]
     lines = [f"  {index + 1}) {labels[index]}"]
     components = _components_of(value, observation)
-    for c in components:
-        lines += _component_lines(c, observation, indent="     ") if len(components) == 1 else \
-            ["     " + observation.game.layout.component_names[c]] + _component_lines(c, observation, "       ")[1:]
+    for c in components:  # one: its fields under the option; several: each by name, then its fields
+        shown = _component_lines(c, observation, "     " if len(components) == 1 else "       ")
+        lines += shown[1:] if len(components) == 1 else ["     " + shown[0].strip()] + shown[1:]
     if not components:
         if isinstance(value, dict) and not is_spot(value):
             lines += [f"     {key}: {_shown(v)}" for key, v in value.items()]
@@ -264,7 +264,7 @@ def _in_sight(target: str, view: dict, observation: Observation) -> int | None:
 
 def _component_lines(c: int, observation: Observation, indent: str = "  ") -> list[str]:
     layout = observation.game.layout
-    lines = [f"{indent[:-2] if len(indent) > 2 else ''}  {layout.component_names[c]}"]
+    lines = [f"{indent}{layout.component_names[c]}"]
     for name, values in layout.fields.items():
         value = values[c]
         if value is None:

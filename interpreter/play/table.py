@@ -47,6 +47,7 @@ class Table:
         self.at_screen: int | None = None   # the player who has the screen
         self.account: list[str] = []  # account lines since the screen was last passed (public)
         self.answers: list[tuple[int, int, int]] = []  # (seat, option index, events seen then)
+        self.labels: list[str] = []   # each answer as its person read it (others' answers: "")
         self.events: list[dict] = []
         self.script: list[tuple[int, int]] = []  # answers to give again, oldest first (after an undo)
         self.undone = ""              # what the last undo took back, said once the screen is live again
@@ -118,7 +119,7 @@ class Table:
             if reason:
                 return f"cannot undo: {reason} since"
         seat, index, _ = self.answers[last]
-        raise Undo(last, f"undone: {names[seat]}'s last answer (option {index + 1}) is taken back")
+        raise Undo(last, f"undone: {names[seat]}'s answer {self.labels[last]!r} is taken back")
 
     def _revealing(self, event: dict, asking: set[int]) -> str:
         """What an event showed that was hidden before ("" when nothing): a roll, or components
@@ -143,12 +144,13 @@ class Table:
     def restart(self, undo: Undo) -> None:
         """Before the game is played again: the answers kept become the script, the screen is muted."""
         self.script = [(seat, index) for seat, index, _ in self.answers[:undo.keep]]
-        self.answers, self.events = [], []
+        self.answers, self.events, self.labels = [], [], []
         self.muted = True
         self.undone = undo.said
 
-    def answered(self, seat: int, index: int) -> None:
+    def answered(self, seat: int, index: int, label: str) -> None:
         self.answers.append((seat, index, len(self.events)))
+        self.labels.append(label)
 
 
 def _sees(zone, seats: set[int]) -> bool:
@@ -174,7 +176,8 @@ class Seated:
                 table.flush_account()
                 table.muted = False
             index = self.agent.choose(observation)
-        table.answered(observation.seat, index)
+        # a person's answer is named when it is taken back; nobody else's can be (labels cost time)
+        table.answered(observation.seat, index, observation.labels()[index] if self.name == "human" else "")
         return index
 
 
