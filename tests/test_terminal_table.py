@@ -103,6 +103,7 @@ def test_hot_seat_never_shows_one_hand_to_the_other_person():
             unseen = [f"{other} bid {k}" for k in range(hidden_from, 5) if f"{other} bid {k}" in screen]
             assert unseen == [], (seat, turn, screen)
             assert f"{other}.hand:" not in screen
+            assert f": {other}.hand -> " not in screen.replace(f"component(s): {other}.hand -> ", "")  # counted only
 
 
 def test_reveal_plays_every_seat_openly(capsys, monkeypatch):
