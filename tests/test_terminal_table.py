@@ -44,14 +44,17 @@ def test_a_person_plays_goofspiel_with_help_a_name_and_undo():
     undo after p1 answered, then numbers to the end."""
     child = spawn("run", "goofspiel", "--agents", "human,random", "--seed", "1", *SHORT)
     first = ask(child, "?")
-    assert "  p0.hand: p0 bid 1, p0 bid 2, p0 bid 3, p0 bid 4\r\n  p0.score=0\r\n" in first  # score shown at 0
-    assert "  prize: prize 1\r\n" in first
+    assert first.endswith("--- p0 to choose (card) ---\r\n  p0.hand: p0 bid 1, p0 bid 2, p0 bid 3, p0 bid 4\r\n"
+                          "  point_deck: prize 4, prize 3, prize 2\r\n  prize: prize 1\r\n"
+                          "  p0.score=0\r\n"                                  # the score, shown at 0
+                          "  1) p0 bid 1\r\n  2) p0 bid 2\r\n  3) p0 bid 3\r\n  4) p0 bid 4\r\nchoice 1-4 ")
     assert "  undo         take back your last answer" in ask(child, "? 3")
     assert "  3) p0 bid 3\r\n     kind: bid\r\n     value: 3\r\n     owner: p0\r\n" in ask(child, "undo")
     assert "nothing to undo: you have not answered yet" in ask(child, "BID 2")   # a name, any case
     second = ask(child, "undo")
     assert "chosen: p0: p0 bid 2" in second and "p1 wins prize 1 with p1 bid 4" in second
-    assert "  p0.hand: p0 bid 1, p0 bid 3, p0 bid 4\r\n  p0.played: p0 bid 2\r\n  p0.score=0\r\n" in second
+    assert ("--- p0 to choose (card) ---\r\n  p0.hand: p0 bid 1, p0 bid 3, p0 bid 4\r\n  p0.played: p0 bid 2\r\n"
+            "  point_deck: prize 4, prize 3\r\n  prize: prize 2\r\n  p0.score=0\r\n") in second  # what changed
     assert "cannot undo: p1 has answered since" in ask(child, "3")              # bid 4 on prize 2
     third = ask(child, "1")                                                      # bid 1 on prize 3
     assert "p0 wins prize 2 with p0 bid 4" in third
@@ -72,7 +75,7 @@ def test_undo_takes_back_the_last_answer_by_replaying_the_game(tmp_path):
     ask(child, "1")
     ask(child, "undo")
     again = ask(child, "tile c")
-    assert "undone: builder's answer 'tile B' is taken back" in again
+    assert "undone: 'tile B' is taken back; choose again" in again
     assert "--- builder to choose (tile) ---" in again
     spot = ask(child, "1")
     assert "chosen: builder: tile C" in spot and "--- builder to choose (spot) ---" in spot
@@ -179,3 +182,18 @@ def test_repeated_setup_lines_are_folded():
         {"e": "shuffle", "zone": "discard"}]
     assert narrate(events) == ["Setup", "    shuffled discard \u00d74", "    shuffled deck", "\nTurn 1",
                                "    shuffled discard", "    shuffled discard"]  # folded in the setup only
+
+
+WINDOWS = [f"{colour} window {n}" for colour in ("blue", "green") for n in range(1, 6)]
+
+
+@pytest.mark.parametrize("names, runs, text", [
+    (["bid 2", "token", "token", "bid 1"], True, "bid 2, 2 x token, bid 1"),
+    (WINDOWS, True, "blue window 1-5, green window 1-5"),
+    (WINDOWS, False, ", ".join(WINDOWS)),                               # a hand is listed name by name
+    (WINDOWS[:2] + WINDOWS[3:8] + ["die", "die"], True, "blue window 1-2, blue window 4-5, green window 1-3, 2 x die"),
+    (WINDOWS[:8], True, ", ".join(WINDOWS[:8])),                        # short: as it is
+])
+def test_a_long_zone_folds_numbered_names(names, runs, text):
+    from snowrules.play.human import _folded
+    assert _folded(names, runs) == text

@@ -8,6 +8,7 @@ player's view (Game.view), so no command shows what the player may not see.
 """
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -31,6 +32,8 @@ COMMANDS = [
 ]
 # More distinct names than this in a shared zone are summed up in the short view (`board` lists them).
 SHORT_ZONE = 8
+NUMBERED = re.compile(r"(.*\D)(\d+)")  # a name ending in a number: "blue window 12"
+COPY = re.compile(r" #\d+$")             # a copy's number after its name: "green die #3"
 
 
 class HumanAgent:
@@ -48,6 +51,7 @@ class HumanAgent:
         self.read, self.write = read, write
         self.table = table
         self._layout_shown = ""   # the grid zones' text grid as last shown (shown again when it changes)
+        self._shared_shown: dict[str, list] = {}  # the shared zones' contents as last shown to this person
 
     @classmethod
     def on_stderr(cls) -> HumanAgent:
@@ -69,7 +73,7 @@ class HumanAgent:
         view = observation.view  # computed here, once
         labels = observation.labels()
         self.write(f"\n--- {observation.seat_name} to choose ({observation.choice}) ---")
-        for line in holdings(observation, view):
+        for line in holdings(observation, view, self._shared_shown):
             self.write(line)
         for line in self._layout(observation):
             self.write(line)
@@ -115,7 +119,7 @@ class HumanAgent:
         if word.casefold() in ("?", "help") and rest.strip():
             return None, details(rest.strip(), observation, view, labels)
         if lowered == "hand":
-            return None, own_zones(observation, view, short=False)
+            return None, own_zones(observation, view)
         if lowered == "board":
             return None, board(observation, view)
         if lowered == "score":
@@ -147,60 +151,95 @@ def find_option(text: str, labels: list[str], seat_name: str) -> tuple[int | Non
     return None, [f"{text!r} matches {len(found)} options: {listed}; type more of the name or its number"]
 
 
-def _zones(observation: Observation) -> list[tuple[str, bool]]:
-    """Each zone's label and whether one of the deciding player's seats owns it, in layout order."""
+def _zones(observation: Observation) -> list[tuple[str, str]]:
+    """Each zone's label and whose it is: "own" (a seat of the deciding player), "shared" or
+    "other" (another player's), in layout order; the box is left out."""
     layout = observation.game.layout
     seats = set(observation.game.program.seats_of(observation.player))
-    return [(zone.label(layout.seat_names), zone.owner in seats) for zone in layout.zones]
+    return [(zone.label(layout.seat_names),
+             "shared" if zone.owner is None else "own" if zone.owner in seats else "other")
+            for zone in layout.zones[1:]]
 
 
-def _folded(names: list[str]) -> str:
-    """Component names with repeats counted: "3 x window red, bid 2"."""
+def _folded(names: list[str], runs: bool = True) -> str:
+    """Component names with repeats counted ("3 x red window, bid 2"); with `runs`, a long list
+    also folds runs of numbered names ("blue window 1-15"), so that a stock of numbered copies
+    reads in a line (a player's own zones are listed name by name)."""
     counts: dict[str, int] = {}
     for name in names:
         counts[name] = counts.get(name, 0) + 1
-    return ", ".join(name if n == 1 else f"{n} x {name}" for name, n in counts.items())
-
-
-def own_zones(observation: Observation, view: dict, short: bool) -> list[str]:
-    """The player's own zones (short: only those holding something) and own counters, 0 included."""
-    lines = []
-    for label, owned in _zones(observation):
-        content = view["zones"].get(label)
-        if owned and isinstance(content, list) and (content or not short):
-            lines.append(f"  {label}: {_folded(content) if content else 'empty'}")
-    prefixes = tuple(f"{seat}." for seat in view["seats"])
-    mine = {k: v for k, v in view["counters"].items() if k.startswith(prefixes)}
-    if mine:
-        lines.append("  " + ", ".join(f"{k}={v}" for k, v in mine.items()))
-    return lines
-
-
-def holdings(observation: Observation, view: dict) -> list[str]:
-    """The short view before a decision: what the player holds, their counters (0 too), and the
-    shared zones in sight that hold something (long ones summed up: `board` lists them)."""
-    lines = own_zones(observation, view, short=True)
-    for label, owned in _zones(observation):
-        content = view["zones"].get(label)
-        if owned or "." in label.split("[")[0] or not isinstance(content, list) or not content:
-            continue
-        if len(set(content)) > SHORT_ZONE:
-            lines.append(f"  {label}: {len(content)} components (board lists them)")
+    parts = [name if n == 1 else f"{n} x {name}" for name, n in counts.items()]
+    if not runs or len(counts) <= SHORT_ZONE:
+        return ", ".join(parts)
+    folded: list[list] = []   # [stem, first number, last number] or [text]
+    for part in parts:
+        match = NUMBERED.fullmatch(part)
+        if match and folded and len(folded[-1]) == 3 and folded[-1][0] == match[1] \
+                and folded[-1][2] + 1 == int(match[2]):
+            folded[-1][2] += 1
+        elif match:
+            folded.append([match[1], int(match[2]), int(match[2])])
         else:
-            lines.append(f"  {label}: {_folded(content)}")
-    return lines
+            folded.append([part])
+    return ", ".join(item[0] if len(item) == 1 else f"{item[0]}{item[1]}" if item[1] == item[2]
+                     else f"{item[0]}{item[1]}-{item[2]}" for item in folded)
+
+
+def _counters(observation: Observation, view: dict) -> list[str]:
+    """The player's own counters, 0 included, then those of the components in their own zones
+    ("green die #3.value=4"), each group on one line."""
+    prefixes = tuple(f"{seat}." for seat in view["seats"])
+    held = {name for label, whose in _zones(observation) if whose == "own"
+            for name in view["zones"].get(label) or () if isinstance(view["zones"].get(label), list)}
+    mine = {k: v for k, v in view["counters"].items() if k.startswith(prefixes)}
+    on_held = {k: v for k, v in view["counters"].items()
+               if not k.startswith(prefixes) and COPY.sub("", k.rpartition(".")[0]) in held}
+    return ["  " + ", ".join(f"{k}={v}" for k, v in group.items()) for group in (mine, on_held) if group]
+
+
+def own_zones(observation: Observation, view: dict) -> list[str]:
+    """`hand`: the player's own zones that hold something, and their counters."""
+    lines = [f"  {label}: {_folded(view['zones'][label], runs=False)}" for label, whose in _zones(observation)
+             if whose == "own" and isinstance(view["zones"].get(label), list) and view["zones"][label]]
+    return (lines or ["  your zones are empty"]) + _counters(observation, view)
+
+
+def holdings(observation: Observation, view: dict, shown: dict[str, list]) -> list[str]:
+    """The short view before a decision: what the player holds, the shared zones whose contents
+    changed since this player's last decision (`shown` keeps what was shown; at first every one
+    holding something), and the player's counters (0 too). Long zones are summed up: `board`
+    lists them."""
+    lines = []
+    zones = _zones(observation)
+    for label, whose in [z for z in zones if z[1] == "own"] + [z for z in zones if z[1] == "shared"]:
+        content = view["zones"].get(label)
+        if not isinstance(content, list):
+            continue
+        if whose == "shared":
+            if shown.get(label, []) == content:
+                continue
+            shown[label] = list(content)
+        if not content:
+            if whose == "shared":
+                lines.append(f"  {label}: empty")
+            continue
+        text = _folded(content, runs=whose == "shared")
+        if whose == "shared" and text.count(", ") >= SHORT_ZONE:
+            text = f"{len(content)} components (board lists them)"
+        lines.append(f"  {label}: {text}")
+    return lines + _counters(observation, view)
 
 
 def board(observation: Observation, view: dict) -> list[str]:
-    """Every zone the player does not own: the contents of those in sight, the size of the others,
-    and the layout of the grid zones."""
+    """`board`: every zone of the others and of the table that holds something: the contents of
+    those in sight, the size of the others; and the layout of the grid zones."""
     lines = []
-    for label, owned in _zones(observation):
+    for label, whose in _zones(observation):
         content = view["zones"].get(label)
-        if owned or label == "box":
+        if whose == "own":
             continue
-        if isinstance(content, list):
-            lines.append(f"  {label}: {_folded(content) if content else 'empty'}")
+        if isinstance(content, list) and content:
+            lines.append(f"  {label}: {_folded(content)}")
         elif isinstance(content, dict) and content.get("count"):
             lines.append(f"  {label}: {content['count']} unseen")
     if observation.game.layout.grid_zones:
@@ -229,6 +268,10 @@ def details(target: str, observation: Observation, view: dict, labels: list[str]
     for c in components:  # one: its fields under the option; several: each by name, then its fields
         shown = _component_lines(c, observation, "     " if len(components) == 1 else "       ")
         lines += shown[1:] if len(components) == 1 else ["     " + shown[0].strip()] + shown[1:]
+    counters = [f"{k.rpartition('.')[2]}={v}" for k, v in view["counters"].items()
+                if k.rpartition(".")[0] == labels[index]]  # a component's own counters ("value=3"), when seen
+    if counters:
+        lines.append("     now: " + ", ".join(counters))
     if not components:
         if isinstance(value, dict) and not is_spot(value):
             lines += [f"     {key}: {_shown(v)}" for key, v in value.items()]
@@ -270,7 +313,8 @@ def _component_lines(c: int, observation: Observation, indent: str = "  ") -> li
         if value is None:
             continue
         shown = layout.seat_names[value] if name == "owner" else _shown(value)
-        lines.append(f"{indent}{name}: {shown}")
+        first, *more = shown.strip().splitlines() or [""]  # rules text in a field: kept as written, indented
+        lines += [f"{indent}{name}: {first}"] + [f"{indent}  {line}" for line in more]
     lines.append(f"{indent}(from {layout.component_files[c]})")
     return lines
 

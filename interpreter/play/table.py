@@ -118,8 +118,7 @@ class Table:
             reason = self._revealing(event, seats)
             if reason:
                 return f"cannot undo: {reason} since"
-        seat, index, _ = self.answers[last]
-        raise Undo(last, f"undone: {names[seat]}'s answer {self.labels[last]!r} is taken back")
+        raise Undo(last, f"undone: {self.labels[last]!r} is taken back; choose again")
 
     def _revealing(self, event: dict, asking: set[int]) -> str:
         """What an event showed that was hidden before ("" when nothing): a roll, or components
