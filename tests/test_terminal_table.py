@@ -191,7 +191,7 @@ WINDOWS = [f"{colour} window {n}" for colour in ("blue", "green") for n in range
     (["bid 2", "token", "token", "bid 1"], True, "bid 2, 2 x token, bid 1"),
     (WINDOWS, True, "blue window 1-5, green window 1-5"),
     (WINDOWS, False, ", ".join(WINDOWS)),                               # a hand is listed name by name
-    (WINDOWS[:2] + WINDOWS[3:8] + ["die", "die"], True, "blue window 1-2, blue window 4-5, green window 1-3, 2 x die"),
+    (WINDOWS[:2] + WINDOWS[3:9] + ["die", "die"], True, "blue window 1-2, blue window 4-5, green window 1-4, 2 x die"),
     (WINDOWS[:8], True, ", ".join(WINDOWS[:8])),                        # short: as it is
 ])
 def test_a_long_zone_folds_numbered_names(names, runs, text):
