@@ -32,7 +32,7 @@ COMMANDS = [
 ]
 # More distinct names than this in a shared zone are summed up in the short view (`board` lists them).
 SHORT_ZONE = 8
-NUMBERED = re.compile(r"(.*\D)(\d+)")  # a name ending in a number: "blue window 12"
+NUMBERED = re.compile(r"(.*\D)(\d+)")  # a name ending in a number: "blue token 12"
 COPY = re.compile(r" #\d+$")             # a copy's number after its name: "green die #3"
 
 
@@ -134,8 +134,8 @@ class HumanAgent:
 
 def find_option(text: str, labels: list[str], seat_name: str) -> tuple[int | None, list[str]]:
     """The option a name or the start of one picks (case-insensitive): a label read whole wins
-    over the labels it begins ("bid 1" over "bid 10"); a component of the deciding seat may be
-    named without the seat's name in front ("bid 3" for "p0 bid 3")."""
+    over the labels it begins ("red 1" over "red 10"); a component of the deciding seat may be
+    named without the seat's name in front ("red 3" for "north red 3")."""
     wanted = text.casefold()
     own = seat_name.casefold() + " "
     names = [[label.casefold()] + ([label.casefold()[len(own):]] if label.casefold().startswith(own) else [])
@@ -162,8 +162,8 @@ def _zones(observation: Observation) -> list[tuple[str, str]]:
 
 
 def _folded(names: list[str], runs: bool = True) -> str:
-    """Component names with repeats counted ("3 x red window, bid 2"); with `runs`, a long list
-    also folds runs of numbered names ("blue window 1-15"), so that a stock of numbered copies
+    """Component names with repeats counted ("3 x blue token, red 2"); with `runs`, a long list
+    also folds runs of numbered names ("blue token 1-15"), so that a stock of numbered copies
     reads in a line (a player's own zones are listed name by name)."""
     counts: dict[str, int] = {}
     for name in names:
@@ -187,7 +187,7 @@ def _folded(names: list[str], runs: bool = True) -> str:
 
 def _counters(observation: Observation, view: dict) -> list[str]:
     """The player's own counters, 0 included, then those of the components in their own zones
-    ("green die #3.value=4"), each group on one line."""
+    ("blue die #3.value=4"), each group on one line."""
     prefixes = tuple(f"{seat}." for seat in view["seats"])
     held = {name for label, whose in _zones(observation) if whose == "own"
             for name in view["zones"].get(label) or () if isinstance(view["zones"].get(label), list)}

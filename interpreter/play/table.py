@@ -9,7 +9,7 @@ designer playing every seat openly gives `--reveal`: nothing is cleared, everyth
 `undo` takes back a person's last answer. A state is data and a game is its seed plus its
 answers, so undo is a replay: the game is played again from its start with the same seed and
 the answers so far minus the last, silently, up to the decision asked again. It is refused when
-something hidden was shown since (a card drawn, dice rolled) or another player answered since:
+something hidden was shown since (a component drawn into sight, dice rolled) or another player answered since:
 then the replay would let a person choose again knowing more than they did.
 """
 from __future__ import annotations
