@@ -33,7 +33,7 @@ COMMANDS = [
 # More distinct names than this in a shared zone are summed up in the short view (`board` lists them).
 SHORT_ZONE = 8
 NUMBERED = re.compile(r"(.*\D)(\d+)")  # a name ending in a number: "blue token 12"
-COPY = re.compile(r" #\d+$")             # a copy's number after its name: "green die #3"
+COPY = re.compile(r" #\d+$")             # a copy's number after its name: "blue die #3"
 
 
 class HumanAgent:
