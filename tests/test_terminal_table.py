@@ -176,6 +176,21 @@ def test_a_good_answer_picks_its_option(answer, index):
     assert chosen == index
 
 
+@pytest.mark.parametrize("answer, index, message", [
+    ("1", 1, None), ("0", 0, None),                        # the number itself, not its place in a list
+    ("2", None, "2 is not one of the options: 0, 1"), ("-1", None, "-1 is not one of the options: 0, 1"),
+    ("", None, "type one of 0, 1 (? for help)"), ("? 1", None, "  1"),
+])
+def test_options_that_are_numbers_are_answered_with_the_number(answer, index, message):
+    """Oh Hell, seed 2: p0 bids 0 or 1 tricks (one card each)."""
+    game = Game(load_program("oh_hell", None, 3))
+    st = game.start(2)
+    observation = Observation(game, st, 0, st.pending.options[0])
+    assert observation.labels() == ["0", "1"]
+    chosen, lines = HumanAgent().reply(answer, observation, observation.view, observation.labels())
+    assert (chosen, lines[:1]) == (index, [message] if message else [])
+
+
 def test_repeated_setup_lines_are_folded():
     events = [{"e": "phase", "phase": "setup"}] + [{"e": "shuffle", "zone": "discard"}] * 4 + [
         {"e": "shuffle", "zone": "deck"}, {"e": "turn", "turn": 1}, {"e": "shuffle", "zone": "discard"},

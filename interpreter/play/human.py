@@ -33,6 +33,7 @@ COMMANDS = [
 # More distinct names than this in a shared zone are summed up in the short view (`board` lists them).
 SHORT_ZONE = 8
 NUMBERED = re.compile(r"(.*\D)(\d+)")  # a name ending in a number: "blue token 12"
+NUMBER = re.compile(r"-?\d+")           # an option that reads as a whole number
 COPY = re.compile(r" #\d+$")             # a copy's number after its name: "blue die #3"
 
 
@@ -77,11 +78,16 @@ class HumanAgent:
             self.write(line)
         for line in self._layout(observation):
             self.write(line)
-        for number, label in enumerate(labels, 1):
-            self.write(f"  {number}) {label}")
+        if numbers_only(labels):  # the options are numbers: the person types the number itself
+            self.write("  " + ", ".join(labels))
+            prompt = "choose one of the numbers above (? for help): "
+        else:
+            for number, label in enumerate(labels, 1):
+                self.write(f"  {number}) {label}")
+            prompt = f"choice 1-{len(labels)} (? for help): "
         while True:
             try:
-                text = self.read(f"choice 1-{len(labels)} (? for help): ").strip()
+                text = self.read(prompt).strip()
             except EOFError:
                 self.write("no more input: the game stops here")
                 sys.exit(2)
@@ -108,9 +114,15 @@ class HumanAgent:
         count = len(labels)
         word, _, rest = text.partition(" ")
         lowered = text.casefold()
+        if numbers_only(labels) and NUMBER.fullmatch(text):
+            if text in labels:
+                return labels.index(text), []
+            return None, [f"{text} is not one of the options: {', '.join(labels)}"]
         if not text:
+            if numbers_only(labels):
+                return None, [f"type one of {', '.join(labels)} (? for help)"]
             return None, [f"type a number from 1 to {count} or the start of an option's name (? for help)"]
-        if text.isdigit():
+        if text.isdecimal():
             if 1 <= int(text) <= count:
                 return int(text) - 1, []
             return None, [f"no option {text}: the options are 1 to {count}"]
@@ -130,6 +142,12 @@ class HumanAgent:
                 return None, ["undo is not available here (only in `snowrules run` at a terminal)"]
             return None, [self.table.undo(observation)]  # returns only when it cannot: it says why
         return find_option(text, labels, observation.seat_name)
+
+
+def numbers_only(labels: list[str]) -> bool:
+    """Whether every option reads as a whole number (a bid, a count): then the person answers with
+    the number itself, not with its place in a list ("1) 0" would invite the wrong answer)."""
+    return all(NUMBER.fullmatch(label) for label in labels)
 
 
 def find_option(text: str, labels: list[str], seat_name: str) -> tuple[int | None, list[str]]:
@@ -251,10 +269,14 @@ def board(observation: Observation, view: dict) -> list[str]:
 def details(target: str, observation: Observation, view: dict, labels: list[str]) -> list[str]:
     """`? N` / `? name`: the option's component(s) as the component list gives them (every field,
     in the ruleset's names), or a component in sight by name when no option matches."""
-    if target.isdigit():
+    if numbers_only(labels) and NUMBER.fullmatch(target):
+        if target not in labels:
+            return [f"{target} is not one of the options: {', '.join(labels)}"]
+        index: int | None = labels.index(target)
+    elif target.isdecimal():
         if not 1 <= int(target) <= len(labels):
             return [f"no option {target}: the options are 1 to {len(labels)}"]
-        index: int | None = int(target) - 1
+        index = int(target) - 1
     else:
         index, lines = find_option(target, labels, observation.seat_name)
         if index is None:
@@ -263,7 +285,7 @@ def details(target: str, observation: Observation, view: dict, labels: list[str]
                 return lines
             return _component_lines(component, observation)
     value = observation.options[index]
-    lines = [f"  {index + 1}) {labels[index]}"]
+    lines = [f"  {labels[index]}" if numbers_only(labels) else f"  {index + 1}) {labels[index]}"]
     components = _components_of(value, observation)
     for c in components:  # one: its fields under the option; several: each by name, then its fields
         shown = _component_lines(c, observation, "     " if len(components) == 1 else "       ")
