@@ -74,7 +74,8 @@ def rewrite(path: Path, lines: list[str], number: int, event: dict) -> None:
     (["run", "snow_time", "--players", "3", "--agents", "random,first"], "--agents gives 2 agents for 3 players"),
     (["run", "no_such_ruleset"], "no ruleset 'no_such_ruleset'"),
     (["test", "no_such_ruleset"], "no ruleset 'no_such_ruleset'"),
-    (["run", "snow_time", "--variant", "two_colours", "--players", "3"], "is for 2 to 2 players"),
+    (["run", "snow_time", "--variant", "two_colours", "--players", "3"],
+     "Snow Time (variant two_colours) is for 2 players\n"),
     (["simulate", "snow_time", "--games", "0"], "--games must be at least 1"),
 ])
 def test_usage_errors_exit_2(capsys, arguments, words):
@@ -300,7 +301,10 @@ def test_human_agent_shows_the_view_and_reasks_on_bad_input():
     text = "\n".join(shown)
     assert "red.hand: red 1, red 2" in text          # the player's own hand is shown
     assert "blue.hand" not in text                    # the other player's hand is not
-    assert text.count("please type a number from 1 to 10") == 4
+    assert shown[-4:] == [
+        "type a number from 1 to 10 or the start of an option's name (? for help)",
+        "no option matches 'zero': type a number from 1 to 10 or the start of an option's name (? for help)",
+        "no option 0: the options are 1 to 10", "no option 11: the options are 1 to 10"]
     assert "  3) red 3" in text
 
 
@@ -339,7 +343,7 @@ def test_run_json_with_a_person_keeps_stdout_for_the_result(capsys, monkeypatch)
     code, out, err = cli(capsys, "run", "goofspiel", "--seed", "4", "--agents", "human,random", "--json")
     assert code == 0, err
     result = json.loads(out)  # one JSON object: no view, no prompt on stdout
-    assert "--- p0 to choose" in err and "choice 1-13: " in err
+    assert "--- p0 to choose" in err and "choice 1-13 (? for help): " in err
     code, first, _ = cli(capsys, "run", "goofspiel", "--seed", "4", "--agents", "first,random", "--json")
     expected = json.loads(first)
     assert result["agents"] == ["human", "random"]

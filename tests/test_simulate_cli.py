@@ -336,7 +336,7 @@ def test_ctrl_c_stops_within_a_second_with_the_summary_so_far(workers, tmp_path)
     (["compare", "snow_time", "--games", "0", "--variant", "short_track"], 2, "--games must be at least 1"),
     (["compare", "goofspiel", "--games", "5", "--other-option", "num_cards=99"], 2, "--option: "),
     (["compare", "snow_time", "--games", "5", "--variant", "two_colours", "--players", "4"], 2,
-     "--players 4: Snow Time (variant two_colours) is for 2 to 2 players"),
+     "--players 4: Snow Time (variant two_colours) is for 2 players"),
     (["compare", "snow_time", "--games", "5", "--variant", "short_track", "--agents", "robot"], 2,
      "unknown agent 'robot'"),
     (["simulate", "snow_time", "--games", "5", "--agents", "human,random"], 2,

@@ -63,7 +63,7 @@ def _players(ruleset, requested: int | None, agents: str = "") -> int:
     if not ruleset.min_players <= players <= ruleset.max_players:
         variant = f" (variant {ruleset.variant})" if ruleset.variant else ""
         low, high = ruleset.min_players, ruleset.max_players
-        counts = "1 player" if low == high == 1 else f"{low} to {high} players"
+        counts = f"{low} player{'' if low == 1 else 's'}" if low == high else f"{low} to {high} players"
         raise UsageError(f"--players {players}: {ruleset.title}{variant} is for {counts}")
     return players
 
@@ -96,36 +96,63 @@ def command_run(args) -> int:
     game = Game(compile_ruleset(ruleset, players))
     if picture is not None and not game.layout.grid_zones:
         raise UsageError(f"--picture {picture}: {ruleset.title} has no grid zone to draw")
-    sinks = []
-    narrator = None
+    table = None
     humans: set[int] = set()
-    follow_layouts = None
     if not args.json:
-        # With people at the table, the account tells only what they may see.
         humans = {seat for seat in range(game.layout.player_seats)
                   if agent_names[game.program.controller(seat)] == "human"}
-        unseen = UnseenCounters(game.layout, humans) if humans else None
-        narrator = Narrator(args.rules, print, secrets_for(game.layout, humans) if humans else None, unseen)
+    if humans:  # people at the terminal share it (hot seat, undo: play/table.py)
+        from snowrules.play.table import Table
+        table = Table(game, humans, getattr(args, "reveal", False))
+        agents = [HumanAgent(table=table) if type(agent) is HumanAgent else agent for agent in agents]
+    # With people at the table, the account tells only what they may see (in hot seat: the public part).
+    readers = table.reader_seats(humans) if table is not None else None
+    if not args.json:
         changed = {k: v for k, v in ruleset.option_values.items() if v != ruleset.options[k]["default"]}
         print(f"{ruleset.title} - {players} player{'' if players == 1 else 's'}"
               + (f", variant {ruleset.variant}" if ruleset.variant else "")
               + (f", {options_text(changed)}" if changed else "")
               + f", seed {args.seed}, seats: {', '.join(game.layout.seat_names)}")
-        sinks.append(narrator.feed)
-        if getattr(args, "verbose", False) and game.layout.grid_zones:
-            follow_layouts, tell_layout = _layout_after_placements(game, humans or None)
-            sinks.append(tell_layout)
-    listeners = [f for f in (follow_layouts, None if narrator is None or narrator.unseen is None
-                             else narrator.unseen.listen) if f is not None]
-    listen = _tee(listeners)
+    account: list = [None]  # the narrator of the current play of the game (a new one after each undo)
+
+    def attempt(log=None):
+        """The sink and listener of one play of the game: a fresh account (and log, from its start)."""
+        sinks, listeners = [], []
+        if not args.json:
+            unseen = UnseenCounters(game.layout, readers) if readers is not None else None
+            write = table.say if table is not None else print
+            narrator = Narrator(args.rules, write, secrets_for(game.layout, readers) if readers is not None else None,
+                                unseen, solo=game.layout.player_seats == 1 and game.layout.automa is None)
+            account[0] = narrator
+            if table is not None:
+                table.flush_account = narrator.flush
+            sinks.append(narrator.feed)
+            if unseen is not None:
+                listeners.append(unseen.listen)
+            if getattr(args, "verbose", False) and game.layout.grid_zones:
+                follow_layouts, tell_layout = _layout_after_placements(game, readers, write)
+                sinks.append(tell_layout)
+                listeners.insert(0, follow_layouts)
+        if log is not None:
+            log.restart()
+            log.write(header(game, args.seed, agent_names, ruleset.folder))
+            sinks.append(log.write)
+        return _tee(sinks), _tee(listeners)
+
+    def played(log=None):
+        if table is not None:
+            from snowrules.play.table import play_at_table
+            return play_at_table(game, agents, args.seed, table, lambda: attempt(log))
+        sink, listen = attempt(log)
+        return play(game, agents, args.seed, sink, listen=listen)
 
     if args.log is not None:
         with LogWriter(args.log) as log:
-            log.write(header(game, args.seed, agent_names, ruleset.folder))
-            st = play(game, agents, args.seed, _tee(sinks + [log.write]), listen=listen)
+            st = played(log)
             log.write(result_event(game, st))
     else:
-        st = play(game, agents, args.seed, _tee(sinks), listen=listen)
+        st = played()
+    narrator = account[0]
     if picture is not None:
         try:
             draw_state(game.program, st, picture)
@@ -150,7 +177,7 @@ def command_run(args) -> int:
         return 0
     narrator.flush()
     if game.layout.grid_zones:  # the layout at the end, as far as the people at the table see it
-        print("\n" + layouts_text(game.program, state_grids(game.program, st, humans or None)))
+        print("\n" + layouts_text(game.program, state_grids(game.program, st, readers)))
     _print_result(ruleset.title, result)
     if args.log is not None:
         print(f"log written to {args.log}")
@@ -159,7 +186,7 @@ def command_run(args) -> int:
     return 0
 
 
-def _layout_after_placements(game: Game, seats: set[int] | None):
+def _layout_after_placements(game: Game, seats: set[int] | None, write=print):
     """`--verbose`: a listener that follows the grid zones (play/grid_follower.py), and a sink,
     after the narrator's, that draws a zone's layout once the account has told the placement."""
     placed: list[int] = []
@@ -171,7 +198,7 @@ def _layout_after_placements(game: Game, seats: set[int] | None):
         placed.clear()
         if zones:
             text = layouts_text(game.program, followed_grids(game.program, follower.grids, zones))
-            print("\n".join("      " + line if line else "" for line in text.splitlines()))
+            write("\n".join("      " + line if line else "" for line in text.splitlines()))
     return follower.feed, tell_layout
 
 
@@ -195,10 +222,11 @@ def _print_result(title: str, result: dict) -> None:
     shown = "returns" if "returns" in result else "scores"
     table.add_column("return" if shown == "returns" else "score", justify="right")
     table.add_column("")
+    solo = len(result["player_names"]) == 1 and "automa" not in result  # nobody to win against
     for i, name in enumerate(result["player_names"]):
         value = result[shown][i]
         table.add_row(name, result["agents"][i], str(value) if isinstance(value, int) else f"{value:.4g}",
-                      "winner" if i in result["winners"] else "")
+                      "winner" if i in result["winners"] and not solo else "")
     automa = result.get("automa")
     if automa is not None:  # its score, beside the players' scores (or returns)
         table.add_row(automa["name"], "the rules", str(automa["score"]) if shown == "scores" else "",
@@ -269,6 +297,10 @@ def command_test(args) -> int:
 
 
 def command_replay(args) -> int:
+    if getattr(args, "seat", None) is not None and not getattr(args, "show", False):
+        raise UsageError("--seat goes with --show (it says whose view the game is shown from)")
+    if getattr(args, "show", False):
+        return _show_log(args)
     report = replay(args.log, args.ruleset)
     for note in report.notes:
         print(f"{args.log}:1:1: note: {note}")
@@ -280,6 +312,24 @@ def command_replay(args) -> int:
     print(f"  log:    {json.dumps(report.expected)}")
     print(f"  replay: {json.dumps(report.got)}")
     return 1
+
+
+def _show_log(args) -> int:
+    """`replay LOG --show [--seat NAME]`: the game told step by step (play/show.py)."""
+    from snowrules.play.replay import logged_game
+    from snowrules.play.show import account_steps, show_steps
+    logged, game, notes = logged_game(args.log, args.ruleset)
+    for note in notes:
+        print(f"{args.log}:1:1: note: {note}")
+    names = game.layout.seat_names
+    seat = None
+    if args.seat is not None:
+        if args.seat not in names:
+            raise UsageError(f"--seat {args.seat!r}: the seats of this game are {', '.join(names)}")
+        seat = names.index(args.seat)
+    view = f"{args.seat}'s view" if seat is not None else "every seat's view"
+    show_steps(account_steps(logged, game, seat), f"{args.log}: {logged.header['ruleset']}, {view}")
+    return 0
 
 
 def _check_simulation_arguments(args, agent_names: list[str]) -> None:

@@ -44,6 +44,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--rules", action="store_true", help="show the rule (file:line) behind each event")
     run.add_argument("-v", "--verbose", action="store_true",
                      help="also draw the layout of a grid zone, as a text grid, after each placement")
+    run.add_argument("--reveal", action="store_true",
+                     help="several human seats at one terminal, played openly: no passing the screen, "
+                          "everything told (for a designer playing every seat)")
     run.add_argument("--picture", type=Path, metavar="FILE.svg",
                      help="draw the grid zones at the end of the game as an SVG picture in this file")
 
@@ -62,6 +65,9 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("log", type=Path, help="a game log written by `snowrules run --log`")
     replay.add_argument("--ruleset", help="the ruleset's folder, for a log of a ruleset that is not bundled "
                         "(default: the bundled ruleset the log names)")
+    replay.add_argument("--show", action="store_true",
+                        help="step through the game at the terminal (Enter: next event, b: back, q: quit)")
+    replay.add_argument("--seat", metavar="NAME", help="with --show: the game as this seat saw it (default: all)")
 
     simulate = commands.add_parser("simulate", help="play many games and sum them up")
     simulate.add_argument("ruleset", help="a bundled ruleset's name or a ruleset folder")

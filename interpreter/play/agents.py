@@ -3,18 +3,17 @@ from __future__ import annotations
 
 import math
 import random
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from snowrules.model.events import Chosen
 from snowrules.model.grid import Grid, Pieces
-from snowrules.model.grid_zones import is_spot
 from snowrules.model.state import State
 from snowrules.play.determinize import determinize
 from snowrules.play.greedy import GreedyAgent
-from snowrules.play.layouts import layouts_text, state_grids
+from snowrules.play.human import HumanAgent
+from snowrules.play.layouts import state_grids
 from snowrules.play.mcts import MctsAgent
 from snowrules.runtime.engine import Game
 
@@ -107,62 +106,6 @@ class FirstAgent:
 
     def choose(self, observation: Observation) -> int:
         return 0
-
-
-class HumanAgent:
-    """Asks at the terminal: shows the player's view and numbered options, re-asks on bad input.
-    In a game with grid zones the layout is drawn (play/grid_text.py) before the options when
-    they are spots, and before any other decision once it has changed since last shown."""
-
-    name = "human"
-    parameters: dict = {}
-
-    def __init__(self, read=input, write=print):
-        self.read, self.write = read, write
-        self._layout_shown = ""   # the grid zones' text grid as last shown (shown again when it changes)
-
-    @classmethod
-    def on_stderr(cls) -> HumanAgent:
-        """One that talks on stderr, for a run whose stdout is kept for its JSON result."""
-        def write(text: str) -> None:
-            print(text, file=sys.stderr, flush=True)
-
-        def read(prompt: str) -> str:
-            print(prompt, end="", file=sys.stderr, flush=True)
-            line = sys.stdin.readline()
-            if not line:
-                raise EOFError
-            return line
-        return cls(read, write)
-
-    def choose(self, observation: Observation) -> int:
-        view, options = observation.view, observation.options  # the view is computed here, once
-        self.write(f"\n--- {observation.seat_name} to choose ({observation.choice}) ---")
-        for label, content in view["zones"].items():
-            if isinstance(content, list) and content:
-                self.write(f"  {label}: {', '.join(content)}")
-        scores = {k: v for k, v in view["counters"].items() if v}
-        if scores:
-            self.write("  " + ", ".join(f"{k}={v}" for k, v in scores.items()))
-        if observation.game.layout.grid_zones:
-            # The layout before places on a grid (then the numbered spots), and before any other
-            # decision once it has changed since it was last shown.
-            layout = layouts_text(observation.game.program, observation.grids())
-            if layout != self._layout_shown or (options and all(is_spot(option) for option in options)):
-                for line in layout.splitlines():
-                    self.write(f"  {line}" if line else "")
-                self._layout_shown = layout
-        for number, label in enumerate(observation.labels(), 1):
-            self.write(f"  {number}) {label}")
-        while True:
-            try:
-                text = self.read(f"choice 1-{len(options)}: ").strip()
-            except EOFError:
-                self.write("no more input: the game stops here")
-                sys.exit(2)
-            if text.isdigit() and 1 <= int(text) <= len(options):
-                return int(text) - 1
-            self.write(f"please type a number from 1 to {len(options)}")
 
 
 AGENTS = {"random": RandomAgent, "first": FirstAgent, "human": HumanAgent, "greedy": GreedyAgent,

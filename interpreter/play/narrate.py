@@ -16,11 +16,12 @@ class Narrator:
     """Turns a stream of events into lines; call `feed` per event (lines go to `write`)."""
 
     def __init__(self, show_rules: bool = False, write=None, secrets: dict[str, bool] | None = None,
-                 unseen: UnseenCounters | None = None):
+                 unseen: UnseenCounters | None = None, solo: bool = False):
         """`secrets` (zone label -> hidden from the reader) makes an account for a player at the
         table: components moving between zones they may not see are counted, not named, and other
         seats' choices are not told (their effects, when public, are); with `unseen`, a change of
-        a counter on a component the reader cannot see is not told either."""
+        a counter on a component the reader cannot see is not told either. A `solo` game (one
+        player, no automa) ends with the player's score, not with a winner."""
         self.secrets = secrets
         self.unseen = unseen
         self.show_rules = show_rules
@@ -30,11 +31,21 @@ class Narrator:
         self.setup_moves = 0
         self.revealed: list[str] = []
         self.counts: list[dict] = []     # consecutive counter changes of one seat, told on one line
+        self.solo = solo
+        self.scores: dict[str, int] = {}  # each seat's score as last told (`SEAT.score`), for a solo ending
+        self.held: list = []             # a setup line and how many times in a row it came: ["shuffled x", 4]
 
     def flush(self) -> None:
-        """Write what is still gathered (call once the game is over)."""
+        """Write what is still gathered (once the game is over, and before a person is asked)."""
         self._flush_choices()
         self._flush_counts()
+        self._flush_held()
+
+    def _flush_held(self) -> None:
+        if self.held:
+            text, times = self.held
+            self.held = []
+            self._line(text if times == 1 else f"{text} \u00d7{times}")
 
     def _flush_choices(self) -> None:
         if self.revealed:
@@ -52,7 +63,17 @@ class Narrator:
             self._line(f"    {owner + ': ' if owner else ''}{', '.join(parts)}{rules}")
             self.counts = []
 
-    def _line(self, text: str) -> None:
+    def _line(self, text: str, fold: bool = False) -> None:
+        """Write a line (after the phase's title); `fold`: a setup line, written once with the number
+        of times it came in a row ("shuffled discard \u00d74")."""
+        if fold:
+            if self.held and self.held[0] == text:
+                self.held[1] += 1
+                return
+            self._flush_held()
+            self.held = [text, 1]
+            return
+        self._flush_held()
         if self.header is not None:
             self.write(self.header)
             self.header = None
@@ -67,6 +88,8 @@ class Narrator:
             self._flush_choices()
         if kind != "count" or (self.counts and _owner(self.counts[0]) != _owner(event)):
             self._flush_counts()
+        if kind not in ("shuffle", "say") and not (kind == "move" and self.phase == "setup"):
+            self._flush_held()  # a setup's moves are summed up, not told: they do not part repeated lines
         if kind == "phase":
             self._setup_done()
             self.phase = event["phase"]
@@ -89,15 +112,17 @@ class Narrator:
         elif kind == "count":
             if self.unseen is None or not self.unseen.last_hidden:
                 self.counts.append(event)
+                if event["counter"].endswith(".score"):
+                    self.scores[event["counter"][:-len(".score")]] = event["now"]
         elif kind == "roll":
             self._line(f"    rolled {', '.join(str(d) for d in event['dice'])}{self._rule(event)}")
         elif kind == "shuffle":
-            self._line(f"    shuffled {event['zone']}")
+            self._line(f"    shuffled {event['zone']}", fold=self.phase == "setup")
         elif kind == "choice":
             if self.secrets is None or event["seat"] in self.secrets.get("", ()):
                 self.revealed.append(f"{event['seat']}: {event['option']}")
         elif kind == "say":
-            self._line(f"    {event['text']}{self._rule(event)}")
+            self._line(f"    {event['text']}{self._rule(event)}", fold=self.phase == "setup")
         elif kind == "react":
             who = event["card"] if event["card"] is not None else f"the rule at {event['rule']}"
             args = ", ".join("none" if a is None else str(a).lower() if isinstance(a, bool) else str(a)
@@ -108,11 +133,16 @@ class Narrator:
             self._line(f"    {who} reacts to {event['event']}({args}){rule}")
         elif kind == "end":
             self.header = None
+            if self.solo:  # nobody to beat: the score is the result (the rules may announce a title for it)
+                told = ", ".join(f"{seat} score {score}" for seat, score in self.scores.items())
+                self.write(f"\nThe game ends{': ' + told if told else ''}{self._rule(event)}")
+                return
             winners = " and ".join(event["winners"]) or "nobody"
             self.write(f"\nThe game ends: {winners} {'win' if len(event['winners']) > 1 else 'wins'}"
                        f"{self._rule(event)}")
 
     def _setup_done(self) -> None:
+        self._flush_held()
         if self.setup_moves:
             self.write(f"  {self.setup_moves} components set out")
             self.setup_moves = 0

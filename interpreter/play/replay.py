@@ -60,6 +60,15 @@ class ReplayReport:
 def replay(path: Path, ruleset_ref: str | None = None) -> ReplayReport:
     """Re-run a logged game and compare it, event by event, with the log. The ruleset is the
     bundled one the header names, or the folder `ruleset_ref`."""
+    logged, game, notes = logged_game(path, ruleset_ref)
+    report = _compare(logged, game)
+    report.notes = notes
+    return report
+
+
+def logged_game(path: Path, ruleset_ref: str | None = None) -> tuple[LoggedGame, Game, list[str]]:
+    """A log, the game it was played with (the bundled ruleset its header names, or the folder
+    `ruleset_ref`) and notes on what changed since it was written."""
     from snowrules.compile.compiler import compile_ruleset
     from snowrules.load.ruleset import bundled_names, find_ruleset, load_ruleset
 
@@ -86,9 +95,7 @@ def replay(path: Path, ruleset_ref: str | None = None) -> ReplayReport:
                        + error.diagnostics) from None
     if head.get("version") is not None and ruleset.version != head["version"]:
         notes.append(f"the log was written with version {head['version']}, the ruleset is {ruleset.version}")
-    report = _compare(logged, game)
-    report.notes = notes
-    return report
+    return logged, game, notes
 
 
 def _compare(logged: LoggedGame, game: Game) -> ReplayReport:

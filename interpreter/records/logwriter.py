@@ -169,6 +169,12 @@ class LogWriter:
         os.chmod(descriptor, _mode_for(self.target))
         self.file = os.fdopen(descriptor, "w", encoding="utf-8", newline="\n")
 
+    def restart(self) -> None:
+        """Empty the partial file: the game is written again from its start (an undo replays it)."""
+        self.file.seek(0)
+        self.file.truncate()
+        self.portable = PortableRules()
+
     def write(self, event: dict) -> None:
         self.file.write(json.dumps(self.portable.event(event), separators=(",", ":"), sort_keys=True) + "\n")
 

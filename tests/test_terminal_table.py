@@ -1,0 +1,214 @@
+"""The terminal table (issue 24, part 3): a person plays through a real pseudo-terminal (pexpect),
+chooses by number or name, asks for help, undoes; two people in hot seat never see each other's
+hand; bad answers get one exact line each; `replay --show` steps through a log."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from snowrules.cli.main import main
+from snowrules.compile.compiler import load_program
+from snowrules.play.agents import HumanAgent, Observation
+from snowrules.play.narrate import narrate
+from snowrules.play.replay import logged_game, replay
+from snowrules.play.show import account_steps, show_steps
+from snowrules.play.table import Table
+from snowrules.runtime.engine import Game
+
+pexpect = pytest.importorskip("pexpect")
+
+ROOT = Path(__file__).resolve().parent.parent
+TILES = ROOT / "tests" / "rulesets" / "tiles"
+PROMPT = r"\(\? for help\): "
+SHORT = ["--option", "num_cards=4", "--option", "points_order=ascending"]  # Goofspiel, 3 decisions each
+
+
+def spawn(*arguments: str, cwd: Path = ROOT):
+    return pexpect.spawn(sys.executable, ["-c", "from snowrules.cli.main import entry; entry()", *arguments],
+                         cwd=str(cwd), encoding="utf-8", timeout=30, dimensions=(60, 120))
+
+
+def ask(child, answer: str) -> str:
+    """Wait for the prompt, answer it; the screen text up to the prompt."""
+    child.expect(PROMPT)
+    shown = child.before
+    child.sendline(answer)
+    return shown
+
+
+def test_a_person_plays_goofspiel_with_help_a_name_and_undo():
+    """p0 is the person, p1 random (seed 1: it bids 4, 1, 3, 2 in turn, as the account
+    tells). Help, an option's card, a refused undo before any answer, a name prefix, a refused
+    undo after p1 answered, then numbers to the end."""
+    child = spawn("run", "goofspiel", "--agents", "human,random", "--seed", "1", *SHORT)
+    first = ask(child, "?")
+    assert first.endswith("--- p0 to choose (card) ---\r\n  p0.hand: p0 bid 1, p0 bid 2, p0 bid 3, p0 bid 4\r\n"
+                          "  point_deck: prize 4, prize 3, prize 2\r\n  prize: prize 1\r\n"
+                          "  p0.score=0\r\n"                                  # the score, shown at 0
+                          "  1) p0 bid 1\r\n  2) p0 bid 2\r\n  3) p0 bid 3\r\n  4) p0 bid 4\r\nchoice 1-4 ")
+    assert "  undo         take back your last answer" in ask(child, "? 3")
+    assert "  3) p0 bid 3\r\n     kind: bid\r\n     value: 3\r\n     owner: p0\r\n" in ask(child, "undo")
+    assert "nothing to undo: you have not answered yet" in ask(child, "BID 2")   # a name, any case
+    second = ask(child, "undo")
+    assert "chosen: p0: p0 bid 2" in second and "p1 wins prize 1 with p1 bid 4" in second
+    assert ("--- p0 to choose (card) ---\r\n  p0.hand: p0 bid 1, p0 bid 3, p0 bid 4\r\n  p0.played: p0 bid 2\r\n"
+            "  point_deck: prize 4, prize 3\r\n  prize: prize 2\r\n  p0.score=0\r\n") in second  # what changed
+    assert "cannot undo: p1 has answered since" in ask(child, "3")              # bid 4 on prize 2
+    third = ask(child, "1")                                                      # bid 1 on prize 3
+    assert "p0 wins prize 2 with p0 bid 4" in third
+    child.expect(pexpect.EOF)
+    end = child.before
+    # p1 bids 3 on prize 3, then both last cards are played: p0 bid 3 takes prize 4 (p0 2 + 4, p1 1 + 3)
+    assert "p1 wins prize 3 with p1 bid 3" in end and "p0 wins prize 4 with p0 bid 3" in end
+    assert "p0: score +4 (now 6)" in end and "The game ends: p0 wins" in end
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_undo_takes_back_the_last_answer_by_replaying_the_game(tmp_path):
+    """Three tiles (solo): tile B, then at its spot `undo`: tile B is taken back, the tile is asked
+    again; tile C is chosen by name. The log holds the game as played after the undo, and replays."""
+    log = tmp_path / "game.jsonl"
+    child = spawn("run", str(TILES), "--agents", "human", "--log", str(log))
+    ask(child, "1")
+    ask(child, "undo")
+    again = ask(child, "tile c")
+    assert "undone: 'tile B' is taken back; choose again" in again
+    assert "--- builder to choose (tile) ---" in again
+    spot = ask(child, "1")
+    assert "chosen: builder: tile C" in spot and "--- builder to choose (spot) ---" in spot
+    ask(child, "1")
+    child.expect(pexpect.EOF)
+    assert "The game ends: builder score " in child.before and "winner" not in child.before  # solo: a score
+    child.close()
+    assert child.exitstatus == 0
+    choices = [json.loads(line) for line in log.read_text().splitlines() if '"e":"choice"' in line]
+    assert [c["option"] for c in choices][:2] == ["tile C", "(0,-1) turned east, covers nothing"]
+    assert replay(log, str(TILES)).identical
+
+
+def test_hot_seat_never_shows_one_hand_to_the_other_person():
+    """Two people at one terminal, each bidding their lowest card. Between the "pass to" screens,
+    the screen shows the deciding person's hand and none of the cards still in the other's hand."""
+    child = spawn("run", "goofspiel", "--agents", "human,human", *SHORT)
+    screens = []
+    for _ in range(6):   # 3 decisions each; the 4th card is played by the rules
+        child.expect("press Enter")
+        child.sendline("")
+        screens.append(ask(child, "1"))
+    child.expect(pexpect.EOF)
+    for turn in range(1, 4):
+        for seat, other, hidden_from in (("p0", "p1", turn), ("p1", "p0", turn + 1)):
+            screen = screens[2 * (turn - 1) + (seat == "p1")]
+            assert f"{seat}.hand: {seat} bid {turn}" in screen             # the person sees their own hand
+            unseen = [f"{other} bid {k}" for k in range(hidden_from, 5) if f"{other} bid {k}" in screen]
+            assert unseen == [], (seat, turn, screen)
+            assert f"{other}.hand:" not in screen
+            assert f": {other}.hand -> " not in screen.replace(f"component(s): {other}.hand -> ", "")  # counted only
+
+
+def test_reveal_plays_every_seat_openly(capsys, monkeypatch):
+    """--reveal: no passing of the screen, the other's hand is told as it is played (in-process:
+    the screen handling is the same as through a terminal, tested above)."""
+    import io
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 6))
+    assert main(["run", "goofspiel", "--agents", "human,human", "--reveal", *SHORT]) == 0
+    out = capsys.readouterr().out
+    assert "pass to" not in out and "\033[2J" not in out
+    assert "p1 bid 3: p1.hand -> p1.bid" in out  # p1's card is named: nothing is hidden
+
+
+def test_replay_show_steps_through_a_log_from_one_seat(tmp_path, capsys):
+    """p1's view of a logged game: p0's bids are counted, not named, until they are shown; Enter
+    steps on, `b` shows the steps up to the one before again, `q` quits."""
+    log = tmp_path / "game.jsonl"
+    assert main(["run", "goofspiel", "--seed", "3", "--log", str(log), "--json", *SHORT]) == 0
+    logged, game, _ = logged_game(log)
+    steps = account_steps(logged, game, game.layout.seat_names.index("p1"))
+    assert steps[:5] == [["Setup"], ["  12 components set out", "\nTurn 1"],
+                         ["  - deal point card", "    prize 1: point_deck -> prize"],
+                         ["  - bid", "    chosen: p1: p1 bid 2", "    1 component(s): p0.hand -> p0.bid"],
+                         ["    p1 bid 2: p1.hand -> p1.bid"]]
+    assert ["    p0 bid 3: p0.bid -> p0.played"] in steps    # shown once played
+    keys = iter(["", "", "b", "q"])
+    shown: list[str] = []
+    show_steps(steps[:5], "a log", lambda prompt: shown.append(prompt) or next(keys), shown.append)
+    assert shown[:4] == ["a log (Enter: next, b: back, q: quit)", "Setup", "[1/5] ", "  12 components set out"]
+    assert shown[-5:] == ["\033[H\033[2J\033[3Ja log", "Setup", "  12 components set out", "\nTurn 1", "[2/5] "]
+
+
+def _goofspiel_decision():
+    game = Game(load_program("goofspiel", None, 2, (("num_cards", 4), ("points_order", "ascending"))))
+    st = game.start(0)
+    return game, Observation(game, st, 0, st.pending.options[0])
+
+
+BAD_ANSWERS = [
+    ("", "type a number from 1 to 4 or the start of an option's name (? for help)"),
+    ("0", "no option 0: the options are 1 to 4"),
+    ("5", "no option 5: the options are 1 to 4"),
+    ("zz", "no option matches 'zz': type a number from 1 to 4 or the start of an option's name (? for help)"),
+    ("p1 bid 2", "no option matches 'p1 bid 2': type a number from 1 to 4 or the start of an option's name "
+                 "(? for help)"),
+    ("bid", "'bid' matches 4 options: 1) p0 bid 1, 2) p0 bid 2, 3) p0 bid 3, 4) p0 bid 4; type more of the "
+            "name or its number"),
+    ("p0 b", "'p0 b' matches 4 options: 1) p0 bid 1, 2) p0 bid 2, 3) p0 bid 3, 4) p0 bid 4; type more of the "
+             "name or its number"),
+    ("? 9", "no option 9: the options are 1 to 4"),
+    ("? zz", "no option matches 'zz': type a number from 1 to 4 or the start of an option's name (? for help)"),
+    ("undo", "nothing to undo: you have not answered yet"),
+]
+
+
+@pytest.mark.parametrize("answer, message", BAD_ANSWERS)
+def test_a_bad_answer_gets_one_exact_line(answer, message):
+    game, observation = _goofspiel_decision()
+    agent = HumanAgent(table=Table(game, {0}))
+    assert agent.reply(answer, observation, observation.view, observation.labels()) == (None, [message])
+
+
+@pytest.mark.parametrize("answer, index", [("3", 2), ("BID 3", 2), ("p0 bid 4", 3), ("bid 1", 0), ("b", None)])
+def test_a_good_answer_picks_its_option(answer, index):
+    game, observation = _goofspiel_decision()
+    chosen, _ = HumanAgent().reply(answer, observation, observation.view, observation.labels())
+    assert chosen == index
+
+
+@pytest.mark.parametrize("answer, index, message", [
+    ("1", 1, None), ("0", 0, None),                        # the number itself, not its place in a list
+    ("2", None, "2 is not one of the options: 0, 1"), ("-1", None, "-1 is not one of the options: 0, 1"),
+    ("", None, "type one of 0, 1 (? for help)"), ("? 1", None, "  1"),
+])
+def test_options_that_are_numbers_are_answered_with_the_number(answer, index, message):
+    """Oh Hell, seed 2: p0 bids 0 or 1 tricks (one card each)."""
+    game = Game(load_program("oh_hell", None, 3))
+    st = game.start(2)
+    observation = Observation(game, st, 0, st.pending.options[0])
+    assert observation.labels() == ["0", "1"]
+    chosen, lines = HumanAgent().reply(answer, observation, observation.view, observation.labels())
+    assert (chosen, lines[:1]) == (index, [message] if message else [])
+
+
+def test_repeated_setup_lines_are_folded():
+    events = [{"e": "phase", "phase": "setup"}] + [{"e": "shuffle", "zone": "discard"}] * 4 + [
+        {"e": "shuffle", "zone": "deck"}, {"e": "turn", "turn": 1}, {"e": "shuffle", "zone": "discard"},
+        {"e": "shuffle", "zone": "discard"}]
+    assert narrate(events) == ["Setup", "    shuffled discard \u00d74", "    shuffled deck", "\nTurn 1",
+                               "    shuffled discard", "    shuffled discard"]  # folded in the setup only
+
+
+WINDOWS = [f"{colour} window {n}" for colour in ("blue", "green") for n in range(1, 6)]
+
+
+@pytest.mark.parametrize("names, runs, text", [
+    (["bid 2", "token", "token", "bid 1"], True, "bid 2, 2 x token, bid 1"),
+    (WINDOWS, True, "blue window 1-5, green window 1-5"),
+    (WINDOWS, False, ", ".join(WINDOWS)),                               # a hand is listed name by name
+    (WINDOWS[:2] + WINDOWS[3:9] + ["die", "die"], True, "blue window 1-2, blue window 4-5, green window 1-4, 2 x die"),
+    (WINDOWS[:8], True, ", ".join(WINDOWS[:8])),                        # short: as it is
+])
+def test_a_long_zone_folds_numbered_names(names, runs, text):
+    from snowrules.play.human import _folded
+    assert _folded(names, runs) == text
