@@ -18,6 +18,7 @@ MAX_BLOCK_DEPTH = 64           # SR705: blocks nested in the rules (if inside fo
 MAX_STEPS = 5_000_000          # SR706: statements, loop rounds and draws of one game
 MAX_REACTION_DEPTH = 16        # SR707: reactions that raise events whose reactions raise ... (a chain)
 MAX_FREE_ACTIONS = 1_000       # SR706: free actions taken at one decision before it is answered
+MAX_FREE_OPTIONS = 10_000      # SR704: free-action options offered at one decision (the bundled: tens)
 MAX_GRID_REACH = 1_000         # SR708: a grid cell's x and y, and a square's dx and dy, within +-this
 MAX_EXPRESSION_DEPTH = 64      # SR705: brackets ( [ { nested in the rules (the bundled: 4 at most)
 MAX_STATEMENT_TOKENS = 1_000   # SR705: tokens of one statement or declaration line (the bundled: under 200)
