@@ -10,6 +10,7 @@ from __future__ import annotations
 
 MAX_FILE_BYTES = 2_000_000     # SR701: any file the ruleset reads (YAML, rules, schema)
 MAX_YAML_NODES = 200_000       # SR702: nodes of one YAML file, every alias expanded
+MAX_YAML_TEXT_NODES = 20_000   # SR704: nodes written in one YAML file (the bundled: 1,593 at most), as read
 MAX_YAML_DEPTH = 64            # SR705: maps and lists nested in one YAML file
 MAX_COPIES = 10_000            # SR703: `count` of one component entry
 MAX_COMPONENTS = 100_000       # SR703: every copy of every component, for the most players
