@@ -38,7 +38,7 @@ def _limit_memory() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
 
 
-def snowrules(workdir: Path, *args: str) -> tuple[int, str, float]:
+def snowrules(workdir: Path, *args: str, env: dict | None = None) -> tuple[int, str, float]:
     """The console command in a subprocess under 500 MB of address space: (exit code, output, the
     CPU seconds it used). CPU time is the bound (issue 29: 5 s of CPU), as it does not grow when
     other processes share the machine; a wall-clock timeout stops a hang."""
@@ -46,7 +46,7 @@ def snowrules(workdir: Path, *args: str) -> tuple[int, str, float]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         done = subprocess.run(command, cwd=workdir, capture_output=True, text=True, timeout=WALL_SECONDS,
-                              preexec_fn=_limit_memory, env={**os.environ, "PYTHONHASHSEED": "0"})
+                              preexec_fn=_limit_memory, env={**os.environ, "PYTHONHASHSEED": "0", **(env or {})})
     except subprocess.TimeoutExpired:
         pytest.fail(f"snowrules {' '.join(args)} ran past {WALL_SECONDS} s")
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -276,6 +276,15 @@ def log_of_twenty_megabytes(game: Path, root: Path):
     return ["replay", "long.jsonl"], "long.jsonl:22:1"  # 1 + 20 lines of 999,033 bytes: 20.0 MB
 
 
+def memory_past_the_limit(game: Path, root: Path):
+    """Nothing bounds a list of a million pairs (each item under the limits), but the command's
+    address space is: 100 MB here, for a fast row (2,048 MB by default)."""
+    line = insert_after(game / "rules.sr", "setup:", "    let xs = [[i, i] for each i in 1..1000000]")
+    # the let, its list, or its range: where the memory ran out
+    return [{"SNOWRULES_MEMORY_MB": "100"}, "run", "game", "--players", "2"], \
+        tuple(f"game/rules.sr:{line}:{col}" for col in (5, 14, 36))
+
+
 BOUNDED = [
     # (case, exit code, diagnostic code or None for a command-line error, what the message says)
     (zone_family, 1, "SR704", "this family has 100000000 zones, more than 10000"),
@@ -305,6 +314,7 @@ BOUNDED = [
     (yaml_of_ten_megabytes, 1, "SR701", "file is larger than 2000000 bytes"),
     (yaml_of_many_nodes, 1, "SR704", "this YAML file has more than 20000 values, keys, maps and lists"),
     (log_of_twenty_megabytes, 1, "SR802", "the log is longer than 20000000 bytes here"),
+    (memory_past_the_limit, 1, "SR710", "the command ran out of memory: it needed more than the 100 MB"),
     (free_action_of_a_million, 1, "SR704",
      "the free action 'pick' offers more than 10000 options at one decision (its items: 1000000)"),
 ]
@@ -315,7 +325,8 @@ def test_hostile_input_is_refused_at_its_place_in_bounded_time_and_memory(tmp_pa
     game = tmp_path / "game"
     shutil.copytree(GOOFSPIEL, game)
     args, where = case(game, tmp_path)
-    got, output, seconds = snowrules(tmp_path, *args)
+    env = args.pop(0) if isinstance(args[0], dict) else {}
+    got, output, seconds = snowrules(tmp_path, *args, env=env)
     assert got == status, f"exit {got}:\n{output}"
     assert seconds < SECONDS, f"answered after {seconds:.1f} s of CPU:\n{output}"
     assert "Traceback" not in output and "internal error" not in output and "MemoryError" not in output, output

@@ -146,6 +146,10 @@ def _command_lsp(_args) -> int:
     return 0
 
 
+_MEMORY_LIMITED = ("run", "validate", "test", "replay", "simulate", "compare")  # what reads rulesets and logs
+_memory_mb: int | None = None  # the address-space limit entry() set (cli/memory.py), for the message
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         args = _parser().parse_args(argv)
@@ -176,6 +180,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except MemoryError as error:  # past the address-space limit: a clear message, not a swapping machine
+        from snowrules.cli.memory import out_of_memory
+        print(out_of_memory(error, _memory_mb), file=sys.stderr)
+        return PROBLEMS
     except BrokenPipeError:
         return 0
     except Exception as error:  # noqa: BLE001 - the last guard: never a traceback for a user
@@ -192,6 +200,14 @@ def _out_of_time() -> tuple[type[BaseException], ...]:
 
 
 def entry() -> None:
+    global _memory_mb
+    if len(sys.argv) > 1 and any(command in sys.argv[1:] for command in _MEMORY_LIMITED):
+        from snowrules.cli.memory import limit_memory
+        try:
+            _memory_mb = limit_memory()
+        except UsageError as error:
+            print(f"snowrules: error: {error}", file=sys.stderr)
+            sys.exit(USAGE_ERROR)
     sys.exit(main())
 
 
