@@ -7,7 +7,7 @@ from pathlib import Path
 
 from snowrules.cli.usage import UsageError
 from snowrules.compile.compiler import compile_ruleset, programs_shared
-from snowrules.language.diagnostics import Diagnostic, SnowrulesError
+from snowrules.language.diagnostics import Diagnostic, Position, SnowrulesError
 from snowrules.language.names import name_problem
 from snowrules.load.ruleset import bundled_names, find_ruleset, load_ruleset, options_text, set_options
 from snowrules.play.agents import AgentSpecError, HumanAgent, agent_seed, parse_agents, play
@@ -252,7 +252,7 @@ def command_test(args) -> int:
     read: dict = {}  # the ruleset is read once for all its scenarios
     for path in files:
         try:
-            with game_clock(getattr(args, "time_limit", None)):
+            with game_clock(getattr(args, "time_limit", None), where=Position(str(path), 1, 1)):
                 result = run_scenario(path, args.ruleset, read=read)
         except SnowrulesError as error:
             failed += 1
@@ -277,7 +277,7 @@ def command_test(args) -> int:
 
 
 def command_replay(args) -> int:
-    with game_clock(getattr(args, "time_limit", None)):
+    with game_clock(getattr(args, "time_limit", None), where=Position(str(args.log), 1, 1)):
         report = replay(args.log, args.ruleset)
     for note in report.notes:
         print(f"{args.log}:1:1: note: {note}")

@@ -66,9 +66,10 @@ def _ring(_signum: int, frame: FrameType | None) -> None:
 
 
 @contextmanager
-def game_clock(seconds: float | None, program: Program | None = None) -> Iterator[None]:
+def game_clock(seconds: float | None, program: Program | None = None, where: Position | None = None
+               ) -> Iterator[None]:
     """Run the body (one game) within `seconds` of real time, else raise SR709 at the rule that
-    was running (the start of `program`'s rules when none is found). None or 0: no limit. An
+    was running (else `where`, else the start of `program`'s rules). None or 0: no limit. An
     enclosing clock is suspended meanwhile and resumed with what it had left. The handler stays
     installed after a game when it replaced the default one (installing it costs more than
     arming the timer); another program's handler (pytest-timeout's) is put back."""
@@ -79,7 +80,7 @@ def game_clock(seconds: float | None, program: Program | None = None) -> Iterato
     previous = _handler_now(signal.SIGALRM)
     if previous is not _ring:
         signal.signal(signal.SIGALRM, _ring)
-    _FALLBACKS.append(_start_of(program))
+    _FALLBACKS.append(where or _start_of(program))
     started = time.monotonic()
     outer, outer_interval = signal.setitimer(signal.ITIMER_REAL, seconds, REPEAT_SECONDS)
     try:
@@ -97,8 +98,10 @@ def game_clock(seconds: float | None, program: Program | None = None) -> Iterato
 
 
 def rule_running(frame: FrameType | None) -> Position | None:
-    """The rule the interrupted game was running: the innermost frame that names one."""
-    waiting = None
+    """The rule the interrupted game was running: the innermost frame that names one; else the
+    statement the state waits at; else the rule being compiled (a command's clock runs over its
+    reading and compiling too)."""
+    waiting = compiling = None
     while frame is not None:
         code = frame.f_code
         if code.co_filename == GENERATED:
@@ -122,8 +125,11 @@ def rule_running(frame: FrameType | None) -> Position | None:
                 return position
             if waiting is None and isinstance(local.get("st"), State):
                 waiting = _waiting_at(local["st"], local.get("program") or local.get("game"))
+            compiled = getattr(local.get("node"), "pos", None)  # the compiler's syntax node
+            if compiling is None and isinstance(compiled, Position):
+                compiling = compiled
         frame = frame.f_back
-    return waiting
+    return waiting or compiling
 
 
 def _waiting_at(st: State, holder) -> Position | None:
