@@ -27,6 +27,7 @@ from snowrules.language.limits import (
     MAX_TREE_DEPTH,
     MAX_VARIANTS,
     MAX_YAML_DEPTH,
+    MAX_YAML_TEXT_NODES,
 )
 from test_hostile import GOOFSPIEL, MEMORY_BYTES, SECONDS, insert_after
 
@@ -37,7 +38,7 @@ def _limit_memory() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
 
 
-def snowrules(workdir: Path, *args: str) -> tuple[int, str, float]:
+def snowrules(workdir: Path, *args: str, env: dict | None = None) -> tuple[int, str, float]:
     """The console command in a subprocess under 500 MB of address space: (exit code, output, the
     CPU seconds it used). CPU time is the bound (issue 29: 5 s of CPU), as it does not grow when
     other processes share the machine; a wall-clock timeout stops a hang."""
@@ -45,7 +46,7 @@ def snowrules(workdir: Path, *args: str) -> tuple[int, str, float]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         done = subprocess.run(command, cwd=workdir, capture_output=True, text=True, timeout=WALL_SECONDS,
-                              preexec_fn=_limit_memory, env={**os.environ, "PYTHONHASHSEED": "0"})
+                              preexec_fn=_limit_memory, env={**os.environ, "PYTHONHASHSEED": "0", **(env or {})})
     except subprocess.TimeoutExpired:
         pytest.fail(f"snowrules {' '.join(args)} ran past {WALL_SECONDS} s")
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -186,6 +187,104 @@ def partial_log(game: Path, root: Path):
     return ["replay", "game.jsonl.k2x9a0qe.partial"], "game.jsonl.k2x9a0qe.partial:1:1"
 
 
+# Games that run too long or grow too big: the time limit (a small one, so that a row is fast) and
+# the sizes of the lists a game makes. A timer interrupts wherever the game is, so a loop's refusal
+# names the loop or the statement inside it that was running: either place is right.
+LIMIT = "0.5"
+
+
+def _setup_loop(game: Path, body: str) -> int:
+    """`while true:` with `body` as the first statement of setup: the number of the `while` line."""
+    return insert_after(game / "rules.sr", "setup:", "    while true:\n" + body)
+
+
+def while_true_validate(game: Path, root: Path):
+    line = _setup_loop(game, "        let y = size([each c in box where c.value > 0])")
+    return ["validate", "game", "--time-limit", LIMIT], (f"game/rules.sr:{line}:5", f"game/rules.sr:{line + 1}:9")
+
+
+def while_true_test(game: Path, root: Path):
+    line = _setup_loop(game, "        let y = size([each c in box where c.value > 0])")
+    # each of the 4 scenarios stops after 0.3 s; `test` prints a scenario's failure without its code
+    return ["test", "game", "--time-limit", "0.3"], (f"game/rules.sr:{line}:5", f"game/rules.sr:{line + 1}:9")
+
+
+def endless_game_told(game: Path, root: Path):
+    line = _setup_loop(game, "        ask each p in players secretly to choose card from p.hand:\n"
+                             "            move card to p.bid\n"
+                             "        for each p in players:\n"
+                             "            move all from p.bid to p.hand")
+    return ["run", "game", "--players", "2", "--time-limit", LIMIT], \
+        tuple(f"game/rules.sr:{line + k}:{col}" for k, col in ((0, 5), (1, 9), (2, 13), (3, 9), (4, 13)))
+
+
+def _free_action_waits(game: Path) -> int:
+    """A free action nothing stops (its condition never turns false), offered each round of an
+    endless loop: the line of the loop."""
+    insert_after(game / "rules.sr", "zone discarded shared public",
+                 'free action "wait" for p:\n'
+                 '    move all from p.hand to p.played\n'
+                 '    move all from p.played to p.hand')
+    return _setup_loop(game, "        for each p in players:\n            offer free actions to p")
+
+
+def endless_free_actions(game: Path, root: Path):
+    line = _free_action_waits(game)
+    return ["run", "game", "--players", "2", "--time-limit", LIMIT], \
+        tuple(f"game/rules.sr:{line + k}:{col}" for k, col in ((0, 5), (1, 9), (2, 13)))
+
+
+def endless_free_actions_simulated(game: Path, root: Path):
+    args, where = endless_free_actions(game, root)
+    return ["simulate", "game", "--players", "2", "--games", "2", "--time-limit", LIMIT], where
+
+
+def list_doubled(game: Path, root: Path):
+    line = insert_after(game / "rules.sr", "setup:",
+                        "    let xs = [1]\n    repeat 40 times:\n        xs = flatten([xs, xs])")
+    return ["run", "game", "--players", "2"], f"game/rules.sr:{line + 2}:14"  # `        xs = ` is 13
+
+
+def free_action_of_a_million(game: Path, root: Path):
+    line = insert_after(game / "rules.sr", "zone discarded shared public",
+                        'free action "pick" for p, n in 1..1000000:\n    pass')
+    insert_after(game / "rules.sr", "setup:", "    for each p in players:\n        offer free actions to p")
+    return ["run", "game", "--players", "2"], f"game/rules.sr:{line}:1"
+
+
+def yaml_of_ten_megabytes(game: Path, root: Path):
+    path = game / "components" / "point_cards.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + "# " + "x" * 10_000_000 + "\n", encoding="utf-8")
+    return ["validate", "game", "--no-play"], "game/components/point_cards.yaml:1:1"  # by its size, unread
+
+
+def yaml_of_many_nodes(game: Path, root: Path):
+    line = insert_after(game / "components" / "point_cards.yaml", "schema: card.schema.json",
+                        "many: [" + "1," * MAX_YAML_TEXT_NODES + "1]")
+    # before it, the file's top map, `schema`, its value, `many` and its list: 5 nodes; so the
+    # node past the limit is the list's item number MAX_YAML_TEXT_NODES - 4, at 8 + 2 (k - 1)
+    return ["validate", "game", "--no-play"], \
+        f"game/components/point_cards.yaml:{line}:{8 + 2 * (MAX_YAML_TEXT_NODES - 5)}"
+
+
+def log_of_twenty_megabytes(game: Path, root: Path):
+    say = '{"e": "say", "text": "' + "x" * 999_000 + '"}\n'  # each line under the line's limit
+    with open(root / "long.jsonl", "w", encoding="utf-8") as log:
+        log.write('{"e": "header", "format": "snowrules-log/2", "ruleset": "goofspiel", "ruleset_hash": "sha256:0", '
+                  '"seed": 0, "players": 2, "agents": ["random", "random"], "seats": ["p0", "p1"], "options": {}, '
+                  '"variant": null, "version": "0"}\n' + say * 21)
+    return ["replay", "long.jsonl"], "long.jsonl:22:1"  # 1 + 20 lines of 999,033 bytes: 20.0 MB
+
+
+def memory_past_the_limit(game: Path, root: Path):
+    """Nothing bounds a list of a million pairs (each item under the limits), but the command's
+    address space is: 100 MB here, for a fast row (2,048 MB by default)."""
+    line = insert_after(game / "rules.sr", "setup:", "    let xs = [[i, i] for each i in 1..1000000]")
+    # the let, its list, or its range: where the memory ran out
+    return [{"SNOWRULES_MEMORY_MB": "100"}, "run", "game", "--players", "2"], \
+        tuple(f"game/rules.sr:{line}:{col}" for col in (5, 14, 36))
+
+
 BOUNDED = [
     # (case, exit code, diagnostic code or None for a command-line error, what the message says)
     (zone_family, 1, "SR704", "this family has 100000000 zones, more than 10000"),
@@ -206,6 +305,18 @@ BOUNDED = [
     (log_of_one_gigabyte_line, 1, "SR802", "this line is longer than 1000000 bytes"),
     (log_nested_200000_deep, 1, "SR705", "lists and objects nested more than 64 deep"),
     (partial_log, 1, "SR801", "this is the unfinished log of a run"),
+    (while_true_validate, 1, "SR709", "the game ran longer than 0.5 s (its time limit) here"),
+    (while_true_test, 1, None, "the game ran longer than 0.3 s (its time limit) here"),
+    (endless_game_told, 1, "SR709", "the game ran longer than 0.5 s (its time limit) here"),
+    (endless_free_actions, 1, "SR709", "the game ran longer than 0.5 s (its time limit) here"),
+    (endless_free_actions_simulated, 1, "SR709", "the game ran longer than 0.5 s (its time limit) here"),
+    (list_doubled, 1, "SR704", "the list flatten() makes here has 1048576 items, more than 1000000"),
+    (yaml_of_ten_megabytes, 1, "SR701", "file is larger than 2000000 bytes"),
+    (yaml_of_many_nodes, 1, "SR704", "this YAML file has more than 20000 values, keys, maps and lists"),
+    (log_of_twenty_megabytes, 1, "SR802", "the log is longer than 20000000 bytes here"),
+    (memory_past_the_limit, 1, "SR710", "the command ran out of memory: it needed more than the 100 MB"),
+    (free_action_of_a_million, 1, "SR704",
+     "the free action 'pick' offers more than 10000 options at one decision (its items: 1000000)"),
 ]
 
 
@@ -214,11 +325,14 @@ def test_hostile_input_is_refused_at_its_place_in_bounded_time_and_memory(tmp_pa
     game = tmp_path / "game"
     shutil.copytree(GOOFSPIEL, game)
     args, where = case(game, tmp_path)
-    got, output, seconds = snowrules(tmp_path, *args)
+    env = args.pop(0) if isinstance(args[0], dict) else {}
+    got, output, seconds = snowrules(tmp_path, *args, env=env)
     assert got == status, f"exit {got}:\n{output}"
     assert seconds < SECONDS, f"answered after {seconds:.1f} s of CPU:\n{output}"
     assert "Traceback" not in output and "internal error" not in output and "MemoryError" not in output, output
-    lines = [line for line in output.splitlines() if line.startswith(where + ":") or where + ": " in line]
+    places = where if isinstance(where, tuple) else (where,)
+    lines = [line for line in output.splitlines()
+             if any(line.startswith(place + ":") or place + ": " in line for place in places)]
     assert lines, f"nothing at {where}:\n{output}"
     assert says in lines[0], lines[0]
     if code is not None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from snowrules.cli.usage import UsageError
 from snowrules.compile.compiler import compile_ruleset, programs_shared
-from snowrules.language.diagnostics import Diagnostic, SnowrulesError
+from snowrules.language.diagnostics import Diagnostic, Position, SnowrulesError
 from snowrules.language.names import name_problem
 from snowrules.load.ruleset import bundled_names, find_ruleset, load_ruleset, options_text, set_options
 from snowrules.play.agents import AgentSpecError, HumanAgent, agent_seed, parse_agents, play
@@ -19,6 +19,7 @@ from snowrules.play.replay import replay
 from snowrules.records.logfile import LogWriter, header, result_event
 from snowrules.records.logwriter import log_target_problem
 from snowrules.records.scenarios import run_scenario, scenario_files
+from snowrules.runtime.clock import game_clock
 from snowrules.runtime.engine import Game
 from snowrules.runtime.returns import player_returns
 
@@ -146,12 +147,16 @@ def command_run(args) -> int:
         sink, listen = attempt(log)
         return play(game, agents, args.seed, sink, listen=listen)
 
+    # a person's thinking is not timed: a game with people stops when they do
+    seconds = None if "human" in agent_names else args.time_limit
     if args.log is not None:
         with LogWriter(args.log) as log:
-            st = played(log)
+            with game_clock(seconds, game.program):
+                st = played(log)
             log.write(result_event(game, st))
     else:
-        st = played()
+        with game_clock(seconds, game.program):
+            st = played()
     narrator = account[0]
     if picture is not None:
         try:
@@ -239,11 +244,13 @@ def command_validate(args) -> int:
     from snowrules.cli.formats import FORMATS, render
     from snowrules.cli.validation import validate_paths
     from snowrules.cli.version import installed_version
+    from snowrules.play.smoke import DEFAULT_BOUNDS, SmokeBounds
     form = getattr(args, "format", "text")
     if form not in FORMATS:
         raise UsageError(f"--format {form!r}: choose one of {', '.join(FORMATS)}")
     with programs_shared():  # the check, the smoke games and the scenarios compile each configuration once
-        folders, problems = validate_paths(args.paths, play=not getattr(args, "no_play", False))
+        bounds = SmokeBounds(seconds=getattr(args, "time_limit", DEFAULT_BOUNDS.seconds))
+        folders, problems = validate_paths(args.paths, not getattr(args, "no_play", False), bounds)
     sys.stdout.write(render(problems, form, installed_version()))
     errors = sum(d.severity == "error" for d in problems)
     failing = errors + (len(problems) - errors if getattr(args, "strict", False) else 0)
@@ -273,7 +280,8 @@ def command_test(args) -> int:
     read: dict = {}  # the ruleset is read once for all its scenarios
     for path in files:
         try:
-            result = run_scenario(path, args.ruleset, read=read)
+            with game_clock(getattr(args, "time_limit", None), where=Position(str(path), 1, 1)):
+                result = run_scenario(path, args.ruleset, read=read)
         except SnowrulesError as error:
             failed += 1
             print(f"FAIL {path.name}")
@@ -301,7 +309,8 @@ def command_replay(args) -> int:
         raise UsageError("--seat goes with --show (it says whose view the game is shown from)")
     if getattr(args, "show", False):
         return _show_log(args)
-    report = replay(args.log, args.ruleset)
+    with game_clock(getattr(args, "time_limit", None), where=Position(str(args.log), 1, 1)):
+        report = replay(args.log, args.ruleset)
     for note in report.notes:
         print(f"{args.log}:1:1: note: {note}")
     if report.identical:
@@ -359,7 +368,8 @@ def _simulated(args, ruleset, players: int, agent_names: list[str]):
     from snowrules.play.cluster import ClusterError
     from snowrules.play.simulate import simulate
     options = tuple(sorted(ruleset.option_values.items()))
-    spec = GameSpec(args.ruleset, ruleset.variant, players, tuple(agent_names), options, not args.no_components)
+    spec = GameSpec(args.ruleset, ruleset.variant, players, tuple(agent_names), options, not args.no_components,
+                    getattr(args, "time_limit", None))
     try:
         return simulate(spec, args.games, args.seed, args.workers, args.cluster,
                         progress=not args.json and sys.stderr.isatty())

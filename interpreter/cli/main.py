@@ -49,6 +49,7 @@ def _parser() -> argparse.ArgumentParser:
                           "everything told (for a designer playing every seat)")
     run.add_argument("--picture", type=Path, metavar="FILE.svg",
                      help="draw the grid zones at the end of the game as an SVG picture in this file")
+    _time_limit_argument(run, 60.0, "the game (none with a human agent)")
 
     validate = commands.add_parser("validate", help="check rulesets, report every problem")
     validate.add_argument("paths", nargs="+", help="ruleset folders or names, or files inside a ruleset")
@@ -56,10 +57,12 @@ def _parser() -> argparse.ArgumentParser:
                           help="text (default), json, github (workflow annotations) or sarif (2.1.0)")
     validate.add_argument("--strict", action="store_true", help="warnings fail too (exit 1)")
     validate.add_argument("--no-play", action="store_true", help="skip the seeded smoke games")
+    _time_limit_argument(validate, 5.0, "each smoke game and each scenario")
 
     test = commands.add_parser("test", help="run a ruleset's scenarios")
     test.add_argument("ruleset", help="a bundled ruleset's name or a ruleset folder")
     test.add_argument("-v", "--verbose", action="store_true", help="tell each scenario's game")
+    _time_limit_argument(test, 10.0, "each scenario")
 
     replay = commands.add_parser("replay", help="re-run a game log and check it")
     replay.add_argument("log", type=Path, help="a game log written by `snowrules run --log`")
@@ -68,6 +71,7 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("--show", action="store_true",
                         help="step through the game at the terminal (Enter: next event, b: back, q: quit)")
     replay.add_argument("--seat", metavar="NAME", help="with --show: the game as this seat saw it (default: all)")
+    _time_limit_argument(replay, 60.0, "the replayed game")
 
     simulate = commands.add_parser("simulate", help="play many games and sum them up")
     simulate.add_argument("ruleset", help="a bundled ruleset's name or a ruleset folder")
@@ -117,6 +121,24 @@ def _simulation_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("--report", type=Path, metavar="DIR", help="write an HTML page with plots there")
     command.add_argument("--no-components", action="store_true",
                          help="skip the per-component figures (faster: no move events are followed)")
+    _time_limit_argument(command, 60.0, "each game")
+
+
+def _time_limit_argument(command: argparse.ArgumentParser, default: float, what: str) -> None:
+    """`--time-limit SECONDS`: a game past it stops at the rule it was running (SR709, exit 1), as
+    the step budget bounds steps but not what each step costs (runtime/clock.py)."""
+    command.add_argument("--time-limit", type=_seconds, default=default, metavar="SECONDS",
+                         help=f"stop {what} past this many seconds of real time (default {default:g})")
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value <= 1e6:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number of seconds above 0, at most 1000000")
+    return value
 
 
 
@@ -131,6 +153,10 @@ def _command_lsp(_args) -> int:
     cache.disable()  # each check reads a copy of the folder with the editor's texts: nothing to reuse
     serve()
     return 0
+
+
+_MEMORY_LIMITED = ("run", "validate", "test", "replay", "simulate", "compare")  # what reads rulesets and logs
+_memory_mb: int | None = None  # the address-space limit entry() set (cli/memory.py), for the message
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -159,9 +185,16 @@ def main(argv: list[str] | None = None) -> int:
         for diagnostic in error.diagnostics:  # with its code, as validate prints it: `run`, `replay`, `test` too
             print(diagnostic.with_code(), file=sys.stderr)
         return PROBLEMS
+    except _out_of_time() as stop:  # a timer that rang as its game was ending (runtime/clock.py)
+        print(f"{stop.position}: error: the game ran past its time limit [SR709]", file=sys.stderr)
+        return PROBLEMS
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except MemoryError as error:  # past the address-space limit: a clear message, not a swapping machine
+        from snowrules.cli.memory import out_of_memory
+        print(out_of_memory(error, _memory_mb), file=sys.stderr)
+        return PROBLEMS
     except BrokenPipeError:
         return 0
     except Exception as error:  # noqa: BLE001 - the last guard: never a traceback for a user
@@ -171,7 +204,21 @@ def main(argv: list[str] | None = None) -> int:
         return 70
 
 
+def _out_of_time() -> tuple[type[BaseException], ...]:
+    """The game clock's exception, when a clock was used (evaluated only as an exception passes)."""
+    clock = sys.modules.get("snowrules.runtime.clock")
+    return (clock.OutOfTime,) if clock is not None else ()
+
+
 def entry() -> None:
+    global _memory_mb
+    if len(sys.argv) > 1 and any(command in sys.argv[1:] for command in _MEMORY_LIMITED):
+        from snowrules.cli.memory import limit_memory
+        try:
+            _memory_mb = limit_memory()
+        except UsageError as error:
+            print(f"snowrules: error: {error}", file=sys.stderr)
+            sys.exit(USAGE_ERROR)
     sys.exit(main())
 
 

@@ -18,6 +18,7 @@ from snowrules.load.ruleset import bundled_names, display_path, find_ruleset, re
 from snowrules.load.yaml_files import load_yaml, plain
 from snowrules.play.smoke import DEFAULT_BOUNDS, SmokeBounds, smoke_play
 from snowrules.records.scenarios import inside, outside_scenario_files, run_scenario, scenario_files
+from snowrules.runtime.clock import game_clock
 
 YAML_SUFFIXES = (".yaml", ".yml")
 
@@ -120,7 +121,8 @@ def _validate_folder(folder: Path, play: bool, bounds: SmokeBounds, scenarios: b
     read: dict = {}  # the ruleset is read once for all its scenarios
     for path in scenario_files(ruleset):
         try:
-            run_scenario(path, str(folder), bounds.max_steps, read)
+            with game_clock(bounds.seconds):
+                run_scenario(path, str(folder), bounds.max_steps, read)
         except SnowrulesError as error:
             add(list(error.diagnostics))
     return _ordered(found)

@@ -4,8 +4,16 @@ The VM counts the statements it runs; a native loop (fused Python code) and a dr
 rounds here, so that `repeat 1000000000000 times: pass`, a `while true:` around an inner loop or
 `roll 100000000 dice` stop at the budget instead of running for minutes. A `repeat` or `for each`
 charges all its rounds before the first, so the check costs nothing per round.
+
+The lists the rules make are bounded before they are made: a range (`bounded_range`) and a
+flatten() (`joined`, `joined_zones`), the one function whose result can be longer than its
+argument, so that `xs = flatten([xs, xs])` in a loop is refused at 1,000,000 items (8 MB) instead
+of doubling until the machine swaps. Every other list the rules make is at most as long as one
+they already hold (a filter, a `[... for each ...]`, sorted(), unique()).
 """
 from __future__ import annotations
+
+from itertools import chain
 
 from snowrules.language.diagnostics import Position, RuntimeRulesError
 from snowrules.language.limits import MAX_LIST, MAX_STEPS
@@ -40,3 +48,23 @@ def bounded_range(start: int, end: int, descending: bool, position: Position) ->
     if size > MAX_LIST:
         too_many(position, size, "this range")
     return list(range(start, end - 1, -1)) if descending else list(range(start, end + 1))
+
+
+def joined(lists: list, position: Position) -> list:
+    """flatten() of a list of lists: their items in one list, refused past MAX_LIST items (the
+    lengths are added up first: a list of a million references to one long list is refused
+    without being walked)."""
+    size = sum(map(len, lists))
+    if size > MAX_LIST:
+        too_many(position, size, "the list flatten() makes here")
+    return list(chain.from_iterable(lists))
+
+
+def joined_zones(zones: list[int], st, position: Position) -> list[int]:
+    """flatten() of a list of zones: their components in one list, refused past MAX_LIST items
+    (a zone may be listed many times)."""
+    held = st.zones
+    size = sum(len(held[zone]) for zone in zones)
+    if size > MAX_LIST:
+        too_many(position, size, "the list flatten() makes here")
+    return [item for zone in zones for item in held[zone]]

@@ -34,7 +34,7 @@ from snowrules.compile.scope import RoutineSlots, Scope, suggest
 from snowrules.compile.steps import ChooseStep
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostics, Position, RuntimeRulesError
-from snowrules.language.limits import MAX_FREE_ACTIONS
+from snowrules.language.limits import MAX_FREE_ACTIONS, MAX_FREE_OPTIONS
 from snowrules.model import kinds as t
 from snowrules.model.program import ROUTINE, Routine
 from snowrules.model.values import Decision, Frame
@@ -98,10 +98,13 @@ class FreeActionTable:
                     if action.cond is None or action.cond(st, env):
                         found.append({FREE_KEY: action.index})
                     continue
-                for item in list(action.items(st, env)):
+                items = list(action.items(st, env))
+                for item in items:
                     env[action.item_slot] = item
                     if action.cond is None or action.cond(st, env):
                         found.append({FREE_KEY: action.index, ITEM_KEY: item})
+                        if len(found) > MAX_FREE_OPTIONS:  # an option is a dict and a label: refused first
+                            _too_many_options(action, len(items))
             except PYTHON_ERRORS as error:
                 raise rules_error(error, action.position, "while the free action's options were worked out") \
                     from None
@@ -137,6 +140,13 @@ class FreeActionTable:
             local[action.item_slot] = option.get(ITEM_KEY)
         return action, local
 
+
+
+def _too_many_options(action: FreeAction, items: int) -> None:
+    raise RuntimeRulesError.at(action.position, f"the free action {action.name!r} offers more than "
+                               f"{MAX_FREE_OPTIONS} options at one decision (its items: {items})",
+                               "a `when` that keeps only the items a player can use, or items from a zone",
+                               code="SR704")
 
 
 def free_label(actions: list[FreeAction], option: dict, label_item: Callable[[Any, str], str]) -> str:

@@ -12,6 +12,8 @@ from snowrules.compile import (
     found_by_loop,
     stdlib_grid,  # noqa: F401 - registers the grid zones' functions
 )
+from snowrules.compile.budget import joined as joined_lists
+from snowrules.compile.budget import joined_zones
 from snowrules.compile.closures import fail
 from snowrules.compile.fuse import code, exists, fresh, fused, member, read_only, read_only_list, with_parameters
 from snowrules.compile.library import (
@@ -133,13 +135,14 @@ def _flatten(call: Call):
         zones = _known_zones(fn)
         if zones is not None:  # a folded list of a few zones: their items unpacked, no loop
             joined = fused("[" + ", ".join(f"*st.zones[{{i{n}}}]" for n in range(len(zones))) + "]", ints=zones)
-        else:
-            joined = _joined("[{x1} for {x0} in {p0} for {x1} in st.zones[{x0}]]", fn)
+        else:  # any number of zones, each any number of times: bounded (compile/budget.py)
+            joined = fused("{v0}({p0}, st, {v1})", [read_only(fn)], [joined_zones, call.position])
         _FLATTENED_ZONES[joined] = fn
         return joined, t.list_of(t.COMPONENT)
     if not t.is_list(kind) or not (t.is_list(inner) or inner == t.ANY):
         call.error("flatten() takes a list of lists or of zones")
-    return _joined("[{x1} for {x0} in {p0} for {x1} in {x0}]", fn), t.list_of(t.element(inner))
+    # the one function whose list can outgrow its argument: bounded before it is made
+    return fused("{v0}({p0}, {v1})", [read_only(fn)], [joined_lists, call.position]), t.list_of(t.element(inner))
 
 
 UNPACKED_ZONES = 16  # at most this many zones of a folded list are joined by unpacking each
@@ -154,19 +157,6 @@ def _known_zones(fn) -> list[int] | None:
         return None
     (zones,) = code(plain)[1].values()
     return list(zones) if all(type(zone) is int for zone in zones) else None
-
-
-def _joined(template: str, fn):
-    """`template`, a comprehension over the list `fn` gives (its loop names {x0}, {x1} fresh), as
-    one generated expression (no call per use). When fn's source holds an assignment expression,
-    which Python refuses in a comprehension's iterable, the list is a lambda's argument instead."""
-    x0, x1 = fresh(), fresh()
-    template = template.replace("{x0}", x0).replace("{x1}", x1)
-    fn = read_only(fn)
-    if ":=" in code(fn)[0]:
-        passed = fresh("_it")
-        return fused(f"(lambda {passed}: {template.replace('{p0}', passed)})({{p0}})", [fn])
-    return fused(template, [fn])
 
 
 @function("sorted", "a list in increasing order", "sorted([c.number for each c in p.hand])", (SEQUENCE,),

@@ -63,12 +63,14 @@ CATALOGUE: tuple[Code, ...] = (
     Code("SR701", "file-too-large", "a file is larger than the size limit"),
     Code("SR702", "yaml-alias-expansion", "YAML aliases expand to more nodes than the limit"),
     Code("SR703", "too-many-copies", "a component's count, or all copies together, exceed the limit"),
-    Code("SR704", "list-too-large", "a list, range, roll, repeat count, zone family, tile's squares or the "
-         "variants exceed their size limit"),
+    Code("SR704", "list-too-large", "a list, range, roll, repeat count, zone family, tile's squares, the "
+         "variants, a free action's options or a YAML file's nodes exceed their size limit"),
     Code("SR705", "nesting-too-deep", "rules, YAML or a log line nest deeper than the limit"),
     Code("SR706", "step-budget", "a game ran more steps (statements, loop rounds, draws) than its budget"),
     Code("SR707", "reaction-depth", "reactions raised events whose reactions raised more, deeper than the limit"),
     Code("SR708", "grid-too-large", "a square or a placement lies farther from a grid's origin than the limit"),
+    Code("SR709", "time-limit", "a game ran longer than its time limit (--time-limit)"),
+    Code("SR710", "out-of-memory", "a command needed more address space than it allows itself (SNOWRULES_MEMORY_MB)"),
     Code("SR801", "log-invalid", "a game log cannot be read or replayed"),
     Code("SR802", "log-too-large", "a game log's line, or the whole log, is longer than the limit"),
     Code("SR901", "other", "a problem of no other kind"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 MAX_FILE_BYTES = 2_000_000     # SR701: any file the ruleset reads (YAML, rules, schema)
 MAX_YAML_NODES = 200_000       # SR702: nodes of one YAML file, every alias expanded
+MAX_YAML_TEXT_NODES = 20_000   # SR704: nodes written in one YAML file (the bundled: 1,593 at most), as read
 MAX_YAML_DEPTH = 64            # SR705: maps and lists nested in one YAML file
 MAX_COPIES = 10_000            # SR703: `count` of one component entry
 MAX_COMPONENTS = 100_000       # SR703: every copy of every component, for the most players
@@ -18,6 +19,7 @@ MAX_BLOCK_DEPTH = 64           # SR705: blocks nested in the rules (if inside fo
 MAX_STEPS = 5_000_000          # SR706: statements, loop rounds and draws of one game
 MAX_REACTION_DEPTH = 16        # SR707: reactions that raise events whose reactions raise ... (a chain)
 MAX_FREE_ACTIONS = 1_000       # SR706: free actions taken at one decision before it is answered
+MAX_FREE_OPTIONS = 10_000      # SR704: free-action options offered at one decision (the bundled: tens)
 MAX_GRID_REACH = 1_000         # SR708: a grid cell's x and y, and a square's dx and dy, within +-this
 MAX_EXPRESSION_DEPTH = 64      # SR705: brackets ( [ { nested in the rules (the bundled: 4 at most)
 MAX_STATEMENT_TOKENS = 1_000   # SR705: tokens of one statement or declaration line (the bundled: under 200)

@@ -19,7 +19,7 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.events import MappingStartEvent, SequenceStartEvent
 from ruamel.yaml.scanner import RoundTripScanner
 from snowrules.language.diagnostics import Diagnostic, Position
-from snowrules.language.limits import MAX_FILE_BYTES, MAX_YAML_DEPTH, MAX_YAML_NODES
+from snowrules.language.limits import MAX_FILE_BYTES, MAX_YAML_DEPTH, MAX_YAML_NODES, MAX_YAML_TEXT_NODES
 
 
 class YamlDocument:
@@ -66,6 +66,10 @@ def load_yaml(path: Path, shown: str) -> tuple[YamlDocument | None, list[Diagnos
     except _NestedTooDeep as deep:
         return None, [Diagnostic(Position(shown, deep.mark.line + 1, deep.mark.column + 1),
                                  f"YAML nested more than {MAX_YAML_DEPTH} levels deep", code="SR705")]
+    except _TooManyNodes as many:
+        return None, [Diagnostic(Position(shown, many.mark.line + 1, many.mark.column + 1),
+                                 f"this YAML file has more than {MAX_YAML_TEXT_NODES} values, keys, maps and "
+                                 "lists", "the largest bundled file has under 2,000; split the file?", code="SR704")]
     except MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -110,15 +114,27 @@ class _BoundedScanner(RoundTripScanner):
         super().fetch_flow_collection_start(TokenClass, to_push)
 
 
+class _TooManyNodes(Exception):
+    def __init__(self, mark: Any):
+        self.mark = mark
+
+
 class _BoundedComposer(Composer):
     """Refuses a map or list nested more than MAX_YAML_DEPTH deep in the text (block style), at
-    its first line, before the recursive composer runs out of stack."""
+    its first line, before the recursive composer runs out of stack; and a file of more than
+    MAX_YAML_TEXT_NODES nodes, at the first node past it, before the rest is scanned: ruamel
+    reads some 10,000 nodes a second (`deep: [1,1,1,...]` of 2 MB, a million nodes, ran for
+    minutes)."""
 
     nesting = 0
+    nodes = 0
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         event = self.parser.peek_event()
         collection = isinstance(event, (MappingStartEvent, SequenceStartEvent))
+        self.nodes += 1
+        if self.nodes > MAX_YAML_TEXT_NODES:
+            raise _TooManyNodes(event.start_mark)
         self.nesting += collection
         try:
             if self.nesting > MAX_YAML_DEPTH + 1:  # the top map is depth 0, as `_oversized` counts

@@ -15,6 +15,7 @@ from snowrules.model.layout import Layout
 from snowrules.model.program import Program
 from snowrules.model.rng import GOLDEN, MASK, next_u64, seed_state
 from snowrules.records.game_table import GameRecord
+from snowrules.runtime.clock import game_clock
 from snowrules.runtime.engine import Game
 from snowrules.runtime.returns import player_returns
 
@@ -29,6 +30,7 @@ class GameSpec:
     agents: tuple[str, ...]          # one agent name per player
     options: tuple = ()              # (name, value) pairs of the ruleset's game parameters
     track_components: bool = True    # follow move events to count plays (costs speed)
+    time_limit: float | None = None  # seconds of one game (runtime/clock.py); None: no limit
 
 
 def game_seed(master_seed: int, index: int) -> int:
@@ -133,7 +135,8 @@ def play_batch(spec: GameSpec, master_seed: int, indexes: list[int]) -> list[Gam
     for index in indexes:
         seed = game_seed(master_seed, index)
         agents = [make_agent(name, agent_seed(seed, i)) for i, name in enumerate(spec.agents)]
-        st = play(game, agents, seed, listen=listen, hears=PlayTracker.HEARS)
+        with game_clock(spec.time_limit, game.program):
+            st = play(game, agents, seed, listen=listen, hears=PlayTracker.HEARS)
         outcome = game.outcome(st)
         plays, held = tracker.take() if tracker is not None else ((), ())
         returns = player_returns(game.program, st)

@@ -13,6 +13,7 @@ from snowrules.compile.compiler import compile_ruleset
 from snowrules.language.diagnostics import Diagnostic, SnowrulesError
 from snowrules.load.ruleset import Ruleset
 from snowrules.play.agents import RandomAgent, agent_seed, play
+from snowrules.runtime.clock import game_clock
 from snowrules.runtime.engine import Game
 
 
@@ -57,10 +58,12 @@ def smoke_play(ruleset: Ruleset, bounds: SmokeBounds = DEFAULT_BOUNDS) -> list[D
         program = dataclasses.replace(program, max_steps=min(program.max_steps, bounds.max_steps))
         for seed in bounds.seeds:
             where = f"a smoke game: {players} players{variant}, seed {seed}, random agents"
-            deadline = time.monotonic() + bounds.seconds
+            # the clock stops the game at its rule; the agents' check is for where it cannot (a thread)
+            deadline = time.monotonic() + bounds.seconds + 1.0
             agents = [_TimedAgent(agent_seed(seed, i), deadline) for i in range(players)]
             try:
-                play(Game(program), agents, seed)
+                with game_clock(bounds.seconds, program):
+                    play(Game(program), agents, seed)
             except _OutOfTime:
                 problem = Diagnostic(ruleset.manifest_position, f"a smoke game did not end within "
                                      f"{bounds.seconds:g} seconds", where, code="SR602")

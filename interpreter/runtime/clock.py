@@ -1,0 +1,149 @@
+"""A bound in time for one game: a timer signal that stops it at the rule that was running.
+
+The step budget (compile/budget.py) bounds what a game may count, not what it costs: a step that
+filters every component, a turn offering free actions that agents keep taking, or a narrator
+printing every event make 5,000,000 steps take minutes. So each command that plays or checks a
+game runs it inside `game_clock(seconds)`: a real-time timer (SIGALRM) whose handler raises
+`OutOfTime` wherever Python is, inside the generated code of a loop as well as in an agent. The
+handler finds the rule from the interrupted frames (the innermost generated line's `# @` mark, as
+runtime errors do; else a native loop's `position`; else the VM's block and statement; else the
+statement the state waits at), so the error reads `rules.sr:LINE:COL: the game ran longer than
+N s`. Nothing is checked per step: the cost on a normal game is arming a timer once per game.
+
+`OutOfTime` is a BaseException, so that no handler of the game's own errors (`except Exception`,
+`except SnowrulesError`) can swallow it; if something did, the timer fires again every
+`REPEAT_SECONDS`. Leaving `game_clock` turns it into a RuntimeRulesError (SR709), which every
+command already reports with exit 1. Signals reach only the main thread: elsewhere (a Dask
+worker's thread) the clock is off, and the step budget remains.
+"""
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
+
+from snowrules.compile.fuse import GENERATED, SOURCE
+from snowrules.language.diagnostics import Position, RuntimeRulesError
+from snowrules.model.program import Program
+from snowrules.model.state import State
+from snowrules.runtime import vm
+
+try:  # the handler as it is: signal.getsignal's conversion to an enum costs 10 us, 3 times the rest
+    from _signal import getsignal as _handler_now
+except ImportError:  # another Python than CPython
+    _handler_now = signal.getsignal
+
+GAME_SECONDS = 60.0   # run, replay, simulate, compare: one game (a bundled game: well under 1 s)
+CHECK_SECONDS = 10.0  # test: one scenario (a bundled scenario: well under 1 s)
+REPEAT_SECONDS = 0.5  # past the limit, the timer fires again this often until the game has stopped
+NOWHERE = Position("<rules>", 0, 0)
+
+
+class OutOfTime(BaseException):  # noqa: N818 - like KeyboardInterrupt, it is not an error of the code it stops
+    """Raised by the timer's handler inside the running game, with the rule it found."""
+
+    def __init__(self, position: Position):
+        super().__init__(position)
+        self.position = position
+
+
+def too_long(position: Position, seconds: float) -> RuntimeRulesError:
+    return RuntimeRulesError.at(position, f"the game ran longer than {seconds:g} s (its time limit) here",
+                                "a loop that never ends, or a game far too long? --time-limit SECONDS "
+                                "sets the limit", code="SR709")
+
+
+_FALLBACKS: list[Position] = []  # the running clocks' fallback places, innermost last
+
+
+def _ring(_signum: int, frame: FrameType | None) -> None:
+    """The SIGALRM handler: stop the game of the innermost running clock, if any."""
+    if _FALLBACKS:
+        raise OutOfTime(rule_running(frame) or _FALLBACKS[-1])
+
+
+@contextmanager
+def game_clock(seconds: float | None, program: Program | None = None, where: Position | None = None
+               ) -> Iterator[None]:
+    """Run the body (one game) within `seconds` of real time, else raise SR709 at the rule that
+    was running (else `where`, else the start of `program`'s rules). None or 0: no limit. An
+    enclosing clock is suspended meanwhile and resumed with what it had left. The handler stays
+    installed after a game when it replaced the default one (installing it costs more than
+    arming the timer); another program's handler (pytest-timeout's) is put back."""
+    if not seconds or threading.current_thread() is not threading.main_thread() \
+            or not hasattr(signal, "setitimer"):
+        yield
+        return
+    previous = _handler_now(signal.SIGALRM)
+    if previous is not _ring:
+        signal.signal(signal.SIGALRM, _ring)
+    _FALLBACKS.append(where or _start_of(program))
+    started = time.monotonic()
+    outer, outer_interval = signal.setitimer(signal.ITIMER_REAL, seconds, REPEAT_SECONDS)
+    try:
+        yield
+    except OutOfTime as stop:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        raise too_long(stop.position, seconds) from None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        _FALLBACKS.pop()
+        if previous not in (_ring, signal.SIG_DFL):
+            signal.signal(signal.SIGALRM, previous)
+        if outer:  # the enclosing clock goes on with what it had left (at least a moment)
+            signal.setitimer(signal.ITIMER_REAL, max(outer - (time.monotonic() - started), 0.001), outer_interval)
+
+
+def rule_running(frame: FrameType | None) -> Position | None:
+    """The rule the interrupted game was running: the innermost frame that names one; else the
+    statement the state waits at; else the rule being compiled (a command's clock runs over its
+    reading and compiling too)."""
+    waiting = compiling = None
+    while frame is not None:
+        code = frame.f_code
+        if code.co_filename == GENERATED:
+            lines = frame.f_globals.get(SOURCE)
+            if lines is not None:
+                for line in reversed(lines[:frame.f_lineno]):
+                    text = line.strip()
+                    if text.startswith("# @"):
+                        found = frame.f_globals.get(text[3:])
+                        if isinstance(found, Position):
+                            return found
+                        break
+        elif code is vm.run.__code__:
+            block, pc = frame.f_locals.get("block"), frame.f_locals.get("pc")
+            if block is not None and pc is not None and block.positions:
+                return block.positions[min(pc, len(block.positions) - 1)]
+        else:
+            local = frame.f_locals
+            position = local.get("position")
+            if isinstance(position, Position) and "st" in local:  # a native loop of the rules
+                return position
+            if waiting is None and isinstance(local.get("st"), State):
+                waiting = _waiting_at(local["st"], local.get("program") or local.get("game"))
+            compiled = getattr(local.get("node"), "pos", None)  # the compiler's syntax node
+            if compiling is None and isinstance(compiled, Position):
+                compiling = compiled
+        frame = frame.f_back
+    return waiting or compiling
+
+
+def _waiting_at(st: State, holder) -> Position | None:
+    """The statement a state's top frame is at (an agent was thinking, or events were told)."""
+    program = getattr(holder, "program", holder)
+    if not isinstance(program, Program) or not st.frames:
+        return None
+    top = st.frames[-1]
+    positions = program.blocks[top.block].positions
+    return positions[max(min(top.pc - 1, len(positions) - 1), 0)] if positions else None
+
+
+def _start_of(program: Program | None) -> Position:
+    if program is None:
+        return NOWHERE
+    block = program.blocks[program.main.block]
+    return block.position or (block.positions[0] if block.positions else NOWHERE)
