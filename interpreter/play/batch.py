@@ -14,6 +14,7 @@ from snowrules.model.events import Event, Moved
 from snowrules.model.layout import Layout
 from snowrules.model.program import Program
 from snowrules.model.rng import GOLDEN, MASK, next_u64, seed_state
+from snowrules.play.metrics import MetricsTracker, counting
 from snowrules.records.game_table import GameRecord
 from snowrules.runtime.engine import Game
 from snowrules.runtime.returns import player_returns
@@ -110,18 +111,29 @@ def play_batch(spec: GameSpec, master_seed: int, indexes: list[int]) -> list[Gam
     from snowrules.play.agents import agent_seed, make_agent, play
     game = _game_for(spec)
     tracker = PlayTracker(game.program) if spec.track_components else None
-    listen = tracker.feed if tracker is not None else None
+    # the game metrics follow the same events (play/metrics.py): both or neither, one listener
+    metrics = MetricsTracker(game.program) if spec.track_components else None
+    listen = _both(tracker.feed, metrics.feed) if tracker is not None and metrics is not None else None
     records = []
     for index in indexes:
         seed = game_seed(master_seed, index)
         agents = [make_agent(name, agent_seed(seed, i)) for i, name in enumerate(spec.agents)]
-        st = play(game, agents, seed, listen=listen)
+        st = play(game, agents if metrics is None else counting(agents, metrics), seed, listen=listen)
         outcome = game.outcome(st)
         plays, held = tracker.take() if tracker is not None else ((), ())
+        measured = metrics.take(outcome.scores, outcome.winners) if metrics is not None else None
         returns = player_returns(game.program, st)
         records.append(GameRecord(index, seed, tuple(outcome.scores), tuple(outcome.winners), outcome.turns,
-                                  plays, held, tuple(returns) if returns is not None else None))
+                                  plays, held, tuple(returns) if returns is not None else None, measured))
     return records
+
+
+def _both(first, second):
+    """One listener that hands each event to two."""
+    def listen(event: Event) -> None:
+        first(event)
+        second(event)
+    return listen
 
 
 def player_names(spec: GameSpec) -> list[str]:

@@ -1,0 +1,121 @@
+"""Game metrics measured while a game is played: decisions, options per decision, the lead.
+
+What is measured comes from the events a game already sends to a listener (model/events.py): a
+`Chosen` event is one decision of one seat; `CounterChanged` events of the per-player counter
+`score` keep the standings. The number of options of a decision is carried by no event: it is
+counted from what each agent is shown (`counting`), which changes nothing in how the game is run.
+
+The standings are sampled at checkpoints: checkpoint k (1..n for a game of n decisions) is the
+standing when decision k+1 is answered, before its effects, and checkpoint n is the final score
+(the game's outcome). docs/metrics.md defines each figure with its formula.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from snowrules.model.events import Chosen, CounterChanged, Event
+from snowrules.model.program import Program
+from snowrules.records.game_table import GameMetrics
+
+
+def sole_leader(scores: Sequence[float]) -> int | None:
+    """The one player with the highest score, or None when several share it (or nobody plays)."""
+    if not scores:
+        return None
+    best = max(scores)
+    leaders = [p for p, s in enumerate(scores) if s == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def lead_changes(leaders: Sequence[int | None]) -> int:
+    """How many times the sole leader is a different player than the last sole leader before it
+    (checkpoints with a tied lead are skipped: A, tie, A is no change; A, tie, B is one)."""
+    changes, last = 0, None
+    for leader in leaders:
+        if leader is None:
+            continue
+        if last is not None and leader != last:
+            changes += 1
+        last = leader
+    return changes
+
+
+def winner_known(leaders: Sequence[int | None], winners: Sequence[int]) -> float | None:
+    """k/n for the first checkpoint k from which the sole winner is the sole leader at every
+    checkpoint to the end (n checkpoints); None without a sole winner, without checkpoints, or
+    when the winner does not lead on score at the end."""
+    if len(winners) != 1 or not leaders or leaders[-1] != winners[0]:
+        return None
+    k = len(leaders)
+    while k > 1 and leaders[k - 2] == winners[0]:
+        k -= 1
+    return k / len(leaders)
+
+
+class MetricsTracker:
+    """Follows one game at a time; `take` gives its metrics and readies the tracker for the next."""
+
+    def __init__(self, program: Program):
+        layout = program.layout
+        self._players = program.players
+        self._controller = program.controller
+        self._seats_of = [list(program.seats_of(p)) for p in range(program.players)]
+        score = layout.counter_families.get("score")
+        per_player = score is not None and score.per_player and not score.keys
+        self._base = score.base if per_player else None
+        self._initial = score.initial if per_player else 0
+        self._seats = layout.seats
+        self._reset()
+
+    def _reset(self) -> None:
+        self._decisions = [0] * self._players
+        self._options: Counter = Counter()
+        self._scores = [self._initial] * self._seats
+        self._leaders: list[int | None] = []
+
+    def _player_scores(self) -> list[int]:
+        return [max(self._scores[s] for s in seats) for seats in self._seats_of]
+
+    def feed(self, event: Event) -> None:
+        """Listen to one event of the game (a value)."""
+        cls = event.__class__
+        if cls is CounterChanged:
+            base = self._base
+            if base is not None and base <= event.counter < base + self._seats:
+                self._scores[event.counter - base] = event.new
+        elif cls is Chosen:
+            if sum(self._decisions):  # the standing after the previous decision
+                self._leaders.append(sole_leader(self._player_scores()))
+            self._decisions[self._controller(event.seat)] += 1
+
+    def shown(self, options: int) -> None:
+        """An agent was shown a decision of this many options."""
+        self._options[options] += 1
+
+    def take(self, scores: Sequence[int], winners: Sequence[int]) -> GameMetrics:
+        """This game's metrics, given its final scores and winners (players, from 0)."""
+        leaders = self._leaders
+        if sum(self._decisions):
+            leaders.append(sole_leader(scores))
+        metrics = GameMetrics(tuple(self._decisions), tuple(sorted(self._options.items())),
+                              lead_changes(leaders), winner_known(leaders, winners))
+        self._reset()
+        return metrics
+
+
+class CountingAgent:
+    """An agent that tells a tracker how many options it was shown, then lets `agent` choose."""
+
+    def __init__(self, agent, tracker: MetricsTracker):
+        self.agent, self.tracker = agent, tracker
+        self.name = agent.name
+        self.parameters = agent.parameters
+
+    def choose(self, observation) -> int:
+        self.tracker.shown(len(observation.options))
+        return self.agent.choose(observation)
+
+
+def counting(agents: list, tracker: MetricsTracker) -> list:
+    return [CountingAgent(agent, tracker) for agent in agents]
