@@ -10,6 +10,7 @@ import math
 from dataclasses import asdict
 
 from snowrules.play.comparison import Comparison, Difference, p_text
+from snowrules.play.metrics import metric_rows
 from snowrules.play.simulate import SimulationRun
 from snowrules.play.statistics import Distribution, MetricFigures, Rate, Summary
 
@@ -67,33 +68,6 @@ def metrics_json(m: MetricFigures) -> dict:
             "winner_known_games": m.winner_known_games, "margin": shape(m.margin),
             "first_player_edge": None if edge is None else
             {"value": _number(edge[0]), "low": _number(edge[1]), "high": _number(edge[2])}}
-
-
-def metrics_lines(m: MetricFigures) -> list[str]:
-    """The game metrics as the terminal shows them, one line each (docs/metrics.md)."""
-    lines = []
-    if m.decisions is not None:
-        per = ", ".join(_g(v) for v in m.decisions_per_player or [])
-        lines.append(f"decisions per game: mean {_g(m.decisions.mean)} (sd {_g(m.decisions.sd)}); "
-                     f"per player {per}")
-    if m.options is not None:
-        o = m.options
-        lines.append(f"options per decision: mean {_g(o.mean)}, median {_g(o.median)}, "
-                     f"10%-90% {_g(o.q10)}-{_g(o.q90)}, range {_g(o.minimum)}-{_g(o.maximum)}")
-    if m.lead_changes is not None:
-        lines.append(f"lead changes per game: mean {_g(m.lead_changes.mean)}, median {_g(m.lead_changes.median)}, "
-                     f"max {_g(m.lead_changes.maximum)}")
-    if m.winner_known is not None:
-        lines.append(f"winner leads for good after: {m.winner_known.mean:.0%} of the game on average "
-                     f"(median {m.winner_known.median:.0%}; {m.winner_known_games} games)")
-    if m.margin is not None:
-        lines.append(f"winning margin: mean {_g(m.margin.mean)}, median {_g(m.margin.median)}, "
-                     f"range {_g(m.margin.minimum)}-{_g(m.margin.maximum)}")
-    if m.first_player_edge is not None:
-        value, low, high = m.first_player_edge
-        lines.append(f"first-player edge: {value:+.3f} ({low:+.3f}..{high:+.3f}): player 1's win rate minus "
-                     "an even share")
-    return lines
 
 
 def side_json(run: SimulationRun, ruleset_name: str, options: dict) -> dict:
@@ -169,8 +143,8 @@ def print_summary(title: str, run: SimulationRun, summary: Summary, replay_comma
     shared, interval = _percent(summary.shared_wins)
     console.print(f"shared wins: {shared} of the games ({interval})")
     if summary.metrics is not None:
-        for line in metrics_lines(summary.metrics):
-            console.print(line, highlight=False)
+        for name, value in metric_rows(summary.metrics):
+            console.print(f"{name}: {value}", highlight=False)
     if summary.components:
         parts = Table(title=f"components ({PLAYED_MEANS})")
         for name in ("component", "in games", "plays per game", "win rate when played", "95% interval"):

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from snowrules.model.events import Chosen, CounterChanged, Event
 from snowrules.model.program import Program
+from snowrules.play.statistics import MetricFigures
 from snowrules.records.game_table import GameMetrics
 
 
@@ -119,3 +120,34 @@ class CountingAgent:
 
 def counting(agents: list, tracker: MetricsTracker) -> list:
     return [CountingAgent(agent, tracker) for agent in agents]
+
+
+def _g(value: float) -> str:
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def metric_rows(m: MetricFigures) -> list[tuple[str, str]]:
+    """The game metrics as the terminal and the report show them: (name, value) rows."""
+    rows = []
+    if m.decisions is not None:
+        per = ", ".join(_g(v) for v in m.decisions_per_player or [])
+        rows.append(("decisions per game", f"mean {_g(m.decisions.mean)} (sd {_g(m.decisions.sd)}); per player {per}"))
+    if m.options is not None:
+        o = m.options
+        rows.append(("options per decision", f"mean {_g(o.mean)}, median {_g(o.median)}, "
+                                             f"10%-90% {_g(o.q10)}-{_g(o.q90)}, range {_g(o.minimum)}-{_g(o.maximum)}"))
+    if m.lead_changes is not None:
+        c = m.lead_changes
+        rows.append(("lead changes per game", f"mean {_g(c.mean)}, median {_g(c.median)}, max {_g(c.maximum)}"))
+    if m.winner_known is not None:
+        k = m.winner_known
+        rows.append(("winner leads for good after", f"{k.mean:.0%} of the game on average (median {k.median:.0%}; "
+                                                    f"{m.winner_known_games} games)"))
+    if m.margin is not None:
+        rows.append(("winning margin", f"mean {_g(m.margin.mean)}, median {_g(m.margin.median)}, "
+                                       f"range {_g(m.margin.minimum)}-{_g(m.margin.maximum)}"))
+    if m.first_player_edge is not None:
+        value, low, high = m.first_player_edge
+        rows.append(("first-player edge", f"{value:+.3f} ({low:+.3f}..{high:+.3f}): player 1's win rate minus "
+                                          "an even share"))
+    return rows
