@@ -81,7 +81,7 @@ def folder(tmp_path, name: str, rules: str, players: tuple[int, int]):
 
 @pytest.fixture
 def seat_one(tmp_path):
-    return folder(tmp_path, "seat_one", SEAT_ONE, (2, 2))
+    return folder(tmp_path, "seat_one", SEAT_ONE, (2, 3))
 
 
 @pytest.fixture
@@ -118,7 +118,8 @@ def test_every_seating_rotations_and_combinations(agents, seats, expected):
 
 
 def test_the_first_seat_always_wins(capsys, seat_one):
-    t = as_json(capsys, "tournament", seat_one, "--agents", "first,random", "--games", "4", "--seed", "5")
+    t = as_json(capsys, "tournament", seat_one, "--agents", "first,random", "--games", "4", "--seed", "5",
+                "--players", "2")
     assert [s["agents"] for s in t["seatings"]] == [["first", "random"], ["random", "first"]]
     assert [s["wins"] for s in t["seatings"]] == [[4.0, 0.0], [4.0, 0.0]]
     assert t["games"] == 8 and t["games_per_seating"] == 4 and len(t["seeds"]) == 4
@@ -133,6 +134,16 @@ def test_the_first_seat_always_wins(capsys, seat_one):
     assert t["win_matrix"] == {"agents": ["first", "random"], "score": [[None, 0.5], [0.5, None]],
                                "pairs": [[0, 8], [8, 0]]}
     assert [r["win_rate"]["value"] for r in t["ratings"]] == [0.5, 0.5]
+
+
+def test_two_losers_of_one_game_tie_in_the_win_matrix(capsys, seat_one):
+    t = as_json(capsys, "tournament", seat_one, "--agents", "first,random,greedy", "--games", "2")
+    assert [s["agents"] for s in t["seatings"]] == [["first", "random", "greedy"], ["random", "greedy", "first"],
+                                                    ["greedy", "first", "random"]]
+    # first against random: 1 when first sits first, 0 when random does, 1/2 when greedy does (both lose)
+    assert t["win_matrix"]["score"] == [[None, 0.5, 0.5], [0.5, None, 0.5], [0.5, 0.5, None]]
+    assert t["win_matrix"]["pairs"] == [[0, 6, 6], [6, 0, 6], [6, 6, 0]]
+    assert [r["win_rate"]["value"] for r in t["ratings"]] == [pytest.approx(1 / 3)] * 3
 
 
 def test_the_stronger_agent_is_rated_first(capsys, take):
