@@ -8,7 +8,7 @@ import math
 import pytest
 from conftest import ruleset_folder
 from snowrules.cli.main import main
-from snowrules.play.metrics import lead_changes, winner_known
+from snowrules.play.metrics import lead_changes, sole_leader, winner_known
 from snowrules.play.statistics import Z95
 from snowrules.play.tournament import seatings
 
@@ -263,6 +263,11 @@ LEADS = [
 @pytest.mark.parametrize("leaders, winners, changes, known", LEADS)
 def test_lead_changes_and_when_the_winner_is_known(leaders, winners, changes, known):
     assert (lead_changes(leaders), winner_known(leaders, winners)) == (changes, known)
+
+
+@pytest.mark.parametrize("scores, leader", [([3, 1], 0), ([1, 3, 2], 1), ([3, 3, 1], None), ([5], None)])
+def test_the_sole_leader(scores, leader):
+    assert sole_leader(scores) == leader  # a solo game has no lead
 
 
 def test_simulate_measures_the_lead_worked_by_hand(capsys, lead):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from snowrules.model.events import Event, Moved
+from snowrules.model.events import Chosen, CounterChanged, Event, Moved
 from snowrules.model.layout import Layout
 from snowrules.model.program import Program
 from snowrules.model.rng import GOLDEN, MASK, next_u64, seed_state
@@ -113,7 +113,7 @@ def play_batch(spec: GameSpec, master_seed: int, indexes: list[int]) -> list[Gam
     tracker = PlayTracker(game.program) if spec.track_components else None
     # the game metrics follow the same events (play/metrics.py): both or neither, one listener
     metrics = MetricsTracker(game.program) if spec.track_components else None
-    listen = _both(tracker.feed, metrics.feed) if tracker is not None and metrics is not None else None
+    listen = _listener(tracker, metrics) if tracker is not None and metrics is not None else None
     records = []
     for index in indexes:
         seed = game_seed(master_seed, index)
@@ -128,11 +128,16 @@ def play_batch(spec: GameSpec, master_seed: int, indexes: list[int]) -> list[Gam
     return records
 
 
-def _both(first, second):
-    """One listener that hands each event to two."""
+def _listener(tracker: PlayTracker, metrics: MetricsTracker):
+    """One listener for both trackers: each event goes to the one that reads its kind (a dictionary
+    look-up per event, the others ignored: the game's events are many)."""
+    handlers = {Moved: tracker.feed, CounterChanged: metrics.counter_changed, Chosen: metrics.chosen}
+    get = handlers.get
+
     def listen(event: Event) -> None:
-        first(event)
-        second(event)
+        handler = get(event.__class__)
+        if handler is not None:
+            handler(event)
     return listen
 
 

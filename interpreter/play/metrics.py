@@ -21,8 +21,9 @@ from snowrules.records.game_table import GameMetrics
 
 
 def sole_leader(scores: Sequence[float]) -> int | None:
-    """The one player with the highest score, or None when several share it (or nobody plays)."""
-    if not scores:
+    """The one player with the highest score, or None when several share it (or in a solo game,
+    which has no lead to take)."""
+    if len(scores) < 2:
         return None
     best = max(scores)
     leaders = [p for p, s in enumerate(scores) if s == best]
@@ -64,31 +65,43 @@ class MetricsTracker:
         self._seats_of = [list(program.seats_of(p)) for p in range(program.players)]
         score = layout.counter_families.get("score")
         per_player = score is not None and score.per_player and not score.keys
-        self._base = score.base if per_player else None
-        self._initial = score.initial if per_player else 0
+        self._base = score.base if per_player else 0
         self._seats = layout.seats
+        self._followed = layout.seats if per_player else 0  # no score counter: no standings to follow
+        self._initial = score.initial if per_player else 0
+        self._one_seat_each = all(len(seats) == 1 for seats in self._seats_of) and program.players == layout.seats
         self._reset()
 
     def _reset(self) -> None:
         self._decisions = [0] * self._players
         self._options: Counter = Counter()
         self._scores = [self._initial] * self._seats
+        self._answered = 0
         self._leaders: list[int | None] = []
 
     def _player_scores(self) -> list[int]:
+        if self._one_seat_each:
+            return self._scores
         return [max(self._scores[s] for s in seats) for seats in self._seats_of]
 
     def feed(self, event: Event) -> None:
         """Listen to one event of the game (a value)."""
         cls = event.__class__
         if cls is CounterChanged:
-            base = self._base
-            if base is not None and base <= event.counter < base + self._seats:
-                self._scores[event.counter - base] = event.new
+            self.counter_changed(event)
         elif cls is Chosen:
-            if sum(self._decisions):  # the standing after the previous decision
-                self._leaders.append(sole_leader(self._player_scores()))
-            self._decisions[self._controller(event.seat)] += 1
+            self.chosen(event)
+
+    def counter_changed(self, event: CounterChanged) -> None:
+        counter = event.counter - self._base
+        if 0 <= counter < self._followed:
+            self._scores[counter] = event.new
+
+    def chosen(self, event: Chosen) -> None:
+        if self._answered:  # the standing after the previous decision
+            self._leaders.append(sole_leader(self._player_scores()))
+        self._answered += 1
+        self._decisions[self._controller(event.seat)] += 1
 
     def shown(self, options: int) -> None:
         """An agent was shown a decision of this many options."""
@@ -97,7 +110,7 @@ class MetricsTracker:
     def take(self, scores: Sequence[int], winners: Sequence[int]) -> GameMetrics:
         """This game's metrics, given its final scores and winners (players, from 0)."""
         leaders = self._leaders
-        if sum(self._decisions):
+        if self._answered:
             leaders.append(sole_leader(scores))
         metrics = GameMetrics(tuple(self._decisions), tuple(sorted(self._options.items())),
                               lead_changes(leaders), winner_known(leaders, winners))
