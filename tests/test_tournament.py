@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import pytest
 from conftest import ruleset_folder
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
 from snowrules.cli.main import main
 from snowrules.play.metrics import lead_changes, sole_leader, winner_known
 from snowrules.play.statistics import Z95
@@ -60,10 +63,22 @@ def cli(capsys, *args) -> tuple[int, str, str]:
     return code, out, err
 
 
+SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
+
+
 def as_json(capsys, *args) -> dict:
+    """The --json object of a command, checked against its schema in schemas/."""
     code, out, err = cli(capsys, *args, "--json")
     assert code == 0, err
-    return json.loads(out)
+    result = json.loads(out)
+    name = {"snowrules-tournament/1": "tournament", "snowrules-simulate/1": "simulate",
+            "snowrules-compare/1": "compare", "snowrules-run/1": "run_result"}[result["format"]]
+    schema = json.loads((SCHEMAS / f"{name}.schema.json").read_text())
+    registry = Registry().with_resources([(p.name, Resource.from_contents(json.loads(p.read_text())))
+                                          for p in SCHEMAS.glob("*.json")])
+    errors = [e.message for e in Draft202012Validator(schema, registry=registry).iter_errors(result)]
+    assert not errors, errors
+    return result
 
 
 def wilson_ends(k: int, n: int) -> tuple[float, float]:
