@@ -310,3 +310,11 @@ def test_compare_tests_the_metrics(capsys, lead):
     assert rows == {"decisions per game": (4, 4, 0), "options per decision (game mean)": (2, 2, 0),
                     "lead changes per game": (2, 3, 1), "winner known (share of the game)": (0.75, 1, 0.25),
                     "winning margin": (1, 1, 0), "first-player edge": (0.5, -0.5, -1)}
+
+
+def test_the_same_tournament_on_two_workers(capsys, take):
+    args = ("tournament", take, "--agents", "random,first", "--games", "6", "--seed", "2")
+    one, two = as_json(capsys, *args), as_json(capsys, *args, "--workers", "2")
+    assert two["where"] == "2 workers"
+    timing = ("seconds", "where")
+    assert {k: v for k, v in one.items() if k not in timing} == {k: v for k, v in two.items() if k not in timing}

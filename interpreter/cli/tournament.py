@@ -136,23 +136,26 @@ def print_tournament(title: str, t: Tournament, replay: str) -> None:
     console = _console()
     played = sum(len(s.records) for s in t.seatings)
     stopped = " (interrupted)" if t.interrupted else ""
-    table = Table(title=f"{title}: {len(t.seatings)} seatings x {t.games} games = {played} games{stopped} "
-                        f"with {t.players} players, in {t.seconds:.1f} s on {t.where}")
+    console.print(f"{title}: {len(t.seatings)} seatings x {t.games} games = {played} games{stopped} "
+                  f"with {t.players} players, in {t.seconds:.1f} s on {t.where}", highlight=False)
+    table = Table(title="ratings (Plackett-Luce, openskill)")
     for name in ("rank", "agent", "rating", "95% interval", "win rate", "95% interval", "seats"):
         table.add_column(name, justify="left" if name == "agent" else "right")
     for rank, r in enumerate(t.ratings, 1):
         table.add_row(str(rank), r.agent, f"{r.mu:.2f}", f"{r.low:.2f}..{r.high:.2f}", f"{r.win_rate.value:.1%}",
                       f"{100 * r.win_rate.low:.1f}-{100 * r.win_rate.high:.1f}%", str(r.seats))
     console.print(table)
-    matrix = Table(title="win matrix: the row's score against the column (1 win, 1/2 tie, 0 loss)")
+    matrix = Table(title="win matrix")
     matrix.add_column("agent")
     for agent in t.agents:
         matrix.add_column(agent, justify="right")
     for agent, row in zip(t.agents, t.matrix):
         matrix.add_row(agent, *("-" if v is None else f"{v:.3f}" for v in row))
     console.print(matrix)
-    seat = Table(title="first-seat effect: win rate in the first seat minus in the others")
-    for name in ("agent", "first seat", "other seats", "difference", "95% interval"):
+    console.print("the row's score against the column: 1 a win, 1/2 a tie (both or neither won), 0 a loss",
+                  highlight=False)
+    seat = Table(title="first-seat effect")
+    for name in ("agent", "win rate, first seat", "other seats", "difference", "95% interval"):
         seat.add_column(name, justify="left" if name == "agent" else "right")
     for f in t.first_seat:
         if f.difference is None:
@@ -164,5 +167,5 @@ def print_tournament(title: str, t: Tournament, replay: str) -> None:
     first = t.seatings[0]
     if first.records:
         console.print(f"replay a game: {replay} --agents {','.join(first.agents)} --seed {first.records[0].seed}   "
-                      f"(game 0 of the first seating; every seating plays the same seeds)", highlight=False)
+                      f"(game 0 of the first seating)", highlight=False)
     console.print(f"seatings: {'; '.join(','.join(s.agents) for s in t.seatings)}", highlight=False)
