@@ -149,6 +149,9 @@ EXPECTATIONS = [
     (r"--out games\.csv --report report/$", _contains("Snow Time: 2000 games", "games written to games.csv",
                                                        "report written to")),
     (r"compare snow_time --variant short_track", _games_end_sooner),
+    (r"tournament goofspiel --agents random,greedy --games 10$",
+     _contains("Goofspiel: 2 seatings x 10 games = 20 games", "win matrix", "first-seat effect",
+               "--agents random,greedy --seed 2802244911")),
     (r"run snowfall_over_mountains --seed 3 -v --picture woods\.svg",
      _contains("Snowfall over Mountains - 1 player,", "woods:\n", "rank:", "picture written to woods.svg")),
 ]

@@ -1,4 +1,4 @@
-"""The `snowrules` command: run, validate, test, replay, simulate, compare, list, lsp, upgrade.
+"""The `snowrules` command: run, validate, test, replay, simulate, compare, tournament, list, lsp, upgrade.
 
 Exit codes (a contract scripts rely on): 0 success; 1 the input has problems (each printed as
 `path:line:col: error: message`), a scenario failed or a replay differs; 2 a usage error;
@@ -92,6 +92,20 @@ def _parser() -> argparse.ArgumentParser:
                          help="set a game parameter on the compared side only (repeatable)")
     _simulation_arguments(compare)
 
+    tournament = commands.add_parser("tournament", help="agents in every seating on the same seeds, rated")
+    tournament.add_argument("ruleset", help="a bundled ruleset's name or a ruleset folder")
+    tournament.add_argument("--agents", required=True, help="two or more agents, comma-separated "
+                            "(random,greedy,mcts:iterations=50): every seating is played (docs/tournament.md)")
+    tournament.add_argument("--games", type=int, required=True, help="games per seating (the same seeds for each)")
+    tournament.add_argument("--players", type=int, help="default: one per agent, as far as the ruleset allows")
+    tournament.add_argument("--seed", type=int, default=0, help="master seed: game i's seed is derived from it")
+    tournament.add_argument("--workers", type=int, default=1, help="local worker processes (default 1)")
+    tournament.add_argument("--variant", help="a variant of the ruleset, by name")
+    tournament.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                            help="set a game parameter the ruleset declares (repeatable)")
+    tournament.add_argument("--json", action="store_true", help="print one JSON object (docs/tournament.md)")
+    tournament.add_argument("--report", type=Path, metavar="DIR", help="write an HTML page with plots there")
+
     commands.add_parser("lsp", help="a language server for editors, over stdio (the lsp extra: pygls)")
     upgrade = commands.add_parser("upgrade", help="rewrite a ruleset to the current edition of the language")
     upgrade.add_argument("ruleset", help="a ruleset folder (or a bundled ruleset's name)")
@@ -169,6 +183,8 @@ def main(argv: list[str] | None = None) -> int:
         cache.disable()
     if args.command == "list":  # reads manifests only: not every command's imports
         from snowrules.cli.listing import command_list as handler
+    elif args.command == "tournament":
+        from snowrules.cli.tournament import command_tournament as handler
     elif args.command == "lsp":
         handler = _command_lsp
     elif args.command == "upgrade":

@@ -10,8 +10,9 @@ import math
 from dataclasses import asdict
 
 from snowrules.play.comparison import Comparison, Difference, p_text
+from snowrules.play.metrics import metric_rows
 from snowrules.play.simulate import SimulationRun
-from snowrules.play.statistics import Distribution, Rate, Summary
+from snowrules.play.statistics import Distribution, MetricFigures, Rate, Summary
 
 # Each object names its contract and version in one field, as run, list and the log do.
 SIMULATE_FORMAT = "snowrules-simulate/1"
@@ -49,7 +50,24 @@ def summary_json(summary: Summary) -> dict:
                         "plays_per_game": _number(c.plays_per_game),
                         "win_rate_when_played": _rate(c.win_rate_when_played)} for c in summary.components],
         "never_played": summary.never_played,
+        "metrics": metrics_json(summary.metrics) if summary.metrics is not None else None,
     }
+
+
+def metrics_json(m: MetricFigures) -> dict:
+    """The game metrics (docs/metrics.md); the event-measured ones are null with --no-components."""
+    def shape(d: Distribution | None) -> dict | None:
+        return None if d is None else _distribution(d)
+    edge = m.first_player_edge
+    return {"decisions": shape(m.decisions),
+            "decisions_per_player": None if m.decisions_per_player is None else
+            [_number(v) for v in m.decisions_per_player],
+            "options": shape(m.options),
+            "options_counts": None if m.options_counts is None else [list(pair) for pair in m.options_counts],
+            "lead_changes": shape(m.lead_changes), "winner_known": shape(m.winner_known),
+            "winner_known_games": m.winner_known_games, "margin": shape(m.margin),
+            "first_player_edge": None if edge is None else
+            {"value": _number(edge[0]), "low": _number(edge[1]), "high": _number(edge[2])}}
 
 
 def side_json(run: SimulationRun, ruleset_name: str, options: dict) -> dict:
@@ -124,6 +142,9 @@ def print_summary(title: str, run: SimulationRun, summary: Summary, replay_comma
                   f"10%-90% {_g(n.q10)}-{_g(n.q90)}, range {_g(n.minimum)}-{_g(n.maximum)}")
     shared, interval = _percent(summary.shared_wins)
     console.print(f"shared wins: {shared} of the games ({interval})")
+    if summary.metrics is not None:
+        for name, value in metric_rows(summary.metrics):
+            console.print(f"{name}: {value}", highlight=False)
     if summary.components:
         parts = Table(title=f"components ({PLAYED_MEANS})")
         for name in ("component", "in games", "plays per game", "win rate when played", "95% interval"):

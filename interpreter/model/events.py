@@ -139,14 +139,15 @@ class TurnStarted(Event):
 
 @dataclass(frozen=True, slots=True)
 class Chosen(Event):
-    """A seat answered a decision: the option's index among the legal ones, its value and the
-    label the seat read."""
+    """A seat answered a decision: the option's index among the legal ones (`options` of them), its
+    value and the label the seat read."""
 
     seat: int
     index: int
     value: Any
     label: str
     rule: str
+    options: int
 
     def to_json(self, layout: Layout) -> dict:
         return {"e": "choice", "seat": layout.seat_names[self.seat], "index": self.index, "option": self.label,

@@ -205,8 +205,42 @@ def _compare(base: Sequence[GameRecord], other: Sequence[GameRecord], base_playe
     shared_a, shared_b = [float(len(r.winners) > 1) for r in a], [float(len(r.winners) > 1) for r in b]
     figures.append(_figure("shared wins", "shared wins", sa.shared_wins.value, sb.shared_wins.value,
                            _means(shared_a, shared_b, paired)))
+    figures += _metric_figures(a, b, base_players, other_players, paired)
     figures += _component_figures(a, b, sa, sb, paired)
     return Comparison(len(common), paired, sa, sb, _mark(figures))
+
+
+def _metric_figures(a, b, players_a: int, players_b: int, paired: bool) -> list[Difference]:
+    """The game metrics of docs/metrics.md that are measured per game, each as a mean per game;
+    a figure undefined in some games (no sole winner) is compared on the games (the pairs) where
+    both sides define it."""
+    from snowrules.play.statistics import margin, options_mean
+
+    def edge(players: int):
+        return lambda r: r.win_share(0) - 1 / players if players > 1 else None
+
+    measures = [("winning margin", margin, margin), ("first-player edge", edge(players_a), edge(players_b))]
+    if all(r.metrics is not None for r in (*a, *b)):
+        measures = [
+            ("decisions per game", lambda r: sum(r.metrics.decisions), lambda r: sum(r.metrics.decisions)),
+            ("options per decision (game mean)", options_mean, options_mean),
+            ("lead changes per game", lambda r: r.metrics.lead_changes, lambda r: r.metrics.lead_changes),
+            ("winner known (share of the game)", lambda r: r.metrics.winner_known,
+             lambda r: r.metrics.winner_known),
+        ] + measures
+    figures = []
+    for name, of_a, of_b in measures:
+        xs, ys = [of_a(r) for r in a], [of_b(r) for r in b]
+        if paired:
+            kept = [(x, y) for x, y in zip(xs, ys) if x is not None and y is not None]
+            xs, ys = [x for x, _ in kept], [y for _, y in kept]
+        else:
+            xs, ys = [x for x in xs if x is not None], [y for y in ys if y is not None]
+        if not xs or not ys:
+            continue
+        figures.append(_figure("metrics", name, math.fsum(xs) / len(xs), math.fsum(ys) / len(ys),
+                               _means(xs, ys, paired)))
+    return figures
 
 
 def _component_figures(a, b, sa: Summary, sb: Summary, paired: bool) -> list[Difference]:

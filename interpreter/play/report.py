@@ -12,6 +12,7 @@ import html
 import json
 import math
 from collections.abc import Sequence
+from dataclasses import asdict
 from pathlib import Path
 
 from snowrules.play.comparison import Comparison, p_text
@@ -197,6 +198,11 @@ def simulation_report(folder: Path, title: str, run: SimulationRun, summary: Sum
              f"shared wins {summary.shared_wins.value:.1%}.</p>")
     table = _table(["player", "win rate", "95% interval", "mean score", "sd", "median"], _summary_rows(summary))
     data = figure_data([(spec.variant or "base game", run.records, summary)])
+    if summary.metrics is not None:  # the game metrics (docs/metrics.md), as the terminal shows them
+        from snowrules.play.metrics import metric_rows
+        rows = metric_rows(summary.metrics)
+        table += "<h2>Game metrics</h2>" + _table(["metric", "value"], rows)
+        data["metrics"] = asdict(summary.metrics)
     return _write(folder, heading, facts + table, data)
 
 

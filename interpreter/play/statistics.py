@@ -63,6 +63,23 @@ class ComponentFigures:
 
 
 @dataclass(frozen=True)
+class MetricFigures:
+    """The game metrics of docs/metrics.md over a simulation's games. The event-measured ones
+    (decisions, options, lead changes, winner known) are None when the games were played without
+    following their events (--no-components)."""
+
+    decisions: Distribution | None             # decisions per game
+    decisions_per_player: list[float] | None   # mean decisions per game of each player
+    options: Distribution | None               # options per decision, over every decision
+    options_counts: list[tuple[int, int]] | None  # (options, decisions with that many), over the games
+    lead_changes: Distribution | None          # per game
+    winner_known: Distribution | None          # per game with a sole winner who leads at the end
+    winner_known_games: int                    # how many games winner_known is measured on
+    margin: Distribution | None                # winner's score minus the best other score (sole winners)
+    first_player_edge: tuple[float, float, float] | None  # player 1's win rate - 1/players, its interval
+
+
+@dataclass(frozen=True)
 class Summary:
     games: int
     players: int
@@ -71,6 +88,7 @@ class Summary:
     shared_wins: Rate                  # share of games won by several players together
     components: list[ComponentFigures]
     never_played: list[str]            # held in some hand, never played in any game
+    metrics: MetricFigures | None = None
 
 
 def wilson(successes: float, total: int, z: float = Z95) -> Rate:
@@ -149,4 +167,44 @@ def summarize(records: Sequence[GameRecord], players: int) -> Summary:
     components = [component_figures(records, plays_by_game, name) for name in component_names(records)]
     never = [c.name for c in components if c.plays_per_game == 0]
     return Summary(n, players, per_player, distribution([r.turns for r in records]),
-                   wilson(sum(1 for r in records if len(r.winners) > 1), n), components, never)
+                   wilson(sum(1 for r in records if len(r.winners) > 1), n), components, never,
+                   metric_figures(records, players, per_player[0].win_rate if per_player else None))
+
+
+def margin(record: GameRecord) -> float | None:
+    """The sole winner's final score minus the best final score of the others (None: no sole winner)."""
+    if len(record.winners) != 1 or len(record.scores) < 2:
+        return None
+    winner = record.winners[0]
+    return record.scores[winner] - max(s for p, s in enumerate(record.scores) if p != winner)
+
+
+def options_mean(record: GameRecord) -> float | None:
+    """The mean number of options of this game's decisions (None: it had none, or was not followed)."""
+    if record.metrics is None or not record.metrics.options:
+        return None
+    return math.fsum(k * n for k, n in record.metrics.options) / sum(n for _, n in record.metrics.options)
+
+
+def metric_figures(records: Sequence[GameRecord], players: int, first: Rate | None) -> MetricFigures:
+    """The metrics of docs/metrics.md from the games' records."""
+    margins = [m for m in map(margin, records) if m is not None]
+    edge = None
+    if first is not None and players > 1:
+        edge = (first.value - 1 / players, first.low - 1 / players, first.high - 1 / players)
+    measured = [r.metrics for r in records if r.metrics is not None]
+    if not records or len(measured) < len(records):
+        return MetricFigures(None, None, None, None, None, None, 0, distribution(margins) if margins else None, edge)
+    counts: dict[int, int] = {}
+    for m in measured:
+        for k, times in m.options:
+            counts[k] = counts.get(k, 0) + times
+    every = [k for k in sorted(counts) for _ in range(counts[k])]
+    known = [m.winner_known for m in measured if m.winner_known is not None]
+    n = len(measured)
+    return MetricFigures(distribution([sum(m.decisions) for m in measured]),
+                         [math.fsum(m.decisions[p] for m in measured) / n for p in range(players)],
+                         distribution(every) if every else None, sorted(counts.items()),
+                         distribution([m.lead_changes for m in measured]),
+                         distribution(known) if known else None, len(known),
+                         distribution(margins) if margins else None, edge)

@@ -19,6 +19,16 @@ TABLE_SUFFIXES = (".csv", ".jsonl", ".parquet")
 
 
 @dataclass(frozen=True)
+class GameMetrics:
+    """What play/metrics.py measured of a game while it was played (docs/metrics.md)."""
+
+    decisions: tuple[int, ...]               # decisions answered, per player
+    options: tuple[tuple[int, int], ...]     # (number of options, decisions that had that many)
+    lead_changes: int
+    winner_known: float | None               # share of the game after which the winner led for good
+
+
+@dataclass(frozen=True)
 class GameRecord:
     """A finished game. `plays` holds (component name, player, times played); `held` the names of
     the components that were in some player's hand during the game (the ones that could be played)."""
@@ -31,6 +41,7 @@ class GameRecord:
     plays: tuple[tuple[str, int, int], ...] = ()
     held: tuple[str, ...] = ()
     returns: tuple[float, ...] | None = None  # the manifest's declared returns, when it has them
+    metrics: GameMetrics | None = None        # measured from its events (not with --no-components)
 
     def win_share(self, player: int) -> float:
         """1 for a sole winner, 1/k for each of k sharing the win, 0 otherwise."""

@@ -205,8 +205,8 @@ class Game:
                                         f"option {index!r} is not legal for {self.layout.seat_names[seat]}: "
                                         f"choose 0..{len(legal) - 1}")
         if st.sink is not None:
-            for seat, index, value in zip(seats, choices, values):
-                st.sink(Chosen(seat, index, value, self.label(value, pending.kind), pending.rule))
+            for seat, index, value, legal in zip(seats, choices, values, options):
+                st.sink(Chosen(seat, index, value, self.label(value, pending.kind), pending.rule, len(legal)))
         return values if pending.simultaneous else values[0]
 
     # ---- reading a state ------------------------------------------------------------------

@@ -1,0 +1,146 @@
+"""Game metrics measured while a game is played: decisions, options per decision, the lead.
+
+What is measured comes from the events a game already sends to a listener (model/events.py): a
+`Chosen` event is one decision of one seat; `CounterChanged` events of the per-player counter
+`score` keep the standings. The number of options of a decision comes with each seat's answer
+(the `Chosen` event).
+
+The standings are sampled at checkpoints: checkpoint k (1..n for a game of n decisions) is the
+standing when decision k+1 is answered, before its effects, and checkpoint n is the final score
+(the game's outcome). docs/metrics.md defines each figure with its formula.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from snowrules.model.events import Chosen, CounterChanged, Event
+from snowrules.model.program import Program
+from snowrules.play.statistics import MetricFigures
+from snowrules.records.game_table import GameMetrics
+
+
+def sole_leader(scores: Sequence[float]) -> int | None:
+    """The one player with the highest score, or None when several share it (or in a solo game,
+    which has no lead to take)."""
+    if len(scores) < 2:
+        return None
+    best = max(scores)
+    leaders = [p for p, s in enumerate(scores) if s == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def lead_changes(leaders: Sequence[int | None]) -> int:
+    """How many times the sole leader is a different player than the last sole leader before it
+    (checkpoints with a tied lead are skipped: A, tie, A is no change; A, tie, B is one)."""
+    changes, last = 0, None
+    for leader in leaders:
+        if leader is None:
+            continue
+        if last is not None and leader != last:
+            changes += 1
+        last = leader
+    return changes
+
+
+def winner_known(leaders: Sequence[int | None], winners: Sequence[int]) -> float | None:
+    """k/n for the first checkpoint k from which the sole winner is the sole leader at every
+    checkpoint to the end (n checkpoints); None without a sole winner, without checkpoints, or
+    when the winner does not lead on score at the end."""
+    if len(winners) != 1 or not leaders or leaders[-1] != winners[0]:
+        return None
+    k = len(leaders)
+    while k > 1 and leaders[k - 2] == winners[0]:
+        k -= 1
+    return k / len(leaders)
+
+
+class MetricsTracker:
+    """Follows one game at a time; `take` gives its metrics and readies the tracker for the next."""
+
+    def __init__(self, program: Program):
+        layout = program.layout
+        self._players = program.players
+        self._controller = program.controller
+        self._seats_of = [list(program.seats_of(p)) for p in range(program.players)]
+        score = layout.counter_families.get("score")
+        per_player = score is not None and score.per_player and not score.keys
+        self._base = score.base if per_player else 0
+        self._seats = layout.seats
+        self._followed = layout.seats if per_player else 0  # no score counter: no standings to follow
+        self._initial = score.initial if per_player else 0
+        self._one_seat_each = all(len(seats) == 1 for seats in self._seats_of) and program.players == layout.seats
+        self._reset()
+
+    def _reset(self) -> None:
+        self._decisions = [0] * self._players
+        self._options: Counter = Counter()
+        self._scores = [self._initial] * self._seats
+        self._answered = 0
+        self._leaders: list[int | None] = []
+
+    def _player_scores(self) -> list[int]:
+        if self._one_seat_each:
+            return self._scores
+        return [max(self._scores[s] for s in seats) for seats in self._seats_of]
+
+    def feed(self, event: Event) -> None:
+        """Listen to one event of the game (a value)."""
+        cls = event.__class__
+        if cls is CounterChanged:
+            self.counter_changed(event)
+        elif cls is Chosen:
+            self.chosen(event)
+
+    def counter_changed(self, event: CounterChanged) -> None:
+        counter = event.counter - self._base
+        if 0 <= counter < self._followed:
+            self._scores[counter] = event.new
+
+    def chosen(self, event: Chosen) -> None:
+        if self._answered:  # the standing after the previous decision
+            self._leaders.append(sole_leader(self._player_scores()))
+        self._answered += 1
+        self._decisions[self._controller(event.seat)] += 1
+        self._options[event.options] += 1
+
+    def take(self, scores: Sequence[int], winners: Sequence[int]) -> GameMetrics:
+        """This game's metrics, given its final scores and winners (players, from 0)."""
+        leaders = self._leaders
+        if self._answered:
+            leaders.append(sole_leader(scores))
+        metrics = GameMetrics(tuple(self._decisions), tuple(sorted(self._options.items())),
+                              lead_changes(leaders), winner_known(leaders, winners))
+        self._reset()
+        return metrics
+
+
+def _g(value: float) -> str:
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def metric_rows(m: MetricFigures) -> list[tuple[str, str]]:
+    """The game metrics as the terminal and the report show them: (name, value) rows."""
+    rows = []
+    if m.decisions is not None:
+        per = ", ".join(_g(v) for v in m.decisions_per_player or [])
+        rows.append(("decisions per game", f"mean {_g(m.decisions.mean)} (sd {_g(m.decisions.sd)}); per player {per}"))
+    if m.options is not None:
+        o = m.options
+        rows.append(("options per decision", f"mean {_g(o.mean)}, median {_g(o.median)}, "
+                                             f"10%-90% {_g(o.q10)}-{_g(o.q90)}, range {_g(o.minimum)}-{_g(o.maximum)}"))
+    if m.lead_changes is not None:
+        c = m.lead_changes
+        rows.append(("lead changes per game", f"mean {_g(c.mean)}, median {_g(c.median)}, max {_g(c.maximum)}"))
+    if m.winner_known is not None:
+        k = m.winner_known
+        rows.append(("winner leads for good after", f"{k.mean:.0%} of the game on average (median {k.median:.0%}; "
+                                                    f"{m.winner_known_games} games)"))
+    if m.margin is not None:
+        rows.append(("winning margin", f"mean {_g(m.margin.mean)}, median {_g(m.margin.median)}, "
+                                       f"range {_g(m.margin.minimum)}-{_g(m.margin.maximum)}"))
+    if m.first_player_edge is not None:
+        value, low, high = m.first_player_edge
+        rows.append(("first-player edge", f"{value:+.3f} ({low:+.3f}..{high:+.3f}): player 1's win rate minus "
+                                          "an even share"))
+    return rows
