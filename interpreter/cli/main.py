@@ -1,4 +1,4 @@
-"""The `snowrules` command: run, validate, test, replay, simulate, compare, list, lsp.
+"""The `snowrules` command: run, validate, test, replay, simulate, compare, list, lsp, serve.
 
 Exit codes (a contract scripts rely on): 0 success; 1 the input has problems (each printed as
 `path:line:col: error: message`), a scenario failed or a replay differs; 2 a usage error;
@@ -84,6 +84,10 @@ def _parser() -> argparse.ArgumentParser:
 
     commands.add_parser("lsp", help="a language server for editors, over stdio (the lsp extra: pygls)")
 
+    from snowrules.web.arguments import add_arguments  # `serve` itself needs the web extra, its arguments do not
+    add_arguments(commands.add_parser("serve", help="play in a browser with people and bots, or watch a saved game "
+                                      "(the web extra: Starlette, uvicorn)"))
+
     listing = commands.add_parser("list", help="the bundled rulesets: player counts, variants, options")
     listing.add_argument("--json", action="store_true", help="print them as one JSON object")
     no_cache = "read and build everything afresh, without the build cache (see SNOWRULES_CACHE)"
@@ -136,6 +140,8 @@ def main(argv: list[str] | None = None) -> int:
         from snowrules.cli.listing import command_list as handler
     elif args.command == "lsp":
         handler = _command_lsp
+    elif args.command == "serve":
+        from snowrules.web.command import command_serve as handler
     else:
         from snowrules.cli import commands
         handler = getattr(commands, f"command_{args.command}")
