@@ -7,6 +7,7 @@ and nowhere else: nothing a browser sends names a file.
 """
 from __future__ import annotations
 
+import os
 import secrets
 import socket
 
@@ -63,7 +64,8 @@ def prepare(args):
     if args.ruleset is None:
         raise UsageError("give a RULESET to play, or --resume LOG, or --watch LOG")
     ruleset = _ruleset(args.ruleset, args.variant, args.option)
-    players = _players(ruleset, args.players, args.seats or "")
+    listed = len(_parsed_seats(args.seats)) if args.seats else 0
+    players = _players(ruleset, args.players if args.players is not None or listed < 2 else listed)
     seats = _seats(args.seats or ",".join(["human"] + ["random"] * (players - 1)), players)
     seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
     game = Game(compile_ruleset(ruleset, players))
@@ -72,10 +74,7 @@ def prepare(args):
 
 def _seats(text: str, players: int) -> list[AgentSpec]:
     """One agent per player from `--seats` (one name alone: everybody), at least one human."""
-    try:
-        specs = parse_agents(text)
-    except AgentSpecError as error:
-        raise UsageError(f"--seats: {error}") from None
+    specs = _parsed_seats(text)
     if len(specs) == 1:
         specs = specs * players
     if len(specs) != players:
@@ -86,13 +85,22 @@ def _seats(text: str, players: int) -> list[AgentSpec]:
     return specs
 
 
+def _parsed_seats(text: str) -> list[AgentSpec]:
+    try:
+        return parse_agents(text)
+    except AgentSpecError as error:
+        raise UsageError(f"--seats: {error}") from None
+
+
 def listen(host: str, port: int) -> socket.socket:
     """A socket listening on host:port (a usage error, said plainly, when it cannot)."""
     try:
         family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
         return socket.create_server((host, port), family=family)
     except (OSError, UnicodeError) as error:
-        reason = getattr(error, "strerror", None) or str(error)
+        errno = getattr(error, "errno", None)
+        reason = os.strerror(errno) if isinstance(errno, int) and errno > 0 else getattr(error, "strerror", None) \
+            or str(error)
         raise UsageError(f"cannot listen on --host {host} --port {port}: {reason}") from None
 
 
