@@ -114,7 +114,9 @@ def links(room, host: str, port: int) -> list[str]:
         return [f"{room.title}: a saved game of {len(room.steps) - 1} decisions, served on {base}",
                 f"  watch it: {base}#{room.token}", "Ctrl-C stops the server."]
     from snowrules.web.views import player_name
-    lines = [f"{room.title}: {room.game.program.players} players, seed {room.header['seed']}, served on {base}"]
+    players = room.game.program.players
+    lines = [f"{room.title}: {players} player{'' if players == 1 else 's'}, seed {room.header['seed']}, "
+             f"served on {base}"]
     for place in room.places:
         name = player_name(room.game, place.player)
         lines.append(f"  {name}: {base}#{place.token}" if place.token else f"  {name}: {place.agent} (a bot)")

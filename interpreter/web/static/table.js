@@ -59,8 +59,9 @@ function draw(data) {
   document.title = data.title + " - snowrules";
   if (data.kind === "watch") drawSteps(data);
   else {
-    $("you").textContent = "You play " + data.you + " (" +
-      data.places.map((p) => p.name + ": " + p.agent).join(", ") + ")";
+    const others = data.places.filter((p) => p.name !== data.you);
+    $("you").textContent = "Playing as " + data.you +
+      (others.length ? " against " + others.map((p) => p.name + " (" + p.agent + ")").join(", ") : "");
   }
   drawDecisions(data);
   drawResult(data.result);
