@@ -308,7 +308,8 @@ def test_a_saved_game_is_watched_step_by_step(tmp_path):
     watch = Watch(played.game, read_log(log))
     assert len(watch.steps) == 13                    # the start and 12 decisions (the 13th card is forced)
     start, one, end = watch.snapshot(0, None), watch.snapshot(1, None), watch.snapshot(12, 0)
-    assert start["view"]["zones"]["p1.hand"] == [f"p1 bid {n}" for n in range(1, 14)]  # everybody's view
+    for seat in ("p0", "p1"):                        # everybody's view: every hand
+        assert start["view"]["zones"][f"{seat}.hand"] == [f"{seat} bid {n}" for n in range(1, 14)]
     assert one["chosen"] == ["p0: p0 bid 1", "p1: p1 bid 1"]
     assert one["view"]["counters"] == {"turn": 2, "p0.score": 0, "p1.score": 0}  # a tie: prize 13 discarded
     assert end["view"]["zones"]["p1.played"] == [f"p1 bid {n}" for n in range(1, 14)]
