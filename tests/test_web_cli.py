@@ -93,3 +93,16 @@ def test_serve_says_plainly_when_its_port_is_taken(served, capsys):
     assert capsys.readouterr().err == (f"snowrules serve: error: cannot listen on --host 127.0.0.1 --port {port}: "
                                        "Address already in use\n")
     assert served == {}
+
+
+def test_serve_resume_continues_the_logged_game_with_its_seats(served, capsys, tmp_path):
+    log = tmp_path / "game.jsonl"
+    assert main(["serve", "goofspiel", "--seats", "human,random", "--seed", "4", "--port", "0",
+                 "--log", str(log)]) == 0
+    served.pop("room").answer(0, 12)              # one bid, saved in the log
+    assert main(["serve", "--resume", str(log), "--port", "0"]) == 0
+    resumed = served["room"]
+    assert ([p.agent for p in resumed.places], resumed.header["seed"], resumed.log) == (["human", "random"], 4, log)
+    assert [e["option"] for e in resumed.events if e["e"] == "choice"][0] == "p0 bid 13"
+    assert resumed.snapshot(0)["view"]["counters"]["turn"] == 2
+    assert capsys.readouterr().out.splitlines()[-4].startswith("Goofspiel: 2 players, seed 4, served on")

@@ -133,6 +133,7 @@ def create_app(room, limits: Limits = Limits(), clock: Callable[[], float] = tim
     """The application serving one `Table` (a live game) or one `Watch` (a saved game)."""
     connections: list[Connection] = []
     watching = room.kind == "watch"
+    telling = asyncio.Lock()   # one page is told one state at a time: its account's lines in order, once
 
     def reader_of(request: Request):
         scheme, _, token = request.headers.get("authorization", "").partition(" ")
@@ -196,13 +197,14 @@ def create_app(room, limits: Limits = Limits(), clock: Callable[[], float] = tim
 
     async def broadcast() -> None:
         """Each open page of the table is sent its seat's new state."""
-        for connection in list(connections):
-            data = await run_in_threadpool(room.snapshot, connection.reader, connection.sent)
-            try:
-                await connection.socket.send_json(data)
-            except Exception:  # noqa: BLE001 - a page gone meanwhile: its own loop removes it
-                continue
-            connection.sent = data["account_start"] + len(data["account"])
+        async with telling:
+            for connection in list(connections):
+                data = await run_in_threadpool(room.snapshot, connection.reader, connection.sent)
+                connection.sent = data["account_start"] + len(data["account"])
+                try:
+                    await connection.socket.send_json(data)
+                except Exception:  # noqa: BLE001 - a page gone meanwhile: its own loop removes it
+                    continue
 
     async def socket(websocket: WebSocket) -> None:
         await websocket.accept()
@@ -261,9 +263,10 @@ def create_app(room, limits: Limits = Limits(), clock: Callable[[], float] = tim
         await broadcast()
 
     async def send_state(connection: Connection) -> None:
-        data = await run_in_threadpool(snapshot, connection.reader, 0, connection.step, connection.shown)
-        connection.sent = data["account_start"] + len(data["account"])
-        await connection.socket.send_json(data)
+        async with telling:
+            data = await run_in_threadpool(snapshot, connection.reader, 0, connection.step, connection.shown)
+            connection.sent = data["account_start"] + len(data["account"])
+            await connection.socket.send_json(data)
 
     async def receive(websocket: WebSocket, bucket: Bucket | None = None) -> dict:
         """The next message, bounded in size, then in rate (every message counts, a malformed

@@ -186,10 +186,15 @@ function drawPicture(url) {
   box.append(image);
 }
 
+let told = 0;   // lines of the account on the page: a state repeating some is not told twice
+
 function drawAccount(start, lines) {
   const box = $("account");
-  if (start === 0) box.textContent = "";
-  box.append(document.createTextNode(lines.map((line) => line + "\n").join("")));
+  if (start === 0) { box.textContent = ""; told = 0; }
+  const fresh = lines.slice(Math.max(0, told - start));
+  if (start > told || !fresh.length) return;
+  box.append(document.createTextNode(fresh.map((line) => line + "\n").join("")));
+  told += fresh.length;
   box.scrollTop = box.scrollHeight;
 }
 
