@@ -177,11 +177,14 @@ def test_an_internal_error_is_a_clear_message_without_traceback(monkeypatch, cap
     def broken(*_args):
         raise KeyError("boom")
     monkeypatch.setattr(room, "snapshot", broken)
-    response = TestClient(create_app(room), raise_server_exceptions=False).get(
-        "/api/state", headers=bearer(room.tokens[0]))
-    assert (response.status_code, response.json()) == (500, {
-        "error": "internal error in snowrules (a bug, not your answer); the server said what on its terminal"})
-    assert capsys.readouterr().err == "snowrules serve: internal error: KeyError: 'boom'\n"
+    internal = {"error": "internal error in snowrules (a bug, not your answer); the server said what on its terminal"}
+    response = client(room).get("/api/state", headers=bearer(room.tokens[0]))
+    assert (response.status_code, response.json()) == (500, internal)
+    with client(room).websocket_connect("/ws") as page:
+        page.send_json({"token": room.tokens[0]})
+        assert page.receive_json() == internal
+        assert page.receive() == {"type": "websocket.close", "code": 1011, "reason": ""}
+    assert capsys.readouterr().err == "snowrules serve: internal error: KeyError: 'boom'\n" * 2
 
 
 # ---- the websocket: a reloaded page, the other page told, a hostile client -------------------

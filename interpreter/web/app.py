@@ -238,6 +238,9 @@ def create_app(room, limits: Limits = Limits(), clock: Callable[[], float] = tim
             return None
         except Refused as error:
             return await refuse(websocket, error.message, 1008)
+        except Exception as error:  # noqa: BLE001 - the last guard of a page's connection
+            internal(error)
+            return await refuse(websocket, INTERNAL, 1011)
         finally:
             if connection in connections:
                 connections.remove(connection)
@@ -283,24 +286,41 @@ def create_app(room, limits: Limits = Limits(), clock: Callable[[], float] = tim
             raise Refused(400, "send text messages (JSON), not binary ones")
         return parsed(text)
 
-    async def refused(_request: Request, error: Refused) -> Response:
-        return JSONResponse({"error": error.message}, error.status)
+    def guarded(endpoint):
+        """The endpoint, its refusals answered as JSON and a failure as one clear line: on the
+        page and on the server's terminal, never a traceback."""
+        async def answering(request: Request) -> Response:
+            try:
+                return await endpoint(request)
+            except Refused as error:
+                return JSONResponse({"error": error.message}, error.status)
+            except Exception as error:  # noqa: BLE001 - the last guard of a request
+                internal(error)
+                return JSONResponse({"error": INTERNAL}, 500)
+        return answering
 
-    async def failed(_request: Request, error: Exception) -> Response:
-        print(f"snowrules serve: internal error: {type(error).__name__}: {error}", file=sys.stderr)
-        return JSONResponse({"error": "internal error in snowrules (a bug, not your answer); the server "
-                             "said what on its terminal"}, 500)
-
-    routes = [Route("/", page), Route("/static/{name}", static), Route("/api/state", state),
-              Route("/api/answer", answer, methods=["POST"]), WebSocketRoute("/ws", socket)]
-    app = Starlette(routes=routes, exception_handlers={Refused: refused, Exception: failed})
+    routes = [Route(path, guarded(endpoint), methods=methods) for path, endpoint, methods in (
+        ("/", page, ["GET"]), ("/static/{name}", static, ["GET"]), ("/api/state", state, ["GET"]),
+        ("/api/answer", answer, ["POST"]))] + [WebSocketRoute("/ws", socket)]
+    app = Starlette(routes=routes)
     app.add_middleware(Guard, limits=limits, clock=clock)
     return app
 
 
+INTERNAL = "internal error in snowrules (a bug, not your answer); the server said what on its terminal"
+
+
+def internal(error: Exception) -> None:
+    print(f"snowrules serve: internal error: {type(error).__name__}: {error}", file=sys.stderr, flush=True)
+
+
 async def refuse(websocket: WebSocket, message: str, code: int) -> None:
-    await websocket.send_json({"error": message})
-    await websocket.close(code)
+    """Say why, then close (a page already gone is simply left)."""
+    try:
+        await websocket.send_json({"error": message})
+        await websocket.close(code)
+    except Exception:  # noqa: BLE001 - nobody left to tell
+        return
 
 
 def parsed(data: str | bytes) -> dict:
