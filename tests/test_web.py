@@ -22,7 +22,7 @@ from snowrules.play.agents import parse_agents  # noqa: E402
 from snowrules.play.replay import replay  # noqa: E402
 from snowrules.records.logfile import read_log  # noqa: E402
 from snowrules.runtime.engine import Game  # noqa: E402
-from snowrules.web.app import Limits, create_app  # noqa: E402
+from snowrules.web.app import Bucket, Limits, create_app  # noqa: E402
 from snowrules.web.table import Table  # noqa: E402
 from snowrules.web.watch import Watch  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
@@ -135,6 +135,14 @@ def test_requests_are_bounded_in_rate():
     refused = http.get("/api/state", headers=bearer(room.tokens[0]))
     assert refused.json() == {"error": "too many requests: at most 20 a second; wait a moment"}
     assert refused.headers["retry-after"] == "1" and "content-security-policy" in refused.headers
+
+
+def test_the_rate_bucket_refills_with_time():
+    """2 a second with a burst of 2: two at once pass, the third waits; half a second gives one
+    back; a second more gives two back, never more than the burst."""
+    times = iter([0.0, 0.0, 0.0, 0.0, 0.5, 0.5, 1.5, 1.5, 1.5, 1.5])
+    bucket = Bucket(2, 2, lambda: next(times))
+    assert [bucket.take() for _ in range(9)] == [True, True, False, True, False, True, True, False, False]
 
 
 def test_every_response_carries_the_security_headers():
