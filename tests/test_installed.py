@@ -82,6 +82,7 @@ def test_the_wheel_and_the_sdist_carry_every_ruleset_and_schema(built):
                       if name.startswith("snowrules/data/") and not name.endswith(".py"))
     assert in_wheel == expected
     assert "snowrules/data/cache.py" in names
+    assert {f"snowrules/web/static/table.{kind}" for kind in ("html", "js", "css")} <= set(names)  # serve's page
     root = sdist.name.removesuffix(".tar.gz")
     in_sdist = {name.removeprefix(root + "/") for name in tarfile.open(sdist).getnames()}
     assert set(expected) <= in_sdist

@@ -15,6 +15,7 @@ from snowrules.play.narrate import narrate
 from snowrules.play.replay import logged_game, replay
 from snowrules.play.show import account_steps, show_steps
 from snowrules.play.table import Table
+from snowrules.records.logfile import read_log
 from snowrules.runtime.engine import Game
 
 pexpect = pytest.importorskip("pexpect")
@@ -125,7 +126,8 @@ def test_replay_show_steps_through_a_log_from_one_seat(tmp_path, capsys):
     steps on, `b` shows the steps up to the one before again, `q` quits."""
     log = tmp_path / "game.jsonl"
     assert main(["run", "goofspiel", "--seed", "3", "--log", str(log), "--json", *SHORT]) == 0
-    logged, game, _ = logged_game(log)
+    logged = read_log(log)
+    game, _, _ = logged_game(logged)
     steps = account_steps(logged, game, game.layout.seat_names.index("p1"))
     assert steps[:5] == [["Setup"], ["  12 components set out", "\nTurn 1"],
                          ["  - deal point card", "    prize 1: point_deck -> prize"],

@@ -327,7 +327,9 @@ def _show_log(args) -> int:
     """`replay LOG --show [--seat NAME]`: the game told step by step (play/show.py)."""
     from snowrules.play.replay import logged_game
     from snowrules.play.show import account_steps, show_steps
-    logged, game, notes = logged_game(args.log, args.ruleset)
+    from snowrules.records.logfile import read_log
+    logged = read_log(args.log)
+    game, _ruleset, notes = logged_game(logged, args.ruleset)
     for note in notes:
         print(f"{args.log}:1:1: note: {note}")
     names = game.layout.seat_names

@@ -1,4 +1,5 @@
-"""The `snowrules` command: run, validate, test, replay, simulate, compare, tournament, list, lsp, upgrade.
+"""The `snowrules` command: run, validate, test, replay, simulate, compare, tournament, list, lsp, upgrade,
+serve.
 
 Exit codes (a contract scripts rely on): 0 success; 1 the input has problems (each printed as
 `path:line:col: error: message`), a scenario failed or a replay differs; 2 a usage error;
@@ -111,6 +112,10 @@ def _parser() -> argparse.ArgumentParser:
     upgrade.add_argument("ruleset", help="a ruleset folder (or a bundled ruleset's name)")
     upgrade.add_argument("--write", action="store_true", help="make the rewrites (default: print them)")
 
+    from snowrules.web.arguments import add_arguments  # `serve` itself needs the web extra, its arguments do not
+    add_arguments(commands.add_parser("serve", help="play in a browser with people and bots, or watch a saved game "
+                                      "(the web extra: Starlette, uvicorn)"))
+
     listing = commands.add_parser("list", help="the bundled rulesets: player counts, variants, options")
     listing.add_argument("--json", action="store_true", help="print them as one JSON object")
     no_cache = "read and build everything afresh, without the build cache (see SNOWRULES_CACHE)"
@@ -189,6 +194,8 @@ def main(argv: list[str] | None = None) -> int:
         handler = _command_lsp
     elif args.command == "upgrade":
         from snowrules.cli.upgrade import command_upgrade as handler
+    elif args.command == "serve":
+        from snowrules.web.command import command_serve as handler
     else:
         from snowrules.cli import commands
         handler = getattr(commands, f"command_{args.command}")

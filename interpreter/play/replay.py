@@ -60,19 +60,20 @@ class ReplayReport:
 def replay(path: Path, ruleset_ref: str | None = None) -> ReplayReport:
     """Re-run a logged game and compare it, event by event, with the log. The ruleset is the
     bundled one the header names, or the folder `ruleset_ref`."""
-    logged, game, notes = logged_game(path, ruleset_ref)
+    logged = read_log(path)
+    game, _ruleset, notes = logged_game(logged, ruleset_ref)
     report = _compare(logged, game)
     report.notes = notes
     return report
 
 
-def logged_game(path: Path, ruleset_ref: str | None = None) -> tuple[LoggedGame, Game, list[str]]:
-    """A log, the game it was played with (the bundled ruleset its header names, or the folder
-    `ruleset_ref`) and notes on what changed since it was written."""
+def logged_game(logged: LoggedGame, ruleset_ref: str | None = None):
+    """The game a log was played with: (Game, Ruleset, notes said before anything else: the
+    ruleset's files or version changed since). The ruleset is the bundled one the header names,
+    or the folder `ruleset_ref`; one that cannot be found or loaded is a LogError at the header."""
     from snowrules.compile.compiler import compile_ruleset
     from snowrules.load.ruleset import bundled_names, find_ruleset, load_ruleset
 
-    logged = read_log(path)
     head = logged.header
     reference = ruleset_ref or head["ruleset"]
     folder = find_ruleset(reference)
@@ -95,7 +96,7 @@ def logged_game(path: Path, ruleset_ref: str | None = None) -> tuple[LoggedGame,
                        + error.diagnostics) from None
     if head.get("version") is not None and ruleset.version != head["version"]:
         notes.append(f"the log was written with version {head['version']}, the ruleset is {ruleset.version}")
-    return logged, game, notes
+    return game, ruleset, notes
 
 
 def _compare(logged: LoggedGame, game: Game) -> ReplayReport:

@@ -52,7 +52,7 @@ class LoggedGame:
     path: str
     header: dict
     events: list[tuple[int, dict]]  # (line number, event), header and result excluded
-    result: tuple[int, dict]
+    result: tuple[int, dict] | None  # None only for a game still going on (read_log(finished=False))
 
 
 def _is_int(value: Any) -> bool:
@@ -144,9 +144,11 @@ def _check_nesting(line: str, shown: str, number: int) -> None:
             depth = max(0, depth - 1)
 
 
-def read_log(path: Path) -> LoggedGame:
+def read_log(path: Path, finished: bool = True) -> LoggedGame:
     """A log file, read as untrusted input: every line bounded before it is decoded (see `_lines`),
-    and never the temporary `.partial` file of a run still writing, or killed while writing."""
+    and never the temporary `.partial` file of a run still writing, or killed while writing.
+    `finished=False` also reads the log of a game that has not ended yet (no result line), as
+    `snowrules serve` writes it after each answer, to resume or watch it."""
     shown = str(path)
     if PARTIAL.search(path.name):
         raise LogError.at(Position(shown), "this is the unfinished log of a run that was still writing it or was "
@@ -184,7 +186,7 @@ def read_log(path: Path) -> LoggedGame:
             events.append((number, event))
     if head is None:
         raise LogError.at(Position(shown, 1, 1), "the log is empty")
-    if result is None:
+    if result is None and finished:
         raise LogError.at(Position(shown, last + 1, 1), "the log ends without its result line",
                           "a log is complete only when its game ended; this one was cut short or edited")
     return LoggedGame(shown, head, events, result)

@@ -1,0 +1,243 @@
+// The page of `snowrules serve`: one seat's table, or a saved game to step through.
+// Everything shown comes from the server as JSON and is put in the page as text (textContent,
+// never innerHTML), so a card named <script> reads as its name. The seat's token is the link's
+// fragment (#TOKEN): browsers never send a fragment to a server, and a reload keeps it.
+"use strict";
+
+const token = decodeURIComponent(location.hash.slice(1));
+const $ = (id) => document.getElementById(id);
+let socket = null;
+let retry = 500;          // milliseconds before reconnecting; doubles up to 8 s
+let watch = null;         // a saved game: {step, steps, reader}
+let busy = false;         // an answer sent, the next state not yet here
+
+function element(tag, text, className) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  if (className) node.className = className;
+  return node;
+}
+
+function say(text) { $("status").textContent = text; }
+
+function complain(text) {
+  const box = $("error");
+  box.textContent = text;
+  box.hidden = !text;
+}
+
+function connect() {
+  if (!token) {
+    say("");
+    complain("This page needs the join link that `snowrules serve` printed: it ends with #TOKEN.");
+    return;
+  }
+  const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+  socket = new WebSocket(scheme + location.host + "/ws");
+  socket.onopen = () => { retry = 500; socket.send(JSON.stringify({token})); say("connected"); };
+  socket.onmessage = (event) => {
+    const data = JSON.parse(event.data);
+    if (data.error) { complain(data.error); busy = false; enable(); return; }
+    complain("");
+    busy = false;
+    draw(data);
+  };
+  socket.onclose = (event) => {
+    if (event.code === 1008 || event.code === 1009) { say("refused by the server"); return; }
+    say("connection lost: trying again...");
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 8000);
+  };
+}
+
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+}
+
+function draw(data) {
+  $("title").textContent = data.title;
+  document.title = data.title + " - snowrules";
+  if (data.kind === "watch") drawSteps(data);
+  else {
+    const others = data.places.filter((p) => p.name !== data.you);
+    $("you").textContent = "Playing as " + data.you +
+      (others.length ? " against " + others.map((p) => p.name + " (" + p.agent + ")").join(", ") : "");
+  }
+  drawDecisions(data);
+  drawResult(data.result);
+  drawZones(data.view, data.seat_names, data.kind === "watch" ? " (seen from here)" : " (you)");
+  drawCounters(data.view.counters);
+  drawPicture(data.picture);
+  drawAccount(data.account_start, data.account);
+}
+
+function drawDecisions(data) {
+  const box = $("decide");
+  box.replaceChildren();
+  if (data.result) { say("the game is over"); return; }
+  const mine = data.decisions || [];
+  for (const decision of mine) {
+    box.append(element("h2", "Your choice: " + decision.choice + " (" + decision.seat_name + ")"));
+    const options = element("div", null, "options");
+    decision.options.forEach((label, index) => {
+      const button = element("button", label, "option");
+      button.type = "button";
+      button.dataset.index = index;
+      button.addEventListener("click", () => {
+        if (busy) return;
+        busy = true;
+        disable();
+        send({answer: {index, seat: decision.seat}});
+      });
+      options.append(button);
+    });
+    box.append(options);
+  }
+  const others = (data.waiting || []).filter((name) => !mine.some((d) => d.seat_name === name));
+  if (data.kind === "watch") {
+    if (data.chosen && data.chosen.length) box.append(element("p", "Chosen to get here: " + data.chosen.join("; ")));
+    return;
+  }
+  if (mine.length) say("your turn to choose");
+  else if (others.length) say("waiting for " + others.join(", "));
+}
+
+function disable() { for (const b of document.querySelectorAll("button.option")) b.disabled = true; }
+function enable() { for (const b of document.querySelectorAll("button.option")) b.disabled = false; }
+
+function drawResult(result) {
+  const box = $("result");
+  box.replaceChildren();
+  box.hidden = !result;
+  if (!result) return;
+  const winners = result.winners.length ? result.winners.join(" and ") : "nobody";
+  box.append(element("h2", "The game is over after " + result.turns + " turns: " + winners +
+    (result.winners.length > 1 ? " win" : " wins")));
+  const table = element("table");
+  result.players.forEach((name, i) => {
+    const row = element("tr");
+    row.append(element("th", name), element("td", result.scores[i]),
+      element("td", result.winners.includes(name) ? "winner" : ""));
+    table.append(row);
+  });
+  box.append(table);
+}
+
+// Zones grouped by their owner (a label "p0.hand" belongs to seat p0), the reader's seats first.
+function drawZones(view, seatNames, yours) {
+  const box = $("zones");
+  box.replaceChildren();
+  const groups = new Map();
+  const empty = [];
+  for (const [label, content] of Object.entries(view.zones)) {
+    const dot = label.indexOf(".");
+    const owner = dot > 0 && seatNames.includes(label.slice(0, dot)) ? label.slice(0, dot) : "";
+    if (Array.isArray(content) ? content.length === 0 : content.count === 0) { empty.push(label); continue; }
+    if (!groups.has(owner)) groups.set(owner, []);
+    groups.get(owner).push([owner ? label.slice(dot + 1) : label, content]);
+  }
+  const mine = (owner) => view.player !== null && view.seats.includes(owner);
+  const rank = (owner) => (mine(owner) ? 0 : owner ? 1 : 2);
+  const order = [...groups.keys()].sort((a, b) => rank(a) - rank(b));
+  for (const owner of order) {
+    const group = element("section", null, "group" + (mine(owner) ? " mine" : ""));
+    group.append(element("h2", owner ? (mine(owner) ? owner + yours : owner) : "On the table"));
+    for (const [name, content] of groups.get(owner)) {
+      const zone = element("div", null, "zone");
+      zone.append(element("h3", name));
+      if (Array.isArray(content)) {
+        const list = element("ul", null, "cards");
+        for (const card of content) list.append(element("li", card, "card"));
+        zone.append(list);
+      } else {
+        zone.append(element("p", content.count + " hidden", "hidden-count"));
+      }
+      group.append(zone);
+    }
+    box.append(group);
+  }
+  if (empty.length) box.append(element("p", "Empty: " + empty.join(", "), "empty"));
+}
+
+function drawCounters(counters) {
+  const box = $("counters");
+  box.replaceChildren();
+  // Every counter when they are few; else those not at zero (as the terminal shows them).
+  const all = Object.entries(counters);
+  const shown = all.length <= 24 ? all : all.filter(([, value]) => value);
+  box.append(element("h2", "Counters"));
+  if (shown.length < all.length) box.append(element("p", (all.length - shown.length) + " more at zero", "empty"));
+  const table = element("table");
+  for (const [label, value] of shown) {
+    const row = element("tr");
+    row.append(element("th", label), element("td", value));
+    table.append(row);
+  }
+  box.append(table);
+}
+
+function drawPicture(url) {
+  const box = $("picture");
+  box.replaceChildren();
+  if (!url) return;
+  const image = element("img");
+  image.alt = "the grid zones";
+  image.src = url;    // an SVG shown as an image runs no script
+  box.append(image);
+}
+
+let told = 0;   // lines of the account on the page: a state repeating some is not told twice
+
+function drawAccount(start, lines) {
+  const box = $("account");
+  if (start === 0) { box.textContent = ""; told = 0; }
+  const fresh = lines.slice(Math.max(0, told - start));
+  if (start > told || !fresh.length) return;
+  box.append(document.createTextNode(fresh.map((line) => line + "\n").join("")));
+  told += fresh.length;
+  box.scrollTop = box.scrollHeight;
+}
+
+function drawSteps(data) {
+  watch = {step: data.step, steps: data.steps, reader: data.reader};
+  $("steps").hidden = false;
+  $("where").textContent = "decision " + data.step + " of " + data.steps;
+  $("you").textContent = data.reader === null ? "Seen by everybody" : "Seen by " + data.readers[data.reader];
+  const select = $("reader");
+  if (select.options.length !== data.readers.length + 1) {
+    select.replaceChildren(element("option", "everybody"));
+    select.options[0].value = "";
+    data.readers.forEach((name, i) => {
+      const option = element("option", name);
+      option.value = String(i);
+      select.append(option);
+    });
+  }
+  select.value = data.reader === null ? "" : String(data.reader);
+  $("first").disabled = $("back").disabled = data.step === 0;
+  $("next").disabled = $("last").disabled = data.step === data.steps;
+}
+
+function go(step) {
+  if (!watch) return;
+  send({step: Math.max(0, Math.min(watch.steps, step)), reader: watch.reader});
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  $("first").addEventListener("click", () => go(0));
+  $("back").addEventListener("click", () => go(watch.step - 1));
+  $("next").addEventListener("click", () => go(watch.step + 1));
+  $("last").addEventListener("click", () => go(watch.steps));
+  $("reader").addEventListener("change", (event) => {
+    const value = event.target.value;
+    send({step: watch.step, reader: value === "" ? null : Number(value)});
+  });
+  document.addEventListener("keydown", (event) => {
+    if (!watch || event.target.tagName === "SELECT") return;
+    if (event.key === "ArrowRight") go(watch.step + 1);
+    else if (event.key === "ArrowLeft") go(watch.step - 1);
+    else if (event.key === "Home") go(0);
+    else if (event.key === "End") go(watch.steps);
+  });
+  connect();
+});

@@ -1,0 +1,116 @@
+"""What a page is sent: one reader's view of a state, as plain JSON-ready data.
+
+A reader is a player (their `Game.view`: the zones they may see, the sizes of the others, their
+counters; the grid zones they may see drawn as the SVG of `--picture`; the decision in front of
+them, labelled as the terminal labels it) or, for a saved game watched afterwards, everybody
+(`None`: what any player sees, put together). Nothing here is HTML: the page builds its elements
+from these values as text, and the SVG is shown as an image, which runs no script.
+"""
+from __future__ import annotations
+
+import base64
+from collections.abc import Iterable
+
+from snowrules.model.state import State
+from snowrules.play.layouts import layouts_picture, state_grids
+from snowrules.play.narrate import Narrator, UnseenCounters, secrets_for
+from snowrules.runtime.engine import Game
+
+
+def player_name(game: Game, player: int) -> str:
+    """A player as the result table names them: their seats' names joined."""
+    names = game.layout.seat_names
+    return " & ".join(names[s] for s in game.program.seats_of(player))
+
+
+def seen(game: Game, st: State, player: int | None) -> dict:
+    """The view of `player`, or (None) everything some player sees: each zone's contents when any
+    player may see them, else its size."""
+    if player is not None:
+        return game.view(st, player)
+    views = [game.view(st, p) for p in range(game.program.players)]
+    merged = {"player": None, "seats": list(game.layout.seat_names), "zones": {}, "counters": {},
+              "variables": views[0]["variables"]}
+    for view in views:
+        for label, content in view["zones"].items():
+            if isinstance(content, list) or label not in merged["zones"]:
+                merged["zones"][label] = content
+        merged["counters"].update(view["counters"])
+    return merged
+
+
+def picture(game: Game, st: State, player: int | None) -> str | None:
+    """The grid zones the reader may see as an SVG data URL (None without grid zones)."""
+    program = game.program
+    if not game.layout.grid_zones:
+        return None
+    seats = None if player is None else program.seats_of(player)
+    svg = layouts_picture(program, state_grids(program, st, seats))
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
+
+
+def decisions(game: Game, st: State, player: int | None, answered: Iterable[int] = ()) -> list[dict]:
+    """The decisions waiting for `player`'s seats (not yet answered), each with its options'
+    labels (Game.option_labels: copies of one card told apart)."""
+    pending = st.pending
+    if pending is None or pending.chance or player is None:
+        return []
+    done = set(answered)
+    names = game.layout.seat_names
+    return [{"seat": seat, "seat_name": names[seat], "choice": pending.variable,
+             "options": game.option_labels(st, options)}
+            for seat, options in zip(pending.seats, pending.options)
+            if game.program.controller(seat) == player and seat not in done]
+
+
+def waiting_for(game: Game, st: State, answered: Iterable[int] = ()) -> list[str]:
+    """The seats the game still waits for, by name."""
+    pending = st.pending
+    if pending is None or pending.chance:
+        return []
+    done = set(answered)
+    return [game.layout.seat_names[s] for s in pending.seats if s not in done]
+
+
+def result(game: Game, st: State) -> dict | None:
+    """The outcome once the game is over: each player's name and score, the winners' names."""
+    outcome = game.outcome(st)
+    if outcome is None:
+        return None
+    players = [player_name(game, p) for p in range(game.program.players)]
+    return {"players": players, "scores": outcome.scores, "winners": [players[w] for w in outcome.winners],
+            "turns": outcome.turns}
+
+
+class Accounts:
+    """The account of the game (play/narrate.py) for each reader at once, as lists of lines that
+    only grow: a player's tells only what that player may see (other seats' choices and cards
+    moving between hidden zones are not named), everybody's (reader None) tells all. Feed it the
+    game's JSON events (`sink`) and its event values (`listen`); call `flush` where the game
+    stops, so that what the narrator gathers (the choices just made) is told."""
+
+    def __init__(self, game: Game, readers: Iterable[int | None]):
+        self.lines: dict[int | None, list[str]] = {}
+        self._narrators: list[Narrator] = []
+        self._unseen: list[UnseenCounters] = []
+        for reader in readers:
+            lines = self.lines[reader] = []
+            if reader is None:
+                self._narrators.append(Narrator(False, lines.append))
+                continue
+            seats = set(game.program.seats_of(reader))
+            unseen = UnseenCounters(game.layout, seats)
+            self._unseen.append(unseen)
+            self._narrators.append(Narrator(False, lines.append, secrets_for(game.layout, seats), unseen))
+
+    def sink(self, event: dict) -> None:
+        for narrator in self._narrators:
+            narrator.feed(event)
+
+    def listen(self, event) -> None:
+        for unseen in self._unseen:
+            unseen.listen(event)
+
+    def flush(self) -> None:
+        for narrator in self._narrators:
+            narrator.flush()
