@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from snowrules.cli.usage import UsageError
-from snowrules.compile.compiler import compile_ruleset, programs_shared
+from snowrules.compile.compiler import compile_ruleset
 from snowrules.language.diagnostics import Diagnostic, Position, SnowrulesError
 from snowrules.language.names import name_problem
 from snowrules.load.ruleset import bundled_names, find_ruleset, load_ruleset, options_text, set_options
@@ -248,9 +248,9 @@ def command_validate(args) -> int:
     form = getattr(args, "format", "text")
     if form not in FORMATS:
         raise UsageError(f"--format {form!r}: choose one of {', '.join(FORMATS)}")
-    with programs_shared():  # the check, the smoke games and the scenarios compile each configuration once
-        bounds = SmokeBounds(seconds=getattr(args, "time_limit", DEFAULT_BOUNDS.seconds))
-        folders, problems = validate_paths(args.paths, not getattr(args, "no_play", False), bounds)
+    bounds = SmokeBounds(seconds=getattr(args, "time_limit", DEFAULT_BOUNDS.seconds))
+    # each folder's check, smoke games and scenarios compile each configuration once (validate_folder)
+    folders, problems = validate_paths(args.paths, not getattr(args, "no_play", False), bounds)
     sys.stdout.write(render(problems, form, installed_version()))
     errors = sum(d.severity == "error" for d in problems)
     failing = errors + (len(problems) - errors if getattr(args, "strict", False) else 0)

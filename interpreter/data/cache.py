@@ -25,7 +25,7 @@ import hashlib
 import os
 import pickle
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -157,16 +157,12 @@ def _write(path: Path, entry_key: str, value: Any) -> bytes | None:
 
 def _trim(kind_folder: Path) -> None:
     """Keep at most MAX_ENTRIES entries of one kind: the least recently written go first."""
-    entries = list(_entries(kind_folder))
+    entries = list(kind_folder.glob("*/*.pickle"))
     if len(entries) <= MAX_ENTRIES:
         return
     entries.sort(key=lambda p: p.stat().st_mtime_ns)
     for old in entries[:len(entries) - MAX_ENTRIES]:
         _remove(old)
-
-
-def _entries(kind_folder: Path) -> Iterable[Path]:
-    return kind_folder.glob("*/*.pickle")
 
 
 def _remove(path: Path) -> None:
