@@ -65,6 +65,12 @@ def _ring(_signum: int, frame: FrameType | None) -> None:
         raise OutOfTime(rule_running(frame) or _FALLBACKS[-1])
 
 
+def clock_works(seconds: float | None) -> bool:
+    """Whether `game_clock(seconds)` bounds a game here: a limit is given, and the timer signal
+    can reach this thread (only the main thread gets signals)."""
+    return bool(seconds) and threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
+
+
 @contextmanager
 def game_clock(seconds: float | None, program: Program | None = None, where: Position | None = None
                ) -> Iterator[None]:
@@ -73,8 +79,7 @@ def game_clock(seconds: float | None, program: Program | None = None, where: Pos
     enclosing clock is suspended meanwhile and resumed with what it had left. The handler stays
     installed after a game when it replaced the default one (installing it costs more than
     arming the timer); another program's handler (pytest-timeout's) is put back."""
-    if not seconds or threading.current_thread() is not threading.main_thread() \
-            or not hasattr(signal, "setitimer"):
+    if not clock_works(seconds):
         yield
         return
     previous = _handler_now(signal.SIGALRM)
