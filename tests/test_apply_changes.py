@@ -145,21 +145,31 @@ def test_counter_lines_set_tell_and_fire_only_on_a_change(old, new, after, event
     assert handed == (["waiting body"] if events else None)
 
 
-# (generated lines, the same lines for a game nobody listens to): each event line becomes `pass`
-# at its own depth, so that a block whose only line it was stays a block; nothing else changes.
+# (generated lines, the kinds of events heard, the lines as built for that): each event line of a
+# kind nobody hears becomes `pass` at its own depth, so that a block whose only line it was stays a
+# block; nothing else changes.
+MOVED_LINE = "if st.sink is not None: st.sink(e)  # tells Moved"
+CHANGED_LINE = "if st.sink is not None: f(st, p)  # tells CounterChanged"
 UNHEARD = [
-    (["if st.sink is not None: st.sink(e)"], ["pass"]),
-    (["if a != b:", "    st.counters[1] = b", "    if st.sink is not None: st.sink(e)"],
+    ([MOVED_LINE], set(), ["pass"]),
+    (["if a != b:", "    st.counters[1] = b", "    " + MOVED_LINE], set(),
      ["if a != b:", "    st.counters[1] = b", "    pass"]),
-    (["if x:", "        if st.sink is not None: f(st, p)"], ["if x:", "        pass"]),
-    (["st.sink = None", "if st.sink: f()", "# if st.sink is not None: told"],
+    (["if x:", "        " + CHANGED_LINE], set(), ["if x:", "        pass"]),
+    (["st.sink = None", "if st.sink: f()", "# if st.sink is not None: told"], set(),
      ["st.sink = None", "if st.sink: f()", "# if st.sink is not None: told"]),
+    ([MOVED_LINE, "    " + CHANGED_LINE], {"Moved"}, [MOVED_LINE, "    pass"]),
+    ([MOVED_LINE, CHANGED_LINE], {"Moved", "CounterChanged"}, [MOVED_LINE, CHANGED_LINE]),
 ]
 
 
-@pytest.mark.parametrize(("lines", "unheard"), UNHEARD)
-def test_unheard_lines_have_no_event_lines(lines, unheard):
-    assert apply.unheard(lines) == unheard
+@pytest.mark.parametrize(("lines", "heard", "built"), UNHEARD)
+def test_unheard_lines_have_no_event_lines(lines, heard, built):
+    assert apply.unheard(lines, frozenset(heard)) == built
+
+
+def test_an_event_line_says_the_kind_it_tells():
+    from snowrules.model.events import Moved
+    assert apply.telling(Moved, "st.sink(e)") == MOVED_LINE
 
 
 def test_move_all_lines_queue_each_component_for_each_event():
