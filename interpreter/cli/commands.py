@@ -14,7 +14,7 @@ from snowrules.play.agents import AgentSpecError, HumanAgent, agent_seed, parse_
 from snowrules.play.grid_follower import GridFollower
 from snowrules.play.grid_picture import PictureError, picture_target_problem
 from snowrules.play.layouts import draw_state, followed_grids, layouts_text, state_grids, visible_grid_zones
-from snowrules.play.narrate import Narrator, UnseenCounters, secrets_for
+from snowrules.play.narrate import narrator_for
 from snowrules.play.replay import replay
 from snowrules.records.logfile import LogWriter, header, result_event
 from snowrules.records.logwriter import log_target_problem
@@ -120,10 +120,9 @@ def command_run(args) -> int:
         """The sink and listener of one play of the game: a fresh account (and log, from its start)."""
         sinks, listeners = [], []
         if not args.json:
-            unseen = UnseenCounters(game.layout, readers) if readers is not None else None
             write = table.say if table is not None else print
-            narrator = Narrator(args.rules, write, secrets_for(game.layout, readers) if readers is not None else None,
-                                unseen, solo=game.layout.player_seats == 1 and game.layout.automa is None)
+            narrator = narrator_for(game.layout, write, readers, args.rules)
+            unseen = narrator.unseen
             account[0] = narrator
             if table is not None:
                 table.flush_account = narrator.flush
@@ -339,7 +338,9 @@ def _show_log(args) -> int:
             raise UsageError(f"--seat {args.seat!r}: the seats of this game are {', '.join(names)}")
         seat = names.index(args.seat)
     view = f"{args.seat}'s view" if seat is not None else "every seat's view"
-    show_steps(account_steps(logged, game, seat), f"{args.log}: {logged.header['ruleset']}, {view}")
+    with game_clock(getattr(args, "time_limit", None), where=Position(str(args.log), 1, 1)):
+        steps = account_steps(logged, game, seat)
+    show_steps(steps, f"{args.log}: {logged.header['ruleset']}, {view}")
     return 0
 
 

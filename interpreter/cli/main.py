@@ -106,6 +106,7 @@ def _parser() -> argparse.ArgumentParser:
                             help="set a game parameter the ruleset declares (repeatable)")
     tournament.add_argument("--json", action="store_true", help="print one JSON object (docs/tournament.md)")
     tournament.add_argument("--report", type=Path, metavar="DIR", help="write an HTML page with plots there")
+    _time_limit_argument(tournament, 60.0, "each game")
 
     commands.add_parser("lsp", help="a language server for editors, over stdio (the lsp extra: pygls)")
     upgrade = commands.add_parser("upgrade", help="rewrite a ruleset to the current edition of the language")
@@ -174,7 +175,8 @@ def _command_lsp(_args) -> int:
     return 0
 
 
-_MEMORY_LIMITED = ("run", "validate", "test", "replay", "simulate", "compare")  # what reads rulesets and logs
+# what reads rulesets and logs
+_MEMORY_LIMITED = ("run", "validate", "test", "replay", "simulate", "compare", "tournament", "serve")
 _memory_mb: int | None = None  # the address-space limit entry() set (cli/memory.py), for the message
 
 

@@ -29,7 +29,7 @@ def limit_memory() -> int | None:
     except ImportError:  # Windows
         return None
     text = os.environ.get(ENV, str(DEFAULT_MB)).strip()
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()) or len(text) > 9:  # "²" is a digit to Python, not to int()
         raise UsageError(f"{ENV}={text!r}: give a whole number of megabytes (0: no limit)")
     wanted = int(text) * 2**20
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
@@ -42,7 +42,7 @@ def limit_memory() -> int | None:
         return soft // 2**20
     try:
         resource.setrlimit(resource.RLIMIT_AS, (wanted, hard))
-    except (ValueError, OSError):
+    except (ValueError, OSError, OverflowError):
         return None
     return wanted // 2**20
 

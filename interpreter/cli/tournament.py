@@ -71,7 +71,8 @@ def command_tournament(args) -> int:
     ruleset, players, agents = _checked(args)
     options = tuple(sorted(ruleset.option_values.items()))
     result = tournament(args.ruleset, ruleset.variant, options, players, agents, args.games, args.seed,
-                        args.workers, progress=not args.json and sys.stderr.isatty())
+                        args.workers, progress=not args.json and sys.stderr.isatty(),
+                        time_limit=getattr(args, "time_limit", None))
     if not any(s.records for s in result.seatings):
         print("interrupted before any game finished", file=sys.stderr)
         return 130

@@ -171,6 +171,15 @@ class UnseenCounters:
             self.last_hidden = c is not None and self.hidden[self.where[c]]
 
 
+def narrator_for(layout, write, readers: set[int] | None, show_rules: bool = False) -> Narrator:
+    """The account one reader gets, in the terminal, the browser or a replay: `readers` are the
+    seats whose hidden zones they see (None: everything is told). A solo game (one player, no
+    automa) ends with the player's score."""
+    unseen = UnseenCounters(layout, readers) if readers is not None else None
+    return Narrator(show_rules, write, secrets_for(layout, readers) if readers is not None else None, unseen,
+                    solo=layout.player_seats == 1 and layout.automa is None)
+
+
 def secrets_for(layout, seats: set[int]) -> dict:
     """Which zones a reader owning `seats` may not see (and, under "", their seat names)."""
     hidden = {zone.label(layout.seat_names): zone.visibility == "secret"

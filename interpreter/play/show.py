@@ -12,7 +12,7 @@ from typing import Any
 
 from snowrules.language.diagnostics import LogError, Position
 from snowrules.play.agents import play
-from snowrules.play.narrate import Narrator, UnseenCounters, secrets_for
+from snowrules.play.narrate import narrator_for
 from snowrules.play.replay import LoggedChoices, _Divergence
 from snowrules.records.logfile import LoggedGame
 from snowrules.runtime.engine import Game
@@ -28,10 +28,9 @@ def account_steps(logged: LoggedGame, game: Game, seat: int | None) -> list[list
     readers = None
     if seat is not None:
         readers = set(program.seats_of(program.controller(seat))) if seat < layout.player_seats else {seat}
-    unseen = UnseenCounters(layout, readers) if readers is not None else None
     lines: list[str] = []
-    narrator = Narrator(False, lines.append, secrets_for(layout, readers) if readers is not None else None, unseen,
-                        solo=layout.player_seats == 1 and layout.automa is None)
+    narrator = narrator_for(layout, lines.append, readers)
+    unseen = narrator.unseen
     steps: list[list[str]] = []
 
     def feed(event: dict) -> None:

@@ -185,7 +185,7 @@ def first_seat(agents: Sequence[str], results: Sequence[SeatingResult]) -> list[
 
 def tournament(ruleset: str, variant: str | None, options: tuple, players: int, agents: Sequence[str],
                games: int, seed: int, workers: int = 1, progress: bool = False,
-               play: Callable | None = None) -> Tournament:
+               play: Callable | None = None, time_limit: float | None = None) -> Tournament:
     """Play every seating's games (simulate's runners: the same games whatever the workers) and
     rate the agents; Ctrl-C keeps the games finished so far."""
     from snowrules.play.simulate import simulate
@@ -193,7 +193,7 @@ def tournament(ruleset: str, variant: str | None, options: tuple, players: int, 
     results: list[SeatingResult] = []
     seconds, interrupted, where = 0.0, False, "1 process"
     for seating in seatings(agents, players):
-        spec = GameSpec(ruleset, variant, players, seating, options, track_components=False)
+        spec = GameSpec(ruleset, variant, players, seating, options, track_components=False, time_limit=time_limit)
         run = play(spec, games, seed, workers, progress=progress)
         seconds, where = seconds + run.seconds, run.where
         wins = tuple(math.fsum(r.win_share(p) for r in run.records) for p in range(players))

@@ -145,7 +145,8 @@ def create_app(room, limits: Limits = Limits(), clock: Callable[[], float] = tim
 
     async def body_of(request: Request) -> dict:
         declared = request.headers.get("content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > limits.body_bytes):
+        if declared is not None and (not (declared.isascii() and declared.isdigit())
+                                     or int(declared) > limits.body_bytes):
             raise Refused(413, f"the request body is over {limits.body_bytes} bytes")
         data = b""
         async for chunk in request.stream():
@@ -335,6 +336,6 @@ def parsed(data: str | bytes) -> dict:
 
 
 def number(text: str, name: str) -> int:
-    if not text.isdigit() or len(text) > 9:
+    if not (text.isascii() and text.isdigit()) or len(text) > 9:
         raise Refused(400, f"{name} must be a whole number, not {text[:20]!r}")
     return int(text)

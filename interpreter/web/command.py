@@ -59,6 +59,9 @@ def prepare(args):
         logged = read_log(args.resume, finished=False)
         game, ruleset, _notes = logged_game(logged, args.ruleset)
         agents = logged.header.get("agents") or ["human"]
+        if args.seats is None and "human" not in agents:
+            raise UsageError(f"{args.resume}: the logged game's seats are {', '.join(agents)}: no seat is human; "
+                             "give --seats to say who plays now (human,random,...)")
         seats = _seats(args.seats or ",".join(agents), game.program.players)
         return Table(game, int(logged.header["seed"]), seats, ruleset.folder, log, logged, ruleset.title)
     if args.ruleset is None:

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from snowrules.model.state import State
 from snowrules.play.layouts import layouts_picture, state_grids
-from snowrules.play.narrate import Narrator, UnseenCounters, secrets_for
+from snowrules.play.narrate import Narrator, UnseenCounters, narrator_for
 from snowrules.runtime.engine import Game
 
 
@@ -95,13 +95,11 @@ class Accounts:
         self._unseen: list[UnseenCounters] = []
         for reader in readers:
             lines = self.lines[reader] = []
-            if reader is None:
-                self._narrators.append(Narrator(False, lines.append))
-                continue
-            seats = set(game.program.seats_of(reader))
-            unseen = UnseenCounters(game.layout, seats)
-            self._unseen.append(unseen)
-            self._narrators.append(Narrator(False, lines.append, secrets_for(game.layout, seats), unseen))
+            narrator = narrator_for(game.layout, lines.append,
+                                    None if reader is None else set(game.program.seats_of(reader)))
+            self._narrators.append(narrator)
+            if narrator.unseen is not None:
+                self._unseen.append(narrator.unseen)
 
     def sink(self, event: dict) -> None:
         for narrator in self._narrators:
