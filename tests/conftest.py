@@ -8,6 +8,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from hypothesis import HealthCheck, settings
 from snowrules.compile.compiler import load_program
 from snowrules.load.ruleset import bundled_names, load_ruleset
 from snowrules.load.schema_errors import schema_errors
@@ -27,6 +28,24 @@ def pytest_configure(config) -> None:
     os.environ.setdefault("SNOWRULES_CACHE", str(Path(tempfile.gettempdir()) / f"snowrules-test-cache-{os.getuid()}"))
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     sys.dont_write_bytecode = False
+
+
+# Hypothesis profiles. The suite runs the few examples each property test asks for (`examples`
+# below), under Hypothesis' own profiles: `default`, or `ci` (derandomized) where Hypothesis detects
+# a CI. `thorough` (`pytest --hypothesis-profile=thorough`, or HYPOTHESIS_PROFILE=thorough) runs ten
+# times as many examples and seeded games, fresh seeds each run, for a change to the engine or a
+# ruleset that deserves many seeds.
+settings.register_profile("thorough", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+if os.environ.get("HYPOTHESIS_PROFILE"):
+    settings.load_profile(os.environ["HYPOTHESIS_PROFILE"])
+THOROUGH_FACTOR = 10
+
+
+def examples(ci: int) -> int:
+    """How many examples (or seeded games) a slow property test runs: `ci` in the suite, ten times as
+    many under the `thorough` profile. Read when a test module is collected, after the command
+    line's --hypothesis-profile was loaded (pytest configures before it collects)."""
+    return ci * THOROUGH_FACTOR if settings.get_current_profile_name() == "thorough" else ci
 
 
 def configurations() -> list[tuple[str, str | None, int]]:
@@ -158,5 +177,5 @@ def check_component_file(ruleset: Path, path: Path) -> None:
 
 
 __all__ = ["Observation", "check_component_file", "check_invariants", "component_entries", "configurations",
-           "config_id", "game_for", "play_checked", "random", "replay_choices", "round_trip", "said_answering",
-           "three_copies"]
+           "config_id", "examples", "game_for", "play_checked", "random", "replay_choices", "round_trip",
+           "said_answering", "three_copies"]
