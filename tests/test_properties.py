@@ -7,7 +7,16 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import check_invariants, config_id, configurations, game_for, play_checked, replay_choices, round_trip
+from conftest import (
+    check_invariants,
+    config_id,
+    configurations,
+    examples,
+    game_for,
+    play_checked,
+    replay_choices,
+    round_trip,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
 from snowrules.play.replay import replay
@@ -15,11 +24,16 @@ from snowrules.records.logfile import LogWriter, header, result_event
 
 CONFIGS = configurations()
 SEEDS = st_.integers(min_value=0, max_value=2**40)
-SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-# Seeded games per configuration in test_many_games_run_clean. A ruleset whose random game is slow
-# (about 100 grid spots offered at each of 27 placements) plays fewer here, to keep the suite
-# short; its thousands of seeds are run and timed outside it (its README says how many).
-GAMES_RUN_CLEAN = {"snowfall_over_mountains": 50}
+# Seeds per configuration and property: 10 in the suite (was 25: the three properties below were
+# about 110 s of CPU, most of it Snow Planner's games), 100 under --hypothesis-profile=thorough.
+SETTINGS = settings(max_examples=examples(10), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Seeded games per configuration in test_many_games_run_clean (ten times as many under the thorough
+# profile). A ruleset whose random game is slow plays fewer here, to keep the suite short: Snowfall
+# (about 100 grid spots offered at each of 27 placements; its thousands of seeds are run and timed
+# outside it, its README says how many) and Snow Planner (a game is 20-45 ms, 150-330 ms checked at
+# every decision: 300 games of each of its 8 configurations were two minutes of the suite's CPU).
+GAMES_RUN_CLEAN = {"snowfall_over_mountains": 50, "snow_planner": 50}
+DEFAULT_GAMES_RUN_CLEAN = 300
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
@@ -83,7 +97,7 @@ def test_many_games_run_clean(config):
     end event announced: one or more winners, every one a seat of the game."""
     game = game_for(config)
     seats = game.layout.seat_names
-    for seed in range(GAMES_RUN_CLEAN.get(config[0], 300)):
+    for seed in range(examples(GAMES_RUN_CLEAN.get(config[0], DEFAULT_GAMES_RUN_CLEAN))):
         events = []
         st, choices = play_checked(game, seed, check_every=7, sink=events.append)
         ends = [number for number, event in enumerate(events) if event["e"] == "end"]
