@@ -19,6 +19,7 @@ from conftest import (
 )
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
+from snowrules.compile.compiler import programs_shared
 from snowrules.play.replay import replay
 from snowrules.records.logfile import LogWriter, header, result_event
 
@@ -78,16 +79,20 @@ def test_resume_from_json_copy_gives_the_same_game(config, seed, cut):
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
 def test_replay_identity(config, tmp_path):
+    """Five logged games replayed. `replay` reads the ruleset and compiles it for every log; inside
+    programs_shared the five compile it once (the same content: the same program; replay never
+    changes it), as `snowrules test` does for its scenarios."""
     game = game_for(config)
-    for seed in range(5):
-        path = tmp_path / f"game{seed}.jsonl"
-        with LogWriter(path) as log:
-            name, variant, players = config
-            log.write(header(game, seed, ["random"] * players, name))
-            st, _ = play_checked(game, seed, check_every=10**9, sink=log.write)
-            log.write(result_event(game, st))
-        report = replay(path)
-        assert report.identical, (report.message, report.line, report.expected, report.got)
+    with programs_shared():
+        for seed in range(5):
+            path = tmp_path / f"game{seed}.jsonl"
+            with LogWriter(path) as log:
+                name, variant, players = config
+                log.write(header(game, seed, ["random"] * players, name))
+                st, _ = play_checked(game, seed, check_every=10**9, sink=log.write)
+                log.write(result_event(game, st))
+            report = replay(path)
+            assert report.identical, (report.message, report.line, report.expected, report.got)
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
