@@ -13,6 +13,7 @@ from snowrules.compile.compiler import load_program
 from snowrules.load.ruleset import bundled_names, load_ruleset
 from snowrules.load.schema_errors import schema_errors
 from snowrules.load.yaml_files import load_schema, load_yaml, plain
+from snowrules.model.program import Program
 from snowrules.model.state import State
 from snowrules.play.agents import Observation, RandomAgent
 from snowrules.runtime.engine import Game
@@ -65,8 +66,17 @@ def config_id(config) -> str:
     return f"{name}{'+' + variant if variant else ''}-{players}p"
 
 
+_PROGRAMS: dict[tuple, Program] = {}
+
+
 def game_for(config) -> Game:
-    return Game(load_program(*config))
+    """A game of a configuration. Its program is compiled once per test process and kept: the
+    compiler's own cache (load_program's, 64 entries) is shared with every other key the suite
+    compiles (options, explicit chance: well over 64), and a Snow Planner configuration evicted
+    from it costs 2 s of CPU to compile again. The program is load_program's, as before."""
+    if config not in _PROGRAMS:
+        _PROGRAMS[config] = load_program(*config)
+    return Game(_PROGRAMS[config])
 
 
 def check_invariants(game: Game, st: State) -> None:
