@@ -8,10 +8,12 @@ import sys
 import tempfile
 from pathlib import Path
 
+from hypothesis import HealthCheck, settings
 from snowrules.compile.compiler import load_program
 from snowrules.load.ruleset import bundled_names, load_ruleset
 from snowrules.load.schema_errors import schema_errors
 from snowrules.load.yaml_files import load_schema, load_yaml, plain
+from snowrules.model.program import Program
 from snowrules.model.state import State
 from snowrules.play.agents import Observation, RandomAgent
 from snowrules.runtime.engine import Game
@@ -27,6 +29,24 @@ def pytest_configure(config) -> None:
     os.environ.setdefault("SNOWRULES_CACHE", str(Path(tempfile.gettempdir()) / f"snowrules-test-cache-{os.getuid()}"))
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     sys.dont_write_bytecode = False
+
+
+# Hypothesis profiles. The suite runs the few examples each property test asks for (`examples`
+# below), under Hypothesis' own profiles: `default`, or `ci` (derandomized) where Hypothesis detects
+# a CI. `thorough` (`pytest --hypothesis-profile=thorough`, or HYPOTHESIS_PROFILE=thorough) runs ten
+# times as many examples and seeded games, fresh seeds each run, for a change to the engine or a
+# ruleset that deserves many seeds.
+settings.register_profile("thorough", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+if os.environ.get("HYPOTHESIS_PROFILE"):
+    settings.load_profile(os.environ["HYPOTHESIS_PROFILE"])
+THOROUGH_FACTOR = 10
+
+
+def examples(ci: int) -> int:
+    """How many examples (or seeded games) a slow property test runs: `ci` in the suite, ten times as
+    many under the `thorough` profile. Read when a test module is collected, after the command
+    line's --hypothesis-profile was loaded (pytest configures before it collects)."""
+    return ci * THOROUGH_FACTOR if settings.get_current_profile_name() == "thorough" else ci
 
 
 def configurations() -> list[tuple[str, str | None, int]]:
@@ -46,8 +66,17 @@ def config_id(config) -> str:
     return f"{name}{'+' + variant if variant else ''}-{players}p"
 
 
+_PROGRAMS: dict[tuple, Program] = {}
+
+
 def game_for(config) -> Game:
-    return Game(load_program(*config))
+    """A game of a configuration. Its program is compiled once per test process and kept: the
+    compiler's own cache (load_program's, 64 entries) is shared with every other key the suite
+    compiles (options, explicit chance: well over 64), and a Snow Planner configuration evicted
+    from it costs 2 s of CPU to compile again. The program is load_program's, as before."""
+    if config not in _PROGRAMS:
+        _PROGRAMS[config] = load_program(*config)
+    return Game(_PROGRAMS[config])
 
 
 def check_invariants(game: Game, st: State) -> None:
@@ -158,5 +187,5 @@ def check_component_file(ruleset: Path, path: Path) -> None:
 
 
 __all__ = ["Observation", "check_component_file", "check_invariants", "component_entries", "configurations",
-           "config_id", "game_for", "play_checked", "random", "replay_choices", "round_trip", "said_answering",
-           "three_copies"]
+           "config_id", "examples", "game_for", "play_checked", "random", "replay_choices", "round_trip",
+           "said_answering", "three_copies"]

@@ -9,14 +9,27 @@ error.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from snowrules.compile.compiler import programs_shared
 
 sys.path.insert(0, str(Path(__file__).parent))
 import mutations  # noqa: E402
 
 CASES = mutations.sample(1)
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory) -> Iterator[Path]:
+    """One folder for every planted copy (mutations.run copies the ruleset afresh into it), inside one
+    `programs_shared` block for the module: a configuration whose content is the bundled one (the
+    variant a mistake does not touch, every configuration when the mistake is in a scenario) is
+    compiled once in the module, not again by each test's validate, which never changes a program.
+    The key is the ruleset's whole content, paths included: hence the one folder."""
+    with programs_shared():
+        yield tmp_path_factory.mktemp("planted")
 
 
 def test_every_kind_of_mistake_is_planted_in_every_ruleset():
@@ -31,8 +44,8 @@ def test_every_kind_of_mistake_is_planted_in_every_ruleset():
 
 
 @pytest.mark.parametrize("mutation", CASES, ids=[m.label for m in CASES])
-def test_planted_mistake_is_reported_at_its_line_with_its_code(mutation, tmp_path):
-    outcome = mutations.run(mutation, tmp_path)
+def test_planted_mistake_is_reported_at_its_line_with_its_code(mutation, workdir):
+    outcome = mutations.run(mutation, workdir)
     assert not outcome.internal, outcome.internal
     if mutation.kind == "deleted-line":
         return  # measured by the report, not required: some deletions leave valid rules

@@ -161,8 +161,9 @@ def _bundled_configurations():
     found = []
     for name in bundled_names():
         ruleset = load_ruleset(name)
-        found.append((name, {}))
-        found.append((name, {"players": ruleset.max_players}))
+        found.append((name, {}))  # its fewest players, the adapter's default
+        if ruleset.max_players != ruleset.min_players:  # else the same game as the default's
+            found.append((name, {"players": ruleset.max_players}))
         for variant in ruleset.variants:
             found.append((name, {"variant": variant, "players": load_ruleset(name, variant).min_players}))
     return found

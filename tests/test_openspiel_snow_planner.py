@@ -13,16 +13,20 @@ pyspiel = pytest.importorskip("pyspiel")
 from conftest import round_trip  # noqa: E402
 from snowrules.adapters.openspiel import load_game  # noqa: E402
 
-# (players, options): every player count, and the automa's optional seat at two. (The bundled
-# rulesets' test in test_openspiel.py runs the default and the largest count as well.)
+# (players, options): every player count, and the automa's optional seat at two.
 CONFIGS = [(1, {}), (2, {}), (2, {"automa_for_two": True}), (3, {}), (4, {})]
+# random_sim_test's generator has a fixed seed: its first simulation of a game is always the same.
+# test_openspiel.py simulates Snow Planner at its default (1 player) and its most players (4) twice
+# over, the first of them this test's one simulation: those two are not simulated again here.
+SIMULATED_IN_TEST_OPENSPIEL = {1, 4}
 
 
 @pytest.mark.parametrize("players, options", CONFIGS, ids=[f"{p}p{'+automa' if o else ''}" for p, o in CONFIGS])
 def test_random_sim_test_passes(players, options):
     game = load_game("snow_planner", players=players, **options)
     assert game.num_players() == players  # the automa is no OpenSpiel player
-    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    if options or players not in SIMULATED_IN_TEST_OPENSPIEL:
+        pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
 def _play_to_a_free_action(game, seed: int):

@@ -7,19 +7,34 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import check_invariants, config_id, configurations, game_for, play_checked, replay_choices, round_trip
+from conftest import (
+    check_invariants,
+    config_id,
+    configurations,
+    examples,
+    game_for,
+    play_checked,
+    replay_choices,
+    round_trip,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
+from snowrules.compile.compiler import programs_shared
 from snowrules.play.replay import replay
 from snowrules.records.logfile import LogWriter, header, result_event
 
 CONFIGS = configurations()
 SEEDS = st_.integers(min_value=0, max_value=2**40)
-SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-# Seeded games per configuration in test_many_games_run_clean. A ruleset whose random game is slow
-# (about 100 grid spots offered at each of 27 placements) plays fewer here, to keep the suite
-# short; its thousands of seeds are run and timed outside it (its README says how many).
-GAMES_RUN_CLEAN = {"snowfall_over_mountains": 50}
+# Seeds per configuration and property: 10 in the suite (was 25: the three properties below were
+# about 110 s of CPU, most of it Snow Planner's games), 100 under --hypothesis-profile=thorough.
+SETTINGS = settings(max_examples=examples(10), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Seeded games per configuration in test_many_games_run_clean (ten times as many under the thorough
+# profile). A ruleset whose random game is slow plays fewer here, to keep the suite short: Snowfall
+# (about 100 grid spots offered at each of 27 placements; its thousands of seeds are run and timed
+# outside it, its README says how many) and Snow Planner (a game is 20-45 ms, 150-330 ms checked at
+# every decision: 300 games of each of its 8 configurations were two minutes of the suite's CPU).
+GAMES_RUN_CLEAN = {"snowfall_over_mountains": 50, "snow_planner": 50}
+DEFAULT_GAMES_RUN_CLEAN = 300
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
@@ -64,16 +79,20 @@ def test_resume_from_json_copy_gives_the_same_game(config, seed, cut):
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
 def test_replay_identity(config, tmp_path):
+    """Five logged games replayed. `replay` reads the ruleset and compiles it for every log; inside
+    programs_shared the five compile it once (the same content: the same program; replay never
+    changes it), as `snowrules test` does for its scenarios."""
     game = game_for(config)
-    for seed in range(5):
-        path = tmp_path / f"game{seed}.jsonl"
-        with LogWriter(path) as log:
-            name, variant, players = config
-            log.write(header(game, seed, ["random"] * players, name))
-            st, _ = play_checked(game, seed, check_every=10**9, sink=log.write)
-            log.write(result_event(game, st))
-        report = replay(path)
-        assert report.identical, (report.message, report.line, report.expected, report.got)
+    with programs_shared():
+        for seed in range(5):
+            path = tmp_path / f"game{seed}.jsonl"
+            with LogWriter(path) as log:
+                name, variant, players = config
+                log.write(header(game, seed, ["random"] * players, name))
+                st, _ = play_checked(game, seed, check_every=10**9, sink=log.write)
+                log.write(result_event(game, st))
+            report = replay(path)
+            assert report.identical, (report.message, report.line, report.expected, report.got)
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
@@ -83,7 +102,7 @@ def test_many_games_run_clean(config):
     end event announced: one or more winners, every one a seat of the game."""
     game = game_for(config)
     seats = game.layout.seat_names
-    for seed in range(GAMES_RUN_CLEAN.get(config[0], 300)):
+    for seed in range(examples(GAMES_RUN_CLEAN.get(config[0], DEFAULT_GAMES_RUN_CLEAN))):
         events = []
         st, choices = play_checked(game, seed, check_every=7, sink=events.append)
         ends = [number for number, event in enumerate(events) if event["e"] == "end"]
