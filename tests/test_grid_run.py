@@ -165,7 +165,8 @@ def test_human_agent_sees_the_layout_again_once_it_changed():
     assert list(zip(asked, shown)) == [("builder to choose (tile)", 1), ("builder to choose (spot)", 1),
                                        ("builder to choose (spot)", 1)]
     written.clear()
-    agent = HumanAgent(lambda prompt: "1", written.append)
+    answers = ["1", "1"]  # then, below, an option that reads as a number is answered by that number
+    agent = HumanAgent(lambda prompt: answers.pop(0), written.append)
     st = tiles.start(0)
     tile_choice = Observation(tiles, st, 0, st.pending.options[0])
     agent.choose(tile_choice)
@@ -174,6 +175,7 @@ def test_human_agent_sees_the_layout_again_once_it_changed():
     tiles.answer(st, [0])                     # tile B...
     tiles.answer(st, [0])                     # ...at its first spot: the layout changed
     hand = st.zones[tiles.layout.zone_families["hand"].base]
+    answers.append(tiles.label(hand[0], st.pending.kind))
     agent.choose(Observation(tiles, st, 0, list(hand)))
     assert written.count("  table:") == 2
 

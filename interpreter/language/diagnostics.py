@@ -144,7 +144,10 @@ class Diagnostics:
         clean = {r.name for r in self.call_records if not r.met}
         moved: dict[int, Diagnostic] = {}
         dropped: set[int] = set()
-        for record in self.call_records:
+        # the innermost call first: of nested calls that all meet a problem, the one closest to it
+        # is the one whose arguments do not fit (a body compiled once per argument kinds has one
+        # record for all its later calls: compile/procedure_calls.py)
+        for record in reversed(self.call_records):
             if record.name not in clean or not record.met:
                 continue
             inside = [i for i in sorted(record.met)
