@@ -32,14 +32,21 @@ def expanded_size(functions: dict[str, s.FunctionDecl], name: str, sizes: dict[s
     """How many syntax nodes a call of `name` expands to: its body's, with every call of another
     define counted at that define's own expanded size (a define calling itself counts once: it is
     refused elsewhere)."""
+    return expanded_nodes(functions, name, sizes, lambda decl: decl.expr, s.Call)
+
+
+def expanded_nodes(declarations: dict, name: str, sizes: dict[str, int], body_of, call_kind: type) -> int:
+    """The syntax nodes of `body_of(declarations[name])`, each node of `call_kind` that calls
+    another of `declarations` counted with that one's own (a cycle counts once); the sizes found
+    are kept in `sizes`. Defines and procedures are measured alike (procedure_calls.py)."""
     if name in sizes:
         return sizes[name]
     sizes[name] = 1  # while it is being counted: a cycle adds nothing
     total = 0
-    for node in s.walk(functions[name].expr):
+    for node in s.walk(body_of(declarations[name])):
         total += 1
-        if isinstance(node, s.Call) and node.name in functions:
-            total += expanded_size(functions, node.name, sizes)
+        if isinstance(node, call_kind) and node.name in declarations:
+            total += expanded_nodes(declarations, node.name, sizes, body_of, call_kind)
     sizes[name] = total
     return total
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from snowrules.compile import fuse
 from snowrules.compile.closures import Fn, const
+from snowrules.compile.define_calls import expanded_nodes
 from snowrules.compile.scope import RoutineSlots, Scope
 from snowrules.language import syntax as s
 from snowrules.model import kinds as t
@@ -35,16 +36,7 @@ def expanded_size(procedures: dict[str, s.ProcedureDecl], name: str, sizes: dict
     """How many syntax nodes a call of `name` expands to: its body's, with every call of another
     procedure counted at that procedure's own expanded size (a cycle counts once: the compiler
     refuses it elsewhere)."""
-    if name in sizes:
-        return sizes[name]
-    sizes[name] = 1  # while it is being counted
-    total = 0
-    for node in s.walk(procedures[name].body):
-        total += 1
-        if isinstance(node, s.CallStatement) and node.name in procedures:
-            total += expanded_size(procedures, node.name, sizes)
-    sizes[name] = total
-    return total
+    return expanded_nodes(procedures, name, sizes, lambda decl: decl.body, s.CallStatement)
 
 
 @dataclass(frozen=True)
