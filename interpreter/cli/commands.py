@@ -355,14 +355,21 @@ def _check_simulation_arguments(args, agent_names: list[str]) -> None:
         raise UsageError("--workers must be at least 1")
     if args.cluster is not None and args.workers != 1:
         raise UsageError("give --workers or --cluster, not both (a cluster's workers are its own)")
-    if args.report is not None:
-        from snowrules.play.report import ReportUnavailable, check_report_available, report_folder_problem
-        try:
-            check_report_available()
-        except ReportUnavailable as error:
-            raise UsageError(f"--report: {error}") from None
-        if (problem := report_folder_problem(args.report)) is not None:
-            raise UsageError(f"--report {args.report}: {problem}")
+    check_report_argument(args.report)
+
+
+def check_report_argument(folder: Path | None) -> None:
+    """`--report DIR` (simulate, compare, tournament): the plotting library there, and a folder
+    that can be written; else a usage error."""
+    if folder is None:
+        return
+    from snowrules.play.report import ReportUnavailable, check_report_available, report_folder_problem
+    try:
+        check_report_available()
+    except ReportUnavailable as error:
+        raise UsageError(f"--report: {error}") from None
+    if (problem := report_folder_problem(folder)) is not None:
+        raise UsageError(f"--report {folder}: {problem}")
 
 
 def _simulated(args, ruleset, players: int, agent_names: list[str]):

@@ -37,7 +37,7 @@ def _agent_names(text: str) -> list[str]:
 
 def _checked(args):
     """(ruleset, players, agent names), every usage error raised before any game is played."""
-    from snowrules.cli.commands import _players, _ruleset
+    from snowrules.cli.commands import _players, _ruleset, check_report_argument
     from snowrules.play.tournament import RatingsUnavailable, check_ratings_available
     agents = _agent_names(args.agents)
     if args.games < 1:
@@ -55,14 +55,7 @@ def _checked(args):
         check_ratings_available()
     except RatingsUnavailable as error:
         raise UsageError(str(error)) from None
-    if args.report is not None:
-        from snowrules.play.report import ReportUnavailable, check_report_available, report_folder_problem
-        try:
-            check_report_available()
-        except ReportUnavailable as error:
-            raise UsageError(f"--report: {error}") from None
-        if (problem := report_folder_problem(args.report)) is not None:
-            raise UsageError(f"--report {args.report}: {problem}")
+    check_report_argument(args.report)
     return ruleset, players, agents
 
 

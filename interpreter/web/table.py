@@ -165,21 +165,27 @@ class Table:
         choices = [(n, e) for n, e in logged.events if e["e"] == "choice"]
         taken = 0
         while st.result is None and st.pending is not None and taken < len(choices):
-            pending = st.pending
-            group = choices[taken:taken + len(pending.seats)]
-            if len(group) < len(pending.seats):
-                number = group[0][0] if group else choices[-1][0]
-                raise LogError.at(Position(logged.path, number, 1), "the log stops in the middle of a decision")
-            indexes = []
-            for (number, event), options in zip(group, pending.options):
-                index = event.get("index")
-                if index.__class__ is not int or not 0 <= index < len(options):
-                    raise LogError.at(Position(logged.path, number, 1),
-                                      f"choice index {index!r} is not legal here: 0..{len(options) - 1}")
-                indexes.append(index)
+            group = choices[taken:taken + len(st.pending.seats)]
+            indexes = logged_indexes(logged, group, st.pending, choices)
             taken += len(group)
             game.answer(st, indexes)
         check_same_events(logged, self.events)
+
+
+def logged_indexes(logged: LoggedGame, group: list[tuple[int, dict]], pending, choices: list) -> list[int]:
+    """The option indexes a log's `choice` lines (`group`, numbered) give the pending decision,
+    each checked against its options; a LogError at the line that does not fit."""
+    if len(group) < len(pending.seats):
+        number = group[0][0] if group else choices[-1][0]
+        raise LogError.at(Position(logged.path, number, 1), "the log stops in the middle of a decision")
+    indexes = []
+    for (number, event), options in zip(group, pending.options):
+        index = event.get("index")
+        if index.__class__ is not int or not 0 <= index < len(options):
+            raise LogError.at(Position(logged.path, number, 1),
+                              f"choice index {index!r} is not legal here: 0..{len(options) - 1}")
+        indexes.append(index)
+    return indexes
 
 
 def check_same_events(logged: LoggedGame, produced: list[dict]) -> None:

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from snowrules.language.diagnostics import LogError, Position
 from snowrules.model.state import State
 from snowrules.records.logfile import LoggedGame
 from snowrules.runtime.engine import Game
 from snowrules.web import views
-from snowrules.web.table import check_same_events, find_token, new_token
+from snowrules.web.table import check_same_events, find_token, logged_indexes, new_token
 
 
 @dataclass
@@ -39,17 +38,8 @@ class Watch:
         choices = [(n, e) for n, e in logged.events if e["e"] == "choice"]
         taken = 0
         while st.result is None and st.pending is not None and taken < len(choices):
-            pending = st.pending
-            group = choices[taken:taken + len(pending.seats)]
-            indexes = []
-            for (number, event), options in zip(group, pending.options):
-                index = event.get("index")
-                if index.__class__ is not int or not 0 <= index < len(options):
-                    raise LogError.at(Position(logged.path, number, 1),
-                                      f"choice index {index!r} is not legal here: 0..{len(options) - 1}")
-                indexes.append(index)
-            if len(indexes) < len(pending.seats):
-                raise LogError.at(Position(logged.path, group[0][0], 1), "the log stops in the middle of a decision")
+            group = choices[taken:taken + len(st.pending.seats)]
+            indexes = logged_indexes(logged, group, st.pending, choices)
             taken += len(group)
             shown = [f"{event.get('seat')}: {event.get('option')}" for _number, event in group]
             game.answer(st, indexes)
