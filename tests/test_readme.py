@@ -132,6 +132,8 @@ EXPECTATIONS = [
     (r"validate rulesets/snow_time$", _contains("rulesets/snow_time: valid")),
     (r"upgrade rulesets/snow_time$", _contains("rulesets/snow_time: already in edition 2 of the language")),
     (r"test snow_time$", _contains(" passed, 0 failed")),
+    (r"explain goofspiel --players 2 --code$",
+     _contains("# snowrules module", "goofspiel, 2 players", "def _block", "rulesets/goofspiel/rules.sr:")),
     (r"--log game\.jsonl && .*replay game\.jsonl$", _contains("log written to game.jsonl", "game.jsonl: identical (")),
     (r"simulate snow_time --games 2000 --players 4 --workers 2$",
      _contains("Snow Time: 2000 games", "on 2 workers", "game length: mean")),

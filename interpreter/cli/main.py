@@ -1,4 +1,4 @@
-"""The `snowrules` command: run, validate, test, replay, simulate, compare, tournament, list, lsp, upgrade,
+"""The `snowrules` command: run, validate, test, replay, simulate, compare, tournament, list, explain, lsp, upgrade,
 serve.
 
 Exit codes (a contract scripts rely on): 0 success; 1 the input has problems (each printed as
@@ -117,6 +117,9 @@ def _parser() -> argparse.ArgumentParser:
     add_arguments(commands.add_parser("serve", help="play in a browser with people and bots, or watch a saved game "
                                       "(the web extra: Starlette, uvicorn)"))
 
+    from snowrules.cli.explain import add_arguments as explain_arguments
+    explain_arguments(commands.add_parser("explain", help="show the Python a ruleset's game runs (--code)"))
+
     listing = commands.add_parser("list", help="the bundled rulesets: player counts, variants, options")
     listing.add_argument("--json", action="store_true", help="print them as one JSON object")
     no_cache = "read and build everything afresh, without the build cache (see SNOWRULES_CACHE)"
@@ -194,6 +197,8 @@ def main(argv: list[str] | None = None) -> int:
         from snowrules.cli.tournament import command_tournament as handler
     elif args.command == "lsp":
         handler = _command_lsp
+    elif args.command == "explain":
+        from snowrules.cli.explain import command_explain as handler
     elif args.command == "upgrade":
         from snowrules.cli.upgrade import command_upgrade as handler
     elif args.command == "serve":

@@ -35,6 +35,7 @@ from snowrules.compile import apply, budget, fuse
 from snowrules.compile.closures import constant_in
 from snowrules.compile.costs import PayStep
 from snowrules.compile.free_actions import FreeChooseStep, OfferStep
+from snowrules.compile.generated_module import GeneratedModule
 from snowrules.compile.playthrough_events import EventTemplates, trigger_routines
 from snowrules.compile.procedure_calls import RoutineCall
 from snowrules.compile.reactions import Reacting
@@ -55,7 +56,7 @@ from snowrules.compile.steps import (
 )
 from snowrules.compile.triggers import prefiltered
 from snowrules.language.diagnostics import RuntimeRulesError, SnowrulesError
-from snowrules.model.events import PhaseStarted
+from snowrules.model.events import PhaseStarted, kinds_of
 from snowrules.model.program import Program
 
 Run = Callable[[object, list], None]
@@ -82,6 +83,7 @@ def playthrough(program: Program, heard: frozenset[str] = frozenset()) -> Callab
         builder = _Builder(program, heard)
         main = builder.function(program.main.block)
         builder.finish()
+        builder.module.load()
     except (_NotPlayable, RecursionError):
         return None
     finally:
@@ -97,13 +99,24 @@ def playthrough(program: Program, heard: frozenset[str] = frozenset()) -> Callab
             raise
         except fuse.PYTHON_ERRORS as error:
             raise fuse.rules_error(error, position, "while the game ran") from None
+    play.module = builder.module  # its text: `snowrules explain --code`
     return play
+
+
+def module_title(program: Program, heard: frozenset[str]) -> str:
+    """What a played-through module is of, for its file name: the ruleset, the configuration and
+    what its events are built for."""
+    variant = f", variant {program.variant}" if program.variant else ""
+    options = "".join(f", {key}={value}" for key, value in sorted(program.options.items()))
+    hears = "every event" if heard >= kinds_of(None) else ", ".join(sorted(heard)) or "no event"
+    return f"{program.ruleset}, {program.players} players{variant}{options}, hearing {hears}"
 
 
 class _Builder(EventTemplates):
     def __init__(self, program: Program, heard: frozenset[str]):
         self.program = program
         self.heard = heard
+        self.module = GeneratedModule(module_title(program, heard))
         self.functions: dict[int, Run] = {}  # block id -> its generated function
         self.building: set[int] = set()       # blocks whose function is being generated
         # what the VM reads from its frames (see the module's docstring): one game runs at a time
@@ -118,7 +131,9 @@ class _Builder(EventTemplates):
             try:
                 lines, namespace = self.block_lines(block_id)
                 lines = self.final_lines(lines, namespace)
-                self.functions[block_id] = fuse.statement(lines, namespace, 0)
+                name = fuse.fresh("_block")
+                source = f"def {name}(st, env):\n" + "\n".join(fuse.indent(lines))
+                self.functions[block_id] = self.module.define(name, source, namespace)
             finally:
                 self.building.discard(block_id)
         return self.functions[block_id]
@@ -141,8 +156,11 @@ class _Builder(EventTemplates):
             self.function(block_id)
 
     def call(self, block_id: int, namespace: dict, env: str = "env") -> str:
-        name = fuse.fresh("_b")
-        namespace[name] = self.function(block_id)
+        function = self.function(block_id)
+        name = self.module.name_of(function)  # a function of the module: called by its name
+        if name is None:
+            name = fuse.fresh("_b")
+            namespace[name] = function
         return f"{name}(st, {env})"
 
     def block_lines(self, block_id: int) -> tuple[list[str], dict]:
@@ -397,7 +415,8 @@ class _Builder(EventTemplates):
     def entry(self, routine) -> Callable:
         lines, namespace = self.block_lines(routine.block)
         lines = self.final_lines(lines, namespace)
-        return _entry_function(lines, namespace, routine.env_size, routine.slots["this"], routine.slots["me"])
+        return _entry_function(self.module, lines, namespace, routine.env_size, routine.slots["this"],
+                               routine.slots["me"])
 
     def triggered(self, step: TriggeredAdd) -> Run:
         functions, change = self.functions, step.change
@@ -415,22 +434,18 @@ class _Builder(EventTemplates):
 SMALL_ENVIRONMENT = 12  # an effect's environment of at most this many slots is written as a list display
 
 
-def _entry_function(lines: list[str], namespace: dict, size: int, this: int, me: int) -> Callable:
-    """A generated function `(st, this, me)` that makes an environment of `size` slots with
-    `this` and `me` in theirs, then runs `lines` (snowrules' templates, as fuse.statement's;
-    compiled here: a program has few effects)."""
-    name = fuse.fresh("_r")
+def _entry_function(module: GeneratedModule, lines: list[str], namespace: dict, size: int, this: int,
+                    me: int) -> Callable:
+    """A generated function `(st, this, me)` of `module` that makes an environment of `size`
+    slots with `this` and `me` in theirs, then runs `lines` (snowrules' templates)."""
+    name = fuse.fresh("_effect")
     if size <= SMALL_ENVIRONMENT:  # a list display: no multiplication, no stores
         slots = ["None"] * int(size)
         slots[int(this)], slots[int(me)] = "this", "me"
         making = [f"    env = [{', '.join(slots)}]"]
     else:
         making = [f"    env = [None] * {int(size)}", f"    env[{int(this)}] = this", f"    env[{int(me)}] = me"]
-    source = "\n".join([f"def {name}(st, this, me):", *making, *fuse.indent(lines)])
-    scope = dict(namespace)
-    scope[fuse.SOURCE] = source.splitlines()  # read back by fuse.position_of_error
-    exec(compile(source, fuse.GENERATED, "exec"), scope)  # noqa: S102 - snowrules' own templates
-    return scope.pop(name)
+    return module.define(name, "\n".join([f"def {name}(st, this, me):", *making, *fuse.indent(lines)]), namespace)
 
 
 def _asked_each(ask_each: Callable) -> Callable:

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
 
-from snowrules.compile.fuse import GENERATED, SOURCE
+from snowrules.compile.fuse import is_generated, marked_position
 from snowrules.language.diagnostics import Position, RuntimeRulesError
 from snowrules.model.program import Program
 from snowrules.model.state import State
@@ -109,16 +109,10 @@ def rule_running(frame: FrameType | None) -> Position | None:
     waiting = compiling = None
     while frame is not None:
         code = frame.f_code
-        if code.co_filename == GENERATED:
-            lines = frame.f_globals.get(SOURCE)
-            if lines is not None:
-                for line in reversed(lines[:frame.f_lineno]):
-                    text = line.strip()
-                    if text.startswith("# @"):
-                        found = frame.f_globals.get(text[3:])
-                        if isinstance(found, Position):
-                            return found
-                        break
+        if is_generated(code.co_filename):
+            found = marked_position(frame.f_globals, frame.f_lineno)
+            if found is not None:
+                return found
         elif code is vm.run.__code__:
             block, pc = frame.f_locals.get("block"), frame.f_locals.get("pc")
             if block is not None and pc is not None and block.positions:

@@ -84,15 +84,22 @@ class Game:
             heard = kinds_of(None)
         else:
             heard = kinds_of(hears) if listen is not None else frozenset()
-        built = self._playthroughs.get(heard)
-        if built is None:
-            built = self._playthroughs[heard] = playthrough(self.program, heard) or False
+        built = self.played_through(heard)
         if built is False:
             return self.start(seed, sink, forced, decide, listen=listen)
         st = self._new_state(seed, sink, forced, decide, False, listen)
         st.draws = draws
         built(st)
         return st
+
+    def played_through(self, heard: frozenset[str]):
+        """The program built to play a game through for listeners of these event kinds (see
+        `play_through`; its `module` is the generated code), built once; False when the program
+        cannot be played through."""
+        built = self._playthroughs.get(heard)
+        if built is None:
+            built = self._playthroughs[heard] = playthrough(self.program, heard) or False
+        return built
 
     def _new_state(self, seed: int, sink, forced, decide, explicit: bool, listen) -> State:
         program = self.program

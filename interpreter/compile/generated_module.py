@@ -1,0 +1,124 @@
+"""A built program's generated functions as one Python module: one text, one `compile()`, one
+namespace, registered with `linecache` so that tracebacks, debuggers and `snowrules explain
+--code` show the lines that run.
+
+The builders (compile/playthrough.py) hand each function's source and namespace to `define` while
+they work, and may bind the function it returns into other functions' namespaces or into Python
+closures before the module exists: `define` returns a placeholder function object whose code is
+replaced by the real one when the module is loaded (`load`), so every reference taken early
+runs the generated code. All functions share the module's namespace; the names the templates bind
+are fresh (fuse.fresh) or fixed library names bound to the same object everywhere, so merging
+never changes what a name means. A function whose namespace would rebind a name already bound to
+another value is compiled alone instead (never the case for snowrules' own templates; `separate`
+counts them, and a test requires 0).
+
+Ruleset text still never becomes code: the module holds snowrules' templates, integers snowrules
+computed, and generated names bound to the ruleset's values. Each statement's lines start with a
+comment naming the rule's `file:line:col` (fuse.mark).
+"""
+from __future__ import annotations
+
+import itertools
+import linecache
+import reprlib
+import types
+import weakref
+from typing import Any
+
+from snowrules.compile import fuse
+from snowrules.language.diagnostics import Position
+
+_numbers = itertools.count(1)
+_PLACEHOLDER = compile("def placeholder(*arguments): raise RuntimeError('a generated module used before loading')",
+                       "<snowrules placeholder>", "exec")
+_PLACEHOLDER_CODE = next(c for c in _PLACEHOLDER.co_consts if isinstance(c, types.CodeType))
+
+
+class GeneratedModule:
+    """The generated functions of one built program (see the module's docstring)."""
+
+    def __init__(self, title: str):
+        self.filename = f"{fuse.GENERATED_PREFIX} module {next(_numbers)}: {title}>"
+        self.scope: dict[str, Any] = {}
+        self.sources: list[str] = []
+        self.separate = 0  # functions compiled alone (a name clash; see the docstring)
+        self._placeholders: dict[str, types.FunctionType] = {}
+
+    def define(self, name: str, source: str, namespace: dict) -> types.FunctionType:
+        """The function `name` that `source` defines (snowrules' templates only), its names
+        bound in `namespace`: a placeholder until `load`."""
+        scope = self.scope
+        if any(key in scope and scope[key] is not value for key, value in namespace.items()):
+            self.separate += 1
+            return fuse.definition(source, name, {**namespace, fuse.SOURCE: source.splitlines()})
+        scope.update(namespace)
+        self.sources.append(_without_repeated_marks(source))
+        placeholder = types.FunctionType(_PLACEHOLDER_CODE, scope, name)
+        self._placeholders[name] = placeholder
+        return placeholder
+
+    def name_of(self, function) -> str | None:
+        """The name under which the module defines `function`, or None (not one of its own)."""
+        name = getattr(function, "__name__", None)
+        return name if self._placeholders.get(name) is function else None
+
+    @property
+    def text(self) -> str:
+        return "\n\n".join(self.sources) + "\n"
+
+    def load(self) -> None:
+        """Compile the module once, run its definitions in its namespace, give each placeholder
+        its function's code, and register the text with linecache (dropped with the module)."""
+        text = self.text
+        lines = text.splitlines(keepends=True)
+        self.scope[fuse.SOURCE] = [line.rstrip("\n") for line in lines]
+        exec(compile(text, self.filename, "exec"), self.scope)  # noqa: S102 - snowrules' own templates
+        for name, placeholder in self._placeholders.items():
+            made = self.scope[name]
+            placeholder.__code__, placeholder.__defaults__ = made.__code__, made.__defaults__
+            self.scope[name] = placeholder  # one object per function, whoever took it first
+        linecache.cache[self.filename] = (len(text), None, lines, self.filename)
+        if self._placeholders:  # forgotten when the program's functions are
+            weakref.finalize(next(iter(self._placeholders.values())), linecache.cache.pop, self.filename, None)
+
+    def listing(self) -> str:
+        """The module's text, then what each generated name it reads is bound to (a short
+        description of each value), as `snowrules explain --code` prints it."""
+        defined = set(self._placeholders)
+        marks = {line.strip()[3:].split(" ", 1)[0] for line in self.text.splitlines() if line.strip().startswith("# @")}
+        short = reprlib.Repr()
+        short.maxstring, short.maxother, short.maxlist, short.maxtuple, short.maxdict = 60, 60, 6, 6, 4
+        bound = []
+        for name, value in self.scope.items():
+            if name.startswith("__") or name in defined or name in marks:
+                continue
+            bound.append(f"#   {name} = {_described(value, short)}")
+        heading = "# Names bound by the builder (the ruleset's values and snowrules' library):"
+        return "\n".join([self.text, heading, *sorted(bound)]) + "\n"
+
+
+def _without_repeated_marks(source: str) -> str:
+    """`source` without a `# @` mark that follows one naming the same position (a statement's
+    own mark under its block's: the nearest mark above a line is the same either way)."""
+    kept: list[str] = []
+    for line in source.split("\n"):
+        text = line.strip()
+        if text.startswith("# @") and kept and kept[-1].strip().startswith("# @"):
+            if text.split(" ", 2)[2:] == kept[-1].strip().split(" ", 2)[2:] and \
+                    len(line) - len(text) == len(kept[-1]) - len(kept[-1].lstrip()):
+                continue
+        kept.append(line)
+    return "\n".join(kept)
+
+
+def _described(value: Any, short: reprlib.Repr) -> str:
+    if isinstance(value, Position):
+        return f"the position {value}"
+    if isinstance(value, types.FunctionType | types.BuiltinFunctionType | types.MethodType):
+        source = getattr(value, "__source__", None)
+        if source is not None:
+            return "generated: " + short.repr(source[0])
+        return f"{getattr(value, '__module__', '?')}.{getattr(value, '__qualname__', value.__name__)}"
+    if isinstance(value, type):
+        return f"the class {value.__module__}.{value.__qualname__}"
+    return short.repr(value)
