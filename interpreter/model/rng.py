@@ -15,42 +15,65 @@ def seed_state(seed: int) -> int:
     return (seed * GOLDEN) & MASK
 
 
-def next_u64(state: int) -> tuple[int, int]:
-    """One step: (new state, 64 random bits)."""
-    state = (state + GOLDEN) & MASK
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-    return state, z ^ (z >> 31)
-
-
-def below(state: int, n: int) -> tuple[int, int]:
-    """(new state, a uniform integer in 0..n-1). Multiply-shift: the bias is under n / 2**64.
-    The step of `next_u64`, written out here: this runs for every die, shuffle place and draw."""
-    state = (state + GOLDEN) & MASK
-    z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-    return state, ((z ^ (z >> 31)) * n) >> 64
-
-
-def shuffle(state: int, items: list) -> int:
-    """Shuffle `items` in place (Fisher-Yates from the top: place k swaps with `below(k + 1)`),
-    with `below`'s steps written out in the loop; the new state."""
-    for place in range(len(items) - 1, 0, -1):
-        state = (state + GOLDEN) & MASK
-        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-        j = ((z ^ (z >> 31)) * (place + 1)) >> 64
-        items[place], items[j] = items[j], items[place]
-    return state
-
-
 def below_lines(state: str, n: str, out: str, z: str) -> list[str]:
-    """`below` as generated lines, for code that draws in a loop (a roll's dice): `state` names a
-    local holding the generator state (advanced in place), `n` an expression of the bound, `out`
-    the local that receives the draw in 0..n-1, `z` a scratch local. All four are names of
-    snowrules' own making; the same steps as `below`, so the same numbers (tests/test_rng.py)."""
+    """One step of the generator drawing below a bound, as lines of Python: the one description
+    of SplitMix64's step, from which `below`, `shuffle` and `next_u64` are made (below) and which
+    generated code that draws in a loop (a roll's dice, compile/chance.py) writes in place.
+    `state` names a local holding the generator state (advanced in place), `n` an expression of
+    the bound, `out` the local that receives the draw in 0..n-1 (multiply-shift: the bias is
+    under n / 2**64), `z` a scratch local. All four are names of snowrules' own making."""
     return [f"{state} = ({state} + {GOLDEN}) & {MASK}",
             f"{z} = (({state} ^ ({state} >> 30)) * 0xBF58476D1CE4E5B9) & {MASK}",
             f"{z} = (({z} ^ ({z} >> 27)) * 0x94D049BB133111EB) & {MASK}",
             f"{out} = (({z} ^ ({z} >> 31)) * {n}) >> 64"]
+
+
+def _made_from_the_step() -> dict:
+    """`below` and `shuffle` as functions whose bodies are `below_lines` (the step written out
+    in place: these run for every die, shuffle place and draw, where a call per step would cost
+    a third of a shuffle)."""
+    step = below_lines("state", "n", "drawn", "z")
+    place = below_lines("state", "(place + 1)", "j", "z")
+    source = "\n".join([
+        "def below(state, n):",
+        *("    " + line for line in step),
+        "    return state, drawn",
+        "def shuffle(state, items):",
+        "    for place in range(len(items) - 1, 0, -1):",
+        *("        " + line for line in place),
+        "        items[place], items[j] = items[j], items[place]",
+        "    return state"])
+    made: dict = {}
+    exec(compile(source, "<snowrules rng>", "exec"), made)  # noqa: S102 - the template above only
+    return made
+
+
+_made = _made_from_the_step()
+below = _made["below"]
+below.__doc__ = "(new state, a uniform integer in 0..n-1): one step of `below_lines`."
+shuffle = _made["shuffle"]
+shuffle.__doc__ = """Shuffle `items` in place (Fisher-Yates from the top: place k swaps with a draw below k + 1,
+`below_lines` written in the loop); the new state."""
+
+
+def next_u64(state: int) -> tuple[int, int]:
+    """One step: (new state, 64 random bits): a draw below 2**64 (the multiply-shift by 2**64 is
+    the bits themselves)."""
+    return below(state, 1 << 64)
+
+
+# ---- a random agent's answer ---------------------------------------------------------------
+# Random agents draw from their own Python generator (random.Random: a seat's agent is not part
+# of the game's state), one number in [0, 1) per decision scaled to the number of options. That
+# rule is described once, here, as text for generated code (compile/playthrough.py writes it in
+# place) and as the function made from that text (the agents, the VM's combination draws).
+
+def drawn_index_text(draw: str, count: str) -> str:
+    """The option index a random agent draws among `count` options with `draw` (a `random()`),
+    as a Python expression: `draw` and `count` are expressions of snowrules' own making."""
+    return f"int({draw}() * {count})"
+
+
+drawn_index = eval(compile(f"lambda draw, count: {drawn_index_text('draw', 'count')}",  # noqa: S307 - the text above
+                           "<snowrules rng>", "eval"))
+drawn_index.__doc__ = "The option index a random agent draws among `count` options with `draw` (a `random()`)."

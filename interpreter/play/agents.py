@@ -9,6 +9,7 @@ from typing import Any, Protocol
 
 from snowrules.model.events import Chosen
 from snowrules.model.grid import Grid, Pieces
+from snowrules.model.rng import drawn_index
 from snowrules.model.state import State
 from snowrules.play.determinize import determinize
 from snowrules.play.greedy import GreedyAgent
@@ -91,11 +92,11 @@ class RandomAgent:
         self._random = random.Random(seed).random
 
     def choose(self, observation: Observation) -> int:
-        return int(self._random() * len(observation.options))
+        return drawn_index(self._random, len(observation.options))
 
     def choose_index(self, count: int) -> int:
         """The same choice given only the number of options (`play` uses it: no Observation)."""
-        return int(self._random() * count)
+        return drawn_index(self._random, count)
 
 
 class FirstAgent:
@@ -250,7 +251,7 @@ def drawing_and_taking(game: Game, draws: list) -> Callable[[State], Any]:
     RandomAgent draws it, then taken by the game (checked and told to the listener)."""
     def decide(st: State):
         pending = st.pending
-        return game.take(st, [int(draws[seat]() * len(options))
+        return game.take(st, [drawn_index(draws[seat], len(options))
                               for seat, options in zip(pending.seats, pending.options)])
     return decide
 
@@ -261,8 +262,8 @@ def answering_at_random(draws: list) -> Callable[[State], Any]:
     def decide(st: State):
         pending = st.pending
         if pending.simultaneous:
-            return [options[int(draws[seat]() * len(options))]
+            return [options[drawn_index(draws[seat], len(options))]
                     for seat, options in zip(pending.seats, pending.options)]
         options = pending.options[0]
-        return options[int(draws[pending.seats[0]]() * len(options))]
+        return options[drawn_index(draws[pending.seats[0]], len(options))]
     return decide
