@@ -59,10 +59,19 @@ class GridStatements:
             return lambda st, env: None
         rule = str(node.pos)
         place = grids.place
+        react = self._move_events()
+        if not react:
+            def move_placed(st, env):
+                place(st, what(st, env), target(st, env), spot(st, env), rule)
+            return move_placed
 
-        def move_placed(st, env):
-            place(st, what(st, env), target(st, env), spot(st, env), rule)
-        return move_placed
+        def move_placed_raising(st, env):  # a move as any other: its `from moves` events queued
+            c, b = what(st, env), target(st, env)
+            a = None if c is None else st.where[c]
+            place(st, c, b, spot(st, env), rule)
+            for event in react:
+                st.raised.append((event, [c, a, b]))
+        return move_placed_raising
 
     def _turnpiece(self, node: s.TurnPiece, scope: Scope):
         what = self.x.expect(node.what, scope, t.COMPONENT, "the component to turn")

@@ -43,7 +43,7 @@ class SuspendAnalysis:
             return family_name(node.target) in self.raising_counters
         if isinstance(node, s.Pay):  # a payment dispatches its own reactions (compile/costs.py)
             return any(family in self.raising_counters for family in counters_of(node))
-        return isinstance(node, s.Move) and self.raising_moves
+        return node.moves_components and self.raising_moves
 
     def waits(self, node: s.Node) -> bool:
         """Whether a statement may wait for a decision, leaving aside the events it raises (a
