@@ -77,6 +77,9 @@ def rewrite(path: Path, lines: list[str], number: int, event: dict) -> None:
     (["run", "snow_time", "--variant", "two_colours", "--players", "3"],
      "Snow Time (variant two_colours) is for 2 players\n"),
     (["simulate", "snow_time", "--games", "0"], "--games must be at least 1"),
+    (["validate", "snow_time", "--workers", "0"], "argument --workers: '0': give a whole number of processes from 1"),
+    (["validate", "snow_time", "--workers", "\u0662"], "argument --workers: '\u0662': give a whole number"),
+    (["validate", "snow_time", "--workers", "many"], "argument --workers: 'many': give a whole number"),
 ])
 def test_usage_errors_exit_2(capsys, arguments, words):
     code, out, err = cli(capsys, *arguments)

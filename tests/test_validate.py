@@ -270,3 +270,24 @@ def test_a_table_cell_of_another_kind_than_its_column_is_reported(tmp_path, monk
     column = col + len("{space: 9, type: fight, amount: ")
     assert out == (f"game/components/score_track.yaml:{line}:{column}: error: tables.bonus_spaces.1.amount: "
                    "'seven' is a text, but amount is a number in the other rows [SR203]\n")
+
+
+def test_validate_plays_games_and_scenarios_in_workers_with_the_same_report(tmp_path, capsys):
+    """`--workers 2` plays the smoke games and scenarios in worker processes: the same problems,
+    in the same order, as one process (two scenarios naming a counter that does not exist)."""
+    folder = tmp_path / "costs"
+    shutil.copytree(Path(__file__).resolve().parent / "rulesets" / "costs", folder)
+    for name in ("example_1.yaml", "example_2.yaml"):
+        path = folder / "scenarios" / name
+        path.write_text(path.read_text(encoding="utf-8").replace("    green.counted:", "    green.countd:"),
+                        encoding="utf-8")
+    reports = []
+    for workers in ("1", "2"):
+        code, out, err = cli(capsys, "validate", str(folder), "--workers", workers, "--format", "json")
+        reports.append((code, out))
+    assert reports[0] == reports[1]
+    code, out = reports[0]
+    problems = [(p["path"].split("/")[-1], p["line"], p["message"]) for p in json.loads(out)["diagnostics"]]
+    assert code == 1
+    assert problems == [("example_1.yaml", 18, "unknown counter 'green.countd'"),
+                        ("example_2.yaml", 19, "unknown counter 'green.countd'")]

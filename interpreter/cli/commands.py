@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -249,7 +250,8 @@ def command_validate(args) -> int:
         raise UsageError(f"--format {form!r}: choose one of {', '.join(FORMATS)}")
     bounds = SmokeBounds(seconds=getattr(args, "time_limit", DEFAULT_BOUNDS.seconds))
     # each folder's check, smoke games and scenarios compile each configuration once (validate_folder)
-    folders, problems = validate_paths(args.paths, not getattr(args, "no_play", False), bounds)
+    workers = getattr(args, "workers", None) or os.cpu_count() or 1
+    folders, problems = validate_paths(args.paths, not getattr(args, "no_play", False), bounds, workers)
     sys.stdout.write(render(problems, form, installed_version()))
     errors = sum(d.severity == "error" for d in problems)
     failing = errors + (len(problems) - errors if getattr(args, "strict", False) else 0)

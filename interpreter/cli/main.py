@@ -58,6 +58,8 @@ def _parser() -> argparse.ArgumentParser:
                           help="text (default), json, github (workflow annotations) or sarif (2.1.0)")
     validate.add_argument("--strict", action="store_true", help="warnings fail too (exit 1)")
     validate.add_argument("--no-play", action="store_true", help="skip the seeded smoke games")
+    validate.add_argument("--workers", type=_positive_workers, metavar="N",
+                          help="processes playing the smoke games and scenarios (default: one per CPU)")
     _time_limit_argument(validate, 5.0, "each smoke game and each scenario")
 
     test = commands.add_parser("test", help="run a ruleset's scenarios")
@@ -152,6 +154,12 @@ def _time_limit_argument(command: argparse.ArgumentParser, default: float, what:
     the step budget bounds steps but not what each step costs (runtime/clock.py)."""
     command.add_argument("--time-limit", type=_seconds, default=default, metavar="SECONDS",
                          help=f"stop {what} past this many seconds of real time (default {default:g})")
+
+
+def _positive_workers(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 256:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a whole number of processes from 1 to 256")
+    return int(text)
 
 
 def _seconds(text: str) -> float:

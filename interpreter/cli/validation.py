@@ -7,6 +7,7 @@ that holds them; each folder is checked once and each problem reported once.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -49,15 +50,17 @@ def ruleset_folders(refs: list[str]) -> tuple[list[Path], list[Diagnostic]]:
 
 
 def validate_folder(folder: Path, play: bool = True, bounds: SmokeBounds = DEFAULT_BOUNDS,
-                    scenarios: bool = True) -> list[Diagnostic]:
+                    scenarios: bool = True, workers: int = 1) -> list[Diagnostic]:
     """Every problem of a ruleset, its variants, its scenario files (played, with `scenarios`)
     and (with `play`) its smoke games, each once, in file and line order. The check, the smoke
-    games and the scenarios compile each configuration once (`programs_shared`)."""
+    games and the scenarios compile each configuration once (`programs_shared`); with several
+    `workers`, the smoke games and scenarios are played in worker processes (see `_played`)."""
     with programs_shared():
-        return _validate_folder(folder, play, bounds, scenarios)
+        return _validate_folder(folder, play, bounds, scenarios, workers)
 
 
-def _validate_folder(folder: Path, play: bool, bounds: SmokeBounds, scenarios: bool) -> list[Diagnostic]:
+def _validate_folder(folder: Path, play: bool, bounds: SmokeBounds, scenarios: bool,
+                     workers: int) -> list[Diagnostic]:
     found: dict[tuple, Diagnostic] = {}
 
     def add(diagnostics: list[Diagnostic]) -> None:
@@ -110,22 +113,68 @@ def _validate_folder(folder: Path, play: bool, bounds: SmokeBounds, scenarios: b
     if _errors(found):  # scenarios and smoke games need a ruleset without errors
         add(_scenario_syntax(ruleset))
         return _ordered(found)
-    if play:
-        for variant in [None, *ruleset.variants]:
-            add(smoke_play(read_ruleset(str(folder), variant)[0], bounds))
+    smoke, scenario_problems = _played(folder, ruleset, play, bounds, scenarios, workers)
+    add(smoke)
     if _errors(found):  # a rule that fails in smoke games fails the scenarios too: once is enough
         return _ordered(found)
     if not scenarios:
         add(_scenario_syntax(ruleset))
         return _ordered(found)
-    read: dict = {}  # the ruleset is read once for all its scenarios
-    for path in scenario_files(ruleset):
-        try:
-            with game_clock(bounds.seconds):
-                run_scenario(path, str(folder), bounds.max_steps, read)
-        except SnowrulesError as error:
-            add(list(error.diagnostics))
+    add(scenario_problems)
     return _ordered(found)
+
+
+MIN_PARALLEL_TASKS = 4  # fewer games and scenarios than this are played at once, without workers
+
+
+def _played(folder: Path, ruleset, play: bool, bounds: SmokeBounds, scenarios: bool,
+            workers: int) -> tuple[list[Diagnostic], list[Diagnostic]]:
+    """The problems of the smoke games (each variant's, with `play`) and of the scenarios (with
+    `scenarios`), in that order. They are independent of each other, so with several workers
+    they are played in a pool of processes forked once the check has compiled the
+    configurations (a forked worker finds them compiled), each task's problems kept in the
+    order of the tasks: the output is the same as one process gives."""
+    tasks = [("smoke", variant) for variant in [None, *ruleset.variants]] if play else []
+    if scenarios:
+        tasks += [("scenario", str(path)) for path in scenario_files(ruleset)]
+    run = functools.partial(_play_task, str(folder), bounds)
+    _scenario_reads.clear()
+    if workers > 1 and len(tasks) >= MIN_PARALLEL_TASKS:
+        results = _in_workers(min(workers, len(tasks)), run, tasks)
+    else:
+        results = [run(task) for task in tasks]
+    smoke = [d for (kind, _), found in zip(tasks, results) if kind == "smoke" for d in found]
+    scenario = [d for (kind, _), found in zip(tasks, results) if kind == "scenario" for d in found]
+    return smoke, scenario
+
+
+_scenario_reads: dict = {}  # the ruleset as read for its scenarios, once per process (run_scenario)
+
+
+def _play_task(folder: str, bounds: SmokeBounds, task: tuple[str, str | None]) -> list[Diagnostic]:
+    kind, item = task
+    if kind == "smoke":
+        return smoke_play(read_ruleset(folder, item)[0], bounds)
+    try:
+        with game_clock(bounds.seconds):
+            run_scenario(Path(item), folder, bounds.max_steps, _scenario_reads)
+    except SnowrulesError as error:
+        return list(error.diagnostics)
+    return []
+
+
+def _in_workers(workers: int, run, tasks: list) -> list[list[Diagnostic]]:
+    import multiprocessing
+
+    from snowrules.play.simulate import ignore_interrupts
+    # fork: a worker starts at once, with what the check compiled; spawn where there is no fork
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    pool = multiprocessing.get_context(method).Pool(workers, initializer=ignore_interrupts)
+    try:
+        return pool.map(run, tasks, chunksize=1)
+    finally:
+        pool.terminate()
+        pool.join()
 
 
 def _errors(found: dict[tuple, Diagnostic]) -> list[Diagnostic]:
@@ -215,13 +264,13 @@ def _ordered(found: dict[tuple, Diagnostic]) -> list[Diagnostic]:
     return sorted(found.values(), key=lambda d: (d.position.path, d.position.line, d.position.col, d.message))
 
 
-def validate_paths(refs: list[str], play: bool = True, bounds: SmokeBounds = DEFAULT_BOUNDS
-                   ) -> tuple[list[Path], list[Diagnostic]]:
+def validate_paths(refs: list[str], play: bool = True, bounds: SmokeBounds = DEFAULT_BOUNDS,
+                   workers: int = 1) -> tuple[list[Path], list[Diagnostic]]:
     """The folders `refs` name, and every problem found in them (each once)."""
     folders, problems = ruleset_folders(refs)
     seen = {(d.position, d.message) for d in problems}
     for folder in folders:
-        for d in validate_folder(folder, play, bounds):
+        for d in validate_folder(folder, play, bounds, workers=workers):
             if (d.position, d.message) not in seen:
                 seen.add((d.position, d.message))
                 problems.append(d)

@@ -73,7 +73,7 @@ def simulate(spec: GameSpec, games: int, master_seed: int, workers: int = 1, clu
     return SimulationRun(spec, master_seed, games, records, seconds, interrupted, where)
 
 
-def _ignore_interrupts() -> None:
+def ignore_interrupts() -> None:
     """Workers leave Ctrl-C to the main process, which stops them (no traceback from each worker)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
@@ -82,7 +82,7 @@ def _pool_results(workers: int, play: Callable, chunks: list[list[int]]) -> tupl
     import multiprocessing
     # fork starts a worker at once; where there is none (Windows), spawn re-imports snowrules first
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    pool = multiprocessing.get_context(method).Pool(workers, initializer=_ignore_interrupts)
+    pool = multiprocessing.get_context(method).Pool(workers, initializer=ignore_interrupts)
 
     def results() -> Iterator[list[GameRecord]]:
         pending = pool.imap_unordered(play, chunks)
