@@ -134,7 +134,7 @@ def command_sweep(args) -> int:
         return 130
     if args.report is not None:
         from snowrules.play.sweep_report import sweep_report
-        page = sweep_report(args.report, found.ruleset.title, result, sweep_json(result, found.ruleset))
+        page = sweep_report(args.report, found.ruleset.title, result, sweep_json(result, found.ruleset), shown)
         if not args.json:
             print(f"report written to {page}")
     if args.json:

@@ -28,10 +28,10 @@ def _variant_target(args, ruleset) -> Path | None:
     name = args.write_variant
     if name is None:
         return None
-    from snowrules.language.names import name_problem
     from snowrules.load.ruleset import BUNDLED_RULESETS
-    if name_problem(name, "variant name"):
-        raise UsageError(f"--write-variant: {name_problem(name, 'variant name')}")
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name):
+        raise UsageError(f"--write-variant {name!r}: a variant's name is letters, digits and _, from a letter "
+                         "(it names the file variants/NAME.yaml)")
     folder = ruleset.folder
     if Path(folder).resolve().is_relative_to(Path(BUNDLED_RULESETS).resolve()):
         raise UsageError(f"--write-variant: {ruleset.name} is a bundled ruleset; copy its folder and tune the "
@@ -103,7 +103,7 @@ def _compare_command(args, ruleset, result: Tuning, target: Path | None) -> str 
               if a.name in ruleset.options]
     parts += [f"--players {result.spec.players}", f"--games {result.games}", f"--seed {result.seed + 2}"]
     if set(result.spec.agents) != {"random"}:
-        parts.append(f"--agents {','.join(result.spec.agents)}")
+        parts.append(f"--agents {agents_text(result.spec.agents)}")
     return " ".join(parts)
 
 

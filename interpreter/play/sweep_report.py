@@ -1,7 +1,8 @@
 """The HTML reports of `sweep --report DIR` and `tune --report DIR` (the `report` extra).
 
-A sweep of one constant draws a line per figure against it, with its 95% interval as a band; a
-sweep of two draws a heat map per figure, its value written in each cell. A tuning draws each
+A sweep of one constant draws a line per figure shown (the terminal's, `--figure`) against it,
+with its 95% interval as a band; a sweep of two draws a heat map per figure, its value written in
+each cell; the page's table has every figure. A tuning draws each
 candidate's objective in the order tried and the re-run candidates with their intervals. DIR
 also receives `figures.json`, the exact numbers drawn (the command's --json object). As in
 report.py the SVG files carry no date and fixed ids: the same games give the same bytes.
@@ -36,15 +37,16 @@ def _label(value) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def _plots(data: dict, folder: Path) -> None:
+def _plots(data: dict, names: list[str], folder: Path) -> None:
     plt = _pyplot()
-    names, axes, points = data["figures"], data["axes"], data["points"]
-    rows = math.ceil(len(names) / COLUMNS)
-    figure, grid = plt.subplots(rows, COLUMNS, figsize=(4.2 * COLUMNS, 3.2 * rows), squeeze=False)
+    axes, points = data["axes"], data["points"]
+    columns = min(COLUMNS, len(names))
+    rows = math.ceil(len(names) / columns)
+    figure, grid = plt.subplots(rows, columns, figsize=(4.2 * columns, 3.2 * rows), squeeze=False)
     first = axes[0]
     xs = list(range(len(first["values"])))
-    for k in range(rows * COLUMNS):
-        ax = grid[k // COLUMNS][k % COLUMNS]
+    for k in range(rows * columns):
+        ax = grid[k // columns][k % columns]
         if k >= len(names):
             ax.set_visible(False)
             continue
@@ -112,10 +114,11 @@ def _cell(f: dict) -> str:
     return f"{f['value']:.3g} ({f['low']:.3g}..{f['high']:.3g})"
 
 
-def sweep_report(folder: Path, title: str, result: Sweep, data: dict) -> Path:
-    """Write the report of a sweep (`data`: its --json object); the page's path."""
+def sweep_report(folder: Path, title: str, result: Sweep, data: dict, shown: list[str]) -> Path:
+    """Write the report of a sweep (`data`: its --json object): the table of every figure, the
+    plots of those `shown` (the terminal's: a dozen plots cost seconds); the page's path."""
     folder.mkdir(parents=True, exist_ok=True)
-    _plots(data, folder)
+    _plots(data, shown, folder)
     names = [a["name"] for a in data["axes"]]
     heading = f"{title}: sweep of {', '.join(names)}"
     facts = (f"<p>{len(data['points'])} points &times; {data['games']} games, {data['players']} players, agents "

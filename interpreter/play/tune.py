@@ -15,6 +15,7 @@ import ast
 import math
 import random
 import re
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -177,7 +178,9 @@ def tune(spec: GameSpec, axes: Sequence[Axis], goal: Objective, games: int, seed
     optuna.logging.set_verbosity(optuna.logging.ERROR)
     defs = figure_defs(spec.players, spec.track_components)
     whole = space_size(axes) <= trials
-    sampler = optuna.samplers.BruteForceSampler(seed=seed) if whole else optuna.samplers.TPESampler(seed=seed)
+    with warnings.catch_warnings():  # "BruteForceSampler is experimental": stable since Optuna 3.1
+        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+        sampler = optuna.samplers.BruteForceSampler(seed=seed) if whole else optuna.samplers.TPESampler(seed=seed)
     study = optuna.create_study(direction="maximize" if maximize else "minimize", sampler=sampler)
     tried: dict[tuple, Candidate] = {}
     interrupted = False
