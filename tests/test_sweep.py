@@ -236,3 +236,13 @@ def test_a_bundled_ruleset_is_not_written_to(capsys):
                          "--games", "1", "--write-variant", "tuned")
     assert code == 2 and err == ("snowrules tune: error: --write-variant: goofspiel is a bundled ruleset; copy its "
                                  "folder and tune the copy (snowrules tune FOLDER ...)\n")
+
+
+def test_a_rules_problem_at_one_point_names_the_point(capsys, pile):
+    rules = (pile / "rules.sr").read_text().replace("            add n to total\n",
+                                                    "            let z = 10 / (goal - 2)\n            add n to total\n")
+    (pile / "rules.sr").write_text(rules)
+    code, out, err = cli(capsys, "sweep", pile, "--constant", "goal=1..3", "--agents", "first", "--games", "1")
+    assert code == 1 and out == ""
+    assert err.startswith("snowrules sweep: at goal=2:\n") and err.endswith(
+        "rules.sr:9:21: error: division by zero [SR499]\n")

@@ -10,9 +10,11 @@ from __future__ import annotations
 import json
 import math
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from snowrules.cli.usage import UsageError
+from snowrules.language.diagnostics import SnowrulesError
 from snowrules.load.overrides import Axis, OverrideError, axis
 from snowrules.play.batch import GameSpec
 from snowrules.play.sweep import Figure, Sweep
@@ -114,6 +116,17 @@ def sweep_json(result: Sweep, ruleset) -> dict:
             "seconds": round(result.seconds, 3), "interrupted": result.interrupted}
 
 
+@contextmanager
+def at_point_told(command: str, where: list[str]):
+    """A rules problem met at one point (a value the rules cannot work with) says the point first."""
+    try:
+        yield
+    except SnowrulesError:
+        if where:
+            print(f"snowrules {command}: at {where[0]}:", file=sys.stderr)
+        raise
+
+
 def command_sweep(args) -> int:
     from snowrules.play.sweep import sweep
     found = checked(args, args.constant, "--constant")
@@ -124,11 +137,15 @@ def command_sweep(args) -> int:
     known = [d.name for d in figure_defs(found.spec.players, found.spec.track_components)]
     shown = figure_names(args.figure, known)
     watched = not args.json and sys.stderr.isatty()  # a line on stderr before each point, and its progress
+    where: list[str] = []
 
     def started(values: tuple) -> None:
-        print(f"  playing {point_text(found.axes, values)}", file=sys.stderr)
-    result = sweep(found.spec, found.axes, args.games, args.seed, args.workers, args.cluster,
-                   progress=watched, started=started if watched else None)
+        where[:] = [point_text(found.axes, values)]
+        if watched:
+            print(f"  playing {where[0]}", file=sys.stderr)
+    with at_point_told("sweep", where):
+        result = sweep(found.spec, found.axes, args.games, args.seed, args.workers, args.cluster,
+                       progress=watched, started=started)
     if not result.points:
         print("interrupted before any point finished", file=sys.stderr)
         return 130

@@ -15,7 +15,7 @@ import re
 import sys
 from pathlib import Path
 
-from snowrules.cli.sweep import agents_text, checked, figure_json, point_text, value_text
+from snowrules.cli.sweep import agents_text, at_point_told, checked, figure_json, point_text, value_text
 from snowrules.cli.usage import UsageError
 from snowrules.load.overrides import Axis
 from snowrules.play.tune import Candidate, Tuning
@@ -64,10 +64,16 @@ def command_tune(args) -> int:
         check_tune_available()
     except TuneUnavailable as error:
         raise UsageError(str(error)) from None
-    tell = None if args.json or not sys.stderr.isatty() else \
-        (lambda what, values: print(f"  {what} {point_text(found.axes, values)}", file=sys.stderr))
-    result = tune(found.spec, found.axes, goal, args.games, args.seed, args.trials, args.recheck, args.maximize,
-                  args.workers, args.cluster, progress=tell is not None, started=tell)
+    watched = not args.json and sys.stderr.isatty()
+    where: list[str] = []
+
+    def started(what: str, values: tuple) -> None:
+        where[:] = [point_text(found.axes, values)]
+        if watched:
+            print(f"  {what} {where[0]}", file=sys.stderr)
+    with at_point_told("tune", where):
+        result = tune(found.spec, found.axes, goal, args.games, args.seed, args.trials, args.recheck,
+                      args.maximize, args.workers, args.cluster, progress=watched, started=started)
     if not result.candidates:
         print("interrupted before any candidate finished", file=sys.stderr)
         return 130

@@ -73,8 +73,9 @@ def _plots(data: dict, names: list[str], folder: Path) -> None:
             small = len(first["values"]) * len(second["values"]) <= 64
             for i, row in enumerate(values):
                 for j, value in enumerate(row):
-                    if small and not math.isnan(value):
-                        ax.text(j, i, f"{value:.2g}", ha="center", va="center", fontsize="x-small", color="white")
+                    if small and not math.isnan(value):  # dark text on the map's bright end
+                        colour = "black" if image.norm(value) > 0.6 else "white"
+                        ax.text(j, i, f"{value:.2g}", ha="center", va="center", fontsize="x-small", color=colour)
             ax.set_xticks(range(len(second["values"])), [_label(v) for v in second["values"]])
             ax.set_yticks(range(len(first["values"])), [_label(v) for v in first["values"]])
             ax.set_xlabel(second["name"])
