@@ -32,7 +32,7 @@ each turn:
             add 1 + bonus to p.score
             end game winners [p]
 """
-THINGS = "schema: token.schema.json\nconstants: {goal: 3}\ncomponents:\n  - {name: t, kind: token}\n"
+THINGS = "schema: token.schema.json\nconstants: {goal: 3, colour: red}\ncomponents:\n  - {name: t, kind: token}\n"
 SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
 
 
@@ -183,7 +183,7 @@ BAD = [
     ("sweep", ["--constant", "goal"], "--constant 'goal': write NAME=A..B[:STEP] or NAME=V1,V2,..., "
      "e.g. --constant hand_size=8..12:2"),
     ("sweep", ["--constant", "nope=1..3"], "--constant nope: Pile has no constant or option 'nope'; "
-     "its constants and options: bonus, goal, step"),
+     "its constants and options: bonus, colour, goal, step"),
     ("sweep", ["--constant", "goal=4..2"], "--constant goal=4..2: 4..2 is empty (write the lower end first)"),
     ("sweep", ["--constant", "goal=1..4:0"], "--constant goal=1..4:0: the step must be at least 1"),
     ("sweep", ["--constant", "goal=1..5000"], "--constant goal=1..5000: more than 1000 values"),
@@ -191,6 +191,8 @@ BAD = [
      "whole numbers"),
     ("sweep", ["--constant", "goal=a,b"], "--constant goal: 'a' is not a whole number, as goal is (3 in the ruleset)"),
     ("sweep", ["--constant", "goal=2,2"], "--constant goal=2,2: a value is listed twice"),
+    ("sweep", ["--constant", "colour=1..2"], "--constant colour: a range is for whole numbers; colour is a text "
+     "('red'): list the values, colour=V1,V2"),
     ("sweep", ["--constant", "bonus=0..6"], "--constant bonus: option bonus must be between 0 and 5, not 6"),
     ("sweep", ["--constant", "goal=1,2", "--constant", "goal=3"], "--constant goal is given twice"),
     ("sweep", ["--constant", "bonus=1,2", "--option", "bonus=1"],

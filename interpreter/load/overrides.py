@@ -67,6 +67,11 @@ def settable(ruleset: Ruleset) -> dict[str, Any]:
     return found
 
 
+def _shown(value: Any) -> str:
+    """A base value as the ruleset writes it (true, 3, 'random')."""
+    return str(value).lower() if isinstance(value, bool) else repr(value)
+
+
 def _kind(value: Any) -> str:
     return {bool: "true or false", int: "a whole number", str: "a text"}.get(type(value), "a value")
 
@@ -87,7 +92,7 @@ def _value(text: str, base: Any, name: str, flag: str) -> Any:
     elif isinstance(base, str):
         if text:
             return text
-    raise OverrideError(f"{flag} {name}: {text!r} is not {_kind(base)}, as {name} is ({base!r} in the ruleset)")
+    raise OverrideError(f"{flag} {name}: {text!r} is not {_kind(base)}, as {name} is ({_shown(base)} in the ruleset)")
 
 
 def axis(ruleset: Ruleset, text: str, flag: str) -> Axis:
@@ -105,7 +110,7 @@ def axis(ruleset: Ruleset, text: str, flag: str) -> Axis:
         step = int(found.group(3)) if found.group(3) is not None else 1
         if isinstance(base, bool) or not (base is UNKNOWN or isinstance(base, int)):
             raise OverrideError(f"{flag} {name}: a range is for whole numbers; {name} is {_kind(base)} "
-                                f"({base!r}): list the values, {name}=V1,V2")
+                                f"({_shown(base)}): list the values, {name}=V1,V2")
         if step < 1:
             raise OverrideError(f"{flag} {text}: the step must be at least 1")
         if low > high:
