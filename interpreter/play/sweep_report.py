@@ -14,7 +14,7 @@ import json
 import math
 from pathlib import Path
 
-from snowrules.play.report import _table
+from snowrules.play.report import PAGE_START, _table, save_plot
 from snowrules.play.sweep import Sweep
 from snowrules.play.tune import Tuning
 
@@ -81,15 +81,10 @@ def _plots(data: dict, names: list[str], folder: Path) -> None:
             ax.set_xlabel(second["name"])
             ax.set_ylabel(first["name"])
             figure.colorbar(image, ax=ax)
-    figure.tight_layout()
-    figure.savefig(folder / "figures.svg", metadata={"Date": None})
-    plt.close(figure)
+    save_plot(figure, folder / "figures.svg")
 
 
-_PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
-<style>body{{font-family:sans-serif;max-width:80em;margin:2em auto}}table{{border-collapse:collapse}}
-td,th{{border:1px solid #ccc;padding:.2em .5em;text-align:right}}img{{max-width:100%}}</style></head>
+_PAGE = PAGE_START + """img{{max-width:100%}}</style></head>
 <body>
 <h1>{title}</h1>
 {body}
@@ -154,9 +149,7 @@ def tune_report(folder: Path, title: str, result: Tuning) -> Path:
     ax.set_xlabel("candidate, in the order tried")
     ax.set_ylabel("objective")
     ax.legend(fontsize="small")
-    figure.tight_layout()
-    figure.savefig(folder / "objective.svg", metadata={"Date": None})
-    plt.close(figure)
+    save_plot(figure, folder / "objective.svg")
     heading = f"{title}: tuning {', '.join(data['axes'])}"
     direction = "maximise" if result.maximize else "minimise"
     facts = (f"<p>{direction} <code>{html.escape(result.goal.text)}</code>; {len(result.candidates)} candidates "
