@@ -248,3 +248,20 @@ def test_a_rules_problem_at_one_point_names_the_point(capsys, pile):
     assert code == 1 and out == ""
     assert err.startswith("snowrules sweep: at goal=2:\n") and err.endswith(
         "rules.sr:9:21: error: division by zero [SR499]\n")
+
+
+MANIFESTS = [
+    # the manifest's text -> the text with the variant `t` named, every other line kept
+    ("name: x\nvariants:\n  a: variants/a.yaml  # kept\n\n# next\nrules: []\n",
+     "name: x\nvariants:\n  a: variants/a.yaml  # kept\n  t: variants/t.yaml\n\n# next\nrules: []\n"),
+    ("variants:\n    a: b\nrules: []\n", "variants:\n    a: b\n    t: variants/t.yaml\nrules: []\n"),
+    ("name: x\nvariants: {a: b}  # c\n", "name: x\nvariants: {a: b, t: variants/t.yaml}  # c\n"),
+    ("name: x\nvariants: {}\n", "name: x\nvariants: {t: variants/t.yaml}\n"),
+    ("name: x", "name: x\nvariants:\n  t: variants/t.yaml\n"),
+]
+
+
+@pytest.mark.parametrize("text, expected", MANIFESTS)
+def test_the_variant_is_named_in_the_manifest(text, expected):
+    from snowrules.cli.tune import listed_variant
+    assert listed_variant(text, "t") == expected
