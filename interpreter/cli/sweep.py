@@ -91,6 +91,11 @@ def cell(f: Figure) -> str:
     return f"{_g(f.value)} ({_g(f.low)}..{_g(f.high)})"
 
 
+def counted(n: int, what: str) -> str:
+    """`1 game`, `2 games`."""
+    return f"{n} {what}{'' if n == 1 else 's'}"
+
+
 def agents_text(agents) -> str:
     return agents[0] if len(set(agents)) == 1 else ",".join(agents)
 
@@ -167,8 +172,8 @@ def print_sweep(title: str, result: Sweep, shown: list[str]) -> None:
     spec = result.spec
     names = ", ".join(a.name for a in result.axes)
     console = Console(width=max(100, 24 * (len(shown) + len(result.axes))))
-    console.print(f"{title}: {names} over {len(result.points)} points x {result.games} games, "
-                  f"{spec.players} players, agents {agents_text(spec.agents)}; master seed {result.seed} "
+    console.print(f"{title}: {names} over {counted(len(result.points), 'point')} x {counted(result.games, 'game')}, "
+                  f"{counted(spec.players, 'player')}, agents {agents_text(spec.agents)}; master seed {result.seed} "
                   f"(the same seeds at every point){'; interrupted' if result.interrupted else ''}",
                   highlight=False, soft_wrap=True)
     table = Table(title="figure (95% interval) at each point", title_justify="left")

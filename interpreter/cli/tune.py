@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import sys
 from pathlib import Path
 
-from snowrules.cli.sweep import agents_text, at_point_told, checked, figure_json, point_text, value_text
+from snowrules.cli.sweep import agents_text, at_point_told, checked, counted, figure_json, point_text, value_text
 from snowrules.cli.usage import UsageError
 from snowrules.load.overrides import Axis
 from snowrules.play.tune import Candidate, Tuning
@@ -43,6 +44,10 @@ def _variant_target(args, ruleset) -> Path | None:
     if listed is not None and listed != target:
         raise UsageError(f"--write-variant {name}: the manifest already names a variant {name} ({listed}); "
                          "choose another name")
+    manifest = Path(folder) / "ruleset.yaml"
+    variants = Path(folder) / "variants"
+    if not os.access(manifest, os.W_OK) or not os.access(variants if variants.is_dir() else Path(folder), os.W_OK):
+        raise UsageError(f"--write-variant: cannot write into {folder} (its manifest or variants folder is read-only)")
     return Path(folder) / target
 
 
@@ -81,7 +86,10 @@ def command_tune(args) -> int:
     if result.winner is not None:
         compare = _compare_command(args, found.ruleset, result, target)
         if target is not None:
-            written = write_variant(target, found.ruleset, result)
+            try:
+                written = write_variant(target, found.ruleset, result)
+            except OSError as error:
+                raise UsageError(f"--write-variant: cannot write {target}: {error.strerror or error}") from None
     if args.report is not None:
         from snowrules.play.sweep_report import tune_report
         page = tune_report(args.report, found.ruleset.title, result)
@@ -231,8 +239,9 @@ def print_tuning(title: str, result: Tuning, written: Path | None, compare: str 
     direction = "maximise" if result.maximize else "minimise"
     console.print(f"{title}: {direction} {result.goal.text} over {', '.join(a.name for a in result.axes)}; "
                   f"{len(result.candidates)} candidates tried ({result.sampler}, {result.trials} trials) x "
-                  f"{result.games} games, {spec.players} players, agents {agents_text(spec.agents)}; master seed "
-                  f"{result.seed}{'; interrupted' if result.interrupted else ''}", highlight=False, soft_wrap=True)
+                  f"{counted(result.games, 'game')}, {counted(spec.players, 'player')}, agents "
+                  f"{agents_text(spec.agents)}; master seed {result.seed}"
+                  f"{'; interrupted' if result.interrupted else ''}", highlight=False, soft_wrap=True)
     table = Table(title=f"the best candidates played again on fresh seeds (master seed {result.seed + 1})",
                   title_justify="left")
     for a in result.axes:
@@ -251,7 +260,7 @@ def print_tuning(title: str, result: Tuning, written: Path | None, compare: str 
         return
     console.print(f"winner: {point_text(result.axes, result.winner.values)}", highlight=False)
     if overlap(result):
-        console.print(f"note: its interval overlaps the runner-up's: {result.games} games cannot tell them "
+        console.print(f"note: its interval overlaps the runner-up's: {counted(result.games, 'game')} cannot tell them "
                       "apart; give more --games to be sure", highlight=False, soft_wrap=True)
     if written is not None:
         console.print(f"variant written to {written}", highlight=False, soft_wrap=True)
