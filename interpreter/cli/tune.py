@@ -237,8 +237,9 @@ def print_tuning(title: str, result: Tuning, written: Path | None, compare: str 
     console = Console(width=120)
     spec = result.spec
     direction = "maximise" if result.maximize else "minimise"
+    sampler = "every point" if result.sampler == "every point" else f"{result.sampler}, {result.trials} trials"
     console.print(f"{title}: {direction} {result.goal.text} over {', '.join(a.name for a in result.axes)}; "
-                  f"{len(result.candidates)} candidates tried ({result.sampler}, {result.trials} trials) x "
+                  f"{len(result.candidates)} candidates tried ({sampler}) x "
                   f"{counted(result.games, 'game')}, {counted(spec.players, 'player')}, agents "
                   f"{agents_text(spec.agents)}; master seed {result.seed}"
                   f"{'; interrupted' if result.interrupted else ''}", highlight=False, soft_wrap=True)
@@ -268,4 +269,4 @@ def print_tuning(title: str, result: Tuning, written: Path | None, compare: str 
         console.print(f"compare it with the base game: {compare}", highlight=False, soft_wrap=True)
     else:
         console.print("to compare it with the base game, write it as a variant: --write-variant NAME "
-                      "(on a ruleset folder)", highlight=False, soft_wrap=True)
+                      "(on a ruleset folder; copy a bundled one first)", highlight=False, soft_wrap=True)
