@@ -154,6 +154,10 @@ EXPECTATIONS = [
     (r"tournament goofspiel --agents random,greedy --games 10$",
      _contains("Goofspiel: 2 seatings x 10 games = 20 games", "win matrix", "first-seat effect",
                "--agents random,greedy --seed 2802244911")),
+    (r"sweep snow_time --constant last_space=12\.\.32:4 .*--report sweep/$",
+     _contains("Snow Time: last_space over 6 points x 40 games, 2 players", "first player edge", "report written to")),
+    (r"tune snow_time --vary last_space=16\.\.40 ",
+     _contains("Snow Time: minimise abs(first player edge)", "on fresh seeds (master seed 1)", "winner: last_space=")),
     (r"run snowfall_over_mountains --seed 3 -v --picture woods\.svg",
      _contains("Snowfall over Mountains - 1 player,", "woods:\n", "rank:", "picture written to woods.svg")),
 ]
@@ -164,7 +168,7 @@ QUICK = {"python tools/bench.py": ["--rounds", "1", "--seconds", "0.05", "--play
          "python tools/bytecodes.py --ruleset goofspiel --players 2": ["--games", "2"],
          "python tools/bots.py": ["--ruleset", "goofspiel", "--games", "4", "--iterations", "5", "--samples", "1"]}
 # Lines that would take minutes run here with fewer games (the only change made to a README line).
-FEWER_GAMES = {"--games 10000": "--games 100"}
+FEWER_GAMES = {"--games 10000": "--games 100", "--games 4000": "--games 40", "--trials 40": "--trials 3"}
 
 
 def _argv(command: str) -> list[str]:

@@ -110,6 +110,31 @@ def _parser() -> argparse.ArgumentParser:
     tournament.add_argument("--report", type=Path, metavar="DIR", help="write an HTML page with plots there")
     _time_limit_argument(tournament, 60.0, "each game")
 
+    sweep = commands.add_parser("sweep", help="simulate at every value of one or two constants: each figure "
+                                "against them (docs/sweep.md)")
+    sweep.add_argument("ruleset", help="a bundled ruleset's name or a ruleset folder")
+    sweep.add_argument("--constant", action="append", default=[], metavar="NAME=A..B[:STEP]",
+                       help="a constant or option and its values: A..B[:STEP] or V1,V2,... (once or twice)")
+    sweep.add_argument("--figure", action="append", default=[], metavar="NAME",
+                       help="a figure to show in the table (repeatable; default: a few; --json has all)")
+    _sweep_arguments(sweep)
+
+    tune = commands.add_parser("tune", help="search constants for the values that best meet an objective "
+                               "(the tune extra: Optuna; docs/sweep.md)")
+    tune.add_argument("ruleset", help="a bundled ruleset's name or a ruleset folder")
+    tune.add_argument("--vary", action="append", default=[], metavar="NAME=A..B[:STEP]",
+                      help="a constant or option and the values to search: A..B[:STEP] or V1,V2,... (repeatable)")
+    tune.add_argument("--objective", required=True, metavar="EXPR",
+                      help="what to minimise, in the figures' names: "
+                           "'abs(first player edge) + abs(mean turns - 18) / 10'")
+    tune.add_argument("--maximize", action="store_true", help="maximise the objective instead")
+    tune.add_argument("--trials", type=int, default=30, help="candidates the search plays (default 30)")
+    tune.add_argument("--recheck", type=int, default=3,
+                      help="the best candidates played again on fresh seeds (default 3)")
+    tune.add_argument("--write-variant", metavar="NAME",
+                      help="write the winner as the variant NAME of the ruleset folder (variants/NAME.yaml)")
+    _sweep_arguments(tune)
+
     commands.add_parser("lsp", help="a language server for editors, over stdio (the lsp extra: pygls)")
     upgrade = commands.add_parser("upgrade", help="rewrite a ruleset to the current edition of the language")
     upgrade.add_argument("ruleset", help="a ruleset folder (or a bundled ruleset's name)")
@@ -147,6 +172,14 @@ def _simulation_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("--no-components", action="store_true",
                          help="skip the per-component figures (faster: no move events are followed)")
     _time_limit_argument(command, 60.0, "each game")
+
+
+def _sweep_arguments(command: argparse.ArgumentParser) -> None:
+    """What sweep and tune take besides their constants: simulate's arguments, without --out."""
+    command.add_argument("--variant", help="a variant of the ruleset, by name")
+    command.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                         help="set a game parameter the ruleset declares (repeatable)")
+    _simulation_arguments(command)
 
 
 def _time_limit_argument(command: argparse.ArgumentParser, default: float, what: str) -> None:
@@ -187,7 +220,7 @@ def _command_lsp(_args) -> int:
 
 
 # what reads rulesets and logs
-_MEMORY_LIMITED = ("run", "validate", "test", "replay", "simulate", "compare", "tournament", "serve")
+_MEMORY_LIMITED = ("run", "validate", "test", "replay", "simulate", "compare", "tournament", "serve", "sweep", "tune")
 _memory_mb: int | None = None  # the address-space limit entry() set (cli/memory.py), for the message
 
 
@@ -203,6 +236,10 @@ def main(argv: list[str] | None = None) -> int:
         from snowrules.cli.listing import command_list as handler
     elif args.command == "tournament":
         from snowrules.cli.tournament import command_tournament as handler
+    elif args.command == "sweep":
+        from snowrules.cli.sweep import command_sweep as handler
+    elif args.command == "tune":
+        from snowrules.cli.tune import command_tune as handler
     elif args.command == "lsp":
         handler = _command_lsp
     elif args.command == "explain":

@@ -32,6 +32,7 @@ class GameSpec:
     options: tuple = ()              # (name, value) pairs of the ruleset's game parameters
     track_components: bool = True    # follow move events to count plays (costs speed)
     time_limit: float | None = None  # seconds of one game (runtime/clock.py); None: no limit
+    constants: tuple = ()            # (name, value) pairs: constants given other values (load/overrides.py)
 
 
 def game_seed(master_seed: int, index: int) -> int:
@@ -120,10 +121,22 @@ _GAMES: dict[GameSpec, Game] = {}
 def _game_for(spec: GameSpec) -> Game:
     """The compiled game of a spec, compiled once per process."""
     game = _GAMES.get(spec)
-    if game is None:
+    if game is None and spec.constants:  # a sweep's point: read afresh, the constants set, compiled
+        from snowrules.compile.compiler import compile_ruleset
+        from snowrules.load.overrides import set_constants
+        from snowrules.load.ruleset import load_ruleset
+        ruleset = load_ruleset(spec.ruleset, spec.variant, dict(spec.options))
+        set_constants(ruleset, dict(spec.constants))
+        game = _GAMES[spec] = Game(compile_ruleset(ruleset, spec.players))
+    elif game is None:
         from snowrules.compile.compiler import load_program
         game = _GAMES[spec] = Game(load_program(spec.ruleset, spec.variant, spec.players, spec.options))
     return game
+
+
+def forget(spec: GameSpec) -> None:
+    """Drop the compiled game of a spec no longer played (a sweep compiles one per point)."""
+    _GAMES.pop(spec, None)
 
 
 def play_batch(spec: GameSpec, master_seed: int, indexes: list[int]) -> list[GameRecord]:

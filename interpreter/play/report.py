@@ -86,6 +86,14 @@ def figure_data(sides: Sequence[tuple[str, Sequence[GameRecord], Summary]]) -> d
     }
 
 
+def save_plot(figure, path: Path) -> None:
+    """Lay out, write without a date (the same games give the same bytes) and close a figure."""
+    import matplotlib.pyplot as plt
+    figure.tight_layout()
+    figure.savefig(path, metadata={"Date": None})
+    plt.close(figure)
+
+
 def _plots(data: dict, folder: Path) -> None:
     import matplotlib
     matplotlib.use("Agg")
@@ -107,9 +115,7 @@ def _plots(data: dict, folder: Path) -> None:
     axes[0][0].set_ylabel("games")
     axes[0][0].legend(fontsize="small")
     figure.suptitle("score distribution per player")
-    figure.tight_layout()
-    figure.savefig(folder / "scores.svg", metadata={"Date": None})
-    plt.close(figure)
+    save_plot(figure, folder / "scores.svg")
 
     figure, ax = plt.subplots(figsize=(max(4.0, 1.1 * players * len(sides)), 3.2))
     width = 0.8 / len(sides)
@@ -124,9 +130,7 @@ def _plots(data: dict, folder: Path) -> None:
     ax.set_xlabel("player")
     ax.set_ylabel("win rate (95% interval)")
     ax.legend(fontsize="small")
-    figure.tight_layout()
-    figure.savefig(folder / "win_rates.svg", metadata={"Date": None})
-    plt.close(figure)
+    save_plot(figure, folder / "win_rates.svg")
 
     figure, ax = plt.subplots(figsize=(6, 3.2))
     for colour, label in zip(COLOURS, sides):
@@ -135,16 +139,17 @@ def _plots(data: dict, folder: Path) -> None:
     ax.set_ylabel("games")
     ax.set_title("game length")
     ax.legend(fontsize="small")
-    figure.tight_layout()
-    figure.savefig(folder / "length.svg", metadata={"Date": None})
-    plt.close(figure)
+    save_plot(figure, folder / "length.svg")
 
 
-_PAGE = """<!DOCTYPE html>
+# the head every report page shares (simulate's, compare's, tournament's, sweep's and tune's): a
+# format string of {title}, its style left open for the page's own rules
+PAGE_START = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{title}</title>
 <style>body{{font-family:sans-serif;max-width:70em;margin:2em auto}}table{{border-collapse:collapse}}
 td,th{{border:1px solid #ccc;padding:.2em .5em;text-align:right}}td:first-child{{text-align:left}}
-.significant{{background:#fde2a0}}img{{max-width:100%}}</style></head>
+"""
+_PAGE = PAGE_START + """.significant{{background:#fde2a0}}img{{max-width:100%}}</style></head>
 <body>
 <h1>{title}</h1>
 {body}

@@ -10,7 +10,7 @@ import html
 import json
 from pathlib import Path
 
-from snowrules.play.report import REPORT_FORMAT, _table
+from snowrules.play.report import PAGE_START, REPORT_FORMAT, _table, save_plot
 from snowrules.play.tournament import Tournament
 
 
@@ -33,9 +33,7 @@ def _plots(data: dict, folder: Path) -> None:
     ax.errorbar(mus, ys, xerr=errors, fmt="o", capsize=4, color="#1f77b4")
     ax.set_yticks(list(ys), [r["agent"] for r in ratings])
     ax.set_xlabel("rating (Plackett-Luce mu, 95% interval)")
-    figure.tight_layout()
-    figure.savefig(folder / "ratings.svg", metadata={"Date": None})
-    plt.close(figure)
+    save_plot(figure, folder / "ratings.svg")
 
     agents, matrix = data["agents"], data["win_matrix"]
     size = 1.0 + 0.9 * len(agents)
@@ -49,16 +47,10 @@ def _plots(data: dict, folder: Path) -> None:
     ax.set_yticks(range(len(agents)), agents)
     ax.set_xlabel("against")
     figure.colorbar(image, ax=ax, label="score of the row against the column")
-    figure.tight_layout()
-    figure.savefig(folder / "win_matrix.svg", metadata={"Date": None})
-    plt.close(figure)
+    save_plot(figure, folder / "win_matrix.svg")
 
 
-_PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
-<style>body{{font-family:sans-serif;max-width:70em;margin:2em auto}}table{{border-collapse:collapse}}
-td,th{{border:1px solid #ccc;padding:.2em .5em;text-align:right}}td:first-child{{text-align:left}}
-img{{max-width:100%}}</style></head>
+_PAGE = PAGE_START + """img{{max-width:100%}}</style></head>
 <body>
 <h1>{title}</h1>
 {body}
