@@ -1,5 +1,5 @@
-"""The `snowrules` command: run, validate, test, replay, simulate, compare, tournament, list, explain, lsp, upgrade,
-serve.
+"""The `snowrules` command: run, validate, test, replay, simulate, compare, tournament, list, explain, sweep,
+tune, lsp, upgrade, serve.
 
 Exit codes (a contract scripts rely on): 0 success; 1 the input has problems (each printed as
 `path:line:col: error: message`), a scenario failed or a replay differs; 2 a usage error;
