@@ -92,3 +92,16 @@ def test_explain_prints_the_module_of_a_configuration(capsys):
 def test_explain_refuses_a_wrong_argument(capsys, arguments, message):
     code, out, err = cli(capsys, "explain", *arguments)
     assert code == 2 and out == "" and message in err and "Traceback" not in err
+
+
+def test_a_mark_is_looked_up_within_its_own_function_of_the_module():
+    """A module holds many functions: a line above every mark of its own function (or a line
+    Python cannot name) names no rule rather than the previous function's last one."""
+    here, there = Position("rules.sr", 3, 5), Position("rules.sr", 9, 1)
+    scope = {"_p1": there, "_p2": here, fuse.SOURCE: [
+        "def _block1(st, env):", "    # @_p1 rules.sr:9:1", "    x = 1",
+        "def _block2(st, env):", "    y = 2", "    # @_p2 rules.sr:3:5", "    z = 3"]}
+    assert fuse.marked_position(scope, 3) == there
+    assert fuse.marked_position(scope, 5) is None  # above _block2's first mark: not _block1's
+    assert fuse.marked_position(scope, 7) == here
+    assert fuse.marked_position(scope, None) is None

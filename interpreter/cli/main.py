@@ -186,7 +186,7 @@ def _time_limit_argument(command: argparse.ArgumentParser, default: float, what:
     """`--time-limit SECONDS`: a game past it stops at the rule it was running (SR709, exit 1), as
     the step budget bounds steps but not what each step costs (runtime/clock.py)."""
     command.add_argument("--time-limit", type=_seconds, default=default, metavar="SECONDS",
-                         help=f"stop {what} past this many seconds of real time (default {default:g})")
+                         help=f"stop {what} past this many seconds of CPU time (default {default:g})")
 
 
 def _positive_workers(text: str) -> int:

@@ -508,18 +508,35 @@ def is_generated(filename: str) -> bool:
     return filename.startswith(GENERATED_PREFIX)
 
 
-def marked_position(scope: dict, line_number: int):
+def marked_position(scope: dict, line_number: int | None):
     """The rule position named by the nearest `# @` mark at or above `line_number` (1-based) of
-    the generated code whose namespace is `scope`, or None."""
+    the generated code whose namespace is `scope`, within the same function (a generated module
+    holds many: the search stops at the `def` that starts it), or None."""
     lines = scope.get(SOURCE)
-    if lines is None:
+    if lines is None or line_number is None:
         return None
     for line in reversed(lines[:line_number]):
+        if line.startswith("def "):
+            return None
         text = line.strip()
         if text.startswith("# @"):
             found = scope.get(text[3:].split(" ", 1)[0])
             return found if isinstance(found, Position) else None
     return None
+
+
+def line_running(frame) -> int | None:
+    """The line a frame is at: `f_lineno`, or, where Python has none for the instruction it was
+    stopped at (a signal between two lines), the line of the last instruction that has one."""
+    if frame.f_lineno is not None:
+        return frame.f_lineno
+    found = None
+    for start, _, number in frame.f_code.co_lines():
+        if start > frame.f_lasti:
+            break
+        if number is not None:
+            found = number
+    return found
 
 
 def position_of_error(traceback):

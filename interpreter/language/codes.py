@@ -69,7 +69,7 @@ CATALOGUE: tuple[Code, ...] = (
     Code("SR706", "step-budget", "a game ran more steps (statements, loop rounds, draws) than its budget"),
     Code("SR707", "reaction-depth", "reactions raised events whose reactions raised more, deeper than the limit"),
     Code("SR708", "grid-too-large", "a square or a placement lies farther from a grid's origin than the limit"),
-    Code("SR709", "time-limit", "a game ran longer than its time limit (--time-limit)"),
+    Code("SR709", "time-limit", "a game ran longer than its time limit in CPU time (--time-limit)"),
     Code("SR710", "out-of-memory", "a command needed more address space than it allows itself (SNOWRULES_MEMORY_MB)"),
     Code("SR801", "log-invalid", "a game log cannot be read or replayed"),
     Code("SR802", "log-too-large", "a game log's line, or the whole log, is longer than the limit"),

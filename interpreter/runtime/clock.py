@@ -3,12 +3,16 @@
 The step budget (compile/budget.py) bounds what a game may count, not what it costs: a step that
 filters every component, a turn offering free actions that agents keep taking, or a narrator
 printing every event make 5,000,000 steps take minutes. So each command that plays or checks a
-game runs it inside `game_clock(seconds)`: a real-time timer (SIGALRM) whose handler raises
+game runs it inside `game_clock(seconds)`: a timer of the process's CPU time (SIGPROF, user and
+system time) whose handler raises
 `OutOfTime` wherever Python is, inside the generated code of a loop as well as in an agent. The
 handler finds the rule from the interrupted frames (the innermost generated line's `# @` mark, as
 runtime errors do; else a native loop's `position`; else the VM's block and statement; else the
 statement the state waits at), so the error reads `rules.sr:LINE:COL: the game ran longer than
 N s`. Nothing is checked per step: the cost on a normal game is arming a timer once per game.
+The bound is in CPU time, not real time, because what it bounds is the work a ruleset asks for: on
+a machine shared with other jobs (a CI runner, simulate's or validate's own workers), a game of
+1 s of CPU can take 5 s of real time, and a real-time bound refused valid rulesets there.
 
 `OutOfTime` is a BaseException, so that no handler of the game's own errors (`except Exception`,
 `except SnowrulesError`) can swallow it; if something did, the timer fires again every
@@ -25,7 +29,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
 
-from snowrules.compile.fuse import is_generated, marked_position
+from snowrules.compile.fuse import is_generated, line_running, marked_position
 from snowrules.language.diagnostics import Position, RuntimeRulesError
 from snowrules.model.program import Program
 from snowrules.model.state import State
@@ -36,6 +40,8 @@ try:  # the handler as it is: signal.getsignal's conversion to an enum costs 10 
 except ImportError:  # another Python than CPython
     _handler_now = signal.getsignal
 
+# the process's CPU time, user and system (none on Windows: there the step budget remains)
+SIGNAL, TIMER = getattr(signal, "SIGPROF", None), getattr(signal, "ITIMER_PROF", None)
 GAME_SECONDS = 60.0   # run, replay, simulate, compare: one game (a bundled game: well under 1 s)
 CHECK_SECONDS = 10.0  # test: one scenario (a bundled scenario: well under 1 s)
 REPEAT_SECONDS = 0.5  # past the limit, the timer fires again this often until the game has stopped
@@ -51,7 +57,8 @@ class OutOfTime(BaseException):  # noqa: N818 - like KeyboardInterrupt, it is no
 
 
 def too_long(position: Position, seconds: float) -> RuntimeRulesError:
-    return RuntimeRulesError.at(position, f"the game ran longer than {seconds:g} s (its time limit) here",
+    return RuntimeRulesError.at(position,
+                                f"the game ran longer than {seconds:g} s of CPU time (its time limit) here",
                                 "a loop that never ends, or a game far too long? --time-limit SECONDS "
                                 "sets the limit", code="SR709")
 
@@ -60,7 +67,7 @@ _FALLBACKS: list[Position] = []  # the running clocks' fallback places, innermos
 
 
 def _ring(_signum: int, frame: FrameType | None) -> None:
-    """The SIGALRM handler: stop the game of the innermost running clock, if any."""
+    """The SIGPROF handler: stop the game of the innermost running clock, if any."""
     if _FALLBACKS:
         raise OutOfTime(rule_running(frame) or _FALLBACKS[-1])
 
@@ -68,13 +75,13 @@ def _ring(_signum: int, frame: FrameType | None) -> None:
 def clock_works(seconds: float | None) -> bool:
     """Whether `game_clock(seconds)` bounds a game here: a limit is given, and the timer signal
     can reach this thread (only the main thread gets signals)."""
-    return bool(seconds) and threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
+    return bool(seconds) and threading.current_thread() is threading.main_thread() and TIMER is not None
 
 
 @contextmanager
 def game_clock(seconds: float | None, program: Program | None = None, where: Position | None = None
                ) -> Iterator[None]:
-    """Run the body (one game) within `seconds` of real time, else raise SR709 at the rule that
+    """Run the body (one game) within `seconds` of CPU time, else raise SR709 at the rule that
     was running (else `where`, else the start of `program`'s rules). None or 0: no limit. An
     enclosing clock is suspended meanwhile and resumed with what it had left. The handler stays
     installed after a game when it replaced the default one (installing it costs more than
@@ -82,24 +89,24 @@ def game_clock(seconds: float | None, program: Program | None = None, where: Pos
     if not clock_works(seconds):
         yield
         return
-    previous = _handler_now(signal.SIGALRM)
+    previous = _handler_now(SIGNAL)
     if previous is not _ring:
-        signal.signal(signal.SIGALRM, _ring)
+        signal.signal(SIGNAL, _ring)
     _FALLBACKS.append(where or _start_of(program))
-    started = time.monotonic()
-    outer, outer_interval = signal.setitimer(signal.ITIMER_REAL, seconds, REPEAT_SECONDS)
+    started = time.process_time()
+    outer, outer_interval = signal.setitimer(TIMER, seconds, REPEAT_SECONDS)
     try:
         yield
     except OutOfTime as stop:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.setitimer(TIMER, 0)
         raise too_long(stop.position, seconds) from None
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.setitimer(TIMER, 0)
         _FALLBACKS.pop()
         if previous not in (_ring, signal.SIG_DFL):
-            signal.signal(signal.SIGALRM, previous)
+            signal.signal(SIGNAL, previous)
         if outer:  # the enclosing clock goes on with what it had left (at least a moment)
-            signal.setitimer(signal.ITIMER_REAL, max(outer - (time.monotonic() - started), 0.001), outer_interval)
+            signal.setitimer(TIMER, max(outer - (time.process_time() - started), 0.001), outer_interval)
 
 
 def rule_running(frame: FrameType | None) -> Position | None:
@@ -110,7 +117,7 @@ def rule_running(frame: FrameType | None) -> Position | None:
     while frame is not None:
         code = frame.f_code
         if is_generated(code.co_filename):
-            found = marked_position(frame.f_globals, frame.f_lineno)
+            found = marked_position(frame.f_globals, line_running(frame))
             if found is not None:
                 return found
         elif code is vm.run.__code__:
