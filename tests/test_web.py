@@ -335,3 +335,38 @@ def test_a_saved_game_is_watched_step_by_step(tmp_path):
         assert (refused.status_code, refused.json()) == (400, {"error": message})
     assert http.post("/api/answer", headers=bearer(watch.token), json={"index": 0}).json() == {
         "error": "a saved game is watched, not played: there is nothing to answer"}
+
+
+# ---- a rules error during the game ---------------------------------------------------------
+def test_a_rules_error_stops_the_game_with_its_place_and_keeps_the_saved_game(tmp_path, capsys):
+    """A bid of 13 reaches a rule that adds to the score of nobody: the game goes back to the
+    decision before, every page is told where the rules failed, and the log keeps that decision."""
+    folder = tmp_path / "broken"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "rulesets" / "goofspiel", folder)
+    rules = folder / "rules.sr"
+    rules.write_text(rules.read_text().replace(
+        "        let highest = [each p in players where first(p.bid).value == top]\n",
+        "        let highest = [each p in players where first(p.bid).value == top]\n"
+        "        if top == 13:\n            add 1 to first([each p in players where p.score < 0]).score\n"))
+    ruleset = load_ruleset(str(folder))
+    log = tmp_path / "game.jsonl"
+    room = Table(Game(compile_ruleset(ruleset, 2)), 3, parse_agents("human,human"), ruleset.folder, log)
+    room.answer(0, 0)
+    room.answer(1, 3)
+    saved, before = log.read_bytes(), room.snapshot(0)
+    room.answer(0, 11)                         # p0 bids 13: nothing runs until p1 answers too
+    http = client(room)
+    response = http.post("/api/answer", headers=bearer(room.tokens[1]), json={"index": 11})
+    failure = (f"The rules failed and the game cannot go on: {rules}:60:13: error: a value is none where this "
+               "rule needs one (find() or first() found nothing?), while the game ran (hint: Python said: "
+               "unsupported operand type(s) for +: 'int' and 'NoneType'). The game before this decision "
+               f"is saved in {log}: `snowrules serve --resume {log}` continues it once the rules are fixed")
+    assert (response.status_code, response.json()) == (409, {"error": failure})
+    assert room.failure == failure and log.read_bytes() == saved
+    assert room.snapshot(0) == {**before, "decisions": [], "waiting": [], "failure": failure}
+    with http.websocket_connect("/ws") as page:
+        page.send_json({"token": room.tokens[0]})
+        assert page.receive_json()["failure"] == failure
+        page.send_json({"answer": {"index": 0}})
+        assert page.receive_json() == {"error": failure}
+    assert capsys.readouterr().err.startswith(f"snowrules serve: {rules}:60:13: error: a value is none")

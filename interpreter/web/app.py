@@ -194,6 +194,8 @@ def create_app(room, limits: Limits = Limits(), clock: Callable[[], float] = tim
         except AnswerError as error:
             raise Refused(409, str(error)) from None
         await broadcast()
+        if room.failure is not None:      # the rules failed on the way: every page was told
+            raise Refused(409, room.failure)
         return JSONResponse({"ok": True})
 
     async def broadcast() -> None:

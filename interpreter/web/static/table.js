@@ -64,6 +64,7 @@ function draw(data) {
       (others.length ? " against " + others.map((p) => p.name + " (" + p.agent + ")").join(", ") : "");
   }
   drawDecisions(data);
+  if (data.failure) { complain(data.failure); say("the game stopped"); }
   drawResult(data.result);
   drawZones(data.view, data.seat_names, data.kind === "watch" ? " (seen from here)" : " (you)");
   drawCounters(data.view.counters);
