@@ -100,11 +100,13 @@ class Table:
             lines = self.accounts.lines[player]
             if since.__class__ is not int or not 0 <= since <= len(lines):
                 since = 0
+            view = views.seen(game, st, player)
+            decisions = [] if self.failure else views.decisions(game, st, player, self.answers)
             return {"kind": "table", "title": self.title, "player": player, "you": views.player_name(game, player),
                     "places": [{"name": views.player_name(game, p.player), "agent": p.agent} for p in self.places],
                     "seat_names": list(game.layout.seat_names),
-                    "view": views.seen(game, st, player), "picture": views.picture(game, st, player),
-                    "decisions": [] if self.failure else views.decisions(game, st, player, self.answers),
+                    "view": view, "picture": views.picture(game, st, player),
+                    "details": views.details(game, view, decisions), "decisions": decisions,
                     "waiting": [] if self.failure else views.waiting_for(game, st, self.answers),
                     "result": views.result(game, st), "failure": self.failure,
                     "account_start": since, "account": lines[since:]}

@@ -25,10 +25,11 @@ def player_name(game: Game, player: int) -> str:
 
 def seen(game: Game, st: State, player: int | None) -> dict:
     """The view of `player`, or (None) everything some player sees: each zone's contents when any
-    player may see them, else its size."""
+    player may see them, else its size. The box (the components not in play) is left out, as the
+    terminal leaves it out: its size tells a player nothing."""
     if player is not None:
-        return game.view(st, player)
-    views = [game.view(st, p) for p in range(game.program.players)]
+        return without_box(game, game.view(st, player))
+    views = [without_box(game, game.view(st, p)) for p in range(game.program.players)]
     merged = {"player": None, "seats": list(game.layout.seat_names), "zones": {}, "counters": {},
               "variables": views[0]["variables"]}
     for view in views:
@@ -37,6 +38,38 @@ def seen(game: Game, st: State, player: int | None) -> dict:
                 merged["zones"][label] = content
         merged["counters"].update(view["counters"])
     return merged
+
+
+def without_box(game: Game, view: dict) -> dict:
+    view["zones"].pop(game.layout.zones[0].label(game.layout.seat_names), None)
+    return view
+
+
+def details(game: Game, view: dict, decisions: list[dict] = ()) -> dict[str, str]:
+    """What the components the reader sees are, by name (shown when a card is pointed at): each
+    field the component list gives, one a line, a field of several lines (rules text) by its
+    first line. Only names in the reader's view or options: nothing about a card out of sight."""
+    layout = game.layout
+    first = {}
+    for c, name in enumerate(layout.component_names):
+        first.setdefault(name, c)
+    named = {n for content in view["zones"].values() if isinstance(content, list) for n in content}
+    named |= {label for d in decisions for label in d["options"]}
+    found = {}
+    for name in sorted(named & first.keys()):
+        c, lines = first[name], []
+        for field, values in layout.fields.items():
+            value = values[c]
+            if value is None or field == "name":
+                continue
+            if field == "owner":
+                value = layout.seat_names[value]
+            elif isinstance(value, list):
+                value = ", ".join(map(str, value))
+            text = str(value).strip().splitlines()
+            lines.append(f"{field}: {text[0] if text else ''}{' ...' if len(text) > 1 else ''}")
+        found[name] = "\n".join(lines)
+    return found
 
 
 def picture(game: Game, st: State, player: int | None) -> str | None:

@@ -71,10 +71,11 @@ class Watch:
         if since.__class__ is not int or not 0 <= since <= len(lines):
             since = 0
         game, st = self.game, here.state
+        view = views.seen(game, st, reader)
         return {"kind": "watch", "title": self.title, "step": step, "steps": len(self.steps) - 1,
                 "reader": reader, "readers": [views.player_name(game, p) for p in range(players)],
-                "seat_names": list(game.layout.seat_names),
-                    "view": views.seen(game, st, reader), "picture": views.picture(game, st, reader),
+                "seat_names": list(game.layout.seat_names), "view": view, "details": views.details(game, view),
+                "picture": views.picture(game, st, reader),
                 "chosen": here.chosen if reader is None else [],
                 "waiting": views.waiting_for(game, st), "result": views.result(game, st),
                 "account_start": since, "account": lines[since:]}

@@ -10,6 +10,8 @@ let socket = null;
 let retry = 500;          // milliseconds before reconnecting; doubles up to 8 s
 let watch = null;         // a saved game: {step, steps, reader}
 let busy = false;         // an answer sent, the next state not yet here
+let saved = null;         // a page of `replay --html`: every step inside the page, no server
+let playing = null;       // the timer stepping a watched game on by itself
 
 function element(tag, text, className) {
   const node = document.createElement(tag);
@@ -27,6 +29,13 @@ function complain(text) {
 }
 
 function connect() {
+  const inside = $("saved");
+  if (inside) {
+    saved = JSON.parse(inside.textContent);
+    say("a saved game");
+    send({step: 0, reader: null});
+    return;
+  }
   if (!token) {
     say("");
     complain("This page needs the join link that `snowrules serve` printed: it ends with #TOKEN.");
@@ -50,7 +59,20 @@ function connect() {
   };
 }
 
+// A saved page answers a step itself, in the shape the server sends.
+function fromSaved(message) {
+  const key = message.reader === null || message.reader === undefined ? "all" : String(message.reader);
+  const step = saved.steps[message.step];
+  if (!step || !step[key]) return;
+  const data = Object.assign({}, step[key]);
+  data.account_start = 0;
+  data.account = saved.accounts[key].slice(0, data.told);
+  data.details = saved.details;
+  draw(data);
+}
+
 function send(message) {
+  if (saved) { fromSaved(message); return; }
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
 }
 
@@ -66,7 +88,7 @@ function draw(data) {
   drawDecisions(data);
   if (data.failure) { complain(data.failure); say("the game stopped"); }
   drawResult(data.result);
-  drawZones(data.view, data.seat_names, data.kind === "watch" ? " (seen from here)" : " (you)");
+  drawZones(data.view, data.seat_names, data.kind === "watch" ? " (seen from here)" : " (you)", data.details || {});
   drawCounters(data.view.counters);
   drawPicture(data.picture);
   drawAccount(data.account_start, data.account);
@@ -83,6 +105,7 @@ function drawDecisions(data) {
     decision.options.forEach((label, index) => {
       const button = element("button", label, "option");
       button.type = "button";
+      if (data.details && data.details[label]) button.title = data.details[label];
       button.dataset.index = index;
       button.addEventListener("click", () => {
         if (busy) return;
@@ -125,7 +148,7 @@ function drawResult(result) {
 }
 
 // Zones grouped by their owner (a label "p0.hand" belongs to seat p0), the reader's seats first.
-function drawZones(view, seatNames, yours) {
+function drawZones(view, seatNames, yours, details) {
   const box = $("zones");
   box.replaceChildren();
   const groups = new Map();
@@ -147,8 +170,16 @@ function drawZones(view, seatNames, yours) {
       const zone = element("div", null, "zone");
       zone.append(element("h3", name));
       if (Array.isArray(content)) {
+        // copies of one component are one card with their number ("fruit ×13")
+        const counts = new Map();
+        for (const card of content) counts.set(card, (counts.get(card) || 0) + 1);
         const list = element("ul", null, "cards");
-        for (const card of content) list.append(element("li", card, "card"));
+        for (const [card, count, last] of folded(counts)) {
+          const text = last !== undefined ? card + "\u2013" + last : count > 1 ? card + " \u00d7" + count : card;
+          const item = element("li", text, "card");
+          if (details[card]) item.title = details[card];
+          list.append(item);
+        }
         zone.append(list);
       } else {
         zone.append(element("p", content.count + " hidden", "hidden-count"));
@@ -158,6 +189,25 @@ function drawZones(view, seatNames, yours) {
     box.append(group);
   }
   if (empty.length) box.append(element("p", "Empty: " + empty.join(", "), "empty"));
+}
+
+// A long stock of numbered cards reads as runs ("blue window 1\u201315"), as the terminal folds it.
+function folded(counts) {
+  const out = [];
+  for (const [card, count] of counts) {
+    const match = counts.size > 12 && count === 1 ? /^(.*\D)(\d+)$/.exec(card) : null;
+    const run = out.length ? out[out.length - 1] : null;
+    if (match && run && run.stem === match[1] && run.high + 1 === Number(match[2])) {
+      run.high += 1;
+      run[2] = String(run.high);
+    } else if (match) {
+      const entry = [card, 1];
+      entry.stem = match[1];
+      entry.high = Number(match[2]);
+      out.push(entry);
+    } else out.push([card, count]);
+  }
+  return out;
 }
 
 function drawCounters(counters) {
@@ -217,6 +267,22 @@ function drawSteps(data) {
   select.value = data.reader === null ? "" : String(data.reader);
   $("first").disabled = $("back").disabled = data.step === 0;
   $("next").disabled = $("last").disabled = data.step === data.steps;
+  $("jump").max = String(data.steps);
+  if (document.activeElement !== $("jump")) $("jump").value = String(data.step);
+  if (playing && data.step === data.steps) pause();
+}
+
+function pause() {
+  clearInterval(playing);
+  playing = null;
+  $("play").textContent = "play \u25B6";
+}
+
+function play() {
+  if (playing) { pause(); return; }
+  if (watch.step === watch.steps) go(0);
+  playing = setInterval(() => go(watch.step + 1), Number($("pace").value));
+  $("play").textContent = "pause \u23F8";
 }
 
 function go(step) {
@@ -229,12 +295,19 @@ document.addEventListener("DOMContentLoaded", () => {
   $("back").addEventListener("click", () => go(watch.step - 1));
   $("next").addEventListener("click", () => go(watch.step + 1));
   $("last").addEventListener("click", () => go(watch.steps));
+  $("play").addEventListener("click", play);
+  $("pace").addEventListener("change", () => { if (playing) { pause(); play(); } });
+  $("jump").addEventListener("change", (event) => {
+    const wanted = Number(event.target.value);
+    if (Number.isInteger(wanted)) go(wanted);
+  });
   $("reader").addEventListener("change", (event) => {
     const value = event.target.value;
     send({step: watch.step, reader: value === "" ? null : Number(value)});
   });
   document.addEventListener("keydown", (event) => {
-    if (!watch || event.target.tagName === "SELECT") return;
+    if (!watch || event.target.tagName === "SELECT" || event.target.tagName === "INPUT") return;
+    if (event.key === " ") { event.preventDefault(); play(); return; }
     if (event.key === "ArrowRight") go(watch.step + 1);
     else if (event.key === "ArrowLeft") go(watch.step - 1);
     else if (event.key === "Home") go(0);
