@@ -150,3 +150,97 @@ def test_markup_in_a_ruleset_is_shown_as_text(browser, tmp_path):
         assert page.locator("#zones li.card").all_inner_texts() == held and held[0] in NAMES.values()
         assert page.locator("main script, main img, main svg").count() == 0
         assert dialogs == []
+
+
+def hidden_from(room, player: int) -> set[str]:
+    """The names of the components `player` may not see now (in zones their view gives as a
+    count), less any name also in sight (copies of one token)."""
+    game, st = room.game, room.st
+    names, layout = game.layout.component_names, game.layout
+    view = game.view(st, player)["zones"]
+    hidden, shown = set(), set()
+    for index, zone in enumerate(layout.zones):
+        content = view[zone.label(layout.seat_names)]
+        (shown if isinstance(content, list) else hidden).update(names[c] for c in st.zones[index])
+    return hidden - shown
+
+
+def test_two_people_and_a_bot_play_a_whole_snow_time_game_through_their_pages(browser):
+    """Red and blue each play on their own page (blue reloads once), green is a random bot on the
+    server; at each of their decisions the page names none of the cards hidden from that seat."""
+    room = Table(Game(load_program("snow_time", None, 3)), 4, parse_agents("human,human,random"), "snow_time",
+                 title="Snow Time")
+    with Served(room) as served:
+        pages = []
+        for player in (0, 1):
+            page = browser.new_page()
+            page.goto(served.url + "#" + room.tokens[player])
+            pages.append((player, page))
+        page.wait_for_selector("#status:has-text('your turn'), #status:has-text('waiting')")
+        answered, reloaded = [0, 0], False
+        deadline = time.monotonic() + 60
+        while room.st.result is None and time.monotonic() < deadline:
+            for player, page in pages:
+                buttons = page.locator("button.option:not([disabled])")
+                if not buttons.count():
+                    continue
+                with room.lock:      # the game waits for this seat: the page shows the state the server has
+                    hidden = hidden_from(room, player)
+                shown = set(page.locator("#zones li.card, button.option").all_inner_texts())
+                assert hidden and not shown & hidden
+                if player == 1 and answered[1] == 3 and not reloaded:
+                    screenshot(page, "snow-time-blue.png")
+                    page.reload()    # the page finds its seat again, its decision still waiting
+                    page.wait_for_selector("button.option:not([disabled])")
+                    reloaded = True
+                page.locator("button.option:not([disabled])").first.click()
+                answered[player] += 1
+            pages[0][1].wait_for_timeout(20)
+        outcome = room.game.outcome(room.st)
+        assert outcome is not None and reloaded and min(answered) >= 5
+        winners = " and ".join(room.game.layout.seat_names[w] for w in outcome.winners)
+        for _player, page in pages:
+            page.wait_for_selector("#result:not([hidden])")
+            verb = "win" if len(outcome.winners) > 1 else "wins"
+            assert page.inner_text("#result h2").endswith(f": {winners} {verb}")
+        screenshot(pages[0][1], "snow-time-end.png")
+        choices = [e["seat"] for e in room.events if e["e"] == "choice"]
+        assert (choices.count("red"), choices.count("blue")) == tuple(answered)
+
+
+def test_the_saved_page_steps_through_a_snow_planner_game_without_a_server(browser, tmp_path):
+    from snowrules.cli.main import main
+    log, saved = tmp_path / "game.jsonl", tmp_path / "game.html"
+    assert main(["run", "snow_planner", "--players", "1", "--agents", "random", "--seed", "2", "--log", str(log),
+                 "--json"]) == 0
+    assert main(["replay", str(log), "--html", str(saved)]) == 0
+    page = browser.new_page()
+    asked, errors = [], []
+    page.on("request", lambda request: asked.append(request.url))
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(saved.as_uri())
+    steps = int(page.inner_text("#where").rpartition(" of ")[2])
+    assert page.inner_text("#where") == f"decision 0 of {steps}" and page.is_disabled("#back")
+    page.click("#next")
+    page.click("#next")
+    assert page.inner_text("#where") == f"decision 2 of {steps}"
+    assert page.inner_text("#decide p").startswith("Chosen to get here: ")
+    page.click("#back")
+    assert page.inner_text("#where") == f"decision 1 of {steps}"
+    page.fill("#jump", str(steps // 2))
+    page.press("#jump", "Enter")
+    assert page.inner_text("#where") == f"decision {steps // 2} of {steps}"
+    page.select_option("#reader", "0")
+    assert page.inner_text("#you").startswith("Seen by ")
+    page.select_option("#pace", "250")
+    page.click("#play")
+    deadline = time.monotonic() + 10
+    while page.inner_text("#where") != f"decision {steps // 2 + 2} of {steps}" and time.monotonic() < deadline:
+        page.wait_for_timeout(50)                      # (wait_for_function: the page's CSP forbids eval)
+    page.click("#play")                                # pause
+    assert int(page.inner_text("#where").split()[1]) in (steps // 2 + 2, steps // 2 + 3)
+    page.keyboard.press("End")
+    page.wait_for_selector("#result:not([hidden])")
+    assert page.inner_text("#where") == f"decision {steps} of {steps}"
+    screenshot(page, "snow-planner-saved.png")
+    assert (asked, errors) == ([saved.as_uri()], [])
