@@ -84,7 +84,7 @@ def test_each_seat_reads_its_own_view_only():
     assert theirs["view"]["zones"]["p0.hand"] == {"count": 13}
     assert "p0 bid" not in json.dumps(theirs)
     assert mine["decisions"] == [{"seat": 0, "seat_name": "p0", "choice": "card",
-                                  "options": [f"p0 bid {n}" for n in range(1, 14)]}]
+                                  "options": [f"p0 bid {n}" for n in range(1, 14)], "cells": None}]
     assert (mine["you"], mine["waiting"], mine["result"]) == ("p0", ["p0", "p1"], None)
 
 

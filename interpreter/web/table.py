@@ -102,10 +102,11 @@ class Table:
                 since = 0
             view = views.seen(game, st, player)
             decisions = [] if self.failure else views.decisions(game, st, player, self.answers)
+            drawn, places = views.picture_and_places(game, st, player, decisions)
             return {"kind": "table", "title": self.title, "player": player, "you": views.player_name(game, player),
                     "places": [{"name": views.player_name(game, p.player), "agent": p.agent} for p in self.places],
                     "seat_names": list(game.layout.seat_names),
-                    "view": view, "picture": views.picture(game, st, player),
+                    "view": view, "picture": drawn, "spots": places,
                     "details": views.details(game, view, decisions), "decisions": decisions,
                     "waiting": [] if self.failure else views.waiting_for(game, st, self.answers),
                     "result": views.result(game, st), "failure": self.failure,

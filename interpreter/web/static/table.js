@@ -12,6 +12,8 @@ let watch = null;         // a saved game: {step, steps, reader}
 let busy = false;         // an answer sent, the next state not yet here
 let saved = null;         // a page of `replay --html`: every step inside the page, no server
 let playing = null;       // the timer stepping a watched game on by itself
+let spotFilter = null;    // "x,y": a cell clicked on the picture, whose options alone are shown
+let last = null;          // the state drawn last (a click on the picture draws it again)
 
 function element(tag, text, className) {
   const node = document.createElement(tag);
@@ -77,6 +79,9 @@ function send(message) {
 }
 
 function draw(data) {
+  last = data;
+  const cells = (data.decisions || []).flatMap((d) => d.cells || []);
+  if (spotFilter && !cells.includes(spotFilter)) spotFilter = null;
   $("title").textContent = data.title;
   document.title = data.title + " - snowrules";
   if (data.kind === "watch") drawSteps(data);
@@ -90,7 +95,7 @@ function draw(data) {
   drawResult(data.result);
   drawZones(data.view, data.seat_names, data.kind === "watch" ? " (seen from here)" : " (you)", data.details || {});
   drawCounters(data.view.counters);
-  drawPicture(data.picture);
+  drawPicture(data.picture, data.spots, data.decisions || []);
   drawAccount(data.account_start, data.account);
 }
 
@@ -101,8 +106,20 @@ function drawDecisions(data) {
   const mine = data.decisions || [];
   for (const decision of mine) {
     box.append(element("h2", "Your choice: " + decision.choice + " (" + decision.seat_name + ")"));
+    if (decision.cells && data.spots) {
+      const hint = element("p", spotFilter ? "At (" + spotFilter + "): choose how, or " :
+        "Click a marked square of the picture, or choose below.", "hint");
+      if (spotFilter) {
+        const every = element("button", "show every place");
+        every.type = "button";
+        every.addEventListener("click", () => { spotFilter = null; draw(last); });
+        hint.append(every);
+      }
+      box.append(hint);
+    }
     const options = element("div", null, "options");
     decision.options.forEach((label, index) => {
+      if (spotFilter && decision.cells && decision.cells[index] !== spotFilter) return;
       const button = element("button", label, "option");
       button.type = "button";
       if (data.details && data.details[label]) button.title = data.details[label];
@@ -126,8 +143,8 @@ function drawDecisions(data) {
   else if (others.length) say("waiting for " + others.join(", "));
 }
 
-function disable() { for (const b of document.querySelectorAll("button.option")) b.disabled = true; }
-function enable() { for (const b of document.querySelectorAll("button.option")) b.disabled = false; }
+function disable() { for (const b of document.querySelectorAll("button.option, button.spot")) b.disabled = true; }
+function enable() { for (const b of document.querySelectorAll("button.option, button.spot")) b.disabled = false; }
 
 function drawResult(result) {
   const box = $("result");
@@ -227,14 +244,49 @@ function drawCounters(counters) {
   box.append(table);
 }
 
-function drawPicture(url) {
+// The grid zones as an image (an SVG shown as an image runs no script), drawn half as large
+// again as its own size where the page has room; over each marked spot cell a button that
+// answers with the option at that cell, or shows the options there when there are several.
+function drawPicture(url, spots, decisions) {
   const box = $("picture");
   box.replaceChildren();
   if (!url) return;
+  const frame = element("div", null, "frame");
   const image = element("img");
   image.alt = "the grid zones";
-  image.src = url;    // an SVG shown as an image runs no script
-  box.append(image);
+  image.addEventListener("load", () => { image.style.width = Math.round(image.naturalWidth * 1.5) + "px"; });
+  image.src = url;
+  frame.append(image);
+  const decision = decisions.find((d) => d.cells);
+  if (spots && decision) {
+    for (const [cell, [x, y, w, h]] of Object.entries(spots.cells)) {
+      const indexes = decision.cells.flatMap((c, i) => (c === cell ? [i] : []));
+      if (!indexes.length) continue;
+      const button = element("button", null, "spot" + (cell === spotFilter ? " picked" : ""));
+      button.type = "button";
+      button.title = indexes.map((i) => decision.options[i]).join("\n");
+      button.setAttribute("aria-label", "(" + cell + "): " + indexes.length + " way" + (indexes.length > 1 ? "s" : ""));
+      button.dataset.cell = cell;
+      button.style.left = (100 * x / spots.width) + "%";
+      button.style.top = (100 * y / spots.height) + "%";
+      button.style.width = (100 * w / spots.width) + "%";
+      button.style.height = (100 * h / spots.height) + "%";
+      button.addEventListener("click", () => {
+        if (busy) return;
+        if (indexes.length === 1) {
+          busy = true;
+          disable();
+          spotFilter = null;
+          send({answer: {index: indexes[0], seat: decision.seat}});
+        } else {
+          spotFilter = cell;
+          draw(last);
+        }
+      });
+      frame.append(button);
+    }
+  }
+  box.append(frame);
 }
 
 let told = 0;   // lines of the account on the page: a state repeating some is not told twice
