@@ -244,3 +244,42 @@ def test_the_saved_page_steps_through_a_snow_planner_game_without_a_server(brows
     assert page.inner_text("#where") == f"decision {steps} of {steps}"
     screenshot(page, "snow-planner-saved.png")
     assert (asked, errors) == ([saved.as_uri()], [])
+
+
+def test_a_whole_snowfall_game_is_played_by_clicking_spots_on_the_picture(browser):
+    """Every tile goes where a marked square of the picture is clicked (then, when it may be
+    turned several ways there, one of the ways shown); every other decision by its first button."""
+    room = Table(Game(load_program("snowfall_over_mountains", None, 1)), 1, parse_agents("human"),
+                 "snowfall_over_mountains", title="Snowfall over Mountains")
+    with Served(room) as served:
+        page = browser.new_page()
+        errors = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(served.url + "#" + room.tokens[0])
+        clicked = []
+        while True:
+            page.wait_for_selector("button.option:not([disabled]), #result:not([hidden])")
+            if page.is_visible("#result"):
+                break
+            spots = page.locator("button.spot:not([disabled])")
+            if not spots.count():
+                page.locator("button.option").first.click()
+                continue
+            spot = spots.first
+            cell = spot.get_attribute("data-cell")
+            ways = spot.get_attribute("title").split("\n")
+            assert page.locator("button.option").count() >= len(ways)    # every place's ways, before a click
+            spot.click()
+            if len(ways) > 1:                        # the ways at that cell alone, then one of them
+                page.wait_for_selector(f".hint:has-text('At ({cell})')")
+                assert page.locator("button.option").all_inner_texts() == ways
+                page.locator("button.option").first.click()
+            clicked.append(f"({cell}) ")
+            if len(clicked) == 5:
+                screenshot(page, "snowfall-mid.png")
+        placed = [e["option"] for e in room.events if e["e"] == "choice" and e["option"].startswith("(")]
+        assert len(clicked) == len(placed) > 20 and all(p.startswith(c) for p, c in zip(placed, clicked))
+        score = room.game.outcome(room.st).scores[0]
+        assert page.inner_text("#result h2") == f"The game is over after 27 turns: you score {score}"
+        assert page.inner_text("#account").rstrip().endswith(f"The game ends: you score {score}") and errors == []
+        screenshot(page, "snowfall-end.png")

@@ -152,8 +152,9 @@ function drawResult(result) {
   box.hidden = !result;
   if (!result) return;
   const winners = result.winners.length ? result.winners.join(" and ") : "nobody";
-  box.append(element("h2", "The game is over after " + result.turns + " turns: " + winners +
-    (result.winners.length > 1 ? " win" : " wins")));
+  const said = result.players.length === 1 ? result.players[0] + " score " + result.scores[0]   // a solo game
+    : winners + (result.winners.length > 1 ? " win" : " wins");
+  box.append(element("h2", "The game is over after " + result.turns + " turns: " + said));
   const table = element("table");
   result.players.forEach((name, i) => {
     const row = element("tr");
