@@ -84,3 +84,14 @@ def test_replay_html_refuses_a_wrong_file_before_playing(goofspiel_log, tmp_path
     arguments = [a.format(tmp=tmp_path) for a in arguments]
     assert main(["replay", str(goofspiel_log), *arguments]) == 2
     assert message.format(tmp=tmp_path) in capsys.readouterr().err
+
+
+def test_a_game_saved_midway_is_shown_as_far_as_it_went(tmp_path, capsys):
+    log, page = tmp_path / "game.jsonl", tmp_path / "game.html"
+    room = Table(Game(load_program("goofspiel", None, 2)), 3, parse_agents("human,first"), "goofspiel", log)
+    for _ in range(3):
+        room.answer(0, 0)
+    assert main(["replay", str(log), "--html", str(page)]) == 0
+    data = json.loads(SAVED.search(page.read_text()).group(1))
+    assert (len(data["steps"]), data["steps"][3]["all"]["result"]) == (4, None)
+    assert capsys.readouterr().out.startswith(f"{page}: Goofspiel, 3 decisions,")

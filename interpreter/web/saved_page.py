@@ -97,7 +97,7 @@ def command_replay_html(args) -> int:
         raise UsageError("give --show (the terminal) or --html FILE (a page), not both")
     if (problem := log_target_problem(args.html, "a page")) is not None:
         raise UsageError(f"--html {args.html}: {problem}")
-    logged = read_log(args.log)
+    logged = read_log(args.log, finished=False)   # a game saved mid-way is watched as far as it went
     game, ruleset, notes = logged_game(logged, args.ruleset)
     for note in notes:
         print(f"{args.log}:1:1: note: {note}")
