@@ -73,6 +73,24 @@ def test_tokens_are_unguessable_and_different_for_each_seat():
     assert room.player_of(first) == 0 and room.player_of(second) == 1 and room.player_of(first[:-1]) is None
 
 
+def test_a_token_is_compared_in_constant_time_with_every_seats(monkeypatch):
+    """Every seat's token is compared, through hmac.compare_digest, whichever matches or none:
+    neither the time taken nor the order of the seats tells how much of a guess was right."""
+    from snowrules.web import table as table_module
+    room = table("human,human")
+    compared = []
+
+    def digest(a: bytes, b: bytes) -> bool:
+        compared.append((a, b))
+        return a == b
+    monkeypatch.setattr(table_module.hmac, "compare_digest", digest)
+    first, second = room.tokens[0], room.tokens[1]
+    for given, player in [(first, 0), (second, 1), (first[:-1] + "x", None), ("", None)]:
+        compared.clear()
+        assert room.player_of(given) == player
+        assert compared == [(first.encode(), given.encode()), (second.encode(), given.encode())]
+
+
 def test_each_seat_reads_its_own_view_only():
     room = table()
     http = client(room)
