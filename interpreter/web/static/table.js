@@ -192,7 +192,7 @@ function drawZones(view, seatNames, yours, details) {
         const counts = new Map();
         for (const card of content) counts.set(card, (counts.get(card) || 0) + 1);
         const list = element("ul", null, "cards");
-        for (const [card, count, last] of folded(counts)) {
+        for (const [card, count, last] of mine(owner) ? [...counts] : folded(counts)) {   // one's own: each card
           const text = last !== undefined ? card + "\u2013" + last : count > 1 ? card + " \u00d7" + count : card;
           const item = element("li", text, "card");
           if (details[card]) item.title = details[card];
@@ -209,7 +209,8 @@ function drawZones(view, seatNames, yours, details) {
   if (empty.length) box.append(element("p", "Empty: " + empty.join(", "), "empty"));
 }
 
-// A long stock of numbered cards reads as runs ("blue window 1\u201315"), as the terminal folds it.
+// A long stock of numbered cards reads as runs ("blue window 1\u201315"), as the terminal folds it
+// (a player's own zones are listed card by card).
 function folded(counts) {
   const out = [];
   for (const [card, count] of counts) {
