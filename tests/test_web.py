@@ -388,3 +388,31 @@ def test_a_rules_error_stops_the_game_with_its_place_and_keeps_the_saved_game(tm
         page.send_json({"answer": {"index": 0}})
         assert page.receive_json() == {"error": failure}
     assert capsys.readouterr().err.startswith(f"snowrules serve: {rules}:60:13: error: a value is none")
+
+
+def test_a_watch_follows_a_game_whose_log_is_still_written(tmp_path):
+    """`serve --watch` of the log another `serve --log` is writing: a page asking to follow gets
+    the newest step as the game goes on, its account from where it was."""
+    log = tmp_path / "game.jsonl"
+    played = table("human,first", log=log)
+    played.answer(0, 0)
+    watch = Watch(Game(played.game.program), read_log(log, finished=False))
+    with client(watch).websocket_connect("/ws") as page:
+        page.send_json({"token": watch.token})
+        first = page.receive_json()
+        assert (first["step"], first["steps"], first["live"]) == (0, 1, True)
+        page.send_json({"follow": True, "reader": None})
+        assert (page.receive_json()["step"], len(watch.steps)) == (1, 2)
+        told = len(watch.accounts.lines[None][:watch.steps[1].told[None]])
+        for _ in range(2):
+            played.answer(0, 0)
+        page.send_json({"follow": True, "reader": None})
+        newest = page.receive_json()
+        assert (newest["step"], newest["steps"], newest["chosen"]) == (3, 3, ["p0: p0 bid 3", "p1: p1 bid 3"])
+        lines = watch.accounts.lines[None]
+        assert (newest["account_start"], newest["account"]) == (told, lines[told:watch.steps[3].told[None]])
+        while played.st.result is None:
+            played.answer(0, 0)
+        page.send_json({"follow": True, "reader": 0})
+        last = page.receive_json()
+        assert (last["step"], last["live"], last["result"]["turns"]) == (12, False, 13)

@@ -303,8 +303,17 @@ function drawAccount(start, lines) {
   box.scrollTop = box.scrollHeight;
 }
 
+// A game still being played (its log still written): a page at the last step asks for the
+// newest every two seconds, and so follows the game as it goes on.
+let following = null;
+
 function drawSteps(data) {
   watch = {step: data.step, steps: data.steps, reader: data.reader};
+  if (data.live && !saved && !following) {
+    following = setInterval(() => {
+      if (watch.step === watch.steps && !playing) send({follow: true, reader: watch.reader});
+    }, 2000);
+  }
   $("steps").hidden = false;
   $("where").textContent = "decision " + data.step + " of " + data.steps;
   $("you").textContent = data.reader === null ? "Seen by everybody" : "Seen by " + data.readers[data.reader];
