@@ -26,21 +26,24 @@ def asset(name: str) -> str:
 
 
 def saved_steps(watch: Watch) -> dict:
-    """Every step from every reader's view, each reader's whole account and the components' details
-    once (a step says how many of its account's lines had been told by then)."""
+    """Every step from every reader's view, each reader's whole account, the components' details and
+    each different grid picture once (a step says how many of its account's lines had been told by
+    then, and which picture it shows)."""
     readers = [None, *range(watch.game.program.players)]
-    steps, details = [], {}
+    steps, details, pictures = [], {}, {}
     for number, step in enumerate(watch.steps):
         shown = {}
         for reader in readers:
             data = watch.snapshot(number, reader, 0)
             del data["account"], data["account_start"]
             details.update(data.pop("details"))   # once for the page: everybody's view names every card anyway
+            if data["picture"] is not None:        # each different picture once (readers of public grids share it)
+                data["picture"] = pictures.setdefault(data["picture"], len(pictures))
             data["told"] = step.told[reader]
             shown["all" if reader is None else str(reader)] = data
         steps.append(shown)
     accounts = {"all" if reader is None else str(reader): lines for reader, lines in watch.accounts.lines.items()}
-    return {"steps": steps, "accounts": accounts, "details": details}
+    return {"steps": steps, "accounts": accounts, "details": details, "pictures": list(pictures)}
 
 
 def script_safe(value: object) -> str:

@@ -70,6 +70,7 @@ function fromSaved(message) {
   data.account_start = 0;
   data.account = saved.accounts[key].slice(0, data.told);
   data.details = saved.details;
+  if (data.picture !== null) data.picture = saved.pictures[data.picture];
   draw(data);
 }
 
