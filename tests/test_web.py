@@ -340,6 +340,8 @@ def test_a_saved_game_is_watched_step_by_step(tmp_path):
     for seat in ("p0", "p1"):                        # everybody's view: every hand
         assert start["view"]["zones"][f"{seat}.hand"] == [f"{seat} bid {n}" for n in range(1, 14)]
     assert one["chosen"] == ["p0: p0 bid 1", "p1: p1 bid 1"]
+    # each decision is a turn's bid (the 13th turn's is forced): turn t starts at step t - 1
+    assert (start["turn"], one["turn"], end["turn"], one["turns"]) == (1, 2, 13, [[t, t - 1] for t in range(1, 14)])
     assert one["view"]["counters"] == {"turn": 2, "p0.score": 0, "p1.score": 0}  # a tie: prize 13 discarded
     assert end["view"]["zones"]["p1.played"] == [f"p1 bid {n}" for n in range(1, 14)]
     assert end["result"] == {"players": ["p0", "p1"], "scores": [0, 0], "winners": ["p0", "p1"], "turns": 13}

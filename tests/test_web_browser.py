@@ -231,6 +231,12 @@ def test_the_saved_page_steps_through_a_snow_planner_game_without_a_server(brows
     page.fill("#jump", str(steps // 2))
     page.press("#jump", "Enter")
     assert page.inner_text("#where") == f"decision {steps // 2} of {steps}"
+    turns = page.locator("#turn option")
+    third = turns.nth(2).get_attribute("value")       # the first decision of the third turn listed
+    page.select_option("#turn", index=2)
+    assert page.inner_text("#where") == f"decision {third} of {steps}" and turns.nth(2).inner_text().isdigit()
+    page.fill("#jump", str(steps // 2))
+    page.press("#jump", "Enter")
     page.select_option("#reader", "0")
     assert page.inner_text("#you").startswith("Seen by ")
     page.select_option("#pace", "250")

@@ -105,12 +105,17 @@ class Watch:
             raise ValueError(f"reader {reader!r} is not a player (0 to {players - 1}) or null for everybody")
         here = self.steps[step]
         live = self.st.result is None
+        turn = self.game.layout.counter_index("turn")   # every game counts its turns (compiler.py)
+        turns: dict[int, int] = {}                       # turn -> the first step in it
+        for number, kept in enumerate(self.steps):
+            turns.setdefault(kept.state.counters[turn], number)
         lines = self.accounts.lines[reader][:here.told[reader]]
         if since.__class__ is not int or not 0 <= since <= len(lines):
             since = 0
         game, st = self.game, here.state
         view = views.seen(game, st, reader)
         return {"kind": "watch", "title": self.title, "step": step, "steps": len(self.steps) - 1, "live": live,
+                "turn": here.state.counters[turn], "turns": [[t, n] for t, n in turns.items()],
                 "reader": reader, "readers": [views.player_name(game, p) for p in range(players)],
                 "seat_names": list(game.layout.seat_names), "view": view, "details": views.details(game, view),
                 "picture": views.picture(game, st, reader),

@@ -317,6 +317,15 @@ function drawSteps(data) {
   }
   $("steps").hidden = false;
   $("where").textContent = "decision " + data.step + " of " + data.steps;
+  const turns = $("turn");
+  if (turns.options.length !== data.turns.length) {
+    turns.replaceChildren(...data.turns.map(([turn, step]) => {
+      const option = element("option", String(turn));
+      option.value = String(step);
+      return option;
+    }));
+  }
+  turns.value = String((data.turns.find(([turn]) => turn === data.turn) || [0, 0])[1]);
   $("you").textContent = data.reader === null ? "Seen by everybody" : "Seen by " + data.readers[data.reader];
   const select = $("reader");
   if (select.options.length !== data.readers.length + 1) {
@@ -365,6 +374,7 @@ document.addEventListener("DOMContentLoaded", () => {
     const wanted = Number(event.target.value);
     if (Number.isInteger(wanted)) go(wanted);
   });
+  $("turn").addEventListener("change", (event) => go(Number(event.target.value)));
   $("reader").addEventListener("change", (event) => {
     const value = event.target.value;
     send({step: watch.step, reader: value === "" ? null : Number(value)});
