@@ -287,3 +287,16 @@ def test_validate_reports_a_bad_display_and_fails(tmp_path, monkeypatch, capsys)
         in out + err
     assert "[SR204]" in out + err
     assert "Traceback" not in out + err
+
+
+def test_picture_marks_spots_and_grows_to_take_them_in():
+    """Cells 0..2 east, -1..2 north; spots at (-1,0) and (3,3) widen it to 5 columns and 5 rows:
+    304 = 2 x 32 + 5 x 48 wide, 292 = 28 + 5 x 48 + 24 high; a spot is drawn 3 inside its cell."""
+    root = ElementTree.fromstring(grid_picture({"field": (layout(), PIECES)}, {"field": DISPLAY}, NAMES,
+                                               {"field": [(-1, 0), (3, 3), (-1, 0)]}))
+    assert (root.get("width"), root.get("height")) == ("304", "292")
+    spots = [(r.get("data-cell"), r.get("x"), r.get("y"), r.get("width")) for r in root.iter(f"{SVG}rect")
+             if r.get("class") == "spot"]
+    assert spots == [("-1,0", "35", "175", "42"), ("3,3", "227", "31", "42")]
+    square = next(r for r in root.iter(f"{SVG}rect") if r.get("data-cell") == "0,0")
+    assert (square.get("x"), square.get("y")) == ("80", "172")

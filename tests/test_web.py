@@ -73,6 +73,24 @@ def test_tokens_are_unguessable_and_different_for_each_seat():
     assert room.player_of(first) == 0 and room.player_of(second) == 1 and room.player_of(first[:-1]) is None
 
 
+def test_a_token_is_compared_in_constant_time_with_every_seats(monkeypatch):
+    """Every seat's token is compared, through hmac.compare_digest, whichever matches or none:
+    neither the time taken nor the order of the seats tells how much of a guess was right."""
+    from snowrules.web import table as table_module
+    room = table("human,human")
+    compared = []
+
+    def digest(a: bytes, b: bytes) -> bool:
+        compared.append((a, b))
+        return a == b
+    monkeypatch.setattr(table_module.hmac, "compare_digest", digest)
+    first, second = room.tokens[0], room.tokens[1]
+    for given, player in [(first, 0), (second, 1), (first[:-1] + "x", None), ("", None)]:
+        compared.clear()
+        assert room.player_of(given) == player
+        assert compared == [(first.encode(), given.encode()), (second.encode(), given.encode())]
+
+
 def test_each_seat_reads_its_own_view_only():
     room = table()
     http = client(room)
@@ -84,7 +102,7 @@ def test_each_seat_reads_its_own_view_only():
     assert theirs["view"]["zones"]["p0.hand"] == {"count": 13}
     assert "p0 bid" not in json.dumps(theirs)
     assert mine["decisions"] == [{"seat": 0, "seat_name": "p0", "choice": "card",
-                                  "options": [f"p0 bid {n}" for n in range(1, 14)]}]
+                                  "options": [f"p0 bid {n}" for n in range(1, 14)], "cells": None}]
     assert (mine["you"], mine["waiting"], mine["result"]) == ("p0", ["p0", "p1"], None)
 
 
@@ -322,6 +340,8 @@ def test_a_saved_game_is_watched_step_by_step(tmp_path):
     for seat in ("p0", "p1"):                        # everybody's view: every hand
         assert start["view"]["zones"][f"{seat}.hand"] == [f"{seat} bid {n}" for n in range(1, 14)]
     assert one["chosen"] == ["p0: p0 bid 1", "p1: p1 bid 1"]
+    # each decision is a turn's bid (the 13th turn's is forced): turn t starts at step t - 1
+    assert (start["turn"], one["turn"], end["turn"], one["turns"]) == (1, 2, 13, [[t, t - 1] for t in range(1, 14)])
     assert one["view"]["counters"] == {"turn": 2, "p0.score": 0, "p1.score": 0}  # a tie: prize 13 discarded
     assert end["view"]["zones"]["p1.played"] == [f"p1 bid {n}" for n in range(1, 14)]
     assert end["result"] == {"players": ["p0", "p1"], "scores": [0, 0], "winners": ["p0", "p1"], "turns": 13}
@@ -335,3 +355,66 @@ def test_a_saved_game_is_watched_step_by_step(tmp_path):
         assert (refused.status_code, refused.json()) == (400, {"error": message})
     assert http.post("/api/answer", headers=bearer(watch.token), json={"index": 0}).json() == {
         "error": "a saved game is watched, not played: there is nothing to answer"}
+
+
+# ---- a rules error during the game ---------------------------------------------------------
+def test_a_rules_error_stops_the_game_with_its_place_and_keeps_the_saved_game(tmp_path, capsys):
+    """A bid of 13 reaches a rule that adds to the score of nobody: the game goes back to the
+    decision before, every page is told where the rules failed, and the log keeps that decision."""
+    folder = tmp_path / "broken"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "rulesets" / "goofspiel", folder)
+    rules = folder / "rules.sr"
+    rules.write_text(rules.read_text().replace(
+        "        let highest = [each p in players where first(p.bid).value == top]\n",
+        "        let highest = [each p in players where first(p.bid).value == top]\n"
+        "        if top == 13:\n            add 1 to first([each p in players where p.score < 0]).score\n"))
+    ruleset = load_ruleset(str(folder))
+    log = tmp_path / "game.jsonl"
+    room = Table(Game(compile_ruleset(ruleset, 2)), 3, parse_agents("human,human"), ruleset.folder, log)
+    room.answer(0, 0)
+    room.answer(1, 3)
+    saved, before = log.read_bytes(), room.snapshot(0)
+    room.answer(0, 11)                         # p0 bids 13: nothing runs until p1 answers too
+    http = client(room)
+    response = http.post("/api/answer", headers=bearer(room.tokens[1]), json={"index": 11})
+    failure = (f"The rules failed and the game cannot go on: {rules}:60:13: error: a value is none where this "
+               "rule needs one (find() or first() found nothing?), while the game ran (hint: Python said: "
+               "unsupported operand type(s) for +: 'int' and 'NoneType'). The game before this decision "
+               f"is saved in {log}: `snowrules serve --resume {log}` continues it once the rules are fixed")
+    assert (response.status_code, response.json()) == (409, {"error": failure})
+    assert room.failure == failure and log.read_bytes() == saved
+    assert room.snapshot(0) == {**before, "decisions": [], "waiting": [], "failure": failure}
+    with http.websocket_connect("/ws") as page:
+        page.send_json({"token": room.tokens[0]})
+        assert page.receive_json()["failure"] == failure
+        page.send_json({"answer": {"index": 0}})
+        assert page.receive_json() == {"error": failure}
+    assert capsys.readouterr().err.startswith(f"snowrules serve: {rules}:60:13: error: a value is none")
+
+
+def test_a_watch_follows_a_game_whose_log_is_still_written(tmp_path):
+    """`serve --watch` of the log another `serve --log` is writing: a page asking to follow gets
+    the newest step as the game goes on, its account from where it was."""
+    log = tmp_path / "game.jsonl"
+    played = table("human,first", log=log)
+    played.answer(0, 0)
+    watch = Watch(Game(played.game.program), read_log(log, finished=False))
+    with client(watch).websocket_connect("/ws") as page:
+        page.send_json({"token": watch.token})
+        first = page.receive_json()
+        assert (first["step"], first["steps"], first["live"]) == (0, 1, True)
+        page.send_json({"follow": True, "reader": None})
+        assert (page.receive_json()["step"], len(watch.steps)) == (1, 2)
+        told = len(watch.accounts.lines[None][:watch.steps[1].told[None]])
+        for _ in range(2):
+            played.answer(0, 0)
+        page.send_json({"follow": True, "reader": None})
+        newest = page.receive_json()
+        assert (newest["step"], newest["steps"], newest["chosen"]) == (3, 3, ["p0: p0 bid 3", "p1: p1 bid 3"])
+        lines = watch.accounts.lines[None]
+        assert (newest["account_start"], newest["account"]) == (told, lines[told:watch.steps[3].told[None]])
+        while played.st.result is None:
+            played.answer(0, 0)
+        page.send_json({"follow": True, "reader": 0})
+        last = page.receive_json()
+        assert (last["step"], last["live"], last["result"]["turns"]) == (12, False, 13)

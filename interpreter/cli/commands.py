@@ -308,6 +308,9 @@ def command_test(args) -> int:
 def command_replay(args) -> int:
     if getattr(args, "seat", None) is not None and not getattr(args, "show", False):
         raise UsageError("--seat goes with --show (it says whose view the game is shown from)")
+    if getattr(args, "html", None) is not None:
+        from snowrules.web.saved_page import command_replay_html
+        return command_replay_html(args)
     if getattr(args, "show", False):
         return _show_log(args)
     with game_clock(getattr(args, "time_limit", None), where=Position(str(args.log), 1, 1)):

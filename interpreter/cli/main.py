@@ -74,6 +74,8 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("--show", action="store_true",
                         help="step through the game at the terminal (Enter: next event, b: back, q: quit)")
     replay.add_argument("--seat", metavar="NAME", help="with --show: the game as this seat saw it (default: all)")
+    replay.add_argument("--html", type=Path, metavar="FILE", help="write the game as one self-contained page "
+                        "that steps through it from any seat's view (docs/serve.md)")
     _time_limit_argument(replay, 60.0, "the replayed game")
 
     simulate = commands.add_parser("simulate", help="play many games and sum them up")

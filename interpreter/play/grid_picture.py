@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
@@ -34,6 +34,8 @@ GAP = 24            # between two zones
 SQUARE_FILL = "#fafafa"
 GRID_LINE = "#cfd8dc"
 BORDER = "#263238"
+SPOT_FILL = "#90caf9"
+SPOT_LINE = "#1565c0"
 
 
 class PictureError(ValueError):
@@ -41,15 +43,21 @@ class PictureError(ValueError):
 
 
 def grid_picture(grids: Mapping[str, tuple[Grid, Pieces]], displays: Mapping[str, GridDisplay] | None = None,
-                 names: Mapping[int, str] | None = None) -> str:
+                 names: Mapping[int, str] | None = None,
+                 spots: Mapping[str, Collection[tuple[int, int]]] | None = None) -> str:
     """The SVG document of the grid zones (zone name -> its grid and pieces). `names` gives each
-    piece's name (a component's name) for `data-piece` and the tooltip; default its number."""
+    piece's name (a component's name) for `data-piece` and the tooltip; default its number.
+    `spots` marks cells of a zone where a decision may put a piece (the browser's table lets a
+    person click them): a dashed square each, `class="spot"` with `data-cell`, drawn over what is
+    there, and the picture grows to take them in."""
     displays = displays or {}
     names = names or {}
+    spots = spots or {}
     parts: list[str] = []
     top, width = 0, 0
     for zone, (grid, pieces) in grids.items():
-        drawn, zone_width, zone_height = _zone(zone, grid, pieces, displays.get(zone) or GridDisplay(zone), names, top)
+        drawn, zone_width, zone_height = _zone(zone, grid, pieces, displays.get(zone) or GridDisplay(zone), names, top,
+                                               [Cell(x, y) for x, y in spots.get(zone, ())])
         parts += drawn
         width = max(width, zone_width)
         top += zone_height + GAP
@@ -60,17 +68,18 @@ def grid_picture(grids: Mapping[str, tuple[Grid, Pieces]], displays: Mapping[str
 
 
 def _zone(zone: str, grid: Grid, pieces: Pieces, display: GridDisplay, names: Mapping[int, str],
-          top: int) -> tuple[list[str], int, int]:
+          top: int, spots: list[Cell] = ()) -> tuple[list[str], int, int]:
     """One zone's group of elements, with its width and height."""
     squares = visible(grid, pieces)
     out = [f'<g class="zone" data-zone={quoteattr(zone)}>',
            f'<text x="4" y="{top + 20}" font-size="16" font-weight="bold">{escape(zone)}</text>']
-    if not squares:
+    if not squares and not spots:
         out += [f'<text x="4" y="{top + TITLE + 16}" font-size="12">(no squares)</text>', "</g>"]
         return out, 160, TITLE + 24
     by_cell = {s.cell: s for s in squares}
-    low_x, high_x = min(c.x for c in by_cell), max(c.x for c in by_cell)
-    low_y, high_y = min(c.y for c in by_cell), max(c.y for c in by_cell)
+    every = [*by_cell, *spots]
+    low_x, high_x = min(c.x for c in every), max(c.x for c in every)
+    low_y, high_y = min(c.y for c in every), max(c.y for c in every)
     origin_y = top + TITLE
 
     def corner(cell: Cell) -> tuple[int, int]:
@@ -109,6 +118,11 @@ def _zone(zone: str, grid: Grid, pieces: Pieces, display: GridDisplay, names: Ma
             x1, y1, x2, y2 = _edge(x, y, side)
             out.append(f'<line class="border" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{BORDER}" '
                        f'stroke-width="2"/>')
+    for cell in dict.fromkeys(spots):   # where a piece may go: over the borders, under nothing
+        x, y = corner(cell)
+        out.append(f'<rect class="spot" x="{x + 3}" y="{y + 3}" width="{SIZE - 6}" height="{SIZE - 6}" '
+                   f'fill="{SPOT_FILL}" fill-opacity="0.35" stroke="{SPOT_LINE}" stroke-width="2" '
+                   f'stroke-dasharray="5 3" data-cell="{cell.x},{cell.y}"/>')
     bottom = origin_y + (high_y - low_y + 1) * SIZE
     for column in range(low_x, high_x + 1):
         x = MARGIN + (column - low_x) * SIZE + SIZE // 2

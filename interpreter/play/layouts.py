@@ -61,10 +61,12 @@ def layouts_text(program: Program, grids: Drawn) -> str:
                      for label, (grid, pieces) in grids.items())
 
 
-def layouts_picture(program: Program, grids: Drawn) -> str:
-    """The SVG picture of the grids, each piece named by its component's name."""
+def layouts_picture(program: Program, grids: Drawn,
+                    spots: Mapping[str, Iterable[tuple[int, int]]] | None = None) -> str:
+    """The SVG picture of the grids, each piece named by its component's name (and the cells
+    `spots` gives, by zone label, marked as places a piece may go)."""
     names = dict(enumerate(program.layout.component_names))
-    return grid_picture(grids, displays(program), names)
+    return grid_picture(grids, displays(program), names, {zone: list(cells) for zone, cells in (spots or {}).items()})
 
 
 def draw_state(program: Program, st, path: Path) -> None:

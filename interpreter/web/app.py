@@ -10,7 +10,9 @@ every response carries a Content-Security-Policy that lets the page run only its
 
 Routes: `GET /` the page; `GET /static/{table.js,table.css}`; `GET /api/state` (`?since=N`: the
 account from line N; a watch also takes `step` and `reader`); `POST /api/answer` with
-`{"index": I}` (and `"seat": S` when a player holds several seats); `WS /ws`.
+`{"index": I}` (and `"seat": S` when a player holds several seats); `WS /ws`. A watching page
+sends `{"step": S, "reader": R}`, or `{"follow": true, "reader": R}` for the newest step of a game
+whose log is still being written.
 """
 from __future__ import annotations
 
@@ -194,6 +196,8 @@ def create_app(room, limits: Limits = Limits(), clock: Callable[[], float] = tim
         except AnswerError as error:
             raise Refused(409, str(error)) from None
         await broadcast()
+        if room.failure is not None:      # the rules failed on the way: every page was told
+            raise Refused(409, room.failure)
         return JSONResponse({"ok": True})
 
     async def broadcast() -> None:
@@ -249,6 +253,12 @@ def create_app(room, limits: Limits = Limits(), clock: Callable[[], float] = tim
     async def act(connection: Connection, message: dict) -> None:
         if watching:
             step, shown = message.get("step", connection.step), message.get("reader", connection.shown)
+            if message.get("follow") is True:    # the page is at the last step: the game's newest step
+                try:
+                    await run_in_threadpool(room.follow)
+                except ValueError as error:
+                    return await connection.socket.send_json({"error": str(error)})
+                step = len(room.steps) - 1
             same = shown == connection.shown and step.__class__ is int and step >= connection.step
             try:
                 data = await run_in_threadpool(room.snapshot, step, shown, connection.sent if same else 0)

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import hmac
 import secrets
+import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from snowrules.language.diagnostics import LogError, Position
+from snowrules.language.diagnostics import LogError, Position, SnowrulesError
 from snowrules.play.agents import AgentSpec, Observation, agent_seed
 from snowrules.records.logfile import LoggedGame, LogWriter, header, result_event
 from snowrules.records.logwriter import PortableRules
@@ -76,6 +77,7 @@ class Table:
         self.events: list[dict] = []
         self.accounts = views.Accounts(game, range(game.program.players))
         self.answers: dict[int, int] = {}     # seat -> option index, for the decision waiting now
+        self.failure: str | None = None       # the rules' error that stopped the game (the page shows it)
         self.st = game.start(seed, self._record, listen=self.accounts.listen)
         if logged is not None:
             self._resume(logged)
@@ -98,12 +100,16 @@ class Table:
             lines = self.accounts.lines[player]
             if since.__class__ is not int or not 0 <= since <= len(lines):
                 since = 0
+            view = views.seen(game, st, player)
+            decisions = [] if self.failure else views.decisions(game, st, player, self.answers)
+            drawn, places = views.picture_and_places(game, st, player, decisions)
             return {"kind": "table", "title": self.title, "player": player, "you": views.player_name(game, player),
                     "places": [{"name": views.player_name(game, p.player), "agent": p.agent} for p in self.places],
                     "seat_names": list(game.layout.seat_names),
-                    "view": views.seen(game, st, player), "picture": views.picture(game, st, player),
-                    "decisions": views.decisions(game, st, player, self.answers),
-                    "waiting": views.waiting_for(game, st, self.answers), "result": views.result(game, st),
+                    "view": view, "picture": drawn, "spots": places,
+                    "details": views.details(game, view, decisions), "decisions": decisions,
+                    "waiting": [] if self.failure else views.waiting_for(game, st, self.answers),
+                    "result": views.result(game, st), "failure": self.failure,
                     "account_start": since, "account": lines[since:]}
 
     # ---- answering ------------------------------------------------------------------------
@@ -112,6 +118,8 @@ class Table:
         which): checked, then given to the game with the other seats' answers once all are in."""
         with self.lock:
             st, game = self.st, self.game
+            if self.failure is not None:
+                raise AnswerError(self.failure)
             if st.result is not None or st.pending is None:
                 raise AnswerError("the game is over")
             waiting = [d["seat"] for d in views.decisions(game, st, player, self.answers)]
@@ -132,21 +140,43 @@ class Table:
 
     def _go_on(self) -> None:
         """Let the bots answer and the game run until it waits for a person (or ends), then tell
-        the accounts and write the log."""
+        the accounts and write the log. A rules error on the way (the ruleset's, not the player's)
+        stops the game where it last waited: the state, the account and the log are put back as
+        they were then, and every page is told the error at its place in the rules (`failure`);
+        the saved log is the game up to there, which `serve --resume` continues once the rules
+        are fixed."""
         st, game, program = self.st, self.game, self.game.program
-        while st.result is None and st.pending is not None:
-            pending = st.pending
-            for seat, options in zip(pending.seats, pending.options):
-                place = self.places[program.controller(seat)]
-                if seat not in self.answers and place.bot is not None:
-                    self.answers[seat] = place.bot.choose(Observation(game, st, seat, options))
-            if any(seat not in self.answers for seat in pending.seats):
-                break
-            choices = [self.answers[seat] for seat in pending.seats]
-            self.answers = {}
-            game.answer(st, choices)
-        self.accounts.flush()
+        kept = st.clone(), len(self.events), {reader: len(lines) for reader, lines in self.accounts.lines.items()}
+        try:
+            while st.result is None and st.pending is not None:
+                pending = st.pending
+                for seat, options in zip(pending.seats, pending.options):
+                    place = self.places[program.controller(seat)]
+                    if seat not in self.answers and place.bot is not None:
+                        self.answers[seat] = place.bot.choose(Observation(game, st, seat, options))
+                if any(seat not in self.answers for seat in pending.seats):
+                    break
+                choices = [self.answers[seat] for seat in pending.seats]
+                self.answers = {}
+                kept = st.clone(), len(self.events), {r: len(lines) for r, lines in self.accounts.lines.items()}
+                game.answer(st, choices)
+            self.accounts.flush()
+        except SnowrulesError as error:
+            self._stop(error, *kept)
+            return
         self._write_log()
+
+    def _stop(self, error: SnowrulesError, state, events: int, told: dict) -> None:
+        """The game stopped by a rules error: back to the state before the decision that failed."""
+        self.st = state
+        del self.events[events:]
+        for reader, lines in self.accounts.lines.items():
+            del lines[told[reader]:]
+        self.answers = {}
+        saved = (f". The game before this decision is saved in {self.log}: `snowrules serve --resume {self.log}` "
+                 "continues it once the rules are fixed") if self.log is not None else ""
+        self.failure = f"The rules failed and the game cannot go on: {error}{saved}"
+        print(f"snowrules serve: {error}", file=sys.stderr, flush=True)
 
     def _write_log(self) -> None:
         if self.log is None:

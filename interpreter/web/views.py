@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Iterable
+from xml.etree import ElementTree
 
+from snowrules.model.grid_zones import is_spot
 from snowrules.model.state import State
 from snowrules.play.layouts import layouts_picture, state_grids
 from snowrules.play.narrate import Narrator, UnseenCounters, narrator_for
 from snowrules.runtime.engine import Game
+
+SVG = "http://www.w3.org/2000/svg"
 
 
 def player_name(game: Game, player: int) -> str:
@@ -25,10 +29,11 @@ def player_name(game: Game, player: int) -> str:
 
 def seen(game: Game, st: State, player: int | None) -> dict:
     """The view of `player`, or (None) everything some player sees: each zone's contents when any
-    player may see them, else its size."""
+    player may see them, else its size. The box (the components not in play) is left out, as the
+    terminal leaves it out: its size tells a player nothing."""
     if player is not None:
-        return game.view(st, player)
-    views = [game.view(st, p) for p in range(game.program.players)]
+        return without_box(game, game.view(st, player))
+    views = [without_box(game, game.view(st, p)) for p in range(game.program.players)]
     merged = {"player": None, "seats": list(game.layout.seat_names), "zones": {}, "counters": {},
               "variables": views[0]["variables"]}
     for view in views:
@@ -39,14 +44,72 @@ def seen(game: Game, st: State, player: int | None) -> dict:
     return merged
 
 
-def picture(game: Game, st: State, player: int | None) -> str | None:
-    """The grid zones the reader may see as an SVG data URL (None without grid zones)."""
+def without_box(game: Game, view: dict) -> dict:
+    view["zones"].pop(game.layout.zones[0].label(game.layout.seat_names), None)
+    return view
+
+
+def details(game: Game, view: dict, decisions: list[dict] = ()) -> dict[str, str]:
+    """What the components the reader sees are, by name (shown when a card is pointed at): each
+    field the component list gives, one a line, a field of several lines (rules text) by its
+    first line. Only names in the reader's view or options: nothing about a card out of sight."""
+    layout = game.layout
+    first = {}
+    for c, name in enumerate(layout.component_names):
+        first.setdefault(name, c)
+    named = {n for content in view["zones"].values() if isinstance(content, list) for n in content}
+    named |= {label for d in decisions for label in d["options"]}
+    found = {}
+    for name in sorted(named & first.keys()):
+        c, lines = first[name], []
+        for field, values in layout.fields.items():
+            value = values[c]
+            if value is None or field == "name":
+                continue
+            if field == "owner":
+                value = layout.seat_names[value]
+            elif isinstance(value, list):
+                value = ", ".join(map(str, value))
+            text = str(value).strip().splitlines()
+            lines.append(f"{field}: {text[0] if text else ''}{' ...' if len(text) > 1 else ''}")
+        found[name] = "\n".join(lines)
+    return found
+
+
+def picture(game: Game, st: State, player: int | None, decisions: list[dict] = ()) -> str | None:
+    """The grid zones the reader may see as an SVG data URL (None without grid zones), with the
+    cells of the reader's spot decisions marked (`spot_cells`)."""
+    return picture_and_places(game, st, player, decisions)[0]
+
+
+def picture_and_places(game: Game, st: State, player: int | None, decisions: list[dict] = ()) -> tuple:
+    """The picture's data URL and where its marked spot cells are in it, for the page to put a
+    button over each: {"width", "height", "cells": {"x,y": [left, top, width, height]}} in the
+    picture's own units (None when no cell is marked)."""
     program = game.program
     if not game.layout.grid_zones:
-        return None
+        return None, None
     seats = None if player is None else program.seats_of(player)
-    svg = layouts_picture(program, state_grids(program, st, seats))
-    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    grids = state_grids(program, st, seats)
+    cells = [cell for d in decisions for cell in d.get("cells") or () if cell is not None]
+    # a spot names its cell, not its zone: it is marked only where one grid zone is drawn
+    spots = {next(iter(grids)): [tuple(map(int, c.split(","))) for c in dict.fromkeys(cells)]} \
+        if cells and len(grids) == 1 else {}
+    svg = layouts_picture(program, grids, spots)
+    url = "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    if not spots:
+        return url, None
+    root = ElementTree.fromstring(svg)
+    boxes = {rect.get("data-cell"): [float(rect.get(k)) for k in ("x", "y", "width", "height")]
+             for rect in root.iter(f"{{{SVG}}}rect") if rect.get("class") == "spot"}
+    return url, {"width": float(root.get("width")), "height": float(root.get("height")), "cells": boxes}
+
+
+def spot_cells(options: list) -> list[str | None] | None:
+    """Each option's cell ("x,y") when the options are spots (None for one that is not), else None."""
+    if not any(is_spot(o) for o in options):
+        return None
+    return [f"{o['cell']['x']},{o['cell']['y']}" if is_spot(o) else None for o in options]
 
 
 def decisions(game: Game, st: State, player: int | None, answered: Iterable[int] = ()) -> list[dict]:
@@ -58,7 +121,7 @@ def decisions(game: Game, st: State, player: int | None, answered: Iterable[int]
     done = set(answered)
     names = game.layout.seat_names
     return [{"seat": seat, "seat_name": names[seat], "choice": pending.variable,
-             "options": game.option_labels(st, options)}
+             "options": game.option_labels(st, options), "cells": spot_cells(options)}
             for seat, options in zip(pending.seats, pending.options)
             if game.program.controller(seat) == player and seat not in done]
 

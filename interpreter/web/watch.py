@@ -6,13 +6,25 @@ had got there. A step is then shown from any player's view, or everybody's.
 """
 from __future__ import annotations
 
+import os
+import threading
 from dataclasses import dataclass
+from pathlib import Path
 
 from snowrules.model.state import State
-from snowrules.records.logfile import LoggedGame
+from snowrules.records.logfile import LoggedGame, read_log
 from snowrules.runtime.engine import Game
 from snowrules.web import views
 from snowrules.web.table import check_same_events, find_token, logged_indexes, new_token
+
+
+def stamp(path) -> tuple | None:
+    """When and how big a log file was last written (None: it cannot be read now)."""
+    try:
+        status = os.stat(path)
+    except (OSError, TypeError):
+        return None
+    return status.st_mtime_ns, status.st_size, status.st_ino
 
 
 @dataclass
@@ -30,21 +42,46 @@ class Watch:
         self.kind = "watch"
         self.title = title or game.program.ruleset
         self.token = new_token()
+        self.lock = threading.Lock()
         readers = [None, *range(game.program.players)]
         self.accounts = views.Accounts(game, readers)
         self.events: list[dict] = []
-        st = game.start(int(logged.header["seed"]), self._record, listen=self.accounts.listen)
-        self.steps = [self._step(st, [])]
+        self.st = game.start(int(logged.header["seed"]), self._record, listen=self.accounts.listen)
+        self.steps = [self._step(self.st, [])]
+        self.taken = 0                 # the log's choices played so far
+        self.logged, self.stamp = logged, stamp(logged.path)
+        self._play(logged)
+
+    def _play(self, logged: LoggedGame) -> None:
+        """Play the log's choices from the first not yet played, a step after each decision, and
+        check the game's events against the log's."""
+        st, game = self.st, self.game
         choices = [(n, e) for n, e in logged.events if e["e"] == "choice"]
-        taken = 0
-        while st.result is None and st.pending is not None and taken < len(choices):
-            group = choices[taken:taken + len(st.pending.seats)]
+        while st.result is None and st.pending is not None and self.taken < len(choices):
+            group = choices[self.taken:self.taken + len(st.pending.seats)]
+            if len(group) < len(st.pending.seats):
+                break                  # a decision of several seats logged in part: wait for the rest
             indexes = logged_indexes(logged, group, st.pending, choices)
-            taken += len(group)
+            self.taken += len(group)
             shown = [f"{event.get('seat')}: {event.get('option')}" for _number, event in group]
             game.answer(st, indexes)
             self.steps.append(self._step(st, shown))
         check_same_events(logged, self.events)
+
+    def follow(self) -> None:
+        """A game still being played (`serve --log` or `run --log` writes its log after every
+        answer, atomically): the decisions logged since are played on, so that a page at the last
+        step sees the game go on. A log that no longer fits is a ValueError (a LogError) for the page."""
+        with self.lock:
+            if self.st.result is not None or self.logged.path is None:
+                return
+            now = stamp(self.logged.path)
+            if now is None or now == self.stamp:
+                return
+            logged = read_log(Path(self.logged.path), finished=False)
+            self.stamp = now
+            self._play(logged)
+            self.logged = logged
 
     def _record(self, event: dict) -> None:
         self.events.append(event)
@@ -67,14 +104,21 @@ class Watch:
         if reader is not None and (reader.__class__ is not int or not 0 <= reader < players):
             raise ValueError(f"reader {reader!r} is not a player (0 to {players - 1}) or null for everybody")
         here = self.steps[step]
+        live = self.st.result is None
+        turn = self.game.layout.counter_index("turn")   # every game counts its turns (compiler.py)
+        turns: dict[int, int] = {}                       # turn -> the first step in it
+        for number, kept in enumerate(self.steps):
+            turns.setdefault(kept.state.counters[turn], number)
         lines = self.accounts.lines[reader][:here.told[reader]]
         if since.__class__ is not int or not 0 <= since <= len(lines):
             since = 0
         game, st = self.game, here.state
-        return {"kind": "watch", "title": self.title, "step": step, "steps": len(self.steps) - 1,
+        view = views.seen(game, st, reader)
+        return {"kind": "watch", "title": self.title, "step": step, "steps": len(self.steps) - 1, "live": live,
+                "turn": here.state.counters[turn], "turns": [[t, n] for t, n in turns.items()],
                 "reader": reader, "readers": [views.player_name(game, p) for p in range(players)],
-                "seat_names": list(game.layout.seat_names),
-                    "view": views.seen(game, st, reader), "picture": views.picture(game, st, reader),
+                "seat_names": list(game.layout.seat_names), "view": view, "details": views.details(game, view),
+                "picture": views.picture(game, st, reader),
                 "chosen": here.chosen if reader is None else [],
                 "waiting": views.waiting_for(game, st), "result": views.result(game, st),
                 "account_start": since, "account": lines[since:]}
