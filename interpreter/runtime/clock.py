@@ -23,6 +23,7 @@ worker's thread) the clock is off, and the step budget remains.
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -72,6 +73,18 @@ def _ring(_signum: int, frame: FrameType | None) -> None:
         raise OutOfTime(rule_running(frame) or _FALLBACKS[-1])
 
 
+_outer_hooks: list = []  # the unraisable hooks `_unraisable` stands in front of
+
+
+def _unraisable(unraisable) -> None:
+    """sys.unraisablehook while clocks run: the timer may ring inside code whose exceptions Python
+    cannot raise (a weakref callback, a __del__); Python would print the OutOfTime with its
+    traceback. It is dropped instead: the timer rings again REPEAT_SECONDS later, in the game."""
+    if isinstance(unraisable.exc_value, OutOfTime):
+        return
+    _outer_hooks[-1](unraisable)
+
+
 def clock_works(seconds: float | None) -> bool:
     """Whether `game_clock(seconds)` bounds a game here: a limit is given, and the timer signal
     can reach this thread (only the main thread gets signals)."""
@@ -92,6 +105,9 @@ def game_clock(seconds: float | None, program: Program | None = None, where: Pos
     previous = _handler_now(SIGNAL)
     if previous is not _ring:
         signal.signal(SIGNAL, _ring)
+    if sys.unraisablehook is not _unraisable:
+        _outer_hooks.append(sys.unraisablehook)
+        sys.unraisablehook = _unraisable
     _FALLBACKS.append(where or _start_of(program))
     started = time.process_time()
     outer, outer_interval = signal.setitimer(TIMER, seconds, REPEAT_SECONDS)
