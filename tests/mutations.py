@@ -287,7 +287,8 @@ def main(argv: list[str]) -> int:
     cases = every_mutation() if "--all" in argv else sample(per_kind)
     started = time.monotonic()
     outcomes = []
-    with tempfile.TemporaryDirectory() as workdir:
+    from snowrules.compile.compiler import programs_shared
+    with tempfile.TemporaryDirectory() as workdir, programs_shared():  # a configuration the mistake leaves as it was: built once
         for m in cases:
             outcomes.append(run(m, Path(workdir)))
     exact = [o for o in outcomes if o.mutation.exact]

@@ -8,12 +8,14 @@ Exit codes (a contract scripts rely on): 0 success; 1 the input has problems (ea
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
 from snowrules.cli.usage import UsageError
 from snowrules.cli.version import installed_version
 from snowrules.language.diagnostics import SnowrulesError
+from snowrules.language.limits import MAX_NUMBER, excerpt, number_too_large
 
 USAGE_ERROR, PROBLEMS = 2, 1
 
@@ -33,7 +35,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("ruleset", help="a bundled ruleset's name or a ruleset folder")
     run.add_argument("--players", type=int,
                      help="number of players (default: one per agent given in --agents, else the ruleset's minimum)")
-    run.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    run.add_argument("--seed", type=seed_number, default=0, help="random seed (default 0)")
     run.add_argument("--agents", default="random",
                      help="one agent for everybody, or one per player, comma-separated: random, first, human, "
                           "greedy, mcts; settings as NAME:key=value,... (mcts:iterations=200,seed=3)")
@@ -149,6 +151,15 @@ def _time_limit_argument(command: argparse.ArgumentParser, default: float, what:
     the step budget bounds steps but not what each step costs (runtime/clock.py)."""
     command.add_argument("--time-limit", type=_seconds, default=default, metavar="SECONDS",
                          help=f"stop {what} past this many seconds of real time (default {default:g})")
+
+
+def seed_number(text: str) -> int:
+    """A seed as a log can hold it: a whole number within +-MAX_NUMBER (a log refuses more)."""
+    if not re.fullmatch(r"[-+]?[0-9]+", text.strip()):
+        raise argparse.ArgumentTypeError(f"{excerpt(text)!r} is not a whole number")
+    if number_too_large(text.strip()):
+        raise argparse.ArgumentTypeError(f"{excerpt(text)!r}: give a seed within +-{MAX_NUMBER:,}")
+    return int(text)
 
 
 def _seconds(text: str) -> float:

@@ -25,8 +25,11 @@ from snowrules.language.limits import (
     MAX_BLOCK_DEPTH,
     MAX_EXPRESSION_DEPTH,
     MAX_FILE_BYTES,
+    MAX_NUMBER,
     MAX_STATEMENT_TOKENS,
     MAX_TREE_DEPTH,
+    excerpt,
+    number_too_large,
 )
 from snowrules.language.transform import Shift, ToSyntax
 
@@ -65,6 +68,9 @@ class _RulesIndenter(Indenter):
                                     "name a part: `let`, or a function (`define f(x) = ...`)", "SR705")
             elif token.type in self.CLOSE_PAREN_types:
                 depth = max(0, depth - 1)
+            elif token.type == "INT" and number_too_large(token.value):
+                raise _TooLarge(token, f"the number {excerpt(token.value)} is larger than {MAX_NUMBER:,}",
+                                "no count or score of a game comes near it", "SR711")
             count += 1
             if token.type == self.NL_type and depth == 0:
                 count = 0
