@@ -288,7 +288,8 @@ def main(argv: list[str]) -> int:
     started = time.monotonic()
     outcomes = []
     from snowrules.compile.compiler import programs_shared
-    with tempfile.TemporaryDirectory() as workdir, programs_shared():  # a configuration the mistake leaves as it was: built once
+    # a configuration the mistake leaves as it was is built once
+    with tempfile.TemporaryDirectory() as workdir, programs_shared():
         for m in cases:
             outcomes.append(run(m, Path(workdir)))
     exact = [o for o in outcomes if o.mutation.exact]

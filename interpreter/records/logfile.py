@@ -9,6 +9,7 @@ changed since it was written says so first.
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import re
@@ -151,7 +152,7 @@ def _check_nesting(line: str, shown: str, number: int) -> None:
             depth = max(0, depth - 1)
 
 
-def _whole_number(digits: str, line: str, shown: str, number: int) -> int:
+def _whole_number(digits: str, *, line: str, shown: str, number: int) -> int:
     """A whole number of a log line, refused beyond MAX_NUMBER before it is converted (Python
     refuses to convert more than 4,300 digits) at its first place in the line."""
     if number_too_large(digits):
@@ -180,7 +181,7 @@ def read_log(path: Path, finished: bool = True) -> LoggedGame:
             continue
         last = number
         try:
-            event = json.loads(line, parse_int=lambda digits: _whole_number(digits, line, shown, number))
+            event = json.loads(line, parse_int=functools.partial(_whole_number, line=line, shown=shown, number=number))
         except json.JSONDecodeError as error:
             raise LogError.at(Position(shown, number, error.colno), f"not JSON: {error.msg}") from None
         if not isinstance(event, dict) or "e" not in event:
