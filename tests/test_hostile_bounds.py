@@ -149,6 +149,21 @@ def component_name_zero_width(game: Path, root: Path):
     return ["validate", "game"], f"game/components/point_cards.yaml:{line}:{column}"
 
 
+def zone_name_bidi(game: Path, root: Path):
+    line, text = _replace_line(game / "rules.sr", "zone discarded shared public", "zone disc\u202earded shared public")
+    return ["validate", "game", "--no-play"], f"game/rules.sr:{line}:10"  # `zone disc` is 9 characters
+
+
+def manifest_option_name(game: Path, root: Path):
+    line = insert_after(game / "ruleset.yaml", "options:", '  "fa\\u200bst": {default: 1, minimum: 0, maximum: 1}')
+    return ["validate", "game", "--no-play"], f"game/ruleset.yaml:{line}:3"
+
+
+def manifest_variant_name(game: Path, root: Path):
+    line = insert_after(game / "ruleset.yaml", "rules: [rules.sr]", 'variants:\n  "two\\u202ecolours": v.yaml')
+    return ["validate", "game", "--no-play"], f"game/ruleset.yaml:{line + 1}:3"
+
+
 def seat_names_look_alike(game: Path, root: Path):
     line, text = _replace_line(game / "ruleset.yaml", "p8, p9]", 'p8, "\\u0440\\u0030"]')  # Cyrillic р, then 0
     column = text.index('"') + 1
@@ -328,6 +343,9 @@ BOUNDED = [
     (deep_expression, 1, "SR705", "the rules nest more than 200 levels deep here"),
     (seat_name_bidi, 1, "SR210", "the seat name 'a\\u202edcba' holds U+202E RIGHT-TO-LEFT OVERRIDE"),
     (component_name_zero_width, 1, "SR210", "the component name 'prize\\u200d 1' holds U+200D ZERO WIDTH JOINER"),
+    (zone_name_bidi, 1, "SR210", "unexpected character U+202E RIGHT-TO-LEFT OVERRIDE, an invisible format"),
+    (manifest_option_name, 1, "SR210", "the option name 'fa\\u200bst' holds U+200B ZERO WIDTH SPACE"),
+    (manifest_variant_name, 1, "SR210", "the variant name 'two\\u202ecolours' holds U+202E RIGHT-TO-LEFT OVERRIDE"),
     (seat_names_look_alike, 0, "SR211", "the seat name '\\u04400' looks like 'p0'"),
     (variant_name_differs, 1, "SR208", "this variant is named 'long', but the manifest lists it as 'short'"),
     (command_line_variant, 2, None, "the variant name 'two\\u202ecolours' holds U+202E RIGHT-TO-LEFT OVERRIDE"),

@@ -31,6 +31,7 @@ from snowrules.language.limits import (
     excerpt,
     number_too_large,
 )
+from snowrules.language.names import NAME_HINT, refused_character
 from snowrules.language.transform import Shift, ToSyntax
 
 MAX_SOURCE_BYTES = MAX_FILE_BYTES  # untrusted rulesets: refuse absurdly large files
@@ -180,6 +181,10 @@ def _syntax_error(error: UnexpectedInput, text: str, shift: Shift) -> tuple[Diag
     if isinstance(error, UnexpectedCharacters):
         char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else "?"
         message = f"unexpected character {char!r}"
+        invisible = refused_character(char)
+        if invisible is not None:  # a bidirectional control or an invisible character: named, as in a YAML name
+            return Diagnostic(shift(max(line, 1), max(col, 1)), f"unexpected character {invisible[1]}", NAME_HINT,
+                              code="SR210"), bad_line
     elif isinstance(error, UnexpectedEOF):
         line = text.count("\n") + 1
         message = "the text ends too early"
