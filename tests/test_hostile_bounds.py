@@ -321,6 +321,10 @@ def seed_on_command_line(game: Path, root: Path):
     return ["run", "game", "--seed", "1" + "0" * 19], "--seed"  # 10**19: a log could not hold it
 
 
+def players_on_command_line(game: Path, root: Path):
+    return ["run", "game", "--players", BIG], "--players"  # argparse quoted all 5,001 digits
+
+
 def memory_past_the_limit(game: Path, root: Path):
     """Nothing bounds a list of a million pairs (each item under the limits), but the command's
     address space is: 100 MB here, for a fast row (2,048 MB by default)."""
@@ -367,6 +371,7 @@ BOUNDED = [
     (number_in_yaml, 1, "SR711", "the number 100000000000000000000000... (5,001 characters) is larger than"),
     (number_in_log, 1, "SR711", "the number 100000000000000000000000... (5,001 characters) is larger than"),
     (seed_on_command_line, 2, None, "'10000000000000000000': give a seed within +-1,000,000,000,000,000,000"),
+    (players_on_command_line, 2, None, "invalid int value: '100000000000000000000000... (5,001 characters)'"),
     (memory_past_the_limit, 1, "SR710", "the command ran out of memory: it needed more than the 100 MB"),
     (free_action_of_a_million, 1, "SR704",
      "the free action 'pick' offers more than 10000 options at one decision (its items: 1000000)"),

@@ -23,6 +23,8 @@ USAGE_ERROR, PROBLEMS = 2, 1
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # argparse's own usage errors: exit 2, no traceback
         self.print_usage(sys.stderr)
+        # a value argparse quotes whole (`invalid int value: '1000...'`): a short excerpt of it
+        message = re.sub(r"'([^']{40,})'", lambda quoted: repr(excerpt(quoted.group(1))), message)
         self.exit(USAGE_ERROR, f"snowrules: error: {message}\n")
 
 
