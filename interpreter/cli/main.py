@@ -158,7 +158,7 @@ def _time_limit_argument(command: argparse.ArgumentParser, default: float, what:
 def seed_number(text: str) -> int:
     """A seed as a log can hold it: a whole number within +-MAX_NUMBER (a log refuses more)."""
     if not re.fullmatch(r"[-+]?[0-9]+", text.strip()):
-        raise argparse.ArgumentTypeError(f"{excerpt(text)!r} is not a whole number")
+        raise argparse.ArgumentTypeError(f"invalid int value: {excerpt(text)!r}")  # as argparse's own int
     if number_too_large(text.strip()):
         raise argparse.ArgumentTypeError(f"{excerpt(text)!r}: give a seed within +-{MAX_NUMBER:,}")
     return int(text)
