@@ -133,11 +133,17 @@ def mutations(ruleset: str) -> Iterator[Mutation]:
     yield from _rules_shape(ruleset, folder, rules)
     yield from _scenario_mutations(ruleset, folder, names)
     lines = _lines(folder, "ruleset.yaml")
+    section = ""
     for number, line in enumerate(lines, 1):
+        section = line.split(":", 1)[0] if line[:1].isalpha() else section  # the top-level key it is under
         match = re.match(r"^(\s+\w+: )(variants/\S+\.yaml)\s*$", line)
-        if match:
+        if match and section == "variants":  # not a provenance entry's `where: variants/...`
             yield Mutation("missing-variant-file", ruleset, "ruleset.yaml", number,
                            match.group(1) + match.group(2).replace(".yaml", "_x.yaml"), ("SR101",))
+        match = re.match(r"^(\s+where: )([\w/]+)(\.sr|\.yaml)\b(.*)$", line)
+        if match and section == "provenance":  # a file renamed since the entry was written
+            yield Mutation("stale-provenance", ruleset, "ruleset.yaml", number,
+                           match.group(1) + match.group(2) + "_x" + match.group(3) + match.group(4), ("SR101",))
         match = re.match(r"^(\s+- )(components/\S+\.yaml)\s*$", line)
         if match:
             yield Mutation("missing-component-file", ruleset, "ruleset.yaml", number,
@@ -287,7 +293,9 @@ def main(argv: list[str]) -> int:
     cases = every_mutation() if "--all" in argv else sample(per_kind)
     started = time.monotonic()
     outcomes = []
-    with tempfile.TemporaryDirectory() as workdir:
+    from snowrules.compile.compiler import programs_shared
+    # a configuration the mistake leaves as it was is built once
+    with tempfile.TemporaryDirectory() as workdir, programs_shared():
         for m in cases:
             outcomes.append(run(m, Path(workdir)))
     exact = [o for o in outcomes if o.mutation.exact]

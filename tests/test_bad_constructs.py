@@ -33,6 +33,10 @@ class Misuse(NamedTuple):
 
 
 ROWS = [
+    # found by the grammar's generator (tests/test_generated_rules.py): an internal error (StopIteration) before
+    Misuse("a per-player zone named like the owner field", "reactions", "rules.sr", "zone shelf shared public",
+           "zone shelf shared public\nzone owner per player public", "zone owner per", 1,
+           "'owner' is the field snowrules gives every component (its owner)", "SR405"),
     # ---- events and reactions: names clashing with the rules' other names
     Misuse("an event called like a procedure", "reactions", "rules.sr", "    raise ping(1)", "    ping(1)",
            "    ping(1)", 5, "'ping' is an event, not a procedure (hint: raise it with `raise ping(...)`)", "SR499"),

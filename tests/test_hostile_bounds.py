@@ -149,6 +149,21 @@ def component_name_zero_width(game: Path, root: Path):
     return ["validate", "game"], f"game/components/point_cards.yaml:{line}:{column}"
 
 
+def zone_name_bidi(game: Path, root: Path):
+    line, text = _replace_line(game / "rules.sr", "zone discarded shared public", "zone disc\u202earded shared public")
+    return ["validate", "game", "--no-play"], f"game/rules.sr:{line}:10"  # `zone disc` is 9 characters
+
+
+def manifest_option_name(game: Path, root: Path):
+    line = insert_after(game / "ruleset.yaml", "options:", '  "fa\\u200bst": {default: 1, minimum: 0, maximum: 1}')
+    return ["validate", "game", "--no-play"], f"game/ruleset.yaml:{line}:3"
+
+
+def manifest_variant_name(game: Path, root: Path):
+    line = insert_after(game / "ruleset.yaml", "rules: [rules.sr]", 'variants:\n  "two\\u202ecolours": v.yaml')
+    return ["validate", "game", "--no-play"], f"game/ruleset.yaml:{line + 1}:3"
+
+
 def seat_names_look_alike(game: Path, root: Path):
     line, text = _replace_line(game / "ruleset.yaml", "p8, p9]", 'p8, "\\u0440\\u0030"]')  # Cyrillic р, then 0
     column = text.index('"') + 1
@@ -276,6 +291,40 @@ def log_of_twenty_megabytes(game: Path, root: Path):
     return ["replay", "long.jsonl"], "long.jsonl:22:1"  # 1 + 20 lines of 999,033 bytes: 20.0 MB
 
 
+BIG = "1" + "0" * 5000  # Python refuses to convert more than 4,300 digits: an internal error before SR711
+
+
+def product_grows(game: Path, root: Path):
+    """`x = x * x` doubles its digits each round: before SR711 the game clock stopped it after a
+    minute, up to 3 s late (a product of millions of digits cannot be interrupted)."""
+    line = insert_after(game / "rules.sr", "setup:", "    let x = 3\n    while true:\n        x = x * x")
+    return ["run", "game", "--players", "2"], f"game/rules.sr:{line + 2}:13"  # `        x = ` is 12
+
+
+def number_in_rules(game: Path, root: Path):
+    return ["validate", "game"], f"game/rules.sr:{_rules_expression(game, BIG)}:13"
+
+
+def number_in_yaml(game: Path, root: Path):
+    line, text = _replace_line(game / "components" / "point_cards.yaml", "{name: prize 1, kind: point, value: 1}",
+                               "{name: prize 1, kind: point, value: " + BIG + "}")
+    return ["validate", "game", "--no-play"], f"game/components/point_cards.yaml:{line}:{text.index(BIG) + 1}"
+
+
+def number_in_log(game: Path, root: Path):
+    head = '{"e": "header", "seed": '
+    (root / "seed.jsonl").write_text(head + BIG + "}\n", encoding="utf-8")
+    return ["replay", "seed.jsonl"], f"seed.jsonl:1:{len(head) + 1}"
+
+
+def seed_on_command_line(game: Path, root: Path):
+    return ["run", "game", "--seed", "1" + "0" * 19], "--seed"  # 10**19: a log could not hold it
+
+
+def players_on_command_line(game: Path, root: Path):
+    return ["run", "game", "--players", BIG], "--players"  # argparse quoted all 5,001 digits
+
+
 def memory_past_the_limit(game: Path, root: Path):
     """Nothing bounds a list of a million pairs (each item under the limits), but the command's
     address space is: 100 MB here, for a fast row (2,048 MB by default)."""
@@ -298,6 +347,9 @@ BOUNDED = [
     (deep_expression, 1, "SR705", "the rules nest more than 200 levels deep here"),
     (seat_name_bidi, 1, "SR210", "the seat name 'a\\u202edcba' holds U+202E RIGHT-TO-LEFT OVERRIDE"),
     (component_name_zero_width, 1, "SR210", "the component name 'prize\\u200d 1' holds U+200D ZERO WIDTH JOINER"),
+    (zone_name_bidi, 1, "SR210", "unexpected character U+202E RIGHT-TO-LEFT OVERRIDE, an invisible format"),
+    (manifest_option_name, 1, "SR210", "the option name 'fa\\u200bst' holds U+200B ZERO WIDTH SPACE"),
+    (manifest_variant_name, 1, "SR210", "the variant name 'two\\u202ecolours' holds U+202E RIGHT-TO-LEFT OVERRIDE"),
     (seat_names_look_alike, 0, "SR211", "the seat name '\\u04400' looks like 'p0'"),
     (variant_name_differs, 1, "SR208", "this variant is named 'long', but the manifest lists it as 'short'"),
     (command_line_variant, 2, None, "the variant name 'two\\u202ecolours' holds U+202E RIGHT-TO-LEFT OVERRIDE"),
@@ -314,6 +366,12 @@ BOUNDED = [
     (yaml_of_ten_megabytes, 1, "SR701", "file is larger than 2000000 bytes"),
     (yaml_of_many_nodes, 1, "SR704", "this YAML file has more than 20000 values, keys, maps and lists"),
     (log_of_twenty_megabytes, 1, "SR802", "the log is longer than 20000000 bytes here"),
+    (product_grows, 1, "SR711", "this product is larger than 1,000,000,000,000,000,000"),
+    (number_in_rules, 1, "SR711", "the number 100000000000000000000000... (5,001 characters) is larger than"),
+    (number_in_yaml, 1, "SR711", "the number 100000000000000000000000... (5,001 characters) is larger than"),
+    (number_in_log, 1, "SR711", "the number 100000000000000000000000... (5,001 characters) is larger than"),
+    (seed_on_command_line, 2, None, "'10000000000000000000': give a seed within +-1,000,000,000,000,000,000"),
+    (players_on_command_line, 2, None, "invalid int value: '100000000000000000000000... (5,001 characters)'"),
     (memory_past_the_limit, 1, "SR710", "the command ran out of memory: it needed more than the 100 MB"),
     (free_action_of_a_million, 1, "SR704",
      "the free action 'pick' offers more than 10000 options at one decision (its items: 1000000)"),

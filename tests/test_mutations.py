@@ -18,7 +18,8 @@ from snowrules.compile.compiler import programs_shared
 sys.path.insert(0, str(Path(__file__).parent))
 import mutations  # noqa: E402
 
-CASES = mutations.sample(1)
+# a stale provenance path costs a whole validate of each ruleset for one check of the manifest: Goofspiel's only
+CASES = [m for m in mutations.sample(1) if m.kind != "stale-provenance" or m.ruleset == "goofspiel"]
 
 
 @pytest.fixture(scope="module")

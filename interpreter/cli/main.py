@@ -8,12 +8,14 @@ Exit codes (a contract scripts rely on): 0 success; 1 the input has problems (ea
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
 from snowrules.cli.usage import UsageError
 from snowrules.cli.version import installed_version
 from snowrules.language.diagnostics import SnowrulesError
+from snowrules.language.limits import MAX_NUMBER, excerpt, number_too_large
 
 USAGE_ERROR, PROBLEMS = 2, 1
 
@@ -21,6 +23,8 @@ USAGE_ERROR, PROBLEMS = 2, 1
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # argparse's own usage errors: exit 2, no traceback
         self.print_usage(sys.stderr)
+        # a value argparse quotes whole (`invalid int value: '1000...'`): a short excerpt of it
+        message = re.sub(r"'([^']{40,})'", lambda quoted: repr(excerpt(quoted.group(1))), message)
         self.exit(USAGE_ERROR, f"snowrules: error: {message}\n")
 
 
@@ -33,7 +37,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("ruleset", help="a bundled ruleset's name or a ruleset folder")
     run.add_argument("--players", type=int,
                      help="number of players (default: one per agent given in --agents, else the ruleset's minimum)")
-    run.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    run.add_argument("--seed", type=seed_number, default=0, help="random seed (default 0)")
     run.add_argument("--agents", default="random",
                      help="one agent for everybody, or one per player, comma-separated: random, first, human, "
                           "greedy, mcts; settings as NAME:key=value,... (mcts:iterations=200,seed=3)")
@@ -194,6 +198,15 @@ def _time_limit_argument(command: argparse.ArgumentParser, default: float, what:
 def _positive_workers(text: str) -> int:
     if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 256:
         raise argparse.ArgumentTypeError(f"{text!r}: give a whole number of processes from 1 to 256")
+    return int(text)
+
+
+def seed_number(text: str) -> int:
+    """A seed as a log can hold it: a whole number within +-MAX_NUMBER (a log refuses more)."""
+    if not re.fullmatch(r"[-+]?[0-9]+", text.strip()):
+        raise argparse.ArgumentTypeError(f"invalid int value: {excerpt(text)!r}")  # as argparse's own int
+    if number_too_large(text.strip()):
+        raise argparse.ArgumentTypeError(f"{excerpt(text)!r}: give a seed within +-{MAX_NUMBER:,}")
     return int(text)
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from snowrules.compile.compiler import check, programs_shared
 from snowrules.language.diagnostics import Diagnostic, Position, SnowrulesError
 from snowrules.load.fallbacks import position_id_warnings
+from snowrules.load.provenance import stale_provenance
 from snowrules.load.ruleset import bundled_names, display_path, find_ruleset, read_ruleset
 from snowrules.load.yaml_files import load_yaml, plain
 from snowrules.play.smoke import DEFAULT_BOUNDS, SmokeBounds, smoke_play
@@ -107,6 +108,7 @@ def _validate_folder(folder: Path, play: bool, bounds: SmokeBounds, scenarios: b
         except SnowrulesError as error:
             add(list(error.diagnostics))
     add(unlisted_files(folder))
+    add(stale_provenance(folder, display_path(folder / "ruleset.yaml")))
     add([Diagnostic(Position(_shown_link(path), 1, 1), "this scenario is a link to a file outside the ruleset "
                     "folder; it is not read", "a ruleset reads only files inside its own folder", code="SR106")
          for path in outside_scenario_files(ruleset)])

@@ -10,13 +10,19 @@ flatten() (`joined`, `joined_zones`), the one function whose result can be longe
 argument, so that `xs = flatten([xs, xs])` in a loop is refused at 1,000,000 items (8 MB) instead
 of doubling until the machine swaps. Every other list the rules make is at most as long as one
 they already hold (a filter, a `[... for each ...]`, sorted(), unique()).
+
+Whole numbers are bounded where they can grow fast: every number written (rules, YAML, a log) lies
+within MAX_NUMBER, `+` and `-` add at most a bit a step, and a product (`product`) is refused past
+MAX_NUMBER, its operands' sizes checked before it is worked out: `x = x * x` in a loop doubles its
+digits each round, and one product of two numbers of millions of digits takes seconds that no
+clock can interrupt.
 """
 from __future__ import annotations
 
 from itertools import chain
 
 from snowrules.language.diagnostics import Position, RuntimeRulesError
-from snowrules.language.limits import MAX_LIST, MAX_STEPS
+from snowrules.language.limits import MAX_LIST, MAX_NUMBER, MAX_STEPS
 
 
 def over_budget(position: Position):
@@ -68,3 +74,22 @@ def joined_zones(zones: list[int], st, position: Position) -> list[int]:
     if size > MAX_LIST:
         too_many(position, size, "the list flatten() makes here")
     return [item for zone in zones for item in held[zone]]
+
+
+# A product whose operands have fewer bits than this in all is under 2**61 < MAX_NUMBER: no check.
+_SMALL_BITS = 61
+
+
+def product(position: Position):
+    """`a * b` for the rules' `*` at `position`: refused past MAX_NUMBER (SR711), before it is
+    worked out when the operands are far too big (a sum of bit lengths bounds the product's)."""
+    def times(a: int, b: int) -> int:
+        bits = a.bit_length() + b.bit_length()
+        if bits <= _SMALL_BITS:
+            return a * b
+        value = a * b if bits <= 2 * _SMALL_BITS + 4 else None
+        if value is None or not -MAX_NUMBER <= value <= MAX_NUMBER:
+            raise RuntimeRulesError.at(position, f"this product is larger than {MAX_NUMBER:,}",
+                                       "a number that grows each round of a loop (x = x * x)?", code="SR711")
+        return value
+    return times

@@ -432,7 +432,12 @@ class _Compiler:
     def _name_clashes(self) -> None:
         for family in list(self.layout.zone_families.values()) + list(self.layout.counter_families.values()):
             if family.per_player and family.name in self.layout.fields:
-                definition = next(c for c in self.ruleset.components if family.name in c.fields)
+                definition = next((c for c in self.ruleset.components if family.name in c.fields), None)
+                if definition is None:  # `owner`, the field snowrules sets itself: the declaration is at fault
+                    declared = next(d for d in self.declarations if getattr(d, "name", None) == family.name)
+                    self.diag.error(declared.pos, f"{family.name!r} is the field snowrules gives every component "
+                                    "(its owner); a per-player zone or counter cannot have its name", code="SR405")
+                    continue
                 self.diag.error(definition.position, f"the field {family.name!r} has the name of a "
                                 "per-player zone or counter; rename one of them")
 

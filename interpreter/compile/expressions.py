@@ -13,7 +13,7 @@ from snowrules.compile import (
     found_by_loop,
     stdlib,  # noqa: F401 - registers the standard functions
 )
-from snowrules.compile.budget import bounded_range
+from snowrules.compile.budget import bounded_range, product
 from snowrules.compile.closures import Fn, const, constant_in, fail, local, slot_of
 from snowrules.compile.counter_refs import CounterReferences
 from snowrules.compile.define_calls import DefineCalls
@@ -490,6 +490,8 @@ class ExpressionCompiler(CounterReferences):
         a = self.expect(node.left, scope, t.INT, f"the left side of `{op}`")
         b = self.expect(node.right, scope, t.INT, f"the right side of `{op}`")
         position = node.pos
+        if op == "*":  # the one operator that can make a number of millions of digits at once
+            return fused("{v0}({p0}, {p1})", [a, b], [product(position)]), t.INT
         if op in _OPERATORS:
             return fused("{p0} " + op + " {p1}", [a, b]), _OPERATORS[op]
 
@@ -510,7 +512,7 @@ def _is_none(fn: Fn) -> bool:
 
 
 # Operators written as themselves in fused code (a fixed set: never text from a ruleset).
-_OPERATORS = {"+": t.INT, "-": t.INT, "*": t.INT, "<": t.BOOL, "<=": t.BOOL, ">": t.BOOL, ">=": t.BOOL}
+_OPERATORS = {"+": t.INT, "-": t.INT, "<": t.BOOL, "<=": t.BOOL, ">": t.BOOL, ">=": t.BOOL}
 
 
 _EXPRESSION_HANDLERS = s.handlers(ExpressionCompiler)

@@ -29,4 +29,18 @@ MAX_SQUARES = 100              # SR704: squares of one component on a grid (the 
 MAX_VARIANTS = 100             # SR704: variants of one ruleset (validate checks each; the bundled: 2 at most)
 MAX_LOG_LINE_BYTES = 1_000_000  # SR802: one line of a game log (the bundled games' longest: a few hundred)
 MAX_LOG_BYTES = 20_000_000     # SR802: a whole game log (the bundled games': under 100 KB)
+MAX_NUMBER = 10**18             # SR711: a whole number written (rules, YAML, a log) or made by `*`, within +-this
 MAX_JSON_DEPTH = 64            # SR705: lists and objects nested in one log line (a log's events: 2)
+
+
+def number_too_large(digits: str) -> bool:
+    """Whether a whole number written as decimal `digits` (a sign allowed) lies beyond
+    MAX_NUMBER, decided without converting a long text: Python refuses to convert more than
+    4,300 digits, and converting a million takes seconds."""
+    digits = digits.lstrip("+-").lstrip("0")
+    return len(digits) > len(str(MAX_NUMBER)) or int(digits or "0") > MAX_NUMBER
+
+
+def excerpt(text: str, keep: int = 24) -> str:
+    """`text`, or its first `keep` characters and how long it is: a message quotes no more."""
+    return text if len(text) <= keep else f"{text[:keep]}... ({len(text):,} characters)"

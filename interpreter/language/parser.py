@@ -25,9 +25,13 @@ from snowrules.language.limits import (
     MAX_BLOCK_DEPTH,
     MAX_EXPRESSION_DEPTH,
     MAX_FILE_BYTES,
+    MAX_NUMBER,
     MAX_STATEMENT_TOKENS,
     MAX_TREE_DEPTH,
+    excerpt,
+    number_too_large,
 )
+from snowrules.language.names import NAME_HINT, refused_character
 from snowrules.language.transform import Shift, ToSyntax
 
 MAX_SOURCE_BYTES = MAX_FILE_BYTES  # untrusted rulesets: refuse absurdly large files
@@ -65,6 +69,9 @@ class _RulesIndenter(Indenter):
                                     "name a part: `let`, or a function (`define f(x) = ...`)", "SR705")
             elif token.type in self.CLOSE_PAREN_types:
                 depth = max(0, depth - 1)
+            elif token.type == "INT" and number_too_large(token.value):
+                raise _TooLarge(token, f"the number {excerpt(token.value)} is larger than {MAX_NUMBER:,}",
+                                "no count or score of a game comes near it", "SR711")
             count += 1
             if token.type == self.NL_type and depth == 0:
                 count = 0
@@ -174,6 +181,10 @@ def _syntax_error(error: UnexpectedInput, text: str, shift: Shift) -> tuple[Diag
     if isinstance(error, UnexpectedCharacters):
         char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else "?"
         message = f"unexpected character {char!r}"
+        invisible = refused_character(char)
+        if invisible is not None:  # a bidirectional control or an invisible character: named, as in a YAML name
+            return Diagnostic(shift(max(line, 1), max(col, 1)), f"unexpected character {invisible[1]}", NAME_HINT,
+                              code="SR210"), bad_line
     elif isinstance(error, UnexpectedEOF):
         line = text.count("\n") + 1
         message = "the text ends too early"

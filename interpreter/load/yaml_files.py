@@ -7,6 +7,7 @@ item (`.lc`), and builds only plain maps, lists and scalars: no tag can construc
 from __future__ import annotations
 
 import json
+import re
 from collections import OrderedDict
 from collections.abc import Iterable
 from pathlib import Path
@@ -16,10 +17,18 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.composer import Composer
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
-from ruamel.yaml.events import MappingStartEvent, SequenceStartEvent
+from ruamel.yaml.events import MappingStartEvent, ScalarEvent, SequenceStartEvent
 from ruamel.yaml.scanner import RoundTripScanner
 from snowrules.language.diagnostics import Diagnostic, Position
-from snowrules.language.limits import MAX_FILE_BYTES, MAX_YAML_DEPTH, MAX_YAML_NODES, MAX_YAML_TEXT_NODES
+from snowrules.language.limits import (
+    MAX_FILE_BYTES,
+    MAX_NUMBER,
+    MAX_YAML_DEPTH,
+    MAX_YAML_NODES,
+    MAX_YAML_TEXT_NODES,
+    excerpt,
+    number_too_large,
+)
 
 
 class YamlDocument:
@@ -70,6 +79,10 @@ def load_yaml(path: Path, shown: str) -> tuple[YamlDocument | None, list[Diagnos
         return None, [Diagnostic(Position(shown, many.mark.line + 1, many.mark.column + 1),
                                  f"this YAML file has more than {MAX_YAML_TEXT_NODES} values, keys, maps and "
                                  "lists", "the largest bundled file has under 2,000; split the file?", code="SR704")]
+    except _NumberTooLarge as large:
+        return None, [Diagnostic(Position(shown, large.mark.line + 1, large.mark.column + 1),
+                                 f"the number {excerpt(large.value)} is larger than {MAX_NUMBER:,}",
+                                 "no count or score of a game comes near it", code="SR711")]
     except MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -119,12 +132,27 @@ class _TooManyNodes(Exception):
         self.mark = mark
 
 
+class _NumberTooLarge(Exception):
+    def __init__(self, mark: Any, value: str):
+        self.mark, self.value = mark, value
+
+
+# A plain scalar YAML reads as a whole number (1.2's decimal, octal and hex; 1.1's underscores).
+_WHOLE_NUMBER = re.compile(r"[-+]?(?:0o[0-7_]+|0x[0-9a-fA-F_]+|[0-9][0-9_]*)")
+
+
+def _number_too_large(text: str) -> bool:
+    if text.lstrip("+-")[:2] in ("0o", "0x"):  # converted in linear time, but bounded by length first
+        return len(text) > 80 or abs(int(text.replace("_", ""), 0)) > MAX_NUMBER
+    return number_too_large(text.replace("_", ""))
+
+
 class _BoundedComposer(Composer):
     """Refuses a map or list nested more than MAX_YAML_DEPTH deep in the text (block style), at
     its first line, before the recursive composer runs out of stack; and a file of more than
     MAX_YAML_TEXT_NODES nodes, at the first node past it, before the rest is scanned: ruamel
     reads some 10,000 nodes a second (`deep: [1,1,1,...]` of 2 MB, a million nodes, ran for
-    minutes)."""
+    minutes); and a whole number beyond MAX_NUMBER, before it is converted."""
 
     nesting = 0
     nodes = 0
@@ -135,6 +163,9 @@ class _BoundedComposer(Composer):
         self.nodes += 1
         if self.nodes > MAX_YAML_TEXT_NODES:
             raise _TooManyNodes(event.start_mark)
+        if (isinstance(event, ScalarEvent) and not event.style and _WHOLE_NUMBER.fullmatch(event.value)
+                and _number_too_large(event.value)):  # before ruamel converts it (Python refuses 4,301 digits)
+            raise _NumberTooLarge(event.start_mark, event.value)
         self.nesting += collection
         try:
             if self.nesting > MAX_YAML_DEPTH + 1:  # the top map is depth 0, as `_oversized` counts

@@ -9,6 +9,7 @@ changed since it was written says so first.
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import re
@@ -18,7 +19,14 @@ from pathlib import Path
 from typing import Any
 
 from snowrules.language.diagnostics import LogError, Position
-from snowrules.language.limits import MAX_JSON_DEPTH, MAX_LOG_BYTES, MAX_LOG_LINE_BYTES
+from snowrules.language.limits import (
+    MAX_JSON_DEPTH,
+    MAX_LOG_BYTES,
+    MAX_LOG_LINE_BYTES,
+    MAX_NUMBER,
+    excerpt,
+    number_too_large,
+)
 from snowrules.model.state import State
 from snowrules.records.logwriter import LogWriter, ruleset_hash
 from snowrules.runtime.engine import Game
@@ -144,6 +152,16 @@ def _check_nesting(line: str, shown: str, number: int) -> None:
             depth = max(0, depth - 1)
 
 
+def _whole_number(digits: str, *, line: str, shown: str, number: int) -> int:
+    """A whole number of a log line, refused beyond MAX_NUMBER before it is converted (Python
+    refuses to convert more than 4,300 digits) at its first place in the line."""
+    if number_too_large(digits):
+        raise LogError.at(Position(shown, number, line.find(digits) + 1), f"the number {excerpt(digits)} is "
+                          f"larger than {MAX_NUMBER:,}", "a log's numbers are seeds, counts and indexes",
+                          code="SR711")
+    return int(digits)
+
+
 def read_log(path: Path, finished: bool = True) -> LoggedGame:
     """A log file, read as untrusted input: every line bounded before it is decoded (see `_lines`),
     and never the temporary `.partial` file of a run still writing, or killed while writing.
@@ -163,7 +181,7 @@ def read_log(path: Path, finished: bool = True) -> LoggedGame:
             continue
         last = number
         try:
-            event = json.loads(line)
+            event = json.loads(line, parse_int=functools.partial(_whole_number, line=line, shown=shown, number=number))
         except json.JSONDecodeError as error:
             raise LogError.at(Position(shown, number, error.colno), f"not JSON: {error.msg}") from None
         if not isinstance(event, dict) or "e" not in event:
