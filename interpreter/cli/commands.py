@@ -252,10 +252,12 @@ def command_validate(args) -> int:
     folders, problems = validate_paths(args.paths, not getattr(args, "no_play", False), bounds)
     sys.stdout.write(render(problems, form, installed_version()))
     errors = sum(d.severity == "error" for d in problems)
-    failing = errors + (len(problems) - errors if getattr(args, "strict", False) else 0)
-    if problems and form == "text":
-        print(f"{len(problems)} problem(s) found: {errors} error(s), {len(problems) - errors} warning(s)",
-              file=sys.stderr)
+    notes = sum(d.severity == "note" for d in problems)  # a note never fails, even --strict
+    warnings = len(problems) - errors - notes
+    failing = errors + (warnings if getattr(args, "strict", False) else 0)
+    if errors + warnings and form == "text":
+        print(f"{errors + warnings} problem(s) found: {errors} error(s), {warnings} warning(s)"
+              + (f", {notes} note(s)" if notes else ""), file=sys.stderr)
     if not failing and form == "text":
         for folder in folders:
             print(f"{folder}: valid")

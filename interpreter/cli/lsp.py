@@ -202,12 +202,13 @@ def build_server() -> Any:
             if text is None and file.is_file():
                 text = file.read_text(encoding="utf-8", errors="replace")
             items = []
+            severities = {"error": lsp.DiagnosticSeverity.Error, "note": lsp.DiagnosticSeverity.Information}
             for d in found.get(file, []):
                 l0, c0, l1, c1 = lsp_range(d, text)
                 items.append(lsp.Diagnostic(
                     range=lsp.Range(lsp.Position(l0, c0), lsp.Position(l1, c1)),
                     message=f"{d.message} (hint: {d.hint})" if d.hint else d.message,
-                    severity=lsp.DiagnosticSeverity.Error if d.severity == "error" else lsp.DiagnosticSeverity.Warning,
+                    severity=severities.get(d.severity, lsp.DiagnosticSeverity.Warning),
                     code=d.code, source="snowrules"))
             server.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=file.as_uri(), diagnostics=items))
         published[key] = {str(f) for f in found}

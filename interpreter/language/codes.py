@@ -33,6 +33,7 @@ CATALOGUE: tuple[Code, ...] = (
          "edition 2)"),
     Code("SR122", "reserved-word", "a reserved word of the language used as a name (in edition 1: a name that "
          "edition 2 reserves, a warning)"),
+    Code("SR123", "edition-missing", "a manifest without `language:`: read as the first edition (a note)"),
     Code("SR201", "unknown-field", "a YAML map has a field its schema does not know (often a misspelling)"),
     Code("SR202", "missing-field", "a YAML map lacks a field its schema requires"),
     Code("SR203", "wrong-type", "a YAML value is of the wrong type (a text for a number, ...)"),

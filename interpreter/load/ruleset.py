@@ -248,6 +248,8 @@ class _Reader(ComponentLists):
         self.problems.raise_if_any()
         m = plain(manifest.tree)
         self.edition, self.edition_declared = editions.edition_of(m), editions.MANIFEST_KEY in m
+        if not self.edition_declared:  # said once, before the warnings at the old spellings
+            self.edition_notes.append(editions.missing_note(Position(self.shown(manifest_path), 1, 1)))
         rules_files = list(m["rules"])
         component_files = list(m.get("components", []))
         players = m["players"]
