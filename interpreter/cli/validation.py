@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import difflib
 import re
+import time
 from dataclasses import replace
 from pathlib import Path
 
+from snowrules.cli.junit import Case, expectation_failures
 from snowrules.compile.compiler import check, programs_shared
 from snowrules.language.diagnostics import Diagnostic, Position, SnowrulesError
 from snowrules.load.fallbacks import position_id_warnings
@@ -49,16 +51,22 @@ def ruleset_folders(refs: list[str]) -> tuple[list[Path], list[Diagnostic]]:
 
 
 def validate_folder(folder: Path, play: bool = True, bounds: SmokeBounds = DEFAULT_BOUNDS,
-                    scenarios: bool = True) -> list[Diagnostic]:
-    """Every problem of a ruleset, its variants, its scenario files (played, with `scenarios`)
-    and (with `play`) its smoke games, each once, in file and line order. The check, the smoke
-    games and the scenarios compile each configuration once (`programs_shared`)."""
+                    scenarios: bool = True, cases: list[Case] | None = None) -> list[Diagnostic]:
+    """Every problem of a ruleset, its variants, its scenario files (played, with `scenarios`,
+    their expectations checked) and (with `play`) its smoke games, each once, in file and line
+    order. The check, the smoke games and the scenarios compile each configuration once
+    (`programs_shared`). `cases`, when given, gets one JUnit case per scenario (junit.py)."""
     with programs_shared():
-        return _validate_folder(folder, play, bounds, scenarios)
+        return _validate_folder(folder, play, bounds, scenarios, cases if cases is not None else [])
 
 
-def _validate_folder(folder: Path, play: bool, bounds: SmokeBounds, scenarios: bool) -> list[Diagnostic]:
+def _validate_folder(folder: Path, play: bool, bounds: SmokeBounds, scenarios: bool,
+                     cases: list[Case]) -> list[Diagnostic]:
     found: dict[tuple, Diagnostic] = {}
+    suite = display_path(folder)
+
+    def not_played(why: str) -> None:
+        cases.extend(Case(suite, path.name, skipped=why) for path in scenario_files(ruleset))
 
     def add(diagnostics: list[Diagnostic]) -> None:
         for d in diagnostics:
@@ -109,22 +117,29 @@ def _validate_folder(folder: Path, play: bool, bounds: SmokeBounds, scenarios: b
          for path in outside_scenario_files(ruleset)])
     if _errors(found):  # scenarios and smoke games need a ruleset without errors
         add(_scenario_syntax(ruleset))
+        not_played("not played: the ruleset has errors")
         return _ordered(found)
     if play:
         for variant in [None, *ruleset.variants]:
             add(smoke_play(read_ruleset(str(folder), variant)[0], bounds))
     if _errors(found):  # a rule that fails in smoke games fails the scenarios too: once is enough
+        not_played("not played: a smoke game failed")
         return _ordered(found)
     if not scenarios:
         add(_scenario_syntax(ruleset))
+        not_played("not played: --no-scenarios")
         return _ordered(found)
     read: dict = {}  # the ruleset is read once for all its scenarios
-    for path in scenario_files(ruleset):
+    for path in scenario_files(ruleset):  # each played once: its names and its expectations checked
+        started = time.perf_counter()
         try:
             with game_clock(bounds.seconds):
-                run_scenario(path, str(folder), bounds.max_steps, read)
+                result = run_scenario(path, str(folder), bounds.max_steps, read)
+            problems = expectation_failures(result.failures)
         except SnowrulesError as error:
-            add(list(error.diagnostics))
+            problems = list(error.diagnostics)
+        add(problems)
+        cases.append(Case(suite, path.name, time.perf_counter() - started, [d.with_code() for d in problems]))
     return _ordered(found)
 
 
@@ -215,13 +230,22 @@ def _ordered(found: dict[tuple, Diagnostic]) -> list[Diagnostic]:
     return sorted(found.values(), key=lambda d: (d.position.path, d.position.line, d.position.col, d.message))
 
 
-def validate_paths(refs: list[str], play: bool = True, bounds: SmokeBounds = DEFAULT_BOUNDS
-                   ) -> tuple[list[Path], list[Diagnostic]]:
-    """The folders `refs` name, and every problem found in them (each once)."""
+def validate_paths(refs: list[str], play: bool = True, bounds: SmokeBounds = DEFAULT_BOUNDS,
+                   scenarios: bool = True, cases: list[Case] | None = None) -> tuple[list[Path], list[Diagnostic]]:
+    """The folders `refs` name, and every problem found in them (each once). `cases`, when
+    given, gets a JUnit case for each folder's own check and one for each of its scenarios."""
     folders, problems = ruleset_folders(refs)
     seen = {(d.position, d.message) for d in problems}
     for folder in folders:
-        for d in validate_folder(folder, play, bounds):
+        started, played = time.perf_counter(), []
+        found = validate_folder(folder, play, bounds, scenarios, played)
+        if cases is not None:
+            in_scenarios = {text for case in played for text in case.problems}
+            errors = [d.with_code() for d in found if d.severity == "error" and d.with_code() not in in_scenarios]
+            cases.append(Case(display_path(folder), "check", time.perf_counter() - started
+                              - sum(c.seconds for c in played), errors))
+            cases.extend(played)
+        for d in found:
             if (d.position, d.message) not in seen:
                 seen.add((d.position, d.message))
                 problems.append(d)

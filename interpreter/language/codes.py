@@ -59,6 +59,7 @@ CATALOGUE: tuple[Code, ...] = (
     Code("SR499", "rules-check", "another mistake found when the rules are checked"),
     Code("SR501", "scenario-unknown-name", "a scenario names a seat, zone, card, counter or variant the ruleset lacks"),
     Code("SR502", "scenario-invalid", "a scenario cannot be set up or run as written"),
+    Code("SR503", "scenario-expectation", "a scenario's expectation is not met (a counter, a zone, the winners, ...)"),
     Code("SR601", "runtime-failure", "a seeded smoke game stopped with an error at a rule"),
     Code("SR602", "game-does-not-end", "a smoke game did not end within its step or time bound"),
     Code("SR701", "file-too-large", "a file is larger than the size limit"),

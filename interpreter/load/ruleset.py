@@ -85,6 +85,7 @@ class Ruleset:
     # warnings at the spellings a later edition changes, each with its rewrite (`validate` shows them)
     edition_notes: list[Diagnostic] = field(default_factory=list)
     ids_by_position: bool = False  # the manifest's `action_ids: {by_position: true}` (load/fallbacks.py)
+    constants_set: tuple[str, ...] = ()  # NAME=VALUE texts set by --constant (load/set_constants.py)
 
     def look_alike_warnings(self) -> list[Diagnostic]:
         """A warning at each name that differs from an earlier one of its kind only by confusable

@@ -32,6 +32,7 @@ class GameSpec:
     options: tuple = ()              # (name, value) pairs of the ruleset's game parameters
     track_components: bool = True    # follow move events to count plays (costs speed)
     time_limit: float | None = None  # seconds of one game (runtime/clock.py); None: no limit
+    constants: tuple[str, ...] = ()  # NAME=VALUE texts of --constant (load/set_constants.py)
 
 
 def game_seed(master_seed: int, index: int) -> int:
@@ -121,9 +122,19 @@ def _game_for(spec: GameSpec) -> Game:
     """The compiled game of a spec, compiled once per process."""
     game = _GAMES.get(spec)
     if game is None:
-        from snowrules.compile.compiler import load_program
-        game = _GAMES[spec] = Game(load_program(spec.ruleset, spec.variant, spec.players, spec.options))
+        game = _GAMES[spec] = Game(_program(spec))
     return game
+
+
+def _program(spec: GameSpec) -> Program:
+    """The spec's program: its ruleset with its options and, when given, its constants set."""
+    from snowrules.compile.compiler import compile_ruleset, load_program
+    if not spec.constants:
+        return load_program(spec.ruleset, spec.variant, spec.players, spec.options)
+    from snowrules.load.ruleset import load_ruleset
+    from snowrules.load.set_constants import set_constants
+    ruleset = set_constants(load_ruleset(spec.ruleset, spec.variant, dict(spec.options)), list(spec.constants))
+    return compile_ruleset(ruleset, spec.players)
 
 
 def play_batch(spec: GameSpec, master_seed: int, indexes: list[int]) -> list[GameRecord]:
