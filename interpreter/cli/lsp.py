@@ -21,6 +21,7 @@ hover and definition keep working while the text does not parse.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import re
 import shutil
 import tempfile
@@ -66,34 +67,47 @@ def ruleset_of(path: Path) -> Path | None:
     return None
 
 
+_SCRATCH: list[tempfile.TemporaryDirectory] = []  # the server's own scratch folder, made once
+
+
+def _scratch_for(folder: Path) -> Path:
+    """The folder's copy, always at the same place for the same folder while the server runs: the
+    files read and parsed last are kept by path and text (yaml_files, parser), so a check after
+    an edit reads and parses again only the file that changed."""
+    if not _SCRATCH:
+        _SCRATCH.append(tempfile.TemporaryDirectory(prefix="snowrules-lsp-"))
+    place = Path(_SCRATCH[0].name) / hashlib.sha256(str(folder.resolve()).encode()).hexdigest()[:16]
+    return place / folder.name
+
+
 def check_texts(folder: Path, texts: dict[Path, str]) -> dict[Path, list[Diagnostic]]:
     """`validate --no-play`'s problems of a ruleset folder, as the editor's unsaved `texts` (by
     path inside the folder) make it, by file of the folder. The folder is copied with those texts
-    to a temporary folder, checked there, and the paths mapped back."""
-    with tempfile.TemporaryDirectory(prefix="snowrules-lsp-") as scratch:
-        copy = Path(scratch) / folder.name
-        shutil.copytree(folder, copy, ignore=shutil.ignore_patterns(".*", "__pycache__"), symlinks=True)
-        for path, text in texts.items():
-            try:
-                inside = path.resolve().relative_to(folder.resolve())
-            except ValueError:
-                continue
-            (copy / inside).parent.mkdir(parents=True, exist_ok=True)
-            (copy / inside).write_text(text, encoding="utf-8")
-        found = validate_folder(copy.resolve(), play=False, scenarios=False)
-        root = copy.resolve()
-        names = sorted({str(root), display_path(root)}, key=len, reverse=True)  # as messages may show it
-        by_file: dict[Path, list[Diagnostic]] = {}
-        for d in found:
-            where = Path(d.position.path).resolve()
-            if not where.is_relative_to(root):
-                continue
-            real = folder.resolve() / where.relative_to(root)
-            message, hint = d.message, d.hint
-            for name in names:
-                message, hint = message.replace(name, str(folder)), hint.replace(name, str(folder))
-            by_file.setdefault(real, []).append(Diagnostic(d.position, message, hint, d.severity, d.code))
-        return by_file
+    to the server's scratch folder, checked there, and the paths mapped back."""
+    copy = _scratch_for(folder)
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(folder, copy, ignore=shutil.ignore_patterns(".*", "__pycache__"), symlinks=True)
+    for path, text in texts.items():
+        try:
+            inside = path.resolve().relative_to(folder.resolve())
+        except ValueError:
+            continue
+        (copy / inside).parent.mkdir(parents=True, exist_ok=True)
+        (copy / inside).write_text(text, encoding="utf-8")
+    found = validate_folder(copy.resolve(), play=False, scenarios=False)
+    root = copy.resolve()
+    names = sorted({str(root), display_path(root)}, key=len, reverse=True)  # as messages may show it
+    by_file: dict[Path, list[Diagnostic]] = {}
+    for d in found:
+        where = Path(d.position.path).resolve()
+        if not where.is_relative_to(root):
+            continue
+        real = folder.resolve() / where.relative_to(root)
+        message, hint = d.message, d.hint
+        for name in names:
+            message, hint = message.replace(name, str(folder)), hint.replace(name, str(folder))
+        by_file.setdefault(real, []).append(Diagnostic(d.position, message, hint, d.severity, d.code))
+    return by_file
 
 
 def word_at(text: str, line: int, character: int) -> tuple[str, int, int] | None:
