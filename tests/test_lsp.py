@@ -25,11 +25,13 @@ class Session:
     def __init__(self) -> None:
         self.client = client_module.LanguageClient("test-client", "1")
         self.diagnostics: dict[str, list] = {}
+        self.history: list[tuple[str, list]] = []  # every publication, in order
         self.received = asyncio.Event()
 
         @self.client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         def published(params) -> None:
             self.diagnostics[params.uri] = params.diagnostics
+            self.history.append((params.uri, params.diagnostics))
             self.received.set()
 
     async def start(self, root: Path) -> None:
@@ -73,10 +75,23 @@ def test_diagnostics_hover_and_definition_through_a_client(tmp_path):
             session.client.text_document_did_open(lsp.DidOpenTextDocumentParams(
                 lsp.TextDocumentItem(uri=uri, language_id="snowrules", version=1, text=bad)))
             seen["open"] = (await session.next_diagnostics())[uri]
-            session.client.text_document_did_change(lsp.DidChangeTextDocumentParams(
-                lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
-                [lsp.TextDocumentContentChangeWholeDocument(text=good)]))
-            seen["fixed"] = (await session.next_diagnostics())[uri]
+
+            async def typed(text: str, version: int) -> list[list[str]]:
+                """The codes of each list published for the file after a change: first the
+                syntax errors of a parse of the file, at once (with its other problems as last
+                published), then the whole check's list once typing pauses."""
+                session.history.clear()
+                session.client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+                    lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                    [lsp.TextDocumentContentChangeWholeDocument(text=text)]))
+                while len([u for u, _ in session.history if u == uri]) < 2:
+                    await session.next_diagnostics()
+                return [[d.code for d in found] for u, found in session.history if u == uri]
+
+            seen["fixing"] = await typed(good, 2)
+            seen["fixed"] = session.diagnostics[uri]
+            seen["typed"] = await typed(bad, 3)  # a syntax error and an unknown name at once
+            seen["fixed again"] = await typed(good, 4)
             here = lsp.TextDocumentIdentifier(uri=uri)
             # line 34 (0-based 33): `                    if first(faces) == 1:`, `first` at column 23
             seen["hover function"] = await session.client.text_document_hover_async(
@@ -99,6 +114,8 @@ def test_diagnostics_hover_and_definition_through_a_client(tmp_path):
         (33, 23, 33, 29, "SR401", "unknown function 'lenght' (hint: did you mean 'size'?)"),
     ]
     assert list(seen["fixed"]) == []
+    assert seen["fixing"] == seen["fixed again"] == [["SR401"], []]
+    assert seen["typed"] == [["SR301"], ["SR301", "SR401"]]
     from snowrules.compile.library import REGISTRY
     first = REGISTRY["first"]
     assert seen["hover function"].contents.value == (

@@ -110,6 +110,27 @@ def check_texts(folder: Path, texts: dict[Path, str]) -> dict[Path, list[Diagnos
     return by_file
 
 
+SYNTAX_CODES = ("SR301", "SR302", "SR122")  # what a parse of one file finds
+
+
+def syntax_problems(text: str, path: Path, folder: Path) -> list[Diagnostic]:
+    """The syntax errors of one rules file's text, read in its ruleset's edition."""
+    from snowrules.language import editions
+    from snowrules.language.diagnostics import RulesSyntaxError, SnowrulesError
+    from snowrules.language.parser import parse_rules
+    from snowrules.load.yaml_files import load_yaml, plain
+    manifest, _ = load_yaml(folder / "ruleset.yaml", display_path(folder / "ruleset.yaml"))
+    tree = plain(manifest.tree) if manifest is not None else None
+    edition = editions.edition_of(tree) if isinstance(tree, dict) else editions.CURRENT
+    try:
+        parse_rules(text, display_path(path), edition)
+    except RulesSyntaxError as error:
+        return [d for d in error.diagnostics if d.code in SYNTAX_CODES]
+    except SnowrulesError:  # too large, too deep: the whole check says it
+        return []
+    return []
+
+
 def word_at(text: str, line: int, character: int) -> tuple[str, int, int] | None:
     """The name under a cursor (0-based): the word, its first and its end column."""
     lines = text.splitlines()
@@ -224,8 +245,30 @@ def build_server() -> Any:
                     message=f"{d.message} (hint: {d.hint})" if d.hint else d.message,
                     severity=severities.get(d.severity, lsp.DiagnosticSeverity.Warning),
                     code=d.code, source="snowrules"))
+            shown[file.as_uri()] = items
             server.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=file.as_uri(), diagnostics=items))
         published[key] = {str(f) for f in found}
+
+    shown: dict[str, list] = {}  # uri -> the diagnostics published for it last
+
+    def quick(uri: str) -> None:
+        """At once, before the whole check: the syntax errors of the rules file being typed (a
+        parse of one file takes tens of milliseconds; the check of a large ruleset, seconds).
+        The file's other problems, as last published, stay until the check replaces them."""
+        document = server.workspace.get_text_document(uri)
+        path = Path(document.path).resolve()
+        folder = ruleset_of(path)
+        if folder is None or path.suffix not in RULES_SUFFIXES:
+            return
+        syntax = syntax_problems(document.source, path, folder)
+        kept = [d for d in shown.get(uri, []) if d.code not in SYNTAX_CODES]
+        items = [lsp.Diagnostic(range=lsp.Range(lsp.Position(l0, c0), lsp.Position(l1, c1)),
+                                message=f"{d.message} (hint: {d.hint})" if d.hint else d.message,
+                                severity=lsp.DiagnosticSeverity.Error, code=d.code, source="snowrules")
+                 for d in syntax for l0, c0, l1, c1 in [lsp_range(d, document.source)]]
+        if items or len(kept) != len(shown.get(uri, [])):
+            shown[uri] = items + kept
+            server.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=items + kept))
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(params: lsp.DidOpenTextDocumentParams) -> None:
@@ -233,6 +276,7 @@ def build_server() -> Any:
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
     async def did_change(params: lsp.DidChangeTextDocumentParams) -> None:
+        quick(params.text_document.uri)
         await check(params.text_document.uri, TYPING_PAUSE)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
