@@ -208,3 +208,19 @@ def test_readme_python_examples_run(monkeypatch):
     assert len(blocks) == 2
     for block in blocks:
         exec(compile(block, "README.md", "exec"), {})
+
+
+def test_readme_python_example_plays_the_same_game_as_the_command(monkeypatch, capsys):
+    # the README says so: its first Python example is `snowrules run snow_time --players 4 --seed 7`
+    import json
+
+    from snowrules.cli.main import main
+    monkeypatch.chdir(ROOT)
+    block = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(encoding="utf-8"), re.S)[0]
+    names: dict = {}
+    exec(compile(block, "README.md", "exec"), names)
+    capsys.readouterr()
+    assert main(["run", "snow_time", "--players", "4", "--seed", "7", "--json"]) == 0
+    ran = json.loads(capsys.readouterr().out)
+    outcome = names["game"].outcome(names["state"])
+    assert (outcome.scores, outcome.winners, outcome.turns) == (ran["scores"], ran["winners"], ran["turns"])
