@@ -1,5 +1,6 @@
 """`snowrules lsp` through a real client (issue 25 §1): pygls' LanguageClient starts the server in
-a subprocess and talks LSP over stdio: open, change, save, hover, definition, shutdown.
+a subprocess and talks LSP over stdio: open, change, hover, definition, semantic tokens,
+completion, shutdown.
 
 The ruleset is a copy of tests/rulesets/pig; the expected ranges are worked out by hand from
 its rules.sr (0-based lines and columns, as LSP counts).
@@ -102,6 +103,11 @@ def test_diagnostics_hover_and_definition_through_a_client(tmp_path):
             # the declaration of turn_total: line 5 (0-based 4), `counter turn_total ...`, the name at column 8
             seen["definition"] = await session.client.text_document_definition_async(
                 lsp.DefinitionParams(here, lsp.Position(11, 14)))
+            seen["tokens"] = await session.client.text_document_semantic_tokens_full_async(
+                lsp.SemanticTokensParams(here))
+            # line 12 (0-based 11): `        set turn_total to 0`; completing `turn_t` after `set `
+            seen["completion"] = await session.client.text_document_completion_async(
+                lsp.CompletionParams(here, lsp.Position(11, 18)))
             seen["nothing"] = await session.client.text_document_hover_async(
                 lsp.HoverParams(here, lsp.Position(11, 5)))
         finally:
@@ -128,3 +134,14 @@ def test_diagnostics_hover_and_definition_through_a_client(tmp_path):
     assert (location.range.start.line, location.range.start.character,
             location.range.end.line, location.range.end.character) == (4, 8, 4, 18)
     assert seen["nothing"] is None  # `set` is a keyword, not a name
+    from snowrules.cli.lsp_tokens import TOKEN_TYPES
+    data = seen["tokens"].data
+    decoded, line, column = [], 0, 0
+    for at in range(0, len(data), 5):
+        line, column = line + data[at], (column if data[at] == 0 else 0) + data[at + 1]
+        decoded.append((line, column, data[at + 2], TOKEN_TYPES[data[at + 3]], data[at + 4]))
+    # line 5 (0-based 4): `counter turn_total shared from 0`
+    assert [d for d in decoded if d[0] == 4] == [(4, 0, 7, "keyword", 0), (4, 8, 10, "variable", 1),
+                                                  (4, 19, 6, "keyword", 0), (4, 26, 4, "keyword", 0),
+                                                  (4, 31, 1, "number", 0)]
+    assert [item.label for item in seen["completion"].items] == ["turn_total"]  # the names that begin turn_t

@@ -139,3 +139,25 @@ def test_the_server_answers_in_process(folder):
     assert (turn.name, turn.range.start.line, turn.range.end.line, [c.name for c in turn.children]) == (
         "each turn", 9, 16, ["draw", "score_it"])
     assert [s.name for s in outline] == ["deck", "score", "stock", "best", "scored", "setup", "each turn", "more"]
+
+
+# (a rules line, its coloured tokens: (column, length, type, modifier bits)); columns in UTF-16
+# code units, as LSP counts them: 'é' is one, '😀' two
+TOKEN_ROWS = [
+    ("# [Setup] deal", [(0, 2, "comment", 0), (2, 7, "comment", 2), (9, 5, "comment", 0)]),
+    ("zone hand per player hidden", [(0, 4, "keyword", 0), (5, 4, "variable", 1), (10, 3, "keyword", 0),
+                                     (14, 6, "variable", 0), (21, 6, "keyword", 0)]),
+    ('announce "😀", p.score + 1', [(0, 8, "keyword", 0), (9, 4, "string", 0), (15, 1, "variable", 0),
+                                    (17, 5, "property", 0), (23, 1, "operator", 0), (25, 1, "number", 0)]),
+    ('announce "é", best(x)', [(0, 8, "keyword", 0), (9, 3, "string", 0), (14, 4, "function", 0),
+                               (19, 1, "variable", 0)]),
+]
+
+
+@pytest.mark.parametrize("line, expected", TOKEN_ROWS)
+def test_semantic_tokens(line, expected):
+    from snowrules.cli.lsp_tokens import encoded, tokens
+    assert [t[1:] for t in tokens(line + "\n")] == expected
+    assert [t[0] for t in tokens("\n" + line)] == [1] * len(expected)
+    data = encoded(line)
+    assert data[:2] == [0, expected[0][0]] and len(data) == 5 * len(expected)

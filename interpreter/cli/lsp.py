@@ -309,6 +309,17 @@ def build_server() -> Any:
         return lsp.Location(uri=d.path.as_uri(), range=lsp.Range(lsp.Position(d.line, d.start),
                                                                   lsp.Position(d.line, d.end)))
 
+    from snowrules.cli import lsp_tokens
+
+    @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, lsp.SemanticTokensLegend(
+        token_types=list(lsp_tokens.TOKEN_TYPES), token_modifiers=list(lsp_tokens.TOKEN_MODIFIERS)))
+    def semantic_tokens(params: lsp.SemanticTokensParams) -> lsp.SemanticTokens:
+        """Every word of a rules file coloured by its kind in the grammar (cli/lsp_tokens.py)."""
+        document = server.workspace.get_text_document(params.text_document.uri)
+        if Path(document.path).suffix not in RULES_SUFFIXES:
+            return lsp.SemanticTokens(data=[])
+        return lsp.SemanticTokens(data=lsp_tokens.encoded(document.source))
+
     _names_features(server, lsp, texts_of)
     return server
 
