@@ -109,6 +109,9 @@ OPTION_KINDS = [
     ('[] if turn > 5 else ["b", "c"]', "value"),
     ('flatten([["b"], [], ["c"]])', "value"),
     ('flatten([[1] if turn > 5 else [], [2, 3]])', "value"),
+    ('[each x in ["b", "c"] where turn < 5]', "value"),  # a filter
+    ('unique(["b", "c", "b"])', "value"),
+    ('[each x in flatten([[], ["b", "c"]]) where turn < 5]', "value"),  # concatenation is flatten
 ]
 
 
