@@ -130,6 +130,7 @@ EXPECTATIONS = [
     (r"run snowy_tricks --players 4 --seed 2$", _contains("Snowy Tricks - 4 players, seed 2", "result after")),
     (r"--agents human,random,random$", _contains("Snow Time - 3 players", "to choose", "choice 1-")),
     (r"validate rulesets/snow_time$", _contains("rulesets/snow_time: valid")),
+    (r"snowrules new my_game$", _contains("my_game: a new ruleset (7 files)")),
     (r"upgrade rulesets/snow_time$", _contains("rulesets/snow_time: already in edition 2 of the language")),
     (r"test snow_time$", _contains(" passed, 0 failed")),
     (r"--log game\.jsonl && .*replay game\.jsonl$", _contains("log written to game.jsonl", "game.jsonl: identical (")),
