@@ -161,3 +161,43 @@ def test_semantic_tokens(line, expected):
     assert [t[0] for t in tokens("\n" + line)] == [1] * len(expected)
     data = encoded(line)
     assert data[:2] == [0, expected[0][0]] and len(data) == 5 * len(expected)
+
+
+CARDS = """schema: card.schema.json
+components:
+  - {name: six, value: 6}
+  - name: "prize 13"   # a block entry
+    value: 13
+    effect: |
+      add 1 to me.score
+  - name: moon
+"""
+
+# (a line, the cursor's column, YAML or rules, the component's name it names)
+NAMED_AT = [
+    ("  zones: {north.hand: [six, one]}", 24, True, "six"),
+    ("  zones: {north.hand: [six, prize 13]}", 30, True, "prize 13"),
+    ("  - {north: 'prize 13', south: six}", 15, True, "prize 13"),
+    ('    move [each c in box where c.name == "prize 13"] to deck', 45, False, "prize 13"),
+    ("    move six to deck", 10, False, None),  # a word of the rules is a name, not a component
+]
+
+
+@pytest.mark.parametrize("line, column, yaml, expected", NAMED_AT)
+def test_a_component_named_under_the_cursor(line, column, yaml, expected):
+    from snowrules.cli.lsp_components import components, text_at
+    named = text_at(line, 0, column, yaml)
+    found = components({Path("/r/components/cards.yaml"): CARDS}).get(named) if named else None
+    assert (found.name if found else None) == expected
+
+
+def test_components_entries_and_hover():
+    from snowrules.cli.lsp_components import Component, components, hover_of
+    found = components({Path("/r/components/cards.yaml"): CARDS, Path("/r/ruleset.yaml"): "name: x\n"})
+    assert [(c.name, c.line, c.start, c.end) for c in found.values()] == [
+        ("six", 2, 11, 14), ("prize 13", 3, 11, 19), ("moon", 7, 10, 14)]
+    assert found["prize 13"] == Component("prize 13", Path("/r/components/cards.yaml"), 3, 11, 19,
+                                          '  - name: "prize 13"   # a block entry\n    value: 13\n    effect: |\n'
+                                          "      add 1 to me.score")
+    assert hover_of(found["six"], Path("/r")) == ("**component** `six`\n\n```yaml\n  - {name: six, value: 6}\n```"
+                                                 "\n\nwritten at components/cards.yaml:3")

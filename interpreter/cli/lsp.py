@@ -292,10 +292,30 @@ def build_server() -> Any:
             return None
         return word[0], declarations(folder, texts_of(folder))
 
+    def component_under(params: Any) -> tuple[Any, Path] | None:
+        """The component named under the cursor (a quoted text of the rules, an item of a YAML
+        flow list or map) and its ruleset's folder (cli/lsp_components.py)."""
+        from snowrules.cli import lsp_components
+        from snowrules.cli.lsp_names import rules_files
+        document = server.workspace.get_text_document(params.text_document.uri)
+        path = Path(document.path).resolve()
+        folder = ruleset_of(path)
+        if folder is None:
+            return None
+        named = lsp_components.text_at(document.source, params.position.line, params.position.character,
+                                       path.suffix in (".yaml", ".yml"))
+        if named is None:
+            return None
+        found = lsp_components.components(rules_files(folder, texts_of(folder))).get(named)
+        return (found, folder) if found is not None else None
+
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
     def hover(params: lsp.HoverParams) -> lsp.Hover | None:
         found = name_under(params)
         text = hover_text(*found) if found else None
+        if text is None and (component := component_under(params)) is not None:
+            from snowrules.cli.lsp_components import hover_of
+            text = hover_of(*component)
         if text is None:
             return None
         return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text))
@@ -304,7 +324,12 @@ def build_server() -> Any:
     def definition(params: lsp.DefinitionParams) -> lsp.Location | None:
         found = name_under(params)
         if found is None or found[0] not in found[1]:
-            return None
+            component = component_under(params)
+            if component is None:
+                return None
+            c = component[0]
+            return lsp.Location(uri=c.path.as_uri(), range=lsp.Range(lsp.Position(c.line, c.start),
+                                                                      lsp.Position(c.line, c.end)))
         d = found[1][found[0]]
         return lsp.Location(uri=d.path.as_uri(), range=lsp.Range(lsp.Position(d.line, d.start),
                                                                   lsp.Position(d.line, d.end)))
