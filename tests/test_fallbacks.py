@@ -164,5 +164,5 @@ def test_an_id_is_needed_only_for_what_is_offered(tmp_path, capsys, offered):
         state.legal_actions()
     assert str(raised.value.diagnostics[0]).replace(f"{folder}/", "") == (
         "ruleset.yaml:13:23: error: 'first player token' is offered but has no id: a value is none where this "
-        "rule needs one (find() or first() found nothing?), in this manifest expression (hint: the decision is at rules.sr:25:9; "
-        "give 'first player token' what its id reads, or do not offer it there)")
+        "rule needs one (find() or first() found nothing?), in this manifest expression (hint: the decision is "
+        "at rules.sr:25:9; give 'first player token' what its id reads, or do not offer it there)")
