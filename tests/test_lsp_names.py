@@ -163,7 +163,7 @@ def test_semantic_tokens(line, expected):
     assert data[:2] == [0, expected[0][0]] and len(data) == 5 * len(expected)
 
 
-CARDS = """schema: card.schema.json
+CARD_LIST = """schema: card.schema.json
 components:
   - {name: six, value: 6}
   - name: "prize 13"   # a block entry
@@ -187,13 +187,13 @@ NAMED_AT = [
 def test_a_component_named_under_the_cursor(line, column, yaml, expected):
     from snowrules.cli.lsp_components import components, text_at
     named = text_at(line, 0, column, yaml)
-    found = components({Path("/r/components/cards.yaml"): CARDS}).get(named) if named else None
+    found = components({Path("/r/components/cards.yaml"): CARD_LIST}).get(named) if named else None
     assert (found.name if found else None) == expected
 
 
 def test_components_entries_and_hover():
     from snowrules.cli.lsp_components import Component, components, hover_of
-    found = components({Path("/r/components/cards.yaml"): CARDS, Path("/r/ruleset.yaml"): "name: x\n"})
+    found = components({Path("/r/components/cards.yaml"): CARD_LIST, Path("/r/ruleset.yaml"): "name: x\n"})
     assert [(c.name, c.line, c.start, c.end) for c in found.values()] == [
         ("six", 2, 11, 14), ("prize 13", 3, 11, 19), ("moon", 7, 10, 14)]
     assert found["prize 13"] == Component("prize 13", Path("/r/components/cards.yaml"), 3, 11, 19,
@@ -201,3 +201,16 @@ def test_components_entries_and_hover():
                                           "      add 1 to me.score")
     assert hover_of(found["six"], Path("/r")) == ("**component** `six`\n\n```yaml\n  - {name: six, value: 6}\n```"
                                                  "\n\nwritten at components/cards.yaml:3")
+
+
+def test_a_components_references_in_rules_and_yaml():
+    from snowrules.cli.lsp_components import references
+    files = {Path("/r/components/cards.yaml"): CARD_LIST,
+             Path("/r/scenarios/s.yaml"): "situation:\n  zones: {north.hand: [six, one]}  # six\n"
+                                          "choices:\n  - {north: six, south: 'prize 13'}\n  - six\n",
+             Path("/r/rules.sr"): 'move [each c in box where c.name == "six"] to deck  # six\n'}
+    assert [(p.name, line, start, end) for p, line, start, end in references("six", files)] == [
+        ("cards.yaml", 2, 11, 14), ("rules.sr", 0, 37, 40), ("s.yaml", 1, 23, 26), ("s.yaml", 3, 12, 15),
+        ("s.yaml", 4, 4, 7)]
+    assert [(p.name, line, start, end) for p, line, start, end in references("prize 13", files)] == [
+        ("cards.yaml", 3, 11, 19), ("s.yaml", 3, 25, 33)]

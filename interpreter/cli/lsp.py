@@ -382,10 +382,19 @@ def _names_features(server: Any, lsp: Any, texts_of: Any) -> None:
     def references(params: lsp.ReferenceParams) -> list[lsp.Location]:
         document = server.workspace.get_text_document(params.text_document.uri)
         folder = ruleset_of(Path(document.path).resolve())
-        word = word_at(document.source, params.position.line, params.position.character)
-        if folder is None or word is None:
+        if folder is None:
             return []
-        found = lsp_names.references(word[0], lsp_names.rules_files(folder, texts_of(folder)))
+        files = lsp_names.rules_files(folder, texts_of(folder))
+        from snowrules.cli import lsp_components
+        named = lsp_components.text_at(document.source, params.position.line, params.position.character,
+                                       Path(document.path).suffix in (".yaml", ".yml"))
+        if named is not None and named in lsp_components.components(files):  # a card, named in rules and YAML
+            return [lsp.Location(uri=path.as_uri(), range=span(line, start, end))
+                    for path, line, start, end in lsp_components.references(named, files)]
+        word = word_at(document.source, params.position.line, params.position.character)
+        if word is None:
+            return []
+        found = lsp_names.references(word[0], files)
         return [lsp.Location(uri=p.path.as_uri(), range=span(p.line, p.start, p.end)) for p in found]
 
     @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)

@@ -73,6 +73,29 @@ def text_at(text: str, line: int, character: int, yaml: bool) -> str | None:
     return None
 
 
+def references(name: str, files: dict[Path, str]) -> list[tuple[Path, int, int, int]]:
+    """Every place a component is named (0-based line, first and end column): the quoted texts
+    of the rules that are its name, and in YAML its entry's name and the items of flow lists and
+    maps (or block list items) that are its name, as scenarios name cards."""
+    found = []
+    for path, text in files.items():
+        yaml = path.suffix in (".yaml", ".yml")
+        for number, line in enumerate(text.splitlines()):
+            for match in _QUOTED.finditer(line):
+                if match.group(1) == name:
+                    found.append((path, number, match.start(1), match.end(1)))
+            if not yaml:
+                continue
+            code = line.split(" #", 1)[0]
+            for match in _FLOW_ITEM.finditer(code):
+                item = match.group()
+                bare = item.strip().removeprefix("- ").strip()
+                if bare.strip("'\"") == name and not bare.startswith('"'):
+                    start = match.start() + item.index(bare) + (1 if bare[0] == "'" else 0)
+                    found.append((path, number, start, start + len(name)))
+    return sorted(set(found), key=lambda f: (str(f[0]), f[1], f[2]))
+
+
 def hover_of(component: Component, folder: Path) -> str:
     """A hover's Markdown: the component's entry as written, and where."""
     try:
