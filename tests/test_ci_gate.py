@@ -222,3 +222,18 @@ def test_watch_checks_again_when_a_file_is_saved(made, tmp_path):
         watcher.join(10)
     assert said == [f"watching {folder} (Ctrl-C stops)", "-- changed: rules.sr; checking again"]
     assert rounds == [0, 1]
+
+
+@pytest.mark.parametrize("strict, code, failures", [
+    ([], 0, []),
+    (["--strict"], 1, ["{f}/components/forgotten.yaml:1:1: warning: this YAML file is not listed by ruleset.yaml "
+                       "nor by a variant, so it is never checked nor used (hint: add it to `components:` in "
+                       "ruleset.yaml, or delete it) [SR105]"]),
+])
+def test_junit_check_case_fails_on_warnings_with_strict(made, tmp_path, strict, code, failures):
+    folder = copy_of(made, tmp_path)
+    (folder / "components" / "forgotten.yaml").write_text("schema: card.schema.json\ncomponents: []\n")
+    report = tmp_path / "r.xml"
+    assert main(["validate", "--no-play", "--no-scenarios", *strict, "--junit-xml", str(report), str(folder)]) == code
+    check = ET.parse(report).getroot().find("testsuite").find("testcase")
+    assert [f.text for f in check.findall("failure")] == [text.format(f=folder) for text in failures]

@@ -280,7 +280,7 @@ def _validate_once(args, form: str, bounds, junit_file: Path | None) -> int:
     cases: list = []
     # each folder's check, smoke games and scenarios compile each configuration once (validate_folder)
     folders, problems = validate_paths(args.paths, not getattr(args, "no_play", False), bounds,
-                                       not getattr(args, "no_scenarios", False), cases)
+                                       not getattr(args, "no_scenarios", False), cases, getattr(args, "strict", False))
     if junit_file is not None:
         junit.write(junit_file, cases)
     sys.stdout.write(render(problems, form, installed_version()))

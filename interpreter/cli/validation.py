@@ -231,9 +231,11 @@ def _ordered(found: dict[tuple, Diagnostic]) -> list[Diagnostic]:
 
 
 def validate_paths(refs: list[str], play: bool = True, bounds: SmokeBounds = DEFAULT_BOUNDS,
-                   scenarios: bool = True, cases: list[Case] | None = None) -> tuple[list[Path], list[Diagnostic]]:
+                   scenarios: bool = True, cases: list[Case] | None = None, strict: bool = False
+                   ) -> tuple[list[Path], list[Diagnostic]]:
     """The folders `refs` name, and every problem found in them (each once). `cases`, when
-    given, gets a JUnit case for each folder's own check and one for each of its scenarios."""
+    given, gets a JUnit case for each folder's own check (failed by its errors, and with
+    `strict` its warnings too) and one for each of its scenarios."""
     folders, problems = ruleset_folders(refs)
     seen = {(d.position, d.message) for d in problems}
     for folder in folders:
@@ -241,7 +243,8 @@ def validate_paths(refs: list[str], play: bool = True, bounds: SmokeBounds = DEF
         found = validate_folder(folder, play, bounds, scenarios, played)
         if cases is not None:
             in_scenarios = {text for case in played for text in case.problems}
-            errors = [d.with_code() for d in found if d.severity == "error" and d.with_code() not in in_scenarios]
+            failing = ("error", "warning") if strict else ("error",)
+            errors = [d.with_code() for d in found if d.severity in failing and d.with_code() not in in_scenarios]
             cases.append(Case(display_path(folder), "check", time.perf_counter() - started
                               - sum(c.seconds for c in played), errors))
             cases.extend(played)
