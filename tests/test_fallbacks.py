@@ -109,6 +109,9 @@ OPTION_KINDS = [
     ('[] if turn > 5 else ["b", "c"]', "value"),
     ('flatten([["b"], [], ["c"]])', "value"),
     ('flatten([[1] if turn > 5 else [], [2, 3]])', "value"),
+    ('[each x in ["b", "c"] where turn < 5]', "value"),  # a filter
+    ('unique(["b", "c", "b"])', "value"),
+    ('[each x in flatten([[], ["b", "c"]]) where turn < 5]', "value"),  # concatenation is flatten
 ]
 
 
@@ -125,3 +128,41 @@ def test_declared_text_ids_survive_an_empty_list_beside_them(tmp_path, options, 
                                          + 'action_ids: {distinct: "10", choice: {value: \'1 if it == "b" else 2\'}}\n')
     state = Game(compile_ruleset(load_ruleset(str(folder)), 2)).start(1)
     assert (state.pending.kind, len(state.pending.options[0])) == (kind, 2)
+
+
+# An id is needed only for what is offered: a first player token without the `value` the ids read
+# is not offered (validate: valid); when a rule offers it, the game says so at its decision.
+TOKEN_IN_HAND = '''    move [each c in box where c.name == "first player token"] to first(players).hand
+'''
+
+
+@pytest.mark.parametrize("offered", [False, True])
+def test_an_id_is_needed_only_for_what_is_offered(tmp_path, capsys, offered):
+    from snowrules.cli.main import main
+    folder = tmp_path / "high_card"
+    assert main(["new", str(folder)]) == 0
+    manifest, schema, cards, rules = (folder / "ruleset.yaml", folder / "schemas" / "card.schema.json",
+                                      folder / "components" / "cards.yaml", folder / "rules.sr")
+    manifest.write_text(manifest.read_text() + 'action_ids:\n  distinct: "6"\n  choice: {component: it.value - 1}\n')
+    schema.write_text(schema.read_text().replace('"required": ["name", "value"]', '"required": ["name"]'))
+    cards.write_text(cards.read_text() + "  - {name: first player token}\n")
+    deal = "    move all from box to deck\n"
+    rules.write_text(rules.read_text().replace(deal, (TOKEN_IN_HAND if offered else "")
+                                               + '    move [each c in box where c.name != "first player token"] '
+                                               "to deck\n"))
+    capsys.readouterr()
+    assert main(["validate", "--no-play", "--no-scenarios", str(folder)]) == 0  # was: exit 1 at the manifest
+    if not offered:
+        return
+    pytest.importorskip("pyspiel")
+    from snowrules.adapters.openspiel import load_game
+    from snowrules.language.diagnostics import RuntimeRulesError
+    state = load_game(str(folder)).new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    with pytest.raises(RuntimeRulesError) as raised:
+        state.legal_actions()
+    assert str(raised.value.diagnostics[0]).replace(f"{folder}/", "") == (
+        "ruleset.yaml:13:23: error: 'first player token' is offered but has no id: a value is none where this "
+        "rule needs one (find() or first() found nothing?), in this manifest expression (hint: the decision is "
+        "at rules.sr:25:9; give 'first player token' what its id reads, or do not offer it there)")

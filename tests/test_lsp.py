@@ -1,5 +1,6 @@
 """`snowrules lsp` through a real client (issue 25 §1): pygls' LanguageClient starts the server in
-a subprocess and talks LSP over stdio: open, change, save, hover, definition, shutdown.
+a subprocess and talks LSP over stdio: open, change, hover, definition, semantic tokens,
+completion, shutdown.
 
 The ruleset is a copy of tests/rulesets/pig; the expected ranges are worked out by hand from
 its rules.sr (0-based lines and columns, as LSP counts).
@@ -25,11 +26,13 @@ class Session:
     def __init__(self) -> None:
         self.client = client_module.LanguageClient("test-client", "1")
         self.diagnostics: dict[str, list] = {}
+        self.history: list[tuple[str, list]] = []  # every publication, in order
         self.received = asyncio.Event()
 
         @self.client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         def published(params) -> None:
             self.diagnostics[params.uri] = params.diagnostics
+            self.history.append((params.uri, params.diagnostics))
             self.received.set()
 
     async def start(self, root: Path) -> None:
@@ -73,10 +76,25 @@ def test_diagnostics_hover_and_definition_through_a_client(tmp_path):
             session.client.text_document_did_open(lsp.DidOpenTextDocumentParams(
                 lsp.TextDocumentItem(uri=uri, language_id="snowrules", version=1, text=bad)))
             seen["open"] = (await session.next_diagnostics())[uri]
+
+            async def typed(text: str, version: int) -> list[list[str]]:
+                """The codes of each list published for the file after a change: first the
+                syntax errors of a parse of the file, at once (with its other problems as last
+                published), then the whole check's list once typing pauses."""
+                session.history.clear()
+                session.client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+                    lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                    [lsp.TextDocumentContentChangeWholeDocument(text=text)]))
+                while len([u for u, _ in session.history if u == uri]) < 2:
+                    await session.next_diagnostics()
+                return [[d.code for d in found] for u, found in session.history if u == uri]
+
+            seen["fixing"] = await typed(good, 2)
+            seen["fixed"] = session.diagnostics[uri]
+            seen["typed"] = await typed(bad, 3)  # a syntax error and an unknown name at once
             session.client.text_document_did_change(lsp.DidChangeTextDocumentParams(
-                lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
-                [lsp.TextDocumentContentChangeWholeDocument(text=good)]))
-            seen["fixed"] = (await session.next_diagnostics())[uri]
+                lsp.VersionedTextDocumentIdentifier(uri=uri, version=4),
+                [lsp.TextDocumentContentChangeWholeDocument(text=good)]))  # the text hover and the rest ask about
             here = lsp.TextDocumentIdentifier(uri=uri)
             # line 34 (0-based 33): `                    if first(faces) == 1:`, `first` at column 23
             seen["hover function"] = await session.client.text_document_hover_async(
@@ -87,6 +105,11 @@ def test_diagnostics_hover_and_definition_through_a_client(tmp_path):
             # the declaration of turn_total: line 5 (0-based 4), `counter turn_total ...`, the name at column 8
             seen["definition"] = await session.client.text_document_definition_async(
                 lsp.DefinitionParams(here, lsp.Position(11, 14)))
+            seen["tokens"] = await session.client.text_document_semantic_tokens_full_async(
+                lsp.SemanticTokensParams(here))
+            # line 12 (0-based 11): `        set turn_total to 0`; completing `turn_t` after `set `
+            seen["completion"] = await session.client.text_document_completion_async(
+                lsp.CompletionParams(here, lsp.Position(11, 18)))
             seen["nothing"] = await session.client.text_document_hover_async(
                 lsp.HoverParams(here, lsp.Position(11, 5)))
         finally:
@@ -99,6 +122,8 @@ def test_diagnostics_hover_and_definition_through_a_client(tmp_path):
         (33, 23, 33, 29, "SR401", "unknown function 'lenght' (hint: did you mean 'size'?)"),
     ]
     assert list(seen["fixed"]) == []
+    assert seen["fixing"] == [["SR401"], []]
+    assert seen["typed"] == [["SR301"], ["SR301", "SR401"]]
     from snowrules.compile.library import REGISTRY
     first = REGISTRY["first"]
     assert seen["hover function"].contents.value == (
@@ -111,3 +136,14 @@ def test_diagnostics_hover_and_definition_through_a_client(tmp_path):
     assert (location.range.start.line, location.range.start.character,
             location.range.end.line, location.range.end.character) == (4, 8, 4, 18)
     assert seen["nothing"] is None  # `set` is a keyword, not a name
+    from snowrules.cli.lsp_tokens import TOKEN_TYPES
+    data = seen["tokens"].data
+    decoded, line, column = [], 0, 0
+    for at in range(0, len(data), 5):
+        line, column = line + data[at], (column if data[at] == 0 else 0) + data[at + 1]
+        decoded.append((line, column, data[at + 2], TOKEN_TYPES[data[at + 3]], data[at + 4]))
+    # line 5 (0-based 4): `counter turn_total shared from 0`
+    assert [d for d in decoded if d[0] == 4] == [(4, 0, 7, "keyword", 0), (4, 8, 10, "variable", 1),
+                                                  (4, 19, 6, "keyword", 0), (4, 26, 4, "keyword", 0),
+                                                  (4, 31, 1, "number", 0)]
+    assert [item.label for item in seen["completion"].items] == ["turn_total"]  # the names that begin turn_t

@@ -139,3 +139,78 @@ def test_the_server_answers_in_process(folder):
     assert (turn.name, turn.range.start.line, turn.range.end.line, [c.name for c in turn.children]) == (
         "each turn", 9, 16, ["draw", "score_it"])
     assert [s.name for s in outline] == ["deck", "score", "stock", "best", "scored", "setup", "each turn", "more"]
+
+
+# (a rules line, its coloured tokens: (column, length, type, modifier bits)); columns in UTF-16
+# code units, as LSP counts them: 'é' is one, '😀' two
+TOKEN_ROWS = [
+    ("# [Setup] deal", [(0, 2, "comment", 0), (2, 7, "comment", 2), (9, 5, "comment", 0)]),
+    ("zone hand per player hidden", [(0, 4, "keyword", 0), (5, 4, "variable", 1), (10, 3, "keyword", 0),
+                                     (14, 6, "variable", 0), (21, 6, "keyword", 0)]),
+    ('announce "😀", p.score + 1', [(0, 8, "keyword", 0), (9, 4, "string", 0), (15, 1, "variable", 0),
+                                    (17, 5, "property", 0), (23, 1, "operator", 0), (25, 1, "number", 0)]),
+    ('announce "é", best(x)', [(0, 8, "keyword", 0), (9, 3, "string", 0), (14, 4, "function", 0),
+                               (19, 1, "variable", 0)]),
+]
+
+
+@pytest.mark.parametrize("line, expected", TOKEN_ROWS)
+def test_semantic_tokens(line, expected):
+    from snowrules.cli.lsp_tokens import encoded, tokens
+    assert [t[1:] for t in tokens(line + "\n")] == expected
+    assert [t[0] for t in tokens("\n" + line)] == [1] * len(expected)
+    data = encoded(line)
+    assert data[:2] == [0, expected[0][0]] and len(data) == 5 * len(expected)
+
+
+CARD_LIST = """schema: card.schema.json
+components:
+  - {name: six, value: 6}
+  - name: "prize 13"   # a block entry
+    value: 13
+    effect: |
+      add 1 to me.score
+  - name: moon
+"""
+
+# (a line, the cursor's column, YAML or rules, the component's name it names)
+NAMED_AT = [
+    ("  zones: {north.hand: [six, one]}", 24, True, "six"),
+    ("  zones: {north.hand: [six, prize 13]}", 30, True, "prize 13"),
+    ("  - {north: 'prize 13', south: six}", 15, True, "prize 13"),
+    ('    move [each c in box where c.name == "prize 13"] to deck', 45, False, "prize 13"),
+    ("    move six to deck", 10, False, None),  # a word of the rules is a name, not a component
+]
+
+
+@pytest.mark.parametrize("line, column, yaml, expected", NAMED_AT)
+def test_a_component_named_under_the_cursor(line, column, yaml, expected):
+    from snowrules.cli.lsp_components import components, text_at
+    named = text_at(line, 0, column, yaml)
+    found = components({Path("/r/components/cards.yaml"): CARD_LIST}).get(named) if named else None
+    assert (found.name if found else None) == expected
+
+
+def test_components_entries_and_hover():
+    from snowrules.cli.lsp_components import Component, components, hover_of
+    found = components({Path("/r/components/cards.yaml"): CARD_LIST, Path("/r/ruleset.yaml"): "name: x\n"})
+    assert [(c.name, c.line, c.start, c.end) for c in found.values()] == [
+        ("six", 2, 11, 14), ("prize 13", 3, 11, 19), ("moon", 7, 10, 14)]
+    assert found["prize 13"] == Component("prize 13", Path("/r/components/cards.yaml"), 3, 11, 19,
+                                          '  - name: "prize 13"   # a block entry\n    value: 13\n    effect: |\n'
+                                          "      add 1 to me.score")
+    assert hover_of(found["six"], Path("/r")) == ("**component** `six`\n\n```yaml\n  - {name: six, value: 6}\n```"
+                                                 "\n\nwritten at components/cards.yaml:3")
+
+
+def test_a_components_references_in_rules_and_yaml():
+    from snowrules.cli.lsp_components import references
+    files = {Path("/r/components/cards.yaml"): CARD_LIST,
+             Path("/r/scenarios/s.yaml"): "situation:\n  zones: {north.hand: [six, one]}  # six\n"
+                                          "choices:\n  - {north: six, south: 'prize 13'}\n  - six\n",
+             Path("/r/rules.sr"): 'move [each c in box where c.name == "six"] to deck  # six\n'}
+    assert [(p.name, line, start, end) for p, line, start, end in references("six", files)] == [
+        ("cards.yaml", 2, 11, 14), ("rules.sr", 0, 37, 40), ("s.yaml", 1, 23, 26), ("s.yaml", 3, 12, 15),
+        ("s.yaml", 4, 4, 7)]
+    assert [(p.name, line, start, end) for p, line, start, end in references("prize 13", files)] == [
+        ("cards.yaml", 3, 11, 19), ("s.yaml", 3, 25, 33)]

@@ -147,3 +147,19 @@ SUGGEST_ROWS = [
 @pytest.mark.parametrize("name, candidates, expected", SUGGEST_ROWS)
 def test_suggestions_with_the_names_of_other_languages(name, candidates, expected):
     assert suggest(name, candidates) == expected
+
+
+def test_four_mistakes_in_one_card_come_out_in_one_round_in_the_editor(tmp_path):
+    # what the language server publishes (cli/lsp.py check_texts): the editor's unsaved text, the
+    # file on disk unchanged, the same four problems at the same places as validate's
+    from snowrules.cli.lsp import check_texts
+    shutil.copytree(ROOT / "rulesets" / "snow_time", tmp_path / "game")
+    cards = (tmp_path / "game" / "components" / "cards.yaml").resolve()
+    found = check_texts(tmp_path / "game", {cards: cards.read_text(encoding="utf-8") + FOUR_MISTAKES})
+    assert list(found) == [cards]
+    assert [(d.position.line, d.position.col, d.code, d.message) for d in found[cards]] == [
+        (59, 5, "SR205", "component 'Watcher' is defined twice"),
+        (62, 13, "SR203", "card 'Watcher': number: '2' is not of type 'integer'"),
+        (64, 9, "SR301", "unexpected '.'"),
+        (65, 12, "SR401", "unknown function 'lenght'"),
+    ]

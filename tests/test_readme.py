@@ -130,6 +130,7 @@ EXPECTATIONS = [
     (r"run snowy_tricks --players 4 --seed 2$", _contains("Snowy Tricks - 4 players, seed 2", "result after")),
     (r"--agents human,random,random$", _contains("Snow Time - 3 players", "to choose", "choice 1-")),
     (r"validate rulesets/snow_time$", _contains("rulesets/snow_time: valid")),
+    (r"snowrules new my_game$", _contains("my_game: a new ruleset (7 files)")),
     (r"upgrade rulesets/snow_time$", _contains("rulesets/snow_time: already in edition 2 of the language")),
     (r"test snow_time$", _contains(" passed, 0 failed")),
     (r"explain goofspiel --players 2 --code$",
@@ -214,3 +215,19 @@ def test_readme_python_examples_run(monkeypatch):
     assert len(blocks) == 2
     for block in blocks:
         exec(compile(block, "README.md", "exec"), {})
+
+
+def test_readme_python_example_plays_the_same_game_as_the_command(monkeypatch, capsys):
+    # the README says so: its first Python example is `snowrules run snow_time --players 4 --seed 7`
+    import json
+
+    from snowrules.cli.main import main
+    monkeypatch.chdir(ROOT)
+    block = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(encoding="utf-8"), re.S)[0]
+    names: dict = {}
+    exec(compile(block, "README.md", "exec"), names)
+    capsys.readouterr()
+    assert main(["run", "snow_time", "--players", "4", "--seed", "7", "--json"]) == 0
+    ran = json.loads(capsys.readouterr().out)
+    outcome = names["game"].outcome(names["state"])
+    assert (outcome.scores, outcome.winners, outcome.turns) == (ran["scores"], ran["winners"], ran["turns"])

@@ -332,7 +332,7 @@ def test_ctrl_c_stops_within_a_second_with_the_summary_so_far(workers, tmp_path)
     (["compare", "snow_time", "--games", "5"], 2, "nothing to compare"),
     (["compare", "snow_time", "--games", "5", "--variant", "a", "--variant", "b", "--variant", "c"], 2,
      "give one (base against it) or two"),
-    (["compare", "snow_time", "--games", "5", "--variant", "nope"], 1, "unknown variant 'nope'"),
+    (["compare", "snow_time", "--games", "5", "--variant", "nope"], 2, "unknown variant 'nope'"),
     (["compare", "snow_time", "--games", "0", "--variant", "short_track"], 2, "--games must be at least 1"),
     (["compare", "goofspiel", "--games", "5", "--other-option", "num_cards=99"], 2, "--option: "),
     (["compare", "snow_time", "--games", "5", "--variant", "two_colours", "--players", "4"], 2,

@@ -179,7 +179,14 @@ class SnowrulesGame(pyspiel.Game):
         if key[1] == "value" and type(option) not in (int, str, bool):
             raise RuntimeRulesError.at(position, f"an option {option!r} has no declared id: `value` ids are "
                                        "for numbers, texts and true/false", f"the decision is at {pending.rule}")
-        found = self.evaluate(key, State(), option)
+        try:
+            found = self.evaluate(key, State(), option)
+        except RuntimeRulesError as error:  # validate checks only what may be offered: this one is
+            label = self.engine.label(option, pending.kind)
+            raise RuntimeRulesError.at(position, f"{label!r} is offered but has no id: "
+                                       f"{error.diagnostics[0].message}",
+                                       f"the decision is at {pending.rule}; give {label!r} what its id reads, "
+                                       "or do not offer it there") from None
         limit = self.chance_size if group == "chance" else self.distinct
         if type(found) is not int or not 0 <= found < limit:
             label = self.engine.label(option, pending.kind)

@@ -25,13 +25,26 @@ from snowrules.runtime.engine import Game
 from snowrules.runtime.returns import player_returns
 
 
-def _ruleset(ref: str, variant: str | None, options: list[str] | None = None):
+def _ruleset(ref: str, variant: str | None, options: list[str] | None = None, constants: list[str] | None = None,
+             flag: str = "--constant"):
     if find_ruleset(ref) is None:
         raise UsageError(f"no ruleset {ref!r}: give a bundled ruleset ({', '.join(bundled_names())}) "
                          "or a folder holding a ruleset.yaml")
     if variant is not None and name_problem(variant, "variant name"):
         raise UsageError(f"--variant: {name_problem(variant, 'variant name')}")
-    ruleset = load_ruleset(ref, variant)
+    try:
+        ruleset = load_ruleset(ref, variant)
+    except SnowrulesError as error:  # an unknown variant is a wrong argument, as an unknown option is
+        unknown = [d for d in error.diagnostics if d.code == "SR208"]
+        if variant is None or len(unknown) != len(error.diagnostics):
+            raise
+        raise UsageError(f"--variant: {unknown[0].message} ({unknown[0].hint})") from None
+    if constants:
+        from snowrules.load.set_constants import ConstantError, set_constants
+        try:
+            ruleset = set_constants(ruleset, constants, flag)
+        except ConstantError as error:
+            raise UsageError(str(error)) from None
     values = {}
     for text in options or []:
         name, equals, value = text.partition("=")
@@ -87,10 +100,13 @@ def _agents(spec: str, players: int, seed: int) -> tuple[list, list[str]]:
 def command_run(args) -> int:
     if args.log is not None and (problem := log_target_problem(args.log)) is not None:
         raise UsageError(f"--log {args.log}: {problem}")
+    if args.log is not None and getattr(args, "constant", []):
+        raise UsageError("--log with --constant: a log replays the ruleset as its files say; "
+                         "put the constant in a variant file to keep such a game (docs/language.md, Variants)")
     picture = getattr(args, "picture", None)
     if picture is not None and (problem := picture_target_problem(picture)) is not None:
         raise UsageError(f"--picture {picture}: {problem}")
-    ruleset = _ruleset(args.ruleset, args.variant, args.option)
+    ruleset = _ruleset(args.ruleset, args.variant, args.option, getattr(args, "constant", []))
     players = _players(ruleset, args.players, args.agents)
     agents, agent_names = _agents(args.agents, players, args.seed)
     if args.json:  # stdout holds only the result: a person at the table is asked on stderr
@@ -241,23 +257,43 @@ def _print_result(title: str, result: dict) -> None:
 
 def command_validate(args) -> int:
     """Exit 0 clean (warnings allowed unless --strict), 1 with errors, 2 on a usage error."""
-    from snowrules.cli.formats import FORMATS, render
-    from snowrules.cli.validation import validate_paths
-    from snowrules.cli.version import installed_version
+    from snowrules.cli.formats import FORMATS
     from snowrules.play.smoke import DEFAULT_BOUNDS, SmokeBounds
     form = getattr(args, "format", "text")
     if form not in FORMATS:
         raise UsageError(f"--format {form!r}: choose one of {', '.join(FORMATS)}")
+    from snowrules.cli import junit
     bounds = SmokeBounds(seconds=getattr(args, "time_limit", DEFAULT_BOUNDS.seconds))
+    junit_file = getattr(args, "junit_xml", None)
+    junit.check_target(junit_file)
+    if getattr(args, "watch", False):
+        from snowrules.cli.watch import watch_and_validate
+        return watch_and_validate(args, lambda: _validate_once(args, form, bounds, junit_file))
+    return _validate_once(args, form, bounds, junit_file)
+
+
+def _validate_once(args, form: str, bounds, junit_file: Path | None) -> int:
+    """One round of validate: the problems printed, the exit code returned."""
+    from snowrules.cli import junit
+    from snowrules.cli.formats import render
+    from snowrules.cli.validation import validate_paths
+    from snowrules.cli.version import installed_version
+    cases: list = []
     # each folder's check, smoke games and scenarios compile each configuration once (validate_folder)
     workers = getattr(args, "workers", None) or os.cpu_count() or 1
-    folders, problems = validate_paths(args.paths, not getattr(args, "no_play", False), bounds, workers)
+    folders, problems = validate_paths(args.paths, not getattr(args, "no_play", False), bounds,
+                                       not getattr(args, "no_scenarios", False), cases, getattr(args, "strict", False),
+                                       workers)
+    if junit_file is not None:
+        junit.write(junit_file, cases)
     sys.stdout.write(render(problems, form, installed_version()))
     errors = sum(d.severity == "error" for d in problems)
-    failing = errors + (len(problems) - errors if getattr(args, "strict", False) else 0)
-    if problems and form == "text":
-        print(f"{len(problems)} problem(s) found: {errors} error(s), {len(problems) - errors} warning(s)",
-              file=sys.stderr)
+    notes = sum(d.severity == "note" for d in problems)  # a note never fails, even --strict
+    warnings = len(problems) - errors - notes
+    failing = errors + (warnings if getattr(args, "strict", False) else 0)
+    if errors + warnings and form == "text":
+        print(f"{errors + warnings} problem(s) found: {errors} error(s), {warnings} warning(s)"
+              + (f", {notes} note(s)" if notes else ""), file=sys.stderr)
     if not failing and form == "text":
         for folder in folders:
             print(f"{folder}: valid")
@@ -272,14 +308,22 @@ def validate_folder(folder: Path) -> list[Diagnostic]:
 
 
 def command_test(args) -> int:
+    import time
+
+    from snowrules.cli import junit
+    junit_file = getattr(args, "junit_xml", None)
+    junit.check_target(junit_file)
     ruleset = _ruleset(args.ruleset, None)
     files = scenario_files(ruleset)
     if not files:
         print(f"{ruleset.name}: no scenarios in {ruleset.folder / 'scenarios'}")
         return 1
+    files = junit.chosen(files, getattr(args, "pattern", None))
     passed = failed = 0
+    cases: list[junit.Case] = []
     read: dict = {}  # the ruleset is read once for all its scenarios
     for path in files:
+        started = time.perf_counter()
         try:
             with game_clock(getattr(args, "time_limit", None), where=Position(str(path), 1, 1)):
                 result = run_scenario(path, args.ruleset, read=read)
@@ -288,7 +332,10 @@ def command_test(args) -> int:
             print(f"FAIL {path.name}")
             for diagnostic in error.diagnostics:
                 print(f"    {diagnostic}")
+            cases.append(junit.Case(ruleset.name, path.name, time.perf_counter() - started,
+                                    [str(d) for d in error.diagnostics]))
             continue
+        cases.append(junit.Case(ruleset.name, path.name, time.perf_counter() - started, list(result.failures)))
         if args.verbose:
             from snowrules.play.narrate import narrate
             for line in narrate(result.events):
@@ -302,6 +349,8 @@ def command_test(args) -> int:
             for failure in result.failures:
                 print(f"    {failure}")
     print(f"{passed} passed, {failed} failed")
+    if junit_file is not None:
+        junit.write(junit_file, cases)
     return 1 if failed else 0
 
 
@@ -384,7 +433,7 @@ def _simulated(args, ruleset, players: int, agent_names: list[str]):
     from snowrules.play.simulate import simulate
     options = tuple(sorted(ruleset.option_values.items()))
     spec = GameSpec(args.ruleset, ruleset.variant, players, tuple(agent_names), options, not args.no_components,
-                    getattr(args, "time_limit", None))
+                    getattr(args, "time_limit", None), ruleset.constants_set)
     try:
         return simulate(spec, args.games, args.seed, args.workers, args.cluster,
                         progress=not args.json and sys.stderr.isatty())
@@ -399,13 +448,15 @@ def _replay_command(args, ruleset, players: int, agent_names: list[str]) -> str:
         parts.append(f"--variant {ruleset.variant}")
     parts += [f"--option {name}={value}" for name, value in sorted(ruleset.option_values.items())
               if value != ruleset.options[name]["default"]]
+    from snowrules.load.set_constants import constant_text
+    parts += [f"--constant {constant_text(name, value)}" for name, value in ruleset.constants_set]
     if set(agent_names) != {"random"}:
         parts.append(f"--agents {','.join(agent_names)}")
     return " ".join(parts)
 
 
 def command_simulate(args) -> int:
-    ruleset = _ruleset(args.ruleset, args.variant, args.option)
+    ruleset = _ruleset(args.ruleset, args.variant, args.option, getattr(args, "constant", []))
     players = _players(ruleset, args.players, args.agents)
     _, agent_names = _agents(args.agents, players, 0)
     _check_simulation_arguments(args, agent_names)
@@ -445,12 +496,14 @@ def _compared_sides(args):
     """(base ruleset, other ruleset): base against one variant, or the first variant against the second."""
     if len(args.variant) > 2:
         raise UsageError("--variant: give one (base against it) or two (the first against the second)")
-    if not args.variant and not args.other_option:
-        raise UsageError("nothing to compare: give --variant V, two --variant, or --other-option NAME=VALUE")
+    if not args.variant and not args.other_option and not args.other_constant:
+        raise UsageError("nothing to compare: give --variant V, two --variant, --other-option NAME=VALUE "
+                         "or --other-constant NAME=VALUE")
     base_variant = args.variant[0] if len(args.variant) == 2 else None
     other_variant = args.variant[-1] if args.variant else None
-    base = _ruleset(args.ruleset, base_variant, args.option)
-    other = _ruleset(args.ruleset, other_variant, args.option + args.other_option)
+    base = _ruleset(args.ruleset, base_variant, args.option, args.constant)
+    other = _ruleset(args.ruleset, other_variant, args.option + args.other_option, args.constant + args.other_constant,
+                     "--other-constant")
     return base, other
 
 
@@ -493,6 +546,9 @@ def command_compare(args) -> int:
         return 130
     comparison = compare(runs[0].records, runs[1].records, base_players, other_players)
     labels = (_side_label(base, base.option_values), _side_label(other, base.option_values))
+    if args.other_constant:  # what the compared side sets, as typed
+        labels = (labels[0], labels[1] + (" with " if " with " not in labels[1] else ", ")
+                  + ", ".join(text.strip() for text in args.other_constant))
     if args.report is not None:
         from snowrules.play.report import comparison_report
         page = comparison_report(args.report, base.title, runs, comparison, labels)

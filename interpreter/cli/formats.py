@@ -37,7 +37,9 @@ def _record(d: Diagnostic) -> dict:
 
 def _json(diagnostics: list[Diagnostic]) -> str:
     errors = sum(d.severity == "error" for d in diagnostics)
-    return json.dumps({"format": JSON_FORMAT, "errors": errors, "warnings": len(diagnostics) - errors,
+    notes = sum(d.severity == "note" for d in diagnostics)
+    return json.dumps({"format": JSON_FORMAT, "errors": errors, "warnings": len(diagnostics) - errors - notes,
+                       "notes": notes,
                        "diagnostics": [_record(d) for d in diagnostics]}, indent=2) + "\n"
 
 
@@ -52,7 +54,7 @@ def _escape_property(text: str) -> str:
 def _github(diagnostics: list[Diagnostic]) -> str:
     lines = []
     for d in diagnostics:
-        level = "error" if d.severity == "error" else "warning"
+        level = {"error": "error", "note": "notice"}.get(d.severity, "warning")
         message = f"{d.message} (hint: {d.hint})" if d.hint else d.message
         props = (f"file={_escape_property(d.position.path)},line={d.position.line},"
                  f"col={d.position.col},title={_escape_property(d.code)}")
@@ -71,7 +73,7 @@ def _sarif(diagnostics: list[Diagnostic], version: str) -> str:
         region = {"startLine": max(d.position.line, 1), "startColumn": max(d.position.col, 1)}
         results.append({
             "ruleId": d.code, "ruleIndex": used.index(d.code),
-            "level": "error" if d.severity == "error" else "warning",
+            "level": d.severity if d.severity in ("error", "note") else "warning",
             "message": {"text": message},
             "locations": [{"physicalLocation": {
                 "artifactLocation": {"uri": d.position.path.replace("\\", "/"), "uriBaseId": "%SRCROOT%"},

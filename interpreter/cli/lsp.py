@@ -21,6 +21,7 @@ hover and definition keep working while the text does not parse.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import re
 import shutil
 import tempfile
@@ -66,34 +67,68 @@ def ruleset_of(path: Path) -> Path | None:
     return None
 
 
+_SCRATCH: list[tempfile.TemporaryDirectory] = []  # the server's own scratch folder, made once
+
+
+def _scratch_for(folder: Path) -> Path:
+    """The folder's copy, always at the same place for the same folder while the server runs: the
+    files read and parsed last are kept by path and text (yaml_files, parser), so a check after
+    an edit reads and parses again only the file that changed."""
+    if not _SCRATCH:
+        _SCRATCH.append(tempfile.TemporaryDirectory(prefix="snowrules-lsp-"))
+    place = Path(_SCRATCH[0].name) / hashlib.sha256(str(folder.resolve()).encode()).hexdigest()[:16]
+    return place / folder.name
+
+
 def check_texts(folder: Path, texts: dict[Path, str]) -> dict[Path, list[Diagnostic]]:
     """`validate --no-play`'s problems of a ruleset folder, as the editor's unsaved `texts` (by
     path inside the folder) make it, by file of the folder. The folder is copied with those texts
-    to a temporary folder, checked there, and the paths mapped back."""
-    with tempfile.TemporaryDirectory(prefix="snowrules-lsp-") as scratch:
-        copy = Path(scratch) / folder.name
-        shutil.copytree(folder, copy, ignore=shutil.ignore_patterns(".*", "__pycache__"), symlinks=True)
-        for path, text in texts.items():
-            try:
-                inside = path.resolve().relative_to(folder.resolve())
-            except ValueError:
-                continue
-            (copy / inside).parent.mkdir(parents=True, exist_ok=True)
-            (copy / inside).write_text(text, encoding="utf-8")
-        found = validate_folder(copy.resolve(), play=False, scenarios=False)
-        root = copy.resolve()
-        names = sorted({str(root), display_path(root)}, key=len, reverse=True)  # as messages may show it
-        by_file: dict[Path, list[Diagnostic]] = {}
-        for d in found:
-            where = Path(d.position.path).resolve()
-            if not where.is_relative_to(root):
-                continue
-            real = folder.resolve() / where.relative_to(root)
-            message, hint = d.message, d.hint
-            for name in names:
-                message, hint = message.replace(name, str(folder)), hint.replace(name, str(folder))
-            by_file.setdefault(real, []).append(Diagnostic(d.position, message, hint, d.severity, d.code))
-        return by_file
+    to the server's scratch folder, checked there, and the paths mapped back."""
+    copy = _scratch_for(folder)
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(folder, copy, ignore=shutil.ignore_patterns(".*", "__pycache__"), symlinks=True)
+    for path, text in texts.items():
+        try:
+            inside = path.resolve().relative_to(folder.resolve())
+        except ValueError:
+            continue
+        (copy / inside).parent.mkdir(parents=True, exist_ok=True)
+        (copy / inside).write_text(text, encoding="utf-8")
+    found = validate_folder(copy.resolve(), play=False, scenarios=False)
+    root = copy.resolve()
+    names = sorted({str(root), display_path(root)}, key=len, reverse=True)  # as messages may show it
+    by_file: dict[Path, list[Diagnostic]] = {}
+    for d in found:
+        where = Path(d.position.path).resolve()
+        if not where.is_relative_to(root):
+            continue
+        real = folder.resolve() / where.relative_to(root)
+        message, hint = d.message, d.hint
+        for name in names:
+            message, hint = message.replace(name, str(folder)), hint.replace(name, str(folder))
+        by_file.setdefault(real, []).append(Diagnostic(d.position, message, hint, d.severity, d.code))
+    return by_file
+
+
+SYNTAX_CODES = ("SR301", "SR302", "SR122")  # what a parse of one file finds
+
+
+def syntax_problems(text: str, path: Path, folder: Path) -> list[Diagnostic]:
+    """The syntax errors of one rules file's text, read in its ruleset's edition."""
+    from snowrules.language import editions
+    from snowrules.language.diagnostics import RulesSyntaxError, SnowrulesError
+    from snowrules.language.parser import parse_rules
+    from snowrules.load.yaml_files import load_yaml, plain
+    manifest, _ = load_yaml(folder / "ruleset.yaml", display_path(folder / "ruleset.yaml"))
+    tree = plain(manifest.tree) if manifest is not None else None
+    edition = editions.edition_of(tree) if isinstance(tree, dict) else editions.CURRENT
+    try:
+        parse_rules(text, display_path(path), edition)
+    except RulesSyntaxError as error:
+        return [d for d in error.diagnostics if d.code in SYNTAX_CODES]
+    except SnowrulesError:  # too large, too deep: the whole check says it
+        return []
+    return []
 
 
 def word_at(text: str, line: int, character: int) -> tuple[str, int, int] | None:
@@ -202,15 +237,38 @@ def build_server() -> Any:
             if text is None and file.is_file():
                 text = file.read_text(encoding="utf-8", errors="replace")
             items = []
+            severities = {"error": lsp.DiagnosticSeverity.Error, "note": lsp.DiagnosticSeverity.Information}
             for d in found.get(file, []):
                 l0, c0, l1, c1 = lsp_range(d, text)
                 items.append(lsp.Diagnostic(
                     range=lsp.Range(lsp.Position(l0, c0), lsp.Position(l1, c1)),
                     message=f"{d.message} (hint: {d.hint})" if d.hint else d.message,
-                    severity=lsp.DiagnosticSeverity.Error if d.severity == "error" else lsp.DiagnosticSeverity.Warning,
+                    severity=severities.get(d.severity, lsp.DiagnosticSeverity.Warning),
                     code=d.code, source="snowrules"))
+            shown[file.as_uri()] = items
             server.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=file.as_uri(), diagnostics=items))
         published[key] = {str(f) for f in found}
+
+    shown: dict[str, list] = {}  # uri -> the diagnostics published for it last
+
+    def quick(uri: str) -> None:
+        """At once, before the whole check: the syntax errors of the rules file being typed (a
+        parse of one file takes tens of milliseconds; the check of a large ruleset, seconds).
+        The file's other problems, as last published, stay until the check replaces them."""
+        document = server.workspace.get_text_document(uri)
+        path = Path(document.path).resolve()
+        folder = ruleset_of(path)
+        if folder is None or path.suffix not in RULES_SUFFIXES:
+            return
+        syntax = syntax_problems(document.source, path, folder)
+        kept = [d for d in shown.get(uri, []) if d.code not in SYNTAX_CODES]
+        items = [lsp.Diagnostic(range=lsp.Range(lsp.Position(l0, c0), lsp.Position(l1, c1)),
+                                message=f"{d.message} (hint: {d.hint})" if d.hint else d.message,
+                                severity=lsp.DiagnosticSeverity.Error, code=d.code, source="snowrules")
+                 for d in syntax for l0, c0, l1, c1 in [lsp_range(d, document.source)]]
+        if items or len(kept) != len(shown.get(uri, [])):
+            shown[uri] = items + kept
+            server.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=items + kept))
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(params: lsp.DidOpenTextDocumentParams) -> None:
@@ -218,6 +276,7 @@ def build_server() -> Any:
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
     async def did_change(params: lsp.DidChangeTextDocumentParams) -> None:
+        quick(params.text_document.uri)
         await check(params.text_document.uri, TYPING_PAUSE)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
@@ -233,10 +292,30 @@ def build_server() -> Any:
             return None
         return word[0], declarations(folder, texts_of(folder))
 
+    def component_under(params: Any) -> tuple[Any, Path] | None:
+        """The component named under the cursor (a quoted text of the rules, an item of a YAML
+        flow list or map) and its ruleset's folder (cli/lsp_components.py)."""
+        from snowrules.cli import lsp_components
+        from snowrules.cli.lsp_names import rules_files
+        document = server.workspace.get_text_document(params.text_document.uri)
+        path = Path(document.path).resolve()
+        folder = ruleset_of(path)
+        if folder is None:
+            return None
+        named = lsp_components.text_at(document.source, params.position.line, params.position.character,
+                                       path.suffix in (".yaml", ".yml"))
+        if named is None:
+            return None
+        found = lsp_components.components(rules_files(folder, texts_of(folder))).get(named)
+        return (found, folder) if found is not None else None
+
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
     def hover(params: lsp.HoverParams) -> lsp.Hover | None:
         found = name_under(params)
         text = hover_text(*found) if found else None
+        if text is None and (component := component_under(params)) is not None:
+            from snowrules.cli.lsp_components import hover_of
+            text = hover_of(*component)
         if text is None:
             return None
         return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text))
@@ -245,10 +324,26 @@ def build_server() -> Any:
     def definition(params: lsp.DefinitionParams) -> lsp.Location | None:
         found = name_under(params)
         if found is None or found[0] not in found[1]:
-            return None
+            component = component_under(params)
+            if component is None:
+                return None
+            c = component[0]
+            return lsp.Location(uri=c.path.as_uri(), range=lsp.Range(lsp.Position(c.line, c.start),
+                                                                      lsp.Position(c.line, c.end)))
         d = found[1][found[0]]
         return lsp.Location(uri=d.path.as_uri(), range=lsp.Range(lsp.Position(d.line, d.start),
                                                                   lsp.Position(d.line, d.end)))
+
+    from snowrules.cli import lsp_tokens
+
+    @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, lsp.SemanticTokensLegend(
+        token_types=list(lsp_tokens.TOKEN_TYPES), token_modifiers=list(lsp_tokens.TOKEN_MODIFIERS)))
+    def semantic_tokens(params: lsp.SemanticTokensParams) -> lsp.SemanticTokens:
+        """Every word of a rules file coloured by its kind in the grammar (cli/lsp_tokens.py)."""
+        document = server.workspace.get_text_document(params.text_document.uri)
+        if Path(document.path).suffix not in RULES_SUFFIXES:
+            return lsp.SemanticTokens(data=[])
+        return lsp.SemanticTokens(data=lsp_tokens.encoded(document.source))
 
     _names_features(server, lsp, texts_of)
     return server
@@ -287,10 +382,19 @@ def _names_features(server: Any, lsp: Any, texts_of: Any) -> None:
     def references(params: lsp.ReferenceParams) -> list[lsp.Location]:
         document = server.workspace.get_text_document(params.text_document.uri)
         folder = ruleset_of(Path(document.path).resolve())
-        word = word_at(document.source, params.position.line, params.position.character)
-        if folder is None or word is None:
+        if folder is None:
             return []
-        found = lsp_names.references(word[0], lsp_names.rules_files(folder, texts_of(folder)))
+        files = lsp_names.rules_files(folder, texts_of(folder))
+        from snowrules.cli import lsp_components
+        named = lsp_components.text_at(document.source, params.position.line, params.position.character,
+                                       Path(document.path).suffix in (".yaml", ".yml"))
+        if named is not None and named in lsp_components.components(files):  # a card, named in rules and YAML
+            return [lsp.Location(uri=path.as_uri(), range=span(line, start, end))
+                    for path, line, start, end in lsp_components.references(named, files)]
+        word = word_at(document.source, params.position.line, params.position.character)
+        if word is None:
+            return []
+        found = lsp_names.references(word[0], files)
         return [lsp.Location(uri=p.path.as_uri(), range=span(p.line, p.start, p.end)) for p in found]
 
     @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)

@@ -44,6 +44,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--variant", help="a variant of the ruleset, by name")
     run.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                      help="set a game parameter the ruleset declares (repeatable), e.g. --option size=6")
+    run.add_argument("--constant", action="append", default=[], metavar="NAME=VALUE",
+                     help="try another value of a constant of the rules or the component files (repeatable)")
     run.add_argument("--log", type=Path, help="write the game's JSON Lines log to this file")
     run.add_argument("--json", action="store_true", help="print only the result, as one JSON object")
     run.add_argument("--rules", action="store_true", help="show the rule (file:line) behind each event")
@@ -64,11 +66,20 @@ def _parser() -> argparse.ArgumentParser:
     validate.add_argument("--no-play", action="store_true", help="skip the seeded smoke games")
     validate.add_argument("--workers", type=_positive_workers, metavar="N",
                           help="processes playing the smoke games and scenarios (default: one per CPU)")
+    validate.add_argument("--no-scenarios", action="store_true",
+                          help="read the scenarios without playing them (their expectations are not checked)")
+    validate.add_argument("--watch", action="store_true",
+                          help="check again each time a file of the rulesets is saved (Ctrl-C stops; the watch extra)")
+    validate.add_argument("--junit-xml", type=Path, metavar="FILE",
+                          help="also write the results as JUnit XML: each ruleset's check and each scenario a case")
     _time_limit_argument(validate, 5.0, "each smoke game and each scenario")
 
     test = commands.add_parser("test", help="run a ruleset's scenarios")
     test.add_argument("ruleset", help="a bundled ruleset's name or a ruleset folder")
     test.add_argument("-v", "--verbose", action="store_true", help="tell each scenario's game")
+    test.add_argument("-k", metavar="PATTERN", dest="pattern",
+                      help="only the scenarios whose file name or name holds PATTERN (case-insensitive)")
+    test.add_argument("--junit-xml", type=Path, metavar="FILE", help="also write the results as JUnit XML")
     _time_limit_argument(test, 10.0, "each scenario")
 
     replay = commands.add_parser("replay", help="re-run a game log and check it")
@@ -87,6 +98,8 @@ def _parser() -> argparse.ArgumentParser:
     simulate.add_argument("--variant", help="a variant of the ruleset, by name")
     simulate.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                           help="set a game parameter the ruleset declares (repeatable)")
+    simulate.add_argument("--constant", action="append", default=[], metavar="NAME=VALUE",
+                          help="try another value of a constant of the ruleset (repeatable)")
     _simulation_arguments(simulate)
     simulate.add_argument("--out", type=Path, metavar="FILE",
                           help="one row per game (seed, scores, winners, turns): .csv, .jsonl or .parquet")
@@ -99,6 +112,10 @@ def _parser() -> argparse.ArgumentParser:
                          help="set a game parameter on both sides (repeatable)")
     compare.add_argument("--other-option", action="append", default=[], metavar="NAME=VALUE",
                          help="set a game parameter on the compared side only (repeatable)")
+    compare.add_argument("--constant", action="append", default=[], metavar="NAME=VALUE",
+                         help="set a constant of the ruleset on both sides (repeatable)")
+    compare.add_argument("--other-constant", action="append", default=[], metavar="NAME=VALUE",
+                         help="set a constant on the compared side only (repeatable)")
     _simulation_arguments(compare)
 
     tournament = commands.add_parser("tournament", help="agents in every seating on the same seeds, rated")
@@ -140,6 +157,8 @@ def _parser() -> argparse.ArgumentParser:
     tune.add_argument("--write-variant", metavar="NAME",
                       help="write the winner as the variant NAME of the ruleset folder (variants/NAME.yaml)")
     _sweep_arguments(tune)
+    new = commands.add_parser("new", help="make a ruleset folder to start from: it validates, plays, has a scenario")
+    new.add_argument("name", help="the new folder (its name is the ruleset's name: lowercase, digits, _)")
 
     commands.add_parser("lsp", help="a language server for editors, over stdio (the lsp extra: pygls)")
     upgrade = commands.add_parser("upgrade", help="rewrite a ruleset to the current edition of the language")
@@ -259,6 +278,8 @@ def main(argv: list[str] | None = None) -> int:
         handler = _command_lsp
     elif args.command == "explain":
         from snowrules.cli.explain import command_explain as handler
+    elif args.command == "new":
+        from snowrules.cli.new import command_new as handler
     elif args.command == "upgrade":
         from snowrules.cli.upgrade import command_upgrade as handler
     elif args.command == "serve":

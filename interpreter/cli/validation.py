@@ -9,9 +9,11 @@ from __future__ import annotations
 import difflib
 import functools
 import re
+import time
 from dataclasses import replace
 from pathlib import Path
 
+from snowrules.cli.junit import Case, expectation_failures
 from snowrules.compile.compiler import check, programs_shared
 from snowrules.language.diagnostics import Diagnostic, Position, SnowrulesError
 from snowrules.load.fallbacks import position_id_warnings
@@ -51,18 +53,24 @@ def ruleset_folders(refs: list[str]) -> tuple[list[Path], list[Diagnostic]]:
 
 
 def validate_folder(folder: Path, play: bool = True, bounds: SmokeBounds = DEFAULT_BOUNDS,
-                    scenarios: bool = True, workers: int = 1) -> list[Diagnostic]:
-    """Every problem of a ruleset, its variants, its scenario files (played, with `scenarios`)
-    and (with `play`) its smoke games, each once, in file and line order. The check, the smoke
-    games and the scenarios compile each configuration once (`programs_shared`); with several
-    `workers`, the smoke games and scenarios are played in worker processes (see `_played`)."""
+                    scenarios: bool = True, cases: list[Case] | None = None, workers: int = 1) -> list[Diagnostic]:
+    """Every problem of a ruleset, its variants, its scenario files (played, with `scenarios`,
+    their expectations checked) and (with `play`) its smoke games, each once, in file and line
+    order. The check, the smoke games and the scenarios compile each configuration once
+    (`programs_shared`); with several `workers`, the smoke games and scenarios are played in
+    worker processes (see `_played`). `cases`, when given, gets one JUnit case per scenario
+    (junit.py)."""
     with programs_shared():
-        return _validate_folder(folder, play, bounds, scenarios, workers)
+        return _validate_folder(folder, play, bounds, scenarios, cases if cases is not None else [], workers)
 
 
 def _validate_folder(folder: Path, play: bool, bounds: SmokeBounds, scenarios: bool,
-                     workers: int) -> list[Diagnostic]:
+                     cases: list[Case], workers: int) -> list[Diagnostic]:
     found: dict[tuple, Diagnostic] = {}
+    suite = display_path(folder)
+
+    def not_played(why: str) -> None:
+        cases.extend(Case(suite, path.name, skipped=why) for path in scenario_files(ruleset))
 
     def add(diagnostics: list[Diagnostic]) -> None:
         for d in diagnostics:
@@ -114,15 +122,20 @@ def _validate_folder(folder: Path, play: bool, bounds: SmokeBounds, scenarios: b
          for path in outside_scenario_files(ruleset)])
     if _errors(found):  # scenarios and smoke games need a ruleset without errors
         add(_scenario_syntax(ruleset))
+        not_played("not played: the ruleset has errors")
         return _ordered(found)
-    smoke, scenario_problems = _played(folder, ruleset, play, bounds, scenarios, workers)
+    smoke, scenario_results = _played(folder, ruleset, play, bounds, scenarios, workers)
     add(smoke)
     if _errors(found):  # a rule that fails in smoke games fails the scenarios too: once is enough
+        not_played("not played: a smoke game failed")
         return _ordered(found)
     if not scenarios:
         add(_scenario_syntax(ruleset))
+        not_played("not played: --no-scenarios")
         return _ordered(found)
-    add(scenario_problems)
+    for path, problems, seconds in scenario_results:  # each played once: its names and expectations checked
+        add(problems)
+        cases.append(Case(suite, path.name, seconds, [d.with_code() for d in problems]))
     return _ordered(found)
 
 
@@ -130,12 +143,12 @@ MIN_PARALLEL_TASKS = 4  # fewer games and scenarios than this are played at once
 
 
 def _played(folder: Path, ruleset, play: bool, bounds: SmokeBounds, scenarios: bool,
-            workers: int) -> tuple[list[Diagnostic], list[Diagnostic]]:
-    """The problems of the smoke games (each variant's, with `play`) and of the scenarios (with
-    `scenarios`), in that order. They are independent of each other, so with several workers
-    they are played in a pool of processes forked once the check has compiled the
-    configurations (a forked worker finds them compiled), each task's problems kept in the
-    order of the tasks: the output is the same as one process gives."""
+            workers: int) -> tuple[list[Diagnostic], list[tuple[Path, list[Diagnostic], float]]]:
+    """The problems of the smoke games (each variant's, with `play`), and each scenario's path,
+    problems and seconds (with `scenarios`), in that order. They are independent of each other,
+    so with several workers they are played in a pool of processes forked once the check has
+    compiled the configurations (a forked worker finds them compiled), each task's result kept
+    in the order of the tasks: the output is the same as one process gives."""
     tasks = [("smoke", variant) for variant in [None, *ruleset.variants]] if play else []
     if scenarios:
         tasks += [("scenario", str(path)) for path in scenario_files(ruleset)]
@@ -145,24 +158,28 @@ def _played(folder: Path, ruleset, play: bool, bounds: SmokeBounds, scenarios: b
         results = _in_workers(min(workers, len(tasks)), run, tasks)
     else:
         results = [run(task) for task in tasks]
-    smoke = [d for (kind, _), found in zip(tasks, results) if kind == "smoke" for d in found]
-    scenario = [d for (kind, _), found in zip(tasks, results) if kind == "scenario" for d in found]
+    smoke = [d for (kind, _), (found, _) in zip(tasks, results) if kind == "smoke" for d in found]
+    scenario = [(Path(item), found, seconds) for (kind, item), (found, seconds) in zip(tasks, results)
+                if kind == "scenario"]
     return smoke, scenario
 
 
 _scenario_reads: dict = {}  # the ruleset as read for its scenarios, once per process (run_scenario)
 
 
-def _play_task(folder: str, bounds: SmokeBounds, task: tuple[str, str | None]) -> list[Diagnostic]:
+def _play_task(folder: str, bounds: SmokeBounds, task: tuple[str, str | None]) -> tuple[list[Diagnostic], float]:
+    """One task of `_played`: its problems and the seconds it took."""
     kind, item = task
+    started = time.perf_counter()
     if kind == "smoke":
-        return smoke_play(read_ruleset(folder, item)[0], bounds)
+        return smoke_play(read_ruleset(folder, item)[0], bounds), time.perf_counter() - started
     try:
         with game_clock(bounds.seconds):
-            run_scenario(Path(item), folder, bounds.max_steps, _scenario_reads)
+            result = run_scenario(Path(item), folder, bounds.max_steps, _scenario_reads)
+        problems = expectation_failures(result.failures)
     except SnowrulesError as error:
-        return list(error.diagnostics)
-    return []
+        problems = list(error.diagnostics)
+    return problems, time.perf_counter() - started
 
 
 def _in_workers(workers: int, run, tasks: list) -> list[list[Diagnostic]]:
@@ -267,12 +284,24 @@ def _ordered(found: dict[tuple, Diagnostic]) -> list[Diagnostic]:
 
 
 def validate_paths(refs: list[str], play: bool = True, bounds: SmokeBounds = DEFAULT_BOUNDS,
+                   scenarios: bool = True, cases: list[Case] | None = None, strict: bool = False,
                    workers: int = 1) -> tuple[list[Path], list[Diagnostic]]:
-    """The folders `refs` name, and every problem found in them (each once)."""
+    """The folders `refs` name, and every problem found in them (each once). `cases`, when
+    given, gets a JUnit case for each folder's own check (failed by its errors, and with
+    `strict` its warnings too) and one for each of its scenarios."""
     folders, problems = ruleset_folders(refs)
     seen = {(d.position, d.message) for d in problems}
     for folder in folders:
-        for d in validate_folder(folder, play, bounds, workers=workers):
+        started, played = time.perf_counter(), []
+        found = validate_folder(folder, play, bounds, scenarios, played, workers)
+        if cases is not None:
+            in_scenarios = {text for case in played for text in case.problems}
+            failing = ("error", "warning") if strict else ("error",)
+            errors = [d.with_code() for d in found if d.severity in failing and d.with_code() not in in_scenarios]
+            cases.append(Case(display_path(folder), "check", time.perf_counter() - started
+                              - sum(c.seconds for c in played), errors))
+            cases.extend(played)
+        for d in found:
             if (d.position, d.message) not in seen:
                 seen.add((d.position, d.message))
                 problems.append(d)

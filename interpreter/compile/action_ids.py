@@ -63,7 +63,7 @@ class ActionIdCheck:
                 continue
             group, kind = key
             if kind == "component":
-                candidates = range(components)
+                candidates = self._offerable(key, range(components))
             elif kind == "player":
                 candidates = range(self.layout.seats)
             else:
@@ -87,6 +87,25 @@ class ActionIdCheck:
                                 f"declare `action_ids: {{{what}: ...}}` in the ruleset's manifest")
 
     # ---- counts and ids -------------------------------------------------------------------
+    def _offerable(self, key: tuple, candidates: range) -> list[int]:
+        """The components whose id can be worked out, when some can: an id is needed only for
+        what a decision offers, and a component without the fields the ids read (a first player
+        token among cards) is not offered where they are; if one is, the game says so at its
+        decision (adapters/openspiel.py). When none can, all are kept, so the expression's
+        mistake is reported here."""
+        fn, size, slot, _ = self.interface[key]
+        works = []
+        for value in candidates:
+            env = [None] * size
+            if slot is not None:
+                env[slot] = value
+            try:
+                fn(State(), env)
+            except Exception:  # noqa: BLE001 - any failure: this component has no id
+                continue
+            works.append(value)
+        return works or list(candidates)
+
     def _evaluate(self, key: tuple, bound: Any = None) -> tuple[bool, Any]:
         fn, size, slot, position = self.interface[key]
         env = [None] * size

@@ -33,6 +33,7 @@ CATALOGUE: tuple[Code, ...] = (
          "edition 2)"),
     Code("SR122", "reserved-word", "a reserved word of the language used as a name (in edition 1: a name that "
          "edition 2 reserves, a warning)"),
+    Code("SR123", "edition-missing", "a manifest without `language:`: read as the first edition (a note)"),
     Code("SR201", "unknown-field", "a YAML map has a field its schema does not know (often a misspelling)"),
     Code("SR202", "missing-field", "a YAML map lacks a field its schema requires"),
     Code("SR203", "wrong-type", "a YAML value is of the wrong type (a text for a number, ...)"),
@@ -58,6 +59,7 @@ CATALOGUE: tuple[Code, ...] = (
     Code("SR499", "rules-check", "another mistake found when the rules are checked"),
     Code("SR501", "scenario-unknown-name", "a scenario names a seat, zone, card, counter or variant the ruleset lacks"),
     Code("SR502", "scenario-invalid", "a scenario cannot be set up or run as written"),
+    Code("SR503", "scenario-expectation", "a scenario's expectation is not met (a counter, a zone, the winners, ...)"),
     Code("SR601", "runtime-failure", "a seeded smoke game stopped with an error at a rule"),
     Code("SR602", "game-does-not-end", "a smoke game did not end within its step or time bound"),
     Code("SR701", "file-too-large", "a file is larger than the size limit"),

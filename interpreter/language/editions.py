@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from snowrules.language.diagnostics import Diagnostic, Position
+
 FIRST = 1
 CURRENT = 2
 MANIFEST_KEY = "language"
@@ -79,3 +81,12 @@ def edition_of(manifest: dict) -> int:
     value = manifest.get(MANIFEST_KEY, FIRST)
     return int(value) if isinstance(value, int) and not isinstance(value, bool) else FIRST
 
+
+
+def missing_note(where: Position) -> Diagnostic:
+    """The note at a manifest that names no edition: it is read as the first, and says so, since
+    the first edition's spellings (`count:` for copies, keywords as names) keep their old meaning."""
+    return Diagnostic(where, f"no `{MANIFEST_KEY}:` here: this ruleset is read as edition {FIRST} of the language "
+                      f"(the current edition is {CURRENT})",
+                      f"add `{MANIFEST_KEY}: {CURRENT}` once the edition warnings are fixed "
+                      "(`snowrules upgrade` does both)", severity="note", code="SR123")

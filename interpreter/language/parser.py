@@ -8,6 +8,7 @@ snippet's positions are shifted by the line and column where it sits inside its 
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from contextvars import ContextVar
 from dataclasses import replace
 from functools import lru_cache
@@ -283,17 +284,51 @@ def _check_depth(tree: Tree, shift: Shift) -> None:
         stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
 
 
+# The syntax of the texts parsed last, by text, start rule, place and edition (or the syntax
+# error they raise): a command that reads a ruleset several times (validate: once per variant)
+# and the language server (a check per edit, most files unchanged) parse each text once. Syntax
+# trees are frozen, so they may be shared; bounded by the texts' length, as yaml_files' trees.
+PARSED_TEXT_KEPT = 2_000_000
+_PARSED: OrderedDict[tuple, tuple] = OrderedDict()
+_parsed_kept = 0  # the length of the texts in _PARSED
+
+
+def _keep_parsed(key: tuple, known: tuple) -> None:
+    global _parsed_kept
+    if len(key[0]) > PARSED_TEXT_KEPT // 4:
+        return
+    _PARSED[key] = known
+    _parsed_kept += len(key[0])
+    while _parsed_kept > PARSED_TEXT_KEPT:
+        oldest, _ = _PARSED.popitem(last=False)
+        _parsed_kept -= len(oldest[0])
+
+
 def _parse(text: str, start: str, shift: Shift, edition: int = editions.CURRENT,
            notes: list[Diagnostic] | None = None):
     """The syntax of `text`, written in the language's `edition`; else a RulesSyntaxError with
     every syntax error found. `notes` (when given) gets a warning for each name that a later
     edition reserves."""
-    later: list[Token] = []
-    reading = _READING.set((edition, later))
+    key = (text, start, shift.path, shift.line_offset, shift.col_offset, shift.every_line, edition)
+    known = _PARSED.get(key)
+    if known is None:
+        later: list[Token] = []
+        reading = _READING.set((edition, later))
+        try:
+            known = (_parse_text(text, start, shift), None, later)
+        except RulesSyntaxError as error:
+            known = (None, error, later)
+        finally:
+            _READING.reset(reading)
+        _keep_parsed(key, known)
+    else:
+        _PARSED.move_to_end(key)
+    tree, error, later = known
     try:
-        return _parse_text(text, start, shift)
+        if error is not None:
+            raise error.with_traceback(None)  # a stored error, raised again: no traceback piles up
+        return tree
     finally:
-        _READING.reset(reading)
         for token in later if notes is not None else []:
             note = _reserved_later(token, edition, shift)
             if note not in notes:

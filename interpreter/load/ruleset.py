@@ -85,6 +85,7 @@ class Ruleset:
     # warnings at the spellings a later edition changes, each with its rewrite (`validate` shows them)
     edition_notes: list[Diagnostic] = field(default_factory=list)
     ids_by_position: bool = False  # the manifest's `action_ids: {by_position: true}` (load/fallbacks.py)
+    constants_set: tuple = ()  # (name, value) pairs set by --constant (load/set_constants.py)
 
     def look_alike_warnings(self) -> list[Diagnostic]:
         """A warning at each name that differs from an earlier one of its kind only by confusable
@@ -248,6 +249,8 @@ class _Reader(ComponentLists):
         self.problems.raise_if_any()
         m = plain(manifest.tree)
         self.edition, self.edition_declared = editions.edition_of(m), editions.MANIFEST_KEY in m
+        if not self.edition_declared:  # said once, before the warnings at the old spellings
+            self.edition_notes.append(editions.missing_note(Position(self.shown(manifest_path), 1, 1)))
         rules_files = list(m["rules"])
         component_files = list(m.get("components", []))
         players = m["players"]

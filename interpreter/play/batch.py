@@ -121,17 +121,22 @@ _GAMES: dict[GameSpec, Game] = {}
 def _game_for(spec: GameSpec) -> Game:
     """The compiled game of a spec, compiled once per process."""
     game = _GAMES.get(spec)
-    if game is None and spec.constants:  # a sweep's point: read afresh, the constants set, compiled
-        from snowrules.compile.compiler import compile_ruleset
-        from snowrules.load.overrides import set_constants
-        from snowrules.load.ruleset import load_ruleset
-        ruleset = load_ruleset(spec.ruleset, spec.variant, dict(spec.options))
-        set_constants(ruleset, dict(spec.constants))
-        game = _GAMES[spec] = Game(compile_ruleset(ruleset, spec.players))
-    elif game is None:
-        from snowrules.compile.compiler import load_program
-        game = _GAMES[spec] = Game(load_program(spec.ruleset, spec.variant, spec.players, spec.options))
+    if game is None:
+        game = _GAMES[spec] = Game(_program(spec))
     return game
+
+
+def _program(spec: GameSpec) -> Program:
+    """The spec's program: its ruleset with its options and, when given, its constants set (a
+    sweep's point, or --constant): read afresh, the values set, compiled."""
+    from snowrules.compile.compiler import compile_ruleset, load_program
+    if not spec.constants:
+        return load_program(spec.ruleset, spec.variant, spec.players, spec.options)
+    from snowrules.load.overrides import set_constants
+    from snowrules.load.ruleset import load_ruleset
+    ruleset = load_ruleset(spec.ruleset, spec.variant, dict(spec.options))
+    set_constants(ruleset, dict(spec.constants))
+    return compile_ruleset(ruleset, spec.players)
 
 
 def forget(spec: GameSpec) -> None:
