@@ -41,3 +41,19 @@ def test_a_clock_ringing_in_a_finalizer_prints_nothing_and_stops_the_game_after(
 def test_the_clock_counts_cpu_time_not_sleep():
     with game_clock(0.2):
         time.sleep(0.4)  # no CPU: the game goes on
+
+
+def test_the_clock_puts_back_the_unraisable_hook_it_found():
+    import sys
+
+    def mine(unraisable):
+        pass
+    before = sys.unraisablehook
+    sys.unraisablehook = mine
+    try:
+        with game_clock(5.0):
+            with game_clock(5.0):
+                assert sys.unraisablehook is not mine  # the clock's stands in front while games run
+        assert sys.unraisablehook is mine
+    finally:
+        sys.unraisablehook = before

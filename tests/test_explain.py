@@ -105,3 +105,19 @@ def test_a_mark_is_looked_up_within_its_own_function_of_the_module():
     assert fuse.marked_position(scope, 5) is None  # above _block2's first mark: not _block1's
     assert fuse.marked_position(scope, 7) == here
     assert fuse.marked_position(scope, None) is None
+
+
+def test_the_listing_of_bound_names_stays_comments():
+    """The names bound by the builder are described in comments: a position's file name, an
+    option's text, with a line break in them, stay inside their comment."""
+    from snowrules.compile.generated_module import GeneratedModule
+    module = GeneratedModule("odd\ntitle")
+    module.define("_block1", "def _block1(st, env):\n    return _v1, _v2, _v3",
+                  {"_v1": Position('odd\n"x\'\nprint("pwned")#/rules.sr', 3, 4), "_v2": "a\nimport os",
+                   "_v3": object()})
+    module.load()
+    listing = module.listing()
+    compile(listing, "listing", "exec")  # every added line is a comment
+    assert "\n" not in module.filename and "print(" not in "".join(
+        line for line in listing.splitlines() if not line.startswith("#"))
+    assert "#   _v3 = a marker (a value no rule can hold)" in listing

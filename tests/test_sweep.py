@@ -177,6 +177,12 @@ def test_tune_table_and_report(capsys, pile, tmp_path):
     assert (tmp_path / "r" / "objective.svg").stat().st_size > 0
 
 
+def test_tune_says_when_the_objective_has_no_value_anywhere(capsys, pile):
+    code, out, err = cli(capsys, "tune", pile, "--vary", "goal=4..5", "--objective", "decisions per game / 0",
+                         "--agents", "first", "--games", "1")
+    assert code == 1 and "has no value at any point tried" in err and "Traceback" not in err
+
+
 BAD = [
     # command, arguments after the ruleset, the message after "snowrules COMMAND: error: "
     ("sweep", ["--games", "2"], "give at least one --constant NAME=A..B[:STEP] (or NAME=V1,V2,...)"),

@@ -82,6 +82,10 @@ def command_tune(args) -> int:
     if not result.candidates:
         print("interrupted before any candidate finished", file=sys.stderr)
         return 130
+    if not result.interrupted and all(math.isnan(c.objective) for c in result.candidates):
+        print(f"tune: the objective {args.objective!r} has no value at any point tried (a division by zero, "
+              "or a figure these games do not have?): nothing to choose", file=sys.stderr)
+        return 1
     written = compare = None
     if result.winner is not None:
         compare = _compare_command(args, found.ruleset, result, target)

@@ -499,8 +499,13 @@ def mark(position, namespace: dict) -> str:
     a file name, so anything but printable characters is replaced: it never ends the comment."""
     name = fresh("_p")
     namespace[name] = position
-    said = "".join(character if character.isprintable() else "?" for character in str(position))
-    return f"# @{name} {said}"
+    return f"# @{name} {printable(str(position))}"
+
+
+def printable(text: str) -> str:
+    """`text` (a file name, an option's value) with every character that is not printable
+    replaced by `?`, so that it never ends a comment or a line of generated code."""
+    return "".join(character if character.isprintable() else "?" for character in text)
 
 
 def is_generated(filename: str) -> bool:

@@ -38,7 +38,7 @@ class GeneratedModule:
     """The generated functions of one built program (see the module's docstring)."""
 
     def __init__(self, title: str):
-        self.filename = f"{fuse.GENERATED_PREFIX} module {next(_numbers)}: {title}>"
+        self.filename = f"{fuse.GENERATED_PREFIX} module {next(_numbers)}: {fuse.printable(title)}>"
         self.scope: dict[str, Any] = {}
         self.sources: list[str] = []
         self.separate = 0  # functions compiled alone (a name clash; see the docstring)
@@ -94,7 +94,7 @@ class GeneratedModule:
                 continue
             bound.append(f"#   {name} = {_described(value, short)}")
         heading = "# Names bound by the builder (the ruleset's values and snowrules' library):"
-        return "\n".join([self.text, heading, *sorted(bound)]) + "\n"
+        return "\n".join([self.text, heading, *sorted(bound, key=_natural)]) + "\n"
 
 
 def _without_repeated_marks(source: str) -> str:
@@ -111,9 +111,23 @@ def _without_repeated_marks(source: str) -> str:
     return "\n".join(kept)
 
 
+def _natural(line: str) -> tuple:
+    """`#   _v18 = ...` before `#   _v177 = ...`: names by their prefix, then their number."""
+    name = line.split(" = ", 1)[0].strip("# ")
+    stem = name.rstrip("0123456789")
+    return stem, int(name[len(stem):] or -1), line
+
+
 def _described(value: Any, short: reprlib.Repr) -> str:
+    """A value as one line of a comment: printable characters only (a position is a file name)."""
+    return fuse.printable(_description(value, short))
+
+
+def _description(value: Any, short: reprlib.Repr) -> str:
     if isinstance(value, Position):
         return f"the position {value}"
+    if type(value) is object:
+        return "a marker (a value no rule can hold)"
     if isinstance(value, types.FunctionType | types.BuiltinFunctionType | types.MethodType):
         source = getattr(value, "__source__", None)
         if source is not None:

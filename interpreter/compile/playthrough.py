@@ -110,7 +110,8 @@ def module_title(program: Program, heard: frozenset[str]) -> str:
     variant = f", variant {program.variant}" if program.variant else ""
     options = "".join(f", {key}={value}" for key, value in sorted(program.options.items()))
     hears = "every event" if heard >= kinds_of(None) else ", ".join(sorted(heard)) or "no event"
-    return f"{program.ruleset}, {program.players} players{variant}{options}, hearing {hears}"
+    players = f"{program.players} player{'' if program.players == 1 else 's'}"
+    return f"{program.ruleset}, {players}{variant}{options}, hearing {hears}"
 
 
 class _Builder(EventTemplates):

@@ -77,7 +77,7 @@ def _ring(_signum: int, frame: FrameType | None) -> None:
         raise OutOfTime(rule_running(frame) or _FALLBACKS[-1])
 
 
-_outer_hooks: list = []  # the unraisable hooks `_unraisable` stands in front of
+_outer_hooks: list = []  # the unraisable hooks `_unraisable` stands in front of, while clocks run
 
 
 def _unraisable(unraisable) -> None:
@@ -109,8 +109,9 @@ def game_clock(seconds: float | None, program: Program | None = None, where: Pos
     previous = _handler_now(SIGNAL)
     if previous is not _ring:
         signal.signal(SIGNAL, _ring)
-    if sys.unraisablehook is not _unraisable:
-        _outer_hooks.append(sys.unraisablehook)
+    hook = sys.unraisablehook  # put back when this clock ends (another may have been set meanwhile)
+    if hook is not _unraisable:
+        _outer_hooks.append(hook)
         sys.unraisablehook = _unraisable
     _FALLBACKS.append(where or _start_of(program))
     started = time.process_time()
@@ -125,6 +126,8 @@ def game_clock(seconds: float | None, program: Program | None = None, where: Pos
         _FALLBACKS.pop()
         if previous not in (_ring, signal.SIG_DFL):
             signal.signal(SIGNAL, previous)
+        if hook is not _unraisable and sys.unraisablehook is _unraisable:
+            sys.unraisablehook = _outer_hooks.pop()
         if outer:  # the enclosing clock goes on with what it had left (at least a moment)
             signal.setitimer(TIMER, max(outer - (time.process_time() - started), 0.001), outer_interval)
 
