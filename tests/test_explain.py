@@ -3,6 +3,7 @@ statement under a mark naming its rule, registered with linecache, and shown by 
 explain --code`."""
 from __future__ import annotations
 
+import ast
 import linecache
 import re
 
@@ -78,6 +79,8 @@ def test_explain_prints_the_module_of_a_configuration(capsys):
     assert first.startswith("# snowrules module") and "goofspiel, 3 players" in first and "hearing every event" in first
     assert "def _block" in out and "# @_p" in out and "rulesets/goofspiel/rules.sr:" in out
     assert "st.sink(_Moved(" in out  # a logged game tells its moves
+    assert "#   st.zones[1] = p0.hand\n" in out and "#   st.counters[0] = turn\n" in out  # what the numbers are
+    ast.parse(out)  # all of it is Python: the module and comments
     code, quiet, _ = cli(capsys, "explain", "goofspiel", "--players", "3", "--events", "none")
     assert code == 0 and "hearing no event" in quiet.splitlines()[0] and "_Moved(" not in quiet
 
