@@ -161,8 +161,8 @@ QUICK = {"python tools/bench.py": ["--rounds", "1", "--seconds", "0.05", "--play
          "python tools/bench_build.py": ["--ruleset", "goofspiel", "--repeat", "1"],
          "python tools/bytecodes.py --ruleset goofspiel --players 2": ["--games", "2"],
          "python tools/bots.py": ["--ruleset", "goofspiel", "--games", "4", "--iterations", "5", "--samples", "1"]}
-# Lines that would take minutes (10,000 games) or most of a test worker's ten seconds (2,000) run here
-# with a tenth of the games or fewer (the only change made to a README line).
+# Lines that would take minutes (10,000 games) or ten seconds (2,000) run here with a tenth of the
+# games or fewer (the only change made to a README line).
 FEWER_GAMES = {"--games 10000": "--games 100", "--games 2000": "--games 200"}
 
 
