@@ -137,7 +137,7 @@ EXPECTATIONS = [
      _contains("# snowrules module", "goofspiel, 2 players", "def _block", "rulesets/goofspiel/rules.sr:")),
     (r"--log game\.jsonl && .*replay game\.jsonl$", _contains("log written to game.jsonl", "game.jsonl: identical (")),
     (r"simulate snow_time --games 2000 --players 4 --workers 2$",
-     _contains("Snow Time: 2000 games", "on 2 workers", "game length: mean")),
+     _contains("Snow Time: 200 games", "on 2 workers", "game length: mean")),
     (r"run goofspiel .*num_cards=6", _contains("Goofspiel - 3 players, num_cards=6, points_order=descending")),
     (r"run oh_hell .*off_bid_penalty=true",
      _contains("Oh Hell! - 4 players, num_tricks_fixed=5, off_bid_penalty=true")),
@@ -149,7 +149,7 @@ EXPECTATIONS = [
      _contains("goofspiel, 2 players, through the OpenSpiel adapter:", "bytecodes a game", "vm.py:")),
     (r"^python tools/bots\.py$", _contains("goofspiel     3p mcts:iterations=5    win rate", "fair share 0.333")),
     (r"--agents mcts:iterations=200,seed=3,greedy,random", _contains("Oh Hell! - 3 players", "mcts", "greedy")),
-    (r"--out games\.csv --report report/$", _contains("Snow Time: 2000 games", "games written to games.csv",
+    (r"--out games\.csv --report report/$", _contains("Snow Time: 200 games", "games written to games.csv",
                                                        "report written to")),
     (r"compare snow_time --variant short_track", _games_end_sooner),
     (r"tournament goofspiel --agents random,greedy --games 10$",
@@ -168,8 +168,10 @@ QUICK = {"python tools/bench.py": ["--rounds", "1", "--seconds", "0.05", "--play
          "python tools/bench_build.py": ["--ruleset", "goofspiel", "--repeat", "1"],
          "python tools/bytecodes.py --ruleset goofspiel --players 2": ["--games", "2"],
          "python tools/bots.py": ["--ruleset", "goofspiel", "--games", "4", "--iterations", "5", "--samples", "1"]}
-# Lines that would take minutes run here with fewer games (the only change made to a README line).
-FEWER_GAMES = {"--games 10000": "--games 100", "--games 4000": "--games 40", "--trials 40": "--trials 3"}
+# Lines that would take minutes (10,000 games) or ten seconds (2,000) run here with a tenth of the
+# games or fewer (the only change made to a README line).
+FEWER_GAMES = {"--games 10000": "--games 100", "--games 4000": "--games 40", "--trials 40": "--trials 3",
+               "--games 2000": "--games 200"}
 
 
 def _argv(command: str) -> list[str]:
