@@ -198,3 +198,20 @@ def test_old_entries_go_past_the_limit(cache_folder, monkeypatch):
     kept = sorted(cache_folder.glob("things/*/*.pickle"))
     assert len(kept) == 3
     assert sorted(cache.cached("things", keys[i], lambda: (None, False)) for i in (2, 3, 4)) == [2, 3, 4]
+
+
+def test_an_entry_read_again_stays_past_the_limit(cache_folder, monkeypatch):
+    """The least recently used go: an entry written long ago but read again (a bundled ruleset)
+    outlives entries written after it and never read (a suite's planted mistakes)."""
+    monkeypatch.setattr(cache, "MAX_ENTRIES", 3)
+    keys = [key for key in (cache.key("thing", i) for i in range(400)) if key.endswith("0")][:6]
+    paths = [cache_folder / "things" / k[:2] / f"{k}.pickle" for k in keys]
+    cache.cached("things", keys[0], lambda: ("often", True))
+    for i, entry in enumerate(keys[1:], 1):
+        os.utime(paths[0], (500, 500))  # written long ago...
+        assert cache.cached("things", keys[0], lambda: (None, False)) == "often"  # ...and read now
+        cache.cached("things", entry, lambda i=i: (i, True))
+        for j in range(1, i + 1):
+            if paths[j].exists():
+                os.utime(paths[j], (1000 + j, 1000 + j))  # written in this order, after the first
+    assert paths[0].exists() and len(list(cache_folder.glob("things/*/*.pickle"))) == 3

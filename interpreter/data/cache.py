@@ -33,7 +33,7 @@ from typing import Any
 ENVIRONMENT = "SNOWRULES_CACHE"
 OFF = ("off", "0", "no", "false")
 FORMAT = b"snowrules-cache/1"
-MAX_ENTRIES = 256          # past this many entries, the oldest go (a cache, not an archive)
+MAX_ENTRIES = 256          # past this many entries, the least recently used go (a cache, not an archive)
 MAX_FOLDER_BYTES = 64 << 20  # a ruleset folder bigger than this is read afresh every time, never hashed
 _disabled = False
 
@@ -111,6 +111,7 @@ def cached(kind: str, entry_key: str | None, build: Callable[[], tuple[Any, bool
     path = where / kind / entry_key[:2] / f"{entry_key}.pickle"
     found = _read(path, entry_key)
     if found is not None:
+        _touch(path)
         return found
     value, keep = build()
     if keep:
@@ -120,6 +121,13 @@ def cached(kind: str, entry_key: str | None, build: Callable[[], tuple[Any, bool
             # set read back may list its items in another order), so that equal builds pickle alike
             return pickle.loads(data)
     return value
+
+
+def _touch(path: Path) -> None:
+    try:
+        os.utime(path)
+    except OSError:  # gone meanwhile (another process pruned it), or a read-only cache: no matter
+        pass
 
 
 def _read(path: Path, entry_key: str) -> Any:
@@ -156,7 +164,9 @@ def _write(path: Path, entry_key: str, value: Any) -> bytes | None:
 
 
 def _trim(kind_folder: Path) -> None:
-    """Keep at most MAX_ENTRIES entries of one kind: the least recently written go first."""
+    """Keep at most MAX_ENTRIES entries of one kind: the least recently used go first (a hit
+    touches its entry), so that many throwaway entries (a test suite's planted mistakes) do not
+    push out the rulesets read every time."""
     entries = list(kind_folder.glob("*/*.pickle"))
     if len(entries) <= MAX_ENTRIES:
         return
