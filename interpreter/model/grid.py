@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from snowrules.model.grid_spots import Spot
@@ -36,8 +36,11 @@ class GridError(ValueError):
     """A change the grid cannot make (a piece lifted from under another, a turn that does not fit)."""
 
 
-@dataclass(frozen=True, order=True, slots=True)
-class Cell:
+class Cell(NamedTuple):
+    """A cell `(x, y)`. A named tuple rather than a dataclass: cells are dictionary keys and sorted
+    at every read of a grid, and a tuple's hash and order are C code (a dataclass's generated
+    `__hash__` and `__lt__` were a tenth of a greedy Snowfall game's time)."""
+
     x: int
     y: int
 
@@ -47,7 +50,8 @@ class Cell:
 
     def neighbours(self) -> tuple[Cell, Cell, Cell, Cell]:
         """The four orthogonal neighbours, north, east, south, west (never a diagonal)."""
-        return self.step("n"), self.step("e"), self.step("s"), self.step("w")
+        x, y = self.x, self.y
+        return Cell(x, y + 1), Cell(x + 1, y), Cell(x, y - 1), Cell(x - 1, y)
 
     def __add__(self, other: Cell) -> Cell:
         return Cell(self.x + other.x, self.y + other.y)
@@ -92,6 +96,9 @@ class Piece:
 
     squares: tuple[Square, ...]
     side_fields: frozenset[str] = frozenset()
+    # (square index, rotation) -> the square's fields as turned: a piece never changes, and every
+    # read of a grid turns the fields of every visible square
+    _turned: dict[tuple[int, int], Mapping[str, Any]] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def from_data(cls, squares: Iterable[Mapping[str, Any]], side_fields: Collection[str] = ()) -> Piece:
@@ -112,10 +119,17 @@ class Piece:
 
     def turned_fields(self, index: int, rotation: int) -> dict[str, Any]:
         """A square's fields as seen once the piece is turned: each side field's sides turned too."""
-        fields = dict(self.squares[index].fields)
-        for name in self.side_fields:
-            if name in fields:
-                fields[name] = sorted((turn_side(v, rotation) for v in fields[name]), key=SIDES.index)
+        return dict(self.turned(index, rotation))
+
+    def turned(self, index: int, rotation: int) -> Mapping[str, Any]:
+        """`turned_fields` made once per square and rotation and shared: read it, never change it."""
+        fields = self._turned.get((index, rotation))
+        if fields is None:
+            fields = dict(self.squares[index].fields)
+            for name in self.side_fields:
+                if name in fields:
+                    fields[name] = sorted((turn_side(v, rotation) for v in fields[name]), key=SIDES.index)
+            self._turned[index, rotation] = fields
         return fields
 
 
@@ -147,6 +161,24 @@ class Grid:
     """The sparse map: cell -> stack of layers, bottom first. Empty stacks are never kept."""
 
     stacks: dict[Cell, list[Layer]] = field(default_factory=dict)
+    # what readers derived from the visible squares (see `remembered`): never part of the value
+    _memo: dict[Any, tuple[Any, Any]] = field(default_factory=dict, compare=False, repr=False)
+
+    def remembered(self, key: Any, make: Callable[[], Any]) -> Any:
+        """What `make()` derives from the visible squares, made once while they stay the same: a
+        game reads its grid many times between two changes (each scoring card asks for the
+        squares). An entry is kept with the cells and top layers it was made from, compared
+        when read, so a change by any means (the changes below, or a caller's own edit of
+        `stacks`) is seen without being told: no invalidation to forget. Layers are immutable
+        and a copy shares them, so the comparison is mostly of identical objects."""
+        stacks = self.stacks
+        seen = (tuple(stacks), tuple([stack[-1] for stack in stacks.values()]))
+        entry = self._memo.get(key)
+        if entry is not None and entry[0] == seen:
+            return entry[1]
+        value = make()
+        self._memo[key] = (seen, value)
+        return value
 
     def top(self, cell: Cell) -> Layer | None:
         stack = self.stacks.get(cell)
@@ -160,7 +192,8 @@ class Grid:
         return sorted({layer.piece for stack in self.stacks.values() for layer in stack})
 
     def copy(self) -> Grid:
-        return Grid({cell: list(stack) for cell, stack in self.stacks.items()})
+        """An independent copy (its memo too: its entries are checked against the copy's squares)."""
+        return Grid({cell: list(stack) for cell, stack in self.stacks.items()}, dict(self._memo))
 
     def to_json(self) -> list[list]:
         """`[[x, y, [[piece, square, rotation], ...]], ...]` sorted by cell: plain lists, stable bytes."""
@@ -202,13 +235,24 @@ def having(name: str, value: Any) -> Keep:
 # ---- reading the layout ------------------------------------------------------------------------
 def visible(grid: Grid, pieces: Pieces) -> list[Seen]:
     """Every visible square (the top of each stack), sorted by cell (x, then y)."""
-    return [_seen(grid, pieces, cell) for cell in sorted(grid.stacks)]
+    made = grid.remembered(("visible", id(pieces)), lambda: (pieces, _visible(grid, pieces)))
+    return list(made[1] if made[0] is pieces else _visible(grid, pieces))
+
+
+def _visible(grid: Grid, pieces: Pieces) -> tuple[Seen, ...]:
+    stacks = grid.stacks
+    return tuple([Seen(cell, top.piece, top.square, top.rotation, pieces[top.piece].turned(top.square, top.rotation))
+                  for cell, top in sorted([(cell, stack[-1]) for cell, stack in stacks.items()], key=_first)])
+
+
+def _first(item: tuple) -> Any:
+    return item[0]
 
 
 def _seen(grid: Grid, pieces: Pieces, cell: Cell) -> Seen:
     layer = grid.stacks[cell][-1]
     return Seen(cell, layer.piece, layer.square, layer.rotation,
-                pieces[layer.piece].turned_fields(layer.square, layer.rotation))
+                pieces[layer.piece].turned(layer.square, layer.rotation))
 
 
 def neighbours(grid: Grid, pieces: Pieces, cell: Cell) -> list[Seen]:

@@ -111,7 +111,7 @@ def spot_tuples(grid: Grid, pieces: Pieces, piece: int, rules: PlacementRules = 
         offsets = [turn_offset(q.offset, rotation) for q in shape.squares]
         if len(set(offsets)) != len(offsets):
             continue  # two squares in one cell: never a placement
-        looks = [repr(sorted(shape.turned_fields(i, rotation).items())) for i in range(len(offsets))]
+        looks = [repr(sorted(shape.turned(i, rotation).items())) for i in range(len(offsets))]
         low_x, low_y = min(o.x for o in offsets), min(o.y for o in offsets)
         form = frozenset(((o.x - low_x, o.y - low_y), look) for o, look in zip(offsets, looks))
         shapes[form] = shapes.get(form, 0) + 1
