@@ -99,6 +99,7 @@ class Piece:
     # (square index, rotation) -> the square's fields as turned: a piece never changes, and every
     # read of a grid turns the fields of every visible square
     _turned: dict[tuple[int, int], Mapping[str, Any]] = field(default_factory=dict, compare=False, repr=False)
+    _turnings: list[Turning] = field(default_factory=list, compare=False, repr=False)
 
     @classmethod
     def from_data(cls, squares: Iterable[Mapping[str, Any]], side_fields: Collection[str] = ()) -> Piece:
@@ -117,6 +118,27 @@ class Piece:
         """The cells the squares cover, in square order."""
         return tuple(anchor + turn_offset(q.offset, rotation) for q in self.squares)
 
+    def turnings(self) -> list[Turning]:
+        """The rotations that put no two squares in one cell, each once, with the squares'
+        offsets as (x, y) pairs and their turned fields as text (what a footprint looks like),
+        and whether two rotations give the same footprint (a domino of two alike squares turned
+        180°): made once, since looking for spots turns the piece at every decision."""
+        if not self._turnings:
+            shapes: dict[frozenset, int] = {}
+            found = []
+            for rotation in ROTATIONS:
+                offsets = tuple((o.x, o.y) for o in (turn_offset(q.offset, rotation) for q in self.squares))
+                if len(set(offsets)) != len(offsets):
+                    continue  # two squares in one cell: never a placement
+                looks = tuple(repr(sorted(self.turned(i, rotation).items())) for i in range(len(offsets)))
+                low_x, low_y = min(x for x, _ in offsets), min(y for _, y in offsets)
+                form = frozenset(((x - low_x, y - low_y), look) for (x, y), look in zip(offsets, looks))
+                shapes[form] = shapes.get(form, 0) + 1
+                found.append(Turning(rotation, offsets, looks, False))
+            alike = any(count > 1 for count in shapes.values())
+            self._turnings.extend(Turning(t.rotation, t.offsets, t.looks, alike) for t in found)
+        return self._turnings
+
     def turned_fields(self, index: int, rotation: int) -> dict[str, Any]:
         """A square's fields as seen once the piece is turned: each side field's sides turned too."""
         return dict(self.turned(index, rotation))
@@ -134,6 +156,16 @@ class Piece:
 
 
 Pieces = Mapping[int, Piece]
+
+
+class Turning(NamedTuple):
+    """A piece turned (Piece.turnings): its rotation, its squares' offsets and fields as text,
+    and whether another rotation of the piece looks the same on the grid."""
+
+    rotation: int
+    offsets: tuple[tuple[int, int], ...]
+    looks: tuple[str, ...]
+    alike: bool
 
 
 @dataclass(frozen=True, slots=True)
