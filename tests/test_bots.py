@@ -341,3 +341,28 @@ def _bench_tool():
 def test_benchmark_interval_is_wilsons(rate, games, low, high):
     found = _bench_tool().wilson(rate, games)
     assert found == (pytest.approx(low, abs=1e-4), pytest.approx(high, abs=1e-4))
+
+
+SOLO = """game "Solo"
+counter score per player from 0 to 9 initially 0
+each turn:
+    let you = first(players)
+    ask you to choose n from [0, 3]:
+        add n to you.score
+    end game winners players
+"""
+
+
+@pytest.mark.parametrize("returns, chosen", [
+    # without returns the win (always) says nothing: every option ties, the first is kept
+    ("", 0),
+    # with returns the reward is the score scaled by min and max: taking 3 is worth 1, 0 worth 0
+    ("returns: {value: p.score, min: \"0\", max: \"3\"}\n", 1),
+])
+def test_mcts_in_a_solo_game_plays_for_the_declared_return(tmp_path, returns, chosen):
+    from conftest import ruleset_folder
+    folder = ruleset_folder(tmp_path, SOLO, "schema: token_list.schema.json\ncomponents: []\n", players=(1, 1))
+    with (folder / "ruleset.yaml").open("a") as manifest:
+        manifest.write('action_ids: {distinct: "4"}\n' + returns)
+    game = Game(load_program(str(folder), None, 1))
+    assert MctsAgent(seed=1, iterations=40).choose(observe(game, game.start(0))) == chosen
