@@ -98,7 +98,7 @@ class Piece:
     side_fields: frozenset[str] = frozenset()
     # (square index, rotation) -> the square's fields as turned: a piece never changes, and every
     # read of a grid turns the fields of every visible square
-    _turned: dict[tuple[int, int], Mapping[str, Any]] = field(default_factory=dict, compare=False, repr=False)
+    _turned: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
     _turnings: list[Turning] = field(default_factory=list, compare=False, repr=False)
 
     @classmethod
@@ -116,7 +116,11 @@ class Piece:
 
     def cells(self, anchor: Cell, rotation: int) -> tuple[Cell, ...]:
         """The cells the squares cover, in square order."""
-        return tuple(anchor + turn_offset(q.offset, rotation) for q in self.squares)
+        offsets = self._turned.get(rotation)  # (int keys: the offsets turned; pairs: fields)
+        if offsets is None:
+            offsets = self._turned[rotation] = tuple(turn_offset(q.offset, rotation) for q in self.squares)
+        x, y = anchor
+        return tuple([Cell(x + dx, y + dy) for dx, dy in offsets])
 
     def turnings(self) -> list[Turning]:
         """The rotations that put no two squares in one cell, each once, with the squares'
@@ -334,8 +338,9 @@ def connected_by_sides(squares: Iterable[Seen], side_field: str, keep: Keep | No
 
 def _groups(squares: Iterable[Seen], keep: Keep | None, link: Callable[[Seen, Seen, str], bool]) -> list[list[Seen]]:
     by_cell = {s.cell: s for s in squares if keep is None or keep(s)}
-    seen: set[Cell] = set()
+    seen: set[tuple[int, int]] = set()
     groups = []
+    sides = [(side, *STEP[side]) for side in SIDES]
     for start in sorted(by_cell):
         if start in seen:
             continue
@@ -343,14 +348,20 @@ def _groups(squares: Iterable[Seen], keep: Keep | None, link: Callable[[Seen, Se
         group, todo = [], [start]
         while todo:
             cell = todo.pop()
-            group.append(by_cell[cell])
-            for side in SIDES:
-                other = cell.step(side)
-                if other in by_cell and other not in seen and link(by_cell[cell], by_cell[other], side):
+            here = by_cell[cell]
+            group.append(here)
+            x, y = cell
+            for side, dx, dy in sides:
+                other = (x + dx, y + dy)  # a plain pair finds the same entry as its Cell
+                if other in by_cell and other not in seen and link(here, by_cell[other], side):
                     seen.add(other)
                     todo.append(other)
-        groups.append(sorted(group, key=lambda s: s.cell))
+        groups.append(sorted(group, key=_cell_of))
     return groups
+
+
+def _cell_of(square: Seen) -> Cell:
+    return square.cell
 
 
 def largest_groups(squares: Iterable[Seen], keep: Keep | None = None) -> list[list[Seen]]:
@@ -445,7 +456,7 @@ def place(grid: Grid, pieces: Pieces, piece: int, placement: Placement | Spot) -
     The placement is not checked against any rule: `grid_spots.legal_spots` says which ones are legal."""
     if not isinstance(placement, Placement):  # a Spot (model/grid_spots.py)
         placement = placement.placement
-    if piece in grid.pieces():
+    if any(layer.piece == piece for stack in grid.stacks.values() for layer in stack):
         raise GridError(f"piece {piece} is already on the grid")
     cells = pieces[piece].cells(placement.anchor, placement.rotation)
     for index, cell in enumerate(cells):

@@ -32,12 +32,20 @@ WIN = 1000.0
 RETURNS = ("returns", "value")
 
 
+_PLAIN = frozenset({int, str, float, bool, type(None)})
+
+
 def option_key(option: Any) -> Any:
-    """An option as a dictionary key: options are whole numbers, none, texts, or lists of them."""
-    if isinstance(option, (list, tuple)):
-        return tuple(option_key(o) for o in option)
+    """An option as a dictionary key: options are whole numbers, none, texts, or lists of them.
+    Plain values are kept as they are without a call (a spot record's fields are mostly
+    numbers, and every option of every lookahead is keyed)."""
+    plain = _PLAIN
+    if type(option) in plain:
+        return option
     if isinstance(option, dict):
-        return tuple(sorted((k, option_key(v)) for k, v in option.items()))
+        return tuple(sorted([(k, v if type(v) in plain else option_key(v)) for k, v in option.items()]))
+    if isinstance(option, (list, tuple)):
+        return tuple([o if type(o) in plain else option_key(o) for o in option])
     return option
 
 
