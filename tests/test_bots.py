@@ -343,6 +343,19 @@ def test_benchmark_interval_is_wilsons(rate, games, low, high):
     assert found == (pytest.approx(low, abs=1e-4), pytest.approx(high, abs=1e-4))
 
 
+def test_bots_tool_ratings_are_the_tournament_commands(capsys):
+    """`tools/bots.py --ratings` reports, agent by agent, the ratings `snowrules tournament` gives
+    for the same agents, games and seed (one game per seating of 3 agents round 3 seats)."""
+    assert _bench_tool().main(["--ratings", "--ruleset", "goofspiel", "--games", "1", "--iterations", "2",
+                               "--samples", "1", "--json"]) == 0
+    tool = {row["agent"]: (row["mu"], row["low"], row["high"]) for row in json.loads(capsys.readouterr().out)}
+    assert main(["tournament", "goofspiel", "--players", "3", "--games", "1", "--json",
+                 "--agents", "random,mcts:iterations=2,greedy:samples=1"]) == 0
+    command = {row["agent"]: (round(row["mu"], 2), round(row["low"], 2), round(row["high"], 2))
+               for row in json.loads(capsys.readouterr().out)["ratings"]}
+    assert tool == command and sorted(tool) == ["greedy:samples=1", "mcts:iterations=2", "random"]
+
+
 SOLO = """game "Solo"
 counter score per player from 0 to 9 initially 0
 each turn:
