@@ -456,8 +456,10 @@ def place(grid: Grid, pieces: Pieces, piece: int, placement: Placement | Spot) -
     The placement is not checked against any rule: `grid_spots.legal_spots` says which ones are legal."""
     if not isinstance(placement, Placement):  # a Spot (model/grid_spots.py)
         placement = placement.placement
-    if any(layer.piece == piece for stack in grid.stacks.values() for layer in stack):
-        raise GridError(f"piece {piece} is already on the grid")
+    for stack in grid.stacks.values():
+        for layer in stack:
+            if layer.piece == piece:
+                raise GridError(f"piece {piece} is already on the grid")
     cells = pieces[piece].cells(placement.anchor, placement.rotation)
     for index, cell in enumerate(cells):
         grid.stacks.setdefault(cell, []).append(Layer(piece, index, placement.rotation % 360))

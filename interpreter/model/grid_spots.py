@@ -112,15 +112,11 @@ def spot_tuples(grid: Grid, pieces: Pieces, piece: int, rules: PlacementRules = 
     candidates = []
     for rotation, offsets, looks, _ in turnings:
         anchors = {(0, 0)} if not occupied else {(x - ox, y - oy) for x, y in starts for ox, oy in offsets}
+        if beside:  # the anchors that would put a square on an occupied cell, taken out at once
+            anchors.difference_update({(x - ox, y - oy) for x, y in occupied for ox, oy in offsets})
         for ax, ay in anchors:
             cells = [(ax + ox, ay + oy) for ox, oy in offsets]
-            if beside:
-                for c in cells:
-                    if c in occupied:
-                        break
-                else:
-                    candidates.append((_spot_number(ax, ay, rotation), ax, ay, rotation, cells, looks))
-            elif _allowed(occupied, cells, rules):
+            if beside or _allowed(occupied, cells, rules):
                 candidates.append((_spot_number(ax, ay, rotation), ax, ay, rotation, cells, looks))
     candidates.sort(key=_number)
     alike = bool(turnings) and turnings[0].alike  # else no two candidates share a footprint
