@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
@@ -30,6 +31,9 @@ OPPOSITE = {"n": "s", "e": "w", "s": "n", "w": "e"}
 ROTATIONS = (0, 90, 180, 270)
 # A rotation is told by where the piece's own east (its +x axis) points once turned.
 FACING = {0: "east", 90: "south", 180: "west", 270: "north"}
+
+
+_TOP = itemgetter(-1)  # a stack's top layer
 
 
 class GridError(ValueError):
@@ -208,7 +212,7 @@ class Grid:
         `stacks`) is seen without being told: no invalidation to forget. Layers are immutable
         and a copy shares them, so the comparison is mostly of identical objects."""
         stacks = self.stacks
-        seen = (tuple(stacks), tuple([stack[-1] for stack in stacks.values()]))
+        seen = (tuple(stacks), tuple(map(_TOP, stacks.values())))
         entry = self._memo.get(key)
         if entry is not None and entry[0] == seen:
             return entry[1]
