@@ -40,6 +40,7 @@ from snowrules.model.grid_zones import (
     square_record,
 )
 
+MADE_RECORDS = 100_000  # spot records kept per placements() call site, at most
 RECORDS = t.list_of(t.RECORD)  # squares, spots, cells: records
 GROUPS = t.list_of(RECORDS)
 
@@ -90,6 +91,19 @@ def _seen(call: Call, squares: list) -> list:
 def _placements(call: Call):
     grid_of, piece, overlap = _grid(call), call.args[1], call.args[2]
     pieces, position = call.compiler.layout.pieces, call.position
+    # (component, spot id) -> the record of a spot that covers nothing: the same spots come back
+    # at every decision and every lookahead of a bot, and a record is never changed in place
+    made: dict[tuple[int, int], dict] = {}
+
+    def record(c: int, spot: tuple) -> dict:
+        if spot[5]:  # it covers layers: what it covers is part of the record
+            return spot_tuple_record(*spot)
+        found = made.get((c, spot[0]))
+        if found is None:
+            if len(made) >= MADE_RECORDS:
+                made.clear()
+            found = made[c, spot[0]] = spot_tuple_record(*spot)
+        return found
 
     def placements(st, env):
         grid, c, most = grid_of(st, env), piece(st, env), overlap(st, env)
@@ -104,7 +118,7 @@ def _placements(call: Call):
             if here is grid:
                 grid = grid.copy()
                 take_off(grid, c)
-        return [spot_tuple_record(*spot) for spot in spot_tuples(grid, pieces, c, PlacementRules(most_covered=most))]
+        return [record(c, spot) for spot in spot_tuples(grid, pieces, c, PlacementRules(most_covered=most))]
     return placements
 
 
