@@ -341,3 +341,41 @@ def _bench_tool():
 def test_benchmark_interval_is_wilsons(rate, games, low, high):
     found = _bench_tool().wilson(rate, games)
     assert found == (pytest.approx(low, abs=1e-4), pytest.approx(high, abs=1e-4))
+
+
+def test_bots_tool_ratings_are_the_tournament_commands(capsys):
+    """`tools/bots.py --ratings` reports, agent by agent, the ratings `snowrules tournament` gives
+    for the same agents, games and seed (one game per seating of 3 agents round 3 seats)."""
+    assert _bench_tool().main(["--ratings", "--ruleset", "goofspiel", "--games", "1", "--iterations", "2",
+                               "--samples", "1", "--json"]) == 0
+    tool = {row["agent"]: (row["mu"], row["low"], row["high"]) for row in json.loads(capsys.readouterr().out)}
+    assert main(["tournament", "goofspiel", "--players", "3", "--games", "1", "--json",
+                 "--agents", "random,mcts:iterations=2,greedy:samples=1"]) == 0
+    command = {row["agent"]: (round(row["mu"], 2), round(row["low"], 2), round(row["high"], 2))
+               for row in json.loads(capsys.readouterr().out)["ratings"]}
+    assert tool == command and sorted(tool) == ["greedy:samples=1", "mcts:iterations=2", "random"]
+
+
+SOLO = """game "Solo"
+counter score per player from 0 to 9 initially 0
+each turn:
+    let you = first(players)
+    ask you to choose n from [0, 3]:
+        add n to you.score
+    end game winners players
+"""
+
+
+@pytest.mark.parametrize("returns, chosen", [
+    # without returns the win (always) says nothing: every option ties, the first is kept
+    ("", 0),
+    # with returns the reward is the score scaled by min and max: taking 3 is worth 1, 0 worth 0
+    ("returns: {value: p.score, min: \"0\", max: \"3\"}\n", 1),
+])
+def test_mcts_in_a_solo_game_plays_for_the_declared_return(tmp_path, returns, chosen):
+    from conftest import ruleset_folder
+    folder = ruleset_folder(tmp_path, SOLO, "schema: token_list.schema.json\ncomponents: []\n", players=(1, 1))
+    with (folder / "ruleset.yaml").open("a") as manifest:
+        manifest.write('action_ids: {distinct: "4"}\n' + returns)
+    game = Game(load_program(str(folder), None, 1))
+    assert MctsAgent(seed=1, iterations=40).choose(observe(game, game.start(0))) == chosen

@@ -9,6 +9,11 @@ seat's fair share is 1/P, so a bot is better than random when the interval lies 
 
     python tools/bots.py                                  # every ruleset, 3 players, 100 games
     python tools/bots.py --ruleset goofspiel --games 200 --iterations 100 --json
+
+With `--ratings`, each ruleset is played as `snowrules tournament` plays it (random, greedy and mcts
+round the table in every seating, `--games` games per seating, paired seeds) and the figures are
+the tournament's openskill ratings (mu with mu +- 1.96 sigma, best first), the same numbers the
+command prints for the same agents, games and seed.
 """
 from __future__ import annotations
 
@@ -71,6 +76,15 @@ def measure(ruleset: str, players: int, bot: str, games: int) -> Figure:
                   round(1 / players, 4), round(time.perf_counter() - start, 1))
 
 
+def rated(ruleset: str, players: int, bots: list[str], games: int) -> list[dict]:
+    """The tournament's ratings of random and the bots in one ruleset (seed 0, one process)."""
+    from snowrules.play.tournament import tournament
+    found = tournament(ruleset, None, (), players, ["random", *bots], games, 0)
+    return [{"ruleset": ruleset, "players": players, "agent": r.agent, "mu": round(r.mu, 2),
+             "low": round(r.low, 2), "high": round(r.high, 2), "win_share": round(r.win_rate.value, 4),
+             "seats": r.seats} for r in found.ratings]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--ruleset", action="append", help="a bundled ruleset (repeatable; default: all)")
@@ -79,6 +93,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--iterations", type=int, default=50, help="mcts iterations per decision")
     parser.add_argument("--samples", type=int, default=4, help="greedy's sampled worlds per decision")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--ratings", action="store_true",
+                        help="ratings from a tournament of random, greedy and mcts (--games per seating)")
     args = parser.parse_args(argv)
     names = args.ruleset or [n for n in bundled_names() if load_ruleset(n, None).max_players > 1]
     bots = [f"mcts:iterations={args.iterations}", f"greedy:samples={args.samples}"]
@@ -86,6 +102,14 @@ def main(argv: list[str] | None = None) -> int:
     for name in names:
         ruleset = load_ruleset(name, None)
         players = min(max(args.players, ruleset.min_players), ruleset.max_players)
+        if args.ratings:
+            rows = rated(name, players, bots, args.games)
+            figures.extend(rows)
+            for row in rows if not args.json else []:
+                print(f"{name:13} {players}p {row['agent']:20} rating {row['mu']:6.2f} "
+                      f"[{row['low']:6.2f}, {row['high']:6.2f}] win share {row['win_share']:.3f} "
+                      f"({row['seats']} seats)", flush=True)
+            continue
         for bot in bots:
             figure = measure(name, players, bot, args.games)
             figures.append(figure)
@@ -94,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
                       f"[{figure.low:.3f}, {figure.high:.3f}] vs fair share {figure.fair_share:.3f}: "
                       f"{figure.verdict} ({figure.games} games, {figure.seconds:.0f} s)", flush=True)
     if args.json:
-        print(json.dumps([asdict(f) | {"verdict": f.verdict} for f in figures]))
+        print(json.dumps([f if isinstance(f, dict) else asdict(f) | {"verdict": f.verdict} for f in figures]))
     return 0
 
 

@@ -15,13 +15,15 @@ from snowrules.compile.library import FIELD, SEQUENCE, Call, Overload, function,
 from snowrules.compile.scope import family_name, suggest
 from snowrules.model import kinds as t
 from snowrules.model.grid import (
+    Cell,
+    Grid,
+    Pieces,
     columns,
     connected_by_sides,
     connected_groups,
     is_covered,
     largest_groups,
     largest_rectangle,
-    neighbours,
     placement_of,
     rows,
     surrounded,
@@ -38,6 +40,7 @@ from snowrules.model.grid_zones import (
     square_record,
 )
 
+MADE_RECORDS = 100_000  # spot records kept per placements() call site, at most
 RECORDS = t.list_of(t.RECORD)  # squares, spots, cells: records
 GROUPS = t.list_of(RECORDS)
 
@@ -88,6 +91,19 @@ def _seen(call: Call, squares: list) -> list:
 def _placements(call: Call):
     grid_of, piece, overlap = _grid(call), call.args[1], call.args[2]
     pieces, position = call.compiler.layout.pieces, call.position
+    # (component, spot id) -> the record of a spot that covers nothing: the same spots come back
+    # at every decision and every lookahead of a bot, and a record is never changed in place
+    made: dict[tuple[int, int], dict] = {}
+
+    def record(c: int, spot: tuple) -> dict:
+        if spot[5]:  # it covers layers: what it covers is part of the record
+            return spot_tuple_record(*spot)
+        found = made.get((c, spot[0]))
+        if found is None:
+            if len(made) >= MADE_RECORDS:
+                made.clear()
+            found = made[c, spot[0]] = spot_tuple_record(*spot)
+        return found
 
     def placements(st, env):
         grid, c, most = grid_of(st, env), piece(st, env), overlap(st, env)
@@ -102,7 +118,7 @@ def _placements(call: Call):
             if here is grid:
                 grid = grid.copy()
                 take_off(grid, c)
-        return [spot_tuple_record(*spot) for spot in spot_tuples(grid, pieces, c, PlacementRules(most_covered=most))]
+        return [record(c, spot) for spot in spot_tuples(grid, pieces, c, PlacementRules(most_covered=most))]
     return placements
 
 
@@ -112,14 +128,27 @@ def _placements(call: Call):
           '[each s in squares(board) where "tower" in s.features]', (t.ZONE,), RECORDS)
 def _squares(call: Call):
     grid_of, pieces = _grid(call), call.compiler.layout.pieces
-    return lambda st, env: [square_record(seen) for seen in visible(grid_of(st, env), pieces)]
+    return lambda st, env: list(_square_records(grid_of(st, env), pieces).values())
+
+
+def _square_records(grid: Grid, pieces: Pieces) -> dict[Cell, dict]:
+    """The visible squares' records by cell (by x, then y), made once while the grid stays the
+    same (Grid.remembered): a scoring reads them again and again. The records are shared between
+    readers, as any value is: the language never changes a record in place."""
+    made = grid.remembered(("records", id(pieces)),
+                           lambda: (pieces, {seen.cell: square_record(seen) for seen in visible(grid, pieces)}))
+    return made[1] if made[0] is pieces else {seen.cell: square_record(seen) for seen in visible(grid, pieces)}
 
 
 @function("grid_neighbours", "the visible squares orthogonally next to a cell (0 to 4; never a diagonal)",
           "size(grid_neighbours(board, s.cell)) == 4", (t.ZONE, t.RECORD), RECORDS)
 def _grid_neighbours(call: Call):
     grid_of, cell, pieces = _grid(call), _cell(call, 1), call.compiler.layout.pieces
-    return lambda st, env: [square_record(seen) for seen in neighbours(grid_of(st, env), pieces, cell(st, env))]
+
+    def grid_neighbours(st, env):
+        by_cell = _square_records(grid_of(st, env), pieces)
+        return [by_cell[c] for c in cell(st, env).neighbours() if c in by_cell]
+    return grid_neighbours
 
 
 @function("surrounded", "whether the four cells orthogonally next to a cell are all occupied",

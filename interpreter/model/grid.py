@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from snowrules.model.grid_spots import Spot
@@ -32,12 +33,18 @@ ROTATIONS = (0, 90, 180, 270)
 FACING = {0: "east", 90: "south", 180: "west", 270: "north"}
 
 
+_TOP = itemgetter(-1)  # a stack's top layer
+
+
 class GridError(ValueError):
     """A change the grid cannot make (a piece lifted from under another, a turn that does not fit)."""
 
 
-@dataclass(frozen=True, order=True, slots=True)
-class Cell:
+class Cell(NamedTuple):
+    """A cell `(x, y)`. A named tuple rather than a dataclass: cells are dictionary keys and sorted
+    at every read of a grid, and a tuple's hash and order are C code (a dataclass's generated
+    `__hash__` and `__lt__` were a tenth of a greedy Snowfall game's time)."""
+
     x: int
     y: int
 
@@ -47,7 +54,8 @@ class Cell:
 
     def neighbours(self) -> tuple[Cell, Cell, Cell, Cell]:
         """The four orthogonal neighbours, north, east, south, west (never a diagonal)."""
-        return self.step("n"), self.step("e"), self.step("s"), self.step("w")
+        x, y = self.x, self.y
+        return Cell(x, y + 1), Cell(x + 1, y), Cell(x, y - 1), Cell(x - 1, y)
 
     def __add__(self, other: Cell) -> Cell:
         return Cell(self.x + other.x, self.y + other.y)
@@ -92,6 +100,10 @@ class Piece:
 
     squares: tuple[Square, ...]
     side_fields: frozenset[str] = frozenset()
+    # (square index, rotation) -> the square's fields as turned: a piece never changes, and every
+    # read of a grid turns the fields of every visible square
+    _turned: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    _turnings: list[Turning] = field(default_factory=list, compare=False, repr=False)
 
     @classmethod
     def from_data(cls, squares: Iterable[Mapping[str, Any]], side_fields: Collection[str] = ()) -> Piece:
@@ -108,18 +120,60 @@ class Piece:
 
     def cells(self, anchor: Cell, rotation: int) -> tuple[Cell, ...]:
         """The cells the squares cover, in square order."""
-        return tuple(anchor + turn_offset(q.offset, rotation) for q in self.squares)
+        offsets = self._turned.get(rotation)  # (int keys: the offsets turned; pairs: fields)
+        if offsets is None:
+            offsets = self._turned[rotation] = tuple(turn_offset(q.offset, rotation) for q in self.squares)
+        x, y = anchor
+        return tuple([Cell(x + dx, y + dy) for dx, dy in offsets])
+
+    def turnings(self) -> list[Turning]:
+        """The rotations that put no two squares in one cell, each once, with the squares'
+        offsets as (x, y) pairs and their turned fields as text (what a footprint looks like),
+        and whether two rotations give the same footprint (a domino of two alike squares turned
+        180°): made once, since looking for spots turns the piece at every decision."""
+        if not self._turnings:
+            shapes: dict[frozenset, int] = {}
+            found = []
+            for rotation in ROTATIONS:
+                offsets = tuple((o.x, o.y) for o in (turn_offset(q.offset, rotation) for q in self.squares))
+                if len(set(offsets)) != len(offsets):
+                    continue  # two squares in one cell: never a placement
+                looks = tuple(repr(sorted(self.turned(i, rotation).items())) for i in range(len(offsets)))
+                low_x, low_y = min(x for x, _ in offsets), min(y for _, y in offsets)
+                form = frozenset(((x - low_x, y - low_y), look) for (x, y), look in zip(offsets, looks))
+                shapes[form] = shapes.get(form, 0) + 1
+                found.append(Turning(rotation, offsets, looks, False))
+            alike = any(count > 1 for count in shapes.values())
+            self._turnings.extend(Turning(t.rotation, t.offsets, t.looks, alike) for t in found)
+        return self._turnings
 
     def turned_fields(self, index: int, rotation: int) -> dict[str, Any]:
         """A square's fields as seen once the piece is turned: each side field's sides turned too."""
-        fields = dict(self.squares[index].fields)
-        for name in self.side_fields:
-            if name in fields:
-                fields[name] = sorted((turn_side(v, rotation) for v in fields[name]), key=SIDES.index)
+        return dict(self.turned(index, rotation))
+
+    def turned(self, index: int, rotation: int) -> Mapping[str, Any]:
+        """`turned_fields` made once per square and rotation and shared: read it, never change it."""
+        fields = self._turned.get((index, rotation))
+        if fields is None:
+            fields = dict(self.squares[index].fields)
+            for name in self.side_fields:
+                if name in fields:
+                    fields[name] = sorted((turn_side(v, rotation) for v in fields[name]), key=SIDES.index)
+            self._turned[index, rotation] = fields
         return fields
 
 
 Pieces = Mapping[int, Piece]
+
+
+class Turning(NamedTuple):
+    """A piece turned (Piece.turnings): its rotation, its squares' offsets and fields as text,
+    and whether another rotation of the piece looks the same on the grid."""
+
+    rotation: int
+    offsets: tuple[tuple[int, int], ...]
+    looks: tuple[str, ...]
+    alike: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +201,24 @@ class Grid:
     """The sparse map: cell -> stack of layers, bottom first. Empty stacks are never kept."""
 
     stacks: dict[Cell, list[Layer]] = field(default_factory=dict)
+    # what readers derived from the visible squares (see `remembered`): never part of the value
+    _memo: dict[Any, tuple[Any, Any]] = field(default_factory=dict, compare=False, repr=False)
+
+    def remembered(self, key: Any, make: Callable[[], Any]) -> Any:
+        """What `make()` derives from the visible squares, made once while they stay the same: a
+        game reads its grid many times between two changes (each scoring card asks for the
+        squares). An entry is kept with the cells and top layers it was made from, compared
+        when read, so a change by any means (the changes below, or a caller's own edit of
+        `stacks`) is seen without being told: no invalidation to forget. Layers are immutable
+        and a copy shares them, so the comparison is mostly of identical objects."""
+        stacks = self.stacks
+        seen = (tuple(stacks), tuple(map(_TOP, stacks.values())))
+        entry = self._memo.get(key)
+        if entry is not None and entry[0] == seen:
+            return entry[1]
+        value = make()
+        self._memo[key] = (seen, value)
+        return value
 
     def top(self, cell: Cell) -> Layer | None:
         stack = self.stacks.get(cell)
@@ -160,7 +232,8 @@ class Grid:
         return sorted({layer.piece for stack in self.stacks.values() for layer in stack})
 
     def copy(self) -> Grid:
-        return Grid({cell: list(stack) for cell, stack in self.stacks.items()})
+        """An independent copy (its memo too: its entries are checked against the copy's squares)."""
+        return Grid({cell: list(stack) for cell, stack in self.stacks.items()}, dict(self._memo))
 
     def to_json(self) -> list[list]:
         """`[[x, y, [[piece, square, rotation], ...]], ...]` sorted by cell: plain lists, stable bytes."""
@@ -202,13 +275,24 @@ def having(name: str, value: Any) -> Keep:
 # ---- reading the layout ------------------------------------------------------------------------
 def visible(grid: Grid, pieces: Pieces) -> list[Seen]:
     """Every visible square (the top of each stack), sorted by cell (x, then y)."""
-    return [_seen(grid, pieces, cell) for cell in sorted(grid.stacks)]
+    made = grid.remembered(("visible", id(pieces)), lambda: (pieces, _visible(grid, pieces)))
+    return list(made[1] if made[0] is pieces else _visible(grid, pieces))
+
+
+def _visible(grid: Grid, pieces: Pieces) -> tuple[Seen, ...]:
+    stacks = grid.stacks
+    return tuple([Seen(cell, top.piece, top.square, top.rotation, pieces[top.piece].turned(top.square, top.rotation))
+                  for cell, top in sorted([(cell, stack[-1]) for cell, stack in stacks.items()], key=_first)])
+
+
+def _first(item: tuple) -> Any:
+    return item[0]
 
 
 def _seen(grid: Grid, pieces: Pieces, cell: Cell) -> Seen:
     layer = grid.stacks[cell][-1]
     return Seen(cell, layer.piece, layer.square, layer.rotation,
-                pieces[layer.piece].turned_fields(layer.square, layer.rotation))
+                pieces[layer.piece].turned(layer.square, layer.rotation))
 
 
 def neighbours(grid: Grid, pieces: Pieces, cell: Cell) -> list[Seen]:
@@ -258,8 +342,9 @@ def connected_by_sides(squares: Iterable[Seen], side_field: str, keep: Keep | No
 
 def _groups(squares: Iterable[Seen], keep: Keep | None, link: Callable[[Seen, Seen, str], bool]) -> list[list[Seen]]:
     by_cell = {s.cell: s for s in squares if keep is None or keep(s)}
-    seen: set[Cell] = set()
+    seen: set[tuple[int, int]] = set()
     groups = []
+    sides = [(side, *STEP[side]) for side in SIDES]
     for start in sorted(by_cell):
         if start in seen:
             continue
@@ -267,14 +352,20 @@ def _groups(squares: Iterable[Seen], keep: Keep | None, link: Callable[[Seen, Se
         group, todo = [], [start]
         while todo:
             cell = todo.pop()
-            group.append(by_cell[cell])
-            for side in SIDES:
-                other = cell.step(side)
-                if other in by_cell and other not in seen and link(by_cell[cell], by_cell[other], side):
+            here = by_cell[cell]
+            group.append(here)
+            x, y = cell
+            for side, dx, dy in sides:
+                other = (x + dx, y + dy)  # a plain pair finds the same entry as its Cell
+                if other in by_cell and other not in seen and link(here, by_cell[other], side):
                     seen.add(other)
                     todo.append(other)
-        groups.append(sorted(group, key=lambda s: s.cell))
+        groups.append(sorted(group, key=_cell_of))
     return groups
+
+
+def _cell_of(square: Seen) -> Cell:
+    return square.cell
 
 
 def largest_groups(squares: Iterable[Seen], keep: Keep | None = None) -> list[list[Seen]]:
@@ -369,8 +460,10 @@ def place(grid: Grid, pieces: Pieces, piece: int, placement: Placement | Spot) -
     The placement is not checked against any rule: `grid_spots.legal_spots` says which ones are legal."""
     if not isinstance(placement, Placement):  # a Spot (model/grid_spots.py)
         placement = placement.placement
-    if piece in grid.pieces():
-        raise GridError(f"piece {piece} is already on the grid")
+    for stack in grid.stacks.values():
+        for layer in stack:
+            if layer.piece == piece:
+                raise GridError(f"piece {piece} is already on the grid")
     cells = pieces[piece].cells(placement.anchor, placement.rotation)
     for index, cell in enumerate(cells):
         grid.stacks.setdefault(cell, []).append(Layer(piece, index, placement.rotation % 360))

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from snowrules.model.grid import FACING, ROTATIONS, STEP, Cell, Grid, GridError, Layer, Pieces, Placement, turn_offset
+from snowrules.model.grid import FACING, STEP, Cell, Grid, GridError, Layer, Pieces, Placement
 
 
 # ---- placing -------------------------------------------------------------------------------------
@@ -96,36 +96,30 @@ def spot_tuples(grid: Grid, pieces: Pieces, piece: int, rules: PlacementRules = 
     """`legal_spots` as plain tuples `(id, x, y, rotation, cells, covered layers)`, cells as
     (x, y) pairs: this runs at every decision of a tile game, over a few hundred candidates, and
     a caller that makes its own values of the spots (the rules' records) skips making Spots."""
-    if any(layer.piece == piece for stack in grid.stacks.values() for layer in stack):
-        raise GridError(f"piece {piece} is on the grid: lift it before looking for its spots")
-    shape = pieces[piece]
-    occupied = {(c.x, c.y): stack for c, stack in grid.stacks.items()}
-    around = set(occupied) | {(x + dx, y + dy) for x, y in occupied for dx, dy in STEP.values()}
+    occupied = grid.stacks  # keyed by cells, which are (x, y) tuples
+    for stack in occupied.values():
+        for layer in stack:
+            if layer.piece == piece:
+                raise GridError(f"piece {piece} is on the grid: lift it before looking for its spots")
+    turnings = pieces[piece].turnings()
     # The common rule (touch the layout, cover nothing): a legal spot has a cell on the frontier
     # (a free cell next to the layout) and none occupied, so only the frontier anchors candidates.
     beside = bool(occupied) and rules.touching and rules.most_covered == 0 and rules.least_contact == 1
-    starts = around.difference(occupied) if beside else around
+    if beside:
+        starts = {(x + dx, y + dy) for x, y in occupied for dx, dy in STEPS}.difference(occupied)
+    else:
+        starts = set(occupied) | {(x + dx, y + dy) for x, y in occupied for dx, dy in STEPS}
     candidates = []
-    shapes: dict[frozenset, int] = {}  # each rotation's footprint at the origin: alike rotations repeat spots
-    for rotation in ROTATIONS:
-        offsets = [turn_offset(q.offset, rotation) for q in shape.squares]
-        if len(set(offsets)) != len(offsets):
-            continue  # two squares in one cell: never a placement
-        looks = [repr(sorted(shape.turned_fields(i, rotation).items())) for i in range(len(offsets))]
-        low_x, low_y = min(o.x for o in offsets), min(o.y for o in offsets)
-        form = frozenset(((o.x - low_x, o.y - low_y), look) for o, look in zip(offsets, looks))
-        shapes[form] = shapes.get(form, 0) + 1
-        anchors = {(0, 0)} if not occupied else {(x - o.x, y - o.y) for x, y in starts for o in offsets}
+    for rotation, offsets, looks, _ in turnings:
+        anchors = {(0, 0)} if not occupied else {(x - ox, y - oy) for x, y in starts for ox, oy in offsets}
+        if beside:  # the anchors that would put a square on an occupied cell, taken out at once
+            anchors.difference_update({(x - ox, y - oy) for x, y in occupied for ox, oy in offsets})
         for ax, ay in anchors:
-            cells = [(ax + o.x, ay + o.y) for o in offsets]
-            if beside:
-                if any(c in occupied for c in cells):
-                    continue
-            elif not _allowed(occupied, cells, rules):
-                continue
-            candidates.append((_spot_number(ax, ay, rotation), ax, ay, rotation, cells, looks))
-    candidates.sort(key=lambda c: c[0])
-    alike = any(count > 1 for count in shapes.values())  # else no two candidates share a footprint
+            cells = [(ax + ox, ay + oy) for ox, oy in offsets]
+            if beside or _allowed(occupied, cells, rules):
+                candidates.append((_spot_number(ax, ay, rotation), ax, ay, rotation, cells, looks))
+    candidates.sort(key=_number)
+    alike = bool(turnings) and turnings[0].alike  # else no two candidates share a footprint
     seen: set[frozenset] = set()
     found = []
     for number, ax, ay, rotation, cells, looks in candidates:
@@ -137,6 +131,13 @@ def spot_tuples(grid: Grid, pieces: Pieces, piece: int, rules: PlacementRules = 
         covers = tuple(occupied[c][-1] for c in cells if c in occupied) if not beside else ()
         found.append((number, ax, ay, rotation, cells, covers))
     return found
+
+
+STEPS = tuple(STEP.values())
+
+
+def _number(candidate: tuple) -> int:
+    return candidate[0]
 
 
 def _allowed(occupied: Mapping[tuple[int, int], list[Layer]], cells: list[tuple[int, int]],

@@ -147,9 +147,12 @@ def rectangle_record(rectangle: Rectangle | None) -> dict[str, Any] | None:
 # ---- checking a spot before a piece is put there --------------------------------------------
 def spot_placement(value: Any) -> tuple[Cell, int] | None:
     """A spot record's anchor and rotation (0, 90, 180 or 270); None when it is not a spot."""
-    if not is_spot(value) or value["rotation"] % 90:
+    if not isinstance(value, dict):
         return None
-    return cell_of(value["cell"]), value["rotation"] % 360
+    cell, rotation = cell_of(value.get("cell")), value.get("rotation")
+    if cell is None or type(rotation) is not int or rotation % 90:
+        return None
+    return cell, rotation % 360
 
 
 def spot_problem(grid: Grid, pieces: Pieces, piece: int, spot: Mapping[str, Any], names: list[str]) -> str | None:

@@ -32,12 +32,20 @@ WIN = 1000.0
 RETURNS = ("returns", "value")
 
 
+_PLAIN = frozenset({int, str, float, bool, type(None)})
+
+
 def option_key(option: Any) -> Any:
-    """An option as a dictionary key: options are whole numbers, none, texts, or lists of them."""
-    if isinstance(option, (list, tuple)):
-        return tuple(option_key(o) for o in option)
+    """An option as a dictionary key: options are whole numbers, none, texts, or lists of them.
+    Plain values are kept as they are without a call (a spot record's fields are mostly
+    numbers, and every option of every lookahead is keyed)."""
+    plain = _PLAIN
+    if type(option) in plain:
+        return option
     if isinstance(option, dict):
-        return tuple(sorted((k, option_key(v)) for k, v in option.items()))
+        return tuple(sorted([(k, v if type(v) in plain else option_key(v)) for k, v in option.items()]))
+    if isinstance(option, (list, tuple)):
+        return tuple([o if type(o) in plain else option_key(o) for o in option])
     return option
 
 
@@ -83,6 +91,7 @@ class GreedyAgent:
             return 0
         game, rng, seat, player = observation.game, self._rng, observation.seat, observation.player
         wanted = [option_key(o) for o in options]
+        distinct = len(set(wanted)) == len(wanted)
         totals = [0.0] * len(options)
         for _ in range(self.samples):
             world = observation.determinize(rng)
@@ -90,13 +99,18 @@ class GreedyAgent:
             if decision is None or seat not in decision.seats:
                 continue  # this world's rules skip the decision: it tells nothing about the options
             position = decision.seats.index(seat)
-            offered = {option_key(o): i for i, o in enumerate(decision.options[position])}
-            if any(key not in offered for key in wanted):
-                continue  # options drawn from what the player cannot see: not this world's
+            here = decision.options[position]
+            if distinct and here == options:  # the same options (most worlds): option i is i here
+                indexes = range(len(options))
+            else:
+                offered = {option_key(o): i for i, o in enumerate(here)}
+                if any(key not in offered for key in wanted):
+                    continue  # options drawn from what the player cannot see: not this world's
+                indexes = [offered[key] for key in wanted]
             answers = [int(rng.random() * len(o)) for o in decision.options]
-            for i, key in enumerate(wanted):
+            for i, index in enumerate(indexes):
                 st = world.clone()
-                answers[position] = offered[key]
+                answers[position] = index
                 game.answer(st, answers)
                 settle_chance(game, st, rng)
                 totals[i] += state_value(game, st, player)

@@ -13,7 +13,10 @@ Simultaneous decisions: each deciding seat picks its own answer from its own sta
 node (decoupled UCT), so every seat searches its own choice without seeing the others'.
 
 Rewards are the share of the win (1 for a sole winner, 1/k for each of k winners, 0 otherwise),
-for the player who controls each seat. The answer is the option visited most at the root.
+for the player who controls each seat. A solo game whose manifest declares `returns` is the
+exception: there the win often says nothing (a solo game that always ends "you win" ranks the
+player by score instead), so the reward is the player's return scaled to [0, 1] by the declared
+`min` and `max`. The answer is the option visited most at the root.
 """
 from __future__ import annotations
 
@@ -21,9 +24,11 @@ import math
 import random
 from typing import TYPE_CHECKING
 
+from snowrules.model.program import Program
 from snowrules.model.state import State
 from snowrules.play.greedy import option_key, settle_chance
 from snowrules.runtime.engine import Game
+from snowrules.runtime.returns import VALUE, declares_returns, evaluate_manifest
 
 if TYPE_CHECKING:
     from snowrules.play.agents import Observation
@@ -98,7 +103,7 @@ class MctsAgent:
                 break  # expanded: the rest is a random playout
             node = child
         self._playout(game, st, rng)
-        reward = _win_shares(game, st)
+        reward = _rewards(game, st)
         controller = game.program.controller
         for picked in path:
             for seat, entry in picked:
@@ -151,6 +156,31 @@ class MctsAgent:
 def _keys(options: list[list], answers: list[int]):
     for legal, index in zip(options, answers):
         yield option_key(legal[index])
+
+
+def _rewards(game: Game, st: State) -> list[float]:
+    """Each player's reward for an ended game: the share of the win, or in a solo game with
+    declared returns the return scaled to [0, 1] (see the module's docstring)."""
+    program = game.program
+    if program.players == 1 and declares_returns(program):
+        low, high = _return_bounds(program)
+        value = sum(float(evaluate_manifest(program, VALUE, st, seat)) for seat in program.seats_of(0))
+        return [min(1.0, max(0.0, (value - low) / (high - low))) if high > low else 0.5]
+    return _win_shares(game, st)
+
+
+_BOUNDS: dict[int, tuple[Program, float, float]] = {}
+
+
+def _return_bounds(program: Program) -> tuple[float, float]:
+    """The declared `min` and `max` of the returns (evaluated on an empty state, as OpenSpiel's
+    adapter does: they may use constants and options only), once per program."""
+    known = _BOUNDS.get(id(program))
+    if known is None or known[0] is not program:
+        known = (program, float(evaluate_manifest(program, ("returns", "min"), State())),
+                 float(evaluate_manifest(program, ("returns", "max"), State())))
+        _BOUNDS[id(program)] = known
+    return known[1], known[2]
 
 
 def _win_shares(game: Game, st: State) -> list[float]:
