@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from snowrules.cli.junit import Case, expectation_failures
-from snowrules.compile.compiler import check, programs_shared
+from snowrules.compile.compiler import check, compile_ruleset, programs_shared
 from snowrules.language.diagnostics import Diagnostic, Position, SnowrulesError
 from snowrules.load.fallbacks import position_id_warnings
 from snowrules.load.provenance import stale_provenance
@@ -155,6 +155,8 @@ def _played(folder: Path, ruleset, play: bool, bounds: SmokeBounds, scenarios: b
     run = functools.partial(_play_task, str(folder), bounds)
     _scenario_reads.clear()
     if workers > 1 and len(tasks) >= MIN_PARALLEL_TASKS:
+        if play:  # every configuration the smoke games play, compiled once here rather than in each worker
+            _compile_every_count(folder, [None, *ruleset.variants])
         results = _in_workers(min(workers, len(tasks)), run, tasks)
     else:
         results = [run(task) for task in tasks]
@@ -162,6 +164,19 @@ def _played(folder: Path, ruleset, play: bool, bounds: SmokeBounds, scenarios: b
     scenario = [(Path(item), found, seconds) for (kind, item), (found, seconds) in zip(tasks, results)
                 if kind == "scenario"]
     return smoke, scenario
+
+
+def _compile_every_count(folder: Path, variants: list[str | None]) -> None:
+    """Each variant at each of its player counts, compiled into the shared programs before the
+    workers are forked: the smoke games play them all, and scenarios most of them, and a program
+    compiled in one worker is not seen by the others."""
+    for variant in variants:
+        read = read_ruleset(str(folder), variant)[0]
+        for players in range(read.min_players, read.max_players + 1):
+            try:
+                compile_ruleset(read, players)
+            except SnowrulesError:  # the smoke game of that count reports it
+                pass
 
 
 _scenario_reads: dict = {}  # the ruleset as read for its scenarios, once per process (run_scenario)
