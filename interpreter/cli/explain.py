@@ -9,11 +9,12 @@ all` (the default) as a logged game runs it, `--events none` as simulate's unlis
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from snowrules.cli.usage import UsageError
-from snowrules.compile import fuse
-from snowrules.compile.compiler import compile_ruleset
-from snowrules.model.events import kinds_of
-from snowrules.runtime.engine import Game
+
+if TYPE_CHECKING:
+    from snowrules.runtime.engine import Game
 
 EVENTS = {"all": None, "none": ()}
 
@@ -32,7 +33,11 @@ def add_arguments(explain) -> None:
 
 
 def command_explain(args) -> int:
+    # imported here: `add_arguments` runs for every command (`snowrules list` must stay quick)
     from snowrules.cli.commands import _players, _ruleset
+    from snowrules.compile.compiler import compile_ruleset
+    from snowrules.model.events import kinds_of
+    from snowrules.runtime.engine import Game
     ruleset = _ruleset(args.ruleset, args.variant, args.option)
     players = _players(ruleset, args.players)
     game = Game(compile_ruleset(ruleset, players))
@@ -53,6 +58,7 @@ def _state_index(game: Game) -> str:
     """What the numbers of the generated code stand for: `st.zones[i]`, `st.counters[i]` and
     `st.vars[i]`, by the names the rules give them (printable characters only: they are texts of
     the ruleset, shown in comments)."""
+    from snowrules.compile import fuse
     layout, program = game.layout, game.program
     lines = ["", "# What the state's numbers stand for:"]
     seats = layout.seat_names
