@@ -3,7 +3,7 @@ compared side): try another value of one constant without writing a variant file
 
 A constant comes from a component file's `constants:` (any YAML value) or from a rules file's
 `constant NAME = VALUE` (a number, a text, true or false). The value is read as YAML reads it
-(`3`, `true`, `[1, 2]`, `snow`), and must be of the kind the ruleset gives the constant: a
+(`3`, `true`, `[1, 2]`, `red`), and must be of the kind the ruleset gives the constant: a
 constant read as a number where the rules compare it cannot silently become a text. An option is
 set with --option (its range and choices are checked there); a name that is neither is a wrong
 argument with the close names. The commands say each ConstantError as a usage error (exit 2),

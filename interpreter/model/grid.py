@@ -43,7 +43,7 @@ class GridError(ValueError):
 class Cell(NamedTuple):
     """A cell `(x, y)`. A named tuple rather than a dataclass: cells are dictionary keys and sorted
     at every read of a grid, and a tuple's hash and order are C code (a dataclass's generated
-    `__hash__` and `__lt__` were a tenth of a greedy Snowfall game's time)."""
+    `__hash__` and `__lt__` were a tenth of a greedy game's time on a tile grid)."""
 
     x: int
     y: int

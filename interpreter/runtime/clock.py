@@ -72,7 +72,7 @@ def _ring(_signum: int, frame: FrameType | None) -> None:
     is already being handled: the repeated ring that catches a swallowed stop could otherwise land
     while the first one is on its way out (in contextlib's `__exit__`, before `game_clock`'s
     `except` disarms the timer) and escape as an OutOfTime no one catches (seen under load 8:
-    `validate` of Snow Planner, a scenario whose reading ran past 5 s)."""
+    `validate` of a big ruleset, a scenario whose reading ran past 5 s)."""
     if _FALLBACKS and not isinstance(sys.exc_info()[1], OutOfTime):
         raise OutOfTime(rule_running(frame) or _FALLBACKS[-1])
 
