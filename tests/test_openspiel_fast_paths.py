@@ -129,6 +129,14 @@ def _noting_every_node(game):
     return state
 
 
+def _told_afresh(state, seat: int) -> str:
+    """A seat's information state made from all its notes at once (what Recall.text adds to)."""
+    from snowrules.adapters.recall import _note_text
+    game = state.get_game()
+    lines = (_note_text(note, seat, game.sight, game.engine) for note in state.recall_now().notes[seat])
+    return "\n".join(line for line in lines if line is not None)
+
+
 @pytest.mark.parametrize("name, params", GAMES, ids=lambda v: Path(v).name if isinstance(v, str) else
                          "-".join(f"{k}={x}" for k, x in v.items()))
 def test_information_states_noted_when_asked_are_those_noted_at_every_node(name, params):
@@ -146,6 +154,9 @@ def test_information_states_noted_when_asked_are_those_noted_at_every_node(name,
                 compared += 1
                 assert [lazy.information_state_string(p) for p in range(seats)] == \
                     [eager.information_state_string(p) for p in range(seats)], (seed, lazy.history())
+                # each text is added to as notes come (Recall.texts): the same as told afresh
+                assert [lazy.information_state_string(p) for p in range(seats)] == \
+                    [_told_afresh(lazy, p) for p in range(seats)], (seed, lazy.history())
             if rng.random() < 0.3:
                 lazy = lazy.clone()
             if lazy.is_terminal():

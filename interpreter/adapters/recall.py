@@ -86,6 +86,9 @@ class Recall:
         self.last_vars: list[Any] | None = None
         self.last_types: list[type] | None = None  # 1, 1.0 and true are equal, but not alike
         self.last_grids: dict[int, str] = {}  # each grid zone's layout at the last look, as JSON text
+        # each seat's text as far as it was asked (notes told, text): a search asks after every
+        # move, and each note is made text once rather than the whole sequence again every time
+        self.texts: list[tuple[int, str]] = [(0, "")] * seats
 
     def __deepcopy__(self, memo: dict) -> Recall:
         """pyspiel clones a state with copy.deepcopy at every `clone()`. The notes are only ever
@@ -98,6 +101,7 @@ class Recall:
         other.last_vars = None if self.last_vars is None else self.last_vars[:]
         other.last_types = self.last_types
         other.last_grids = self.last_grids
+        other.texts = self.texts[:]
         return other
 
     def look(self, st: State, sight: Sight) -> None:
@@ -172,9 +176,17 @@ class Recall:
         self.notes[seat].append(("chose", option, kind))
 
     def text(self, seat: int, sight: Sight, engine: Game) -> str:
-        """The seat's notes, one line each: `saw ...`, `asked at RULE: [options]`, `chose OPTION`."""
-        lines = (_note_text(note, seat, sight, engine) for note in self.notes[seat])
-        return "\n".join(line for line in lines if line is not None)
+        """The seat's notes, one line each: `saw ...`, `asked at RULE: [options]`, `chose OPTION`
+        (the notes added since the last time this seat's text was asked, made text and added)."""
+        notes = self.notes[seat]
+        told, text = self.texts[seat]
+        if told < len(notes):
+            lines = [line for line in (_note_text(note, seat, sight, engine) for note in notes[told:])
+                     if line is not None]
+            if lines:
+                text = "\n".join([text, *lines] if told and text else lines)
+            self.texts[seat] = (len(notes), text)
+        return text
 
 
 def _note_text(note: tuple, seat: int, sight: Sight, engine: Game) -> str | None:
