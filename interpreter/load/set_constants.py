@@ -7,15 +7,18 @@ A constant comes from a component file's `constants:` (any YAML value) or from a
 constant read as a number where the rules compare it cannot silently become a text. An option is
 set with --option (its range and choices are checked there); a name that is neither is a wrong
 argument with the close names. The commands say each ConstantError as a usage error (exit 2),
-before a game; a simulation's workers set the same texts on their own copy (play/batch.py).
+before a game; a simulation's workers set the same (name, value) pairs on their own copy
+(play/batch.py), through the one function that sets a constant (load/overrides.py).
 """
 from __future__ import annotations
 
 import dataclasses
 import difflib
+import json
 from typing import Any
 
-import yaml
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
 from snowrules.language import syntax as s
 from snowrules.load.overrides import set_constants as apply_values
 from snowrules.load.ruleset import Ruleset
@@ -47,8 +50,8 @@ def set_constants(ruleset: Ruleset, texts: list[str], flag: str = "--constant") 
             raise ConstantError(f"{flag} {name}: {name} is an option of {ruleset.title}: "
                                 f"set it with --option {name}=VALUE")
         try:
-            value = yaml.safe_load(raw) if raw.strip() else ""
-        except yaml.YAMLError:
+            value = YAML(typ="safe", pure=True).load(raw) if raw.strip() else ""
+        except YAMLError:
             raise ConstantError(f"{flag} {name}: {raw!r} is not a value "
                                 "(a number, true/false, a text or a list)") from None
         if name in constants:
@@ -76,7 +79,11 @@ def set_constants(ruleset: Ruleset, texts: list[str], flag: str = "--constant") 
 
 def constant_text(name: str, value: Any) -> str:
     """`NAME=VALUE` as --constant takes it (YAML's spelling of the value)."""
-    return f"{name}={yaml.safe_dump(value, default_flow_style=True).removesuffix(chr(10)).removesuffix('...').strip()}"
+    if isinstance(value, bool) or value is None:
+        shown = {True: "true", False: "false", None: "null"}[value]
+    else:
+        shown = value if isinstance(value, str) else json.dumps(value)  # JSON is YAML's flow style
+    return f"{name}={shown}"
 
 
 def _same_kind(flag: str, name: str, old: Any, value: Any) -> None:

@@ -126,8 +126,10 @@ def game_clock(seconds: float | None, program: Program | None = None, where: Pos
         _FALLBACKS.pop()
         if previous not in (_ring, signal.SIG_DFL):
             signal.signal(SIGNAL, previous)
-        if hook is not _unraisable and sys.unraisablehook is _unraisable:
-            sys.unraisablehook = _outer_hooks.pop()
+        if hook is not _unraisable:  # this clock put `_unraisable` in front: it takes it away
+            outer_hook = _outer_hooks.pop()
+            if sys.unraisablehook is _unraisable:
+                sys.unraisablehook = outer_hook
         if outer:  # the enclosing clock goes on with what it had left (at least a moment)
             signal.setitimer(TIMER, max(outer - (time.process_time() - started), 0.001), outer_interval)
 
