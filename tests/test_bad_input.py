@@ -180,6 +180,17 @@ def test_malformed_yaml_unclosed_bracket(game, capsys):
     assert "not closed" in found[0]
 
 
+def test_a_yaml_key_that_is_a_list_is_refused_at_the_key(game, capsys):
+    """`{..., [x]: 5}` makes a list a map's key: ruamel failed with an unhashable TypeError (an
+    internal error, found by test_fuzz_input); it is a syntax error at the key."""
+    cards = game / "components" / "cards.yaml"
+    number, line = edit(cards, '{name: "5", kind: character, number: 5}', '{name: "5", kind: character, [x]: 5}')
+    output = fails(capsys, game, "validate", GAME)
+    found = diagnostic_lines(output, at("components/cards.yaml", number, line.index("[x]") + 1))
+    assert found, output
+    assert "YAML syntax: a key must be a plain value (a name, a number or a text), not a list or a map" in found[0]
+
+
 def test_malformed_yaml_unclosed_list_in_manifest(game, capsys):
     manifest = game / "ruleset.yaml"
     number, line = find_line(manifest, r"^rules: \[.*\]\s*$")

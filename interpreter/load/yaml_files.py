@@ -16,6 +16,7 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.composer import Composer
+from ruamel.yaml.constructor import RoundTripConstructor
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.events import MappingStartEvent, ScalarEvent, SequenceStartEvent
 from ruamel.yaml.scanner import RoundTripScanner
@@ -69,7 +70,7 @@ def load_yaml(path: Path, shown: str) -> tuple[YamlDocument | None, list[Diagnos
         _READ.move_to_end((shown, text))
         return YamlDocument(shown, known), []
     yaml = YAML(typ="rt", pure=True)
-    yaml.Scanner, yaml.Composer = _BoundedScanner, _BoundedComposer
+    yaml.Scanner, yaml.Composer, yaml.Constructor = _BoundedScanner, _BoundedComposer, _PlainKeysConstructor
     try:
         tree = yaml.load(text)
     except _NestedTooDeep as deep:
@@ -145,6 +146,20 @@ def _number_too_large(text: str) -> bool:
     if text.lstrip("+-")[:2] in ("0o", "0x"):  # converted in linear time, but bounded by length first
         return len(text) > 80 or abs(int(text.replace("_", ""), 0)) > MAX_NUMBER
     return number_too_large(text.replace("_", ""))
+
+
+class _PlainKeysConstructor(RoundTripConstructor):
+    """A map's key must be a plain value: a key that is a list or a map (`{[a]: 1}`, or a flow map
+    whose key lost its text) is refused at the key, as a syntax error of the file (ruamel makes a
+    list key a tuple, a field named "('a',)", and fails on a map inside it with a TypeError,
+    unhashable, and no place)."""
+
+    def check_mapping_key(self, node: Any, key_node: Any, mapping: Any, key: Any, value: Any) -> bool:
+        if isinstance(key, (tuple, list, dict, set)):  # ruamel's list keys are tuples; its maps are dicts
+            raise MarkedYAMLError("while reading a map", node.start_mark,
+                                  "a key must be a plain value (a name, a number or a text), not a list or "
+                                  "a map", key_node.start_mark) from None
+        return super().check_mapping_key(node, key_node, mapping, key, value)
 
 
 class _BoundedComposer(Composer):
