@@ -30,8 +30,9 @@ MAX_MODULE_LINES = 600  # issue 8: "each module one job, a few hundred lines at 
 
 
 def test_no_module_grows_past_a_few_hundred_lines():
-    """A module that outgrows its one job is split by job (as compile/suspend.py was taken out of
-    compile/statements.py), not left to grow: this keeps a later change from doing so quietly."""
+    """A module that outgrows its one job is split by job (as the analysis of which statements may
+    wait was taken out of compile/statements.py), not left to grow: this keeps a later change from
+    doing so quietly."""
     package = ROOT / "interpreter"
     long = {str(p.relative_to(package)): n for p in sorted(package.rglob("*.py"))
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES}

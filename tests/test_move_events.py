@@ -2,9 +2,10 @@
 every form of the statement (docs/language.md, Events and reactions), on the VM and played
 through alike; a draw at random is not a move event.
 
-Which statements move components is declared with their syntax nodes (`moves_components`), and
-the grid placement `move c to ZONE at SPOT` once forgot to raise the events (issue 23): each
-form is a row here, with the number of events counted by hand.
+Which statements move components is said once, where each statement form is lowered to the
+intermediate form (compile/ir/lower.py: a `Move` raises move events). The grid placement `move c
+to ZONE at SPOT` once forgot to raise the events (issue 23): each form is a row here, with the
+number of events counted by hand and the node it lowers to.
 """
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from snowrules.compile.compiler import compile_ruleset
-from snowrules.language import syntax as s
+from snowrules.compile.compiler import compile_ruleset, intermediate_form
+from snowrules.compile.ir import nodes as ir
 from snowrules.load.ruleset import load_ruleset
 from snowrules.play.agents import RandomAgent, play
 from snowrules.runtime.engine import Game
@@ -62,7 +63,17 @@ def test_every_move_raises_its_event_on_the_vm_and_played_through(tmp_path, stat
     assert [json.dumps(e, sort_keys=True) for e in log] == [json.dumps(e, sort_keys=True) for e in on_vm_log]
 
 
-def test_the_statements_that_move_components_say_so():
-    moving = {cls.__name__ for cls in vars(s).values()
-              if isinstance(cls, type) and issubclass(cls, s.Node) and cls.moves_components}
-    assert moving == {"Move", "MovePlaced"}  # MoveRandom is a draw (chance), not a move event
+@pytest.mark.parametrize("statement, events", FORMS, ids=[form for form, _ in FORMS])
+def test_each_move_form_lowers_to_a_move_and_a_random_draw_to_chance(tmp_path, statement, events):
+    folder = tmp_path / "tiles"
+    shutil.copytree(TILES, folder)
+    (folder / "rules.sr").write_text(RULES.format(statement=statement), encoding="utf-8")
+    outline, effects = intermediate_form(load_ruleset(str(folder)), 1)
+    (turn,) = outline.of(ir.RoutineKind.TURN)
+    lowered = turn.body.statements[0]
+    if "at random" in statement:
+        assert isinstance(lowered, ir.Chance) and lowered.draw is ir.Draw.RANDOM_MOVE and lowered.raised == ()
+        assert not effects.heard_at(lowered)
+    else:
+        assert isinstance(lowered, ir.Move) and lowered.raised == (ir.ComponentsMoved(),)
+        assert effects.heard_at(lowered)  # `arrived` is heard: the move runs as a step

@@ -10,7 +10,8 @@ from snowrules.cli.usage import UsageError
 from snowrules.compile.compiler import compile_ruleset
 from snowrules.language.diagnostics import Diagnostic, Position, SnowrulesError
 from snowrules.language.names import name_problem
-from snowrules.load.ruleset import bundled_names, find_ruleset, load_ruleset, options_text, set_options
+from snowrules.load.option_text import options_text
+from snowrules.load.ruleset import bundled_names, find_ruleset, load_ruleset, set_options
 from snowrules.play.agents import AgentSpecError, HumanAgent, agent_seed, parse_agents, play
 from snowrules.play.grid_follower import GridFollower
 from snowrules.play.grid_picture import PictureError, picture_target_problem

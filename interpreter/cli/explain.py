@@ -1,4 +1,5 @@
-"""`snowrules explain RULESET --code`: the Python that runs a configuration of a ruleset.
+"""`snowrules explain RULESET --code`: the Python that runs a configuration of a ruleset (`--ir`:
+the intermediate form it is compiled from).
 
 A designer who wonders why a rule does what it does, or a bug report that needs to show what
 ran, reads the generated module itself: the code a game is played through with (compile/
@@ -27,6 +28,9 @@ def add_arguments(explain) -> None:
                          help="set a game parameter the ruleset declares (repeatable)")
     explain.add_argument("--code", action="store_true",
                          help="print the generated Python module the game runs (the default)")
+    explain.add_argument("--ir", action="store_true",
+                         help="print the intermediate form instead: each routine's statements, what each is "
+                              "and whether it may wait for a decision or set off reactions")
     explain.add_argument("--events", choices=sorted(EVENTS), default="all",
                          help="the module built for a game whose every event is heard (all: a logged game) "
                               "or none (an unlistened simulation)")
@@ -40,6 +44,15 @@ def command_explain(args) -> int:
     from snowrules.runtime.engine import Game
     ruleset = _ruleset(args.ruleset, args.variant, args.option)
     players = _players(ruleset, args.players)
+    if args.ir:
+        from snowrules.compile.compiler import intermediate_form
+        from snowrules.compile.fuse import printable
+        from snowrules.compile.ir.listing import listing
+        outline, effects = intermediate_form(ruleset, players)
+        print(f"# The intermediate form of {printable(ruleset.title)}, {players} player{'s' if players != 1 else ''}: "
+              "each routine's statements, what each does and where it is written")
+        print(listing(outline, effects), end="")
+        return 0
     game = Game(compile_ruleset(ruleset, players))
     built = game.played_through(kinds_of(EVENTS[args.events]))
     if built is False:

@@ -20,15 +20,18 @@ from snowrules.compile.expressions import ExpressionCompiler
 from snowrules.compile.field_kinds import merged, table_field_kinds, value_kind
 from snowrules.compile.free_actions import FreeActionCompiler, FreeActionTable, phase_names
 from snowrules.compile.fuse import PYTHON_ERRORS, rules_error
+from snowrules.compile.ir.effects import Effects
+from snowrules.compile.ir.lower import Lowering, outline
+from snowrules.compile.ir.nodes import Ask, Outline
 from snowrules.compile.reactions import Events
 from snowrules.compile.scope import BOUND_NAMES, BUILTIN_VALUES, RoutineSlots, Scope, Symbols, Variable, suggest
 from snowrules.compile.statements import StatementCompiler, TriggerRuntime
 from snowrules.compile.steps import PushBlock, TurnsStep, inline_branches
-from snowrules.compile.suspend import SuspendAnalysis
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, Diagnostics, Position, RulesetError, RuntimeRulesError
 from snowrules.language.limits import MAX_ZONE_FAMILY
-from snowrules.load.ruleset import UTILITIES, Ruleset, load_ruleset, options_text
+from snowrules.load.option_text import options_text
+from snowrules.load.ruleset import UTILITIES, Ruleset, load_ruleset
 from snowrules.model import kinds as t
 from snowrules.model.grid_zones import RECORD_FIELDS, SQUARES, pieces_of
 from snowrules.model.layout import BOX, CounterFamily, Layout, ZoneFamily, instantiate_components, seat_names
@@ -47,6 +50,15 @@ def compile_ruleset(ruleset: Ruleset, players: int, explicit_chance: bool = Fals
     program = _compile(ruleset, players, diagnostics, explicit_chance)
     diagnostics.raise_if_any()
     return program
+
+
+def intermediate_form(ruleset: Ruleset, players: int, explicit_chance: bool = False) -> tuple[Outline, Effects]:
+    """The program's routines in the intermediate form and the facts derived from them (what
+    `snowrules explain --ir` shows); raises RulesetError as `compile_ruleset` does."""
+    compile_ruleset(ruleset, players, explicit_chance)
+    compiler = _Compiler(ruleset, players, Diagnostics(), explicit_chance, {})
+    compiler.compile()
+    return compiler.outline, compiler.effects
 
 
 MAX_KIND_PASSES = 4
@@ -176,7 +188,10 @@ class _Compiler:
                 for row in rows:
                     self.symbols.record_fields.update(row)
         # every record literal's fields are fields: `r.x` may be read above the `{x: ...}` it meets
-        literals = [node for decl in self.declarations for node in s.walk(decl) if isinstance(node, s.RecordExpr)]
+        # every node of the rules, then of the components' effects: walked once, read by several checks
+        rules_nodes = [node for decl in self.declarations for node in s.walk(decl)]
+        every_node = rules_nodes + [n for d in ruleset.components for body in d.effects.values() for n in s.walk(body)]
+        literals = [node for node in rules_nodes if isinstance(node, s.RecordExpr)]
         for node in literals:
             self.symbols.record_fields.update(entry.name for entry in node.fields)
         self.symbols.record_field_kinds = merged(table_field_kinds(
@@ -216,11 +231,11 @@ class _Compiler:
 
         triggers = self._of(s.TriggerDecl)
         watched = {id(trigger): self._watched(trigger) for trigger in triggers}
-        analysis = SuspendAnalysis(self.symbols, triggers, lambda trig: watched[id(trig)][0], self.explicit_chance)
         self.events.declare(self.declarations, ruleset.components)
-        analysis.raising_events = self.events.live_events()
-        analysis.raising_counters = self.events.live_counters()
-        analysis.raising_moves = bool(self.events.move_events())
+        lowering = Lowering()
+        self.outline = outline(lowering, self.declarations, self.symbols.procedures,
+                               lambda trigger: watched[id(trigger)][0], ruleset.components)
+        self.effects = analysis = Effects(lowering, self.outline, self.events.heard(), self.explicit_chance)
         runtime_triggers: dict[str, list[TriggerRuntime]] = {}
         effects: dict[int, Routine] = {}
         statements = StatementCompiler(self.exprs, self.blocks, analysis, runtime_triggers, effects)
@@ -242,16 +257,12 @@ class _Compiler:
                     statements.field_effects.setdefault(field, {})[index] = routine
         self.events.compile_reactions(statements, self.exprs)
         if free_decls:
-            every = [n for f in ruleset.rules for n in s.walk(f)]
-            every += [n for d in ruleset.components for body in d.effects.values() for n in s.walk(body)]
             FreeActionCompiler(statements, self.diag, self.seen).compile(
-                free_decls, statements.free_table, phase_names(every))
+                free_decls, statements.free_table, phase_names(every_node))
 
         interface = self._interface()
         if not self.diag.items:
-            nodes = [n for f in ruleset.rules for n in s.walk(f)]
-            nodes += [n for d in ruleset.components for body in d.effects.values() for n in s.walk(body)]
-            check_action_ids(interface, layout, self.symbols, self.diag, nodes)
+            check_action_ids(interface, layout, self.symbols, self.diag, every_node)
         counters_initial = list(layout.counter_initial)
         inline_branches(self.blocks)
         for block in self.blocks:
@@ -265,7 +276,8 @@ class _Compiler:
             turn_counter=layout.counter_index("turn"), interface=interface,
             explicit_chance=self.explicit_chance,
             options=dict(ruleset.option_values), reactions=self.events.program_table(),
-            free_actions=statements.free_table.actions if free_decls else [], display=dict(ruleset.display))
+            free_actions=statements.free_table.actions if free_decls else [], display=dict(ruleset.display),
+            prompts={str(x.pos): x.prompt for x in self.outline.statements() if isinstance(x, Ask) and x.prompt})
 
     def _field_expressions(self) -> None:
         """The expressions written in component fields, compiled before the rules so that each
@@ -446,7 +458,7 @@ class _Compiler:
         scope = Scope(RoutineSlots())
         return scope, {name: scope.define(name, kind) for name, kind in names.items()}
 
-    def _routine(self, body: s.Block, statements: StatementCompiler, analysis: SuspendAnalysis,
+    def _routine(self, body: s.Block, statements: StatementCompiler, analysis: Effects,
                  names: dict[str, str]) -> Routine:
         scope, slots = self._routine_scope(names)
         block = statements.new_block(ROUTINE, body.pos)
@@ -513,14 +525,14 @@ class _Compiler:
         return families, (min(player_names) if player_names else None)
 
     def _trigger(self, trigger: s.TriggerDecl, watched, statements: StatementCompiler,
-                 analysis: SuspendAnalysis, runtime: dict[str, list[TriggerRuntime]]) -> None:
+                 analysis: Effects, runtime: dict[str, list[TriggerRuntime]]) -> None:
         families, player = watched
         # the name a rule gives the counter's holder: a player, or a component (`when d.value == 6`)
         subject = t.COMPONENT if any(self.layout.counter_families[f].per_component for f in families) else t.PLAYER
         scope, slots = self._routine_scope({player: subject} if player else {})
         cond = self.exprs.expect(trigger.cond, scope, t.BOOL, "a `when` condition")
         native, routine = None, None
-        if analysis.statement(trigger.body):
+        if analysis.may_pause(trigger.body):
             block = statements.new_block(ROUTINE, trigger.body.pos)
             statements.fill(block, trigger.body, scope.child())
             routine = Routine(block.id, 0, slots)

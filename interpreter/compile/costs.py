@@ -161,7 +161,7 @@ class PayStep:
         return self._settle(st, env, answer["paid"], answer["worth"])
 
     def native(self, st, env) -> None:
-        """A payment that cannot ask nor set off a waiting trigger (see SuspendAnalysis)."""
+        """A payment that cannot ask nor set off a waiting trigger (see compile/ir/effects.py)."""
         self.settle_inline(st, env)
 
     def run(self, st, frame, env, program) -> bool:

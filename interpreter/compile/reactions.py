@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from snowrules.compile import fuse
+from snowrules.compile.ir import nodes as ir
 from snowrules.compile.scope import RoutineSlots, Scope, Symbols, refined, suggest
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostics, Position, RuntimeRulesError
@@ -326,6 +327,15 @@ class Events:
             self.zone_instances.extend(instances)
 
     # ---- what the statement compiler asks ------------------------------------------------
+    def heard(self) -> frozenset[ir.Raised]:
+        """What a statement may raise that something reacts to: the named events, the changes of
+        counter families and the moves that a live event stands for."""
+        heard: set[ir.Raised] = {ir.NamedEvent(name) for name in self.live_events()}
+        heard.update(ir.CounterChanged(family) for family in self.live_counters())
+        if self.move_events():
+            heard.add(ir.ComponentsMoved())
+        return frozenset(heard)
+
     def live_events(self) -> set[str]:
         """The events something reacts to."""
         return {name for name, event in self.events.items() if event.live}

@@ -3,8 +3,8 @@
 A statement that can never wait for a decision compiles to native code `fn(state, env)`, loops and
 branches included (generated lines, see fuse.py; a run of such statements becomes one function).
 A statement that may wait (a choice, a card's effect, a call or a counter change whose trigger may
-choose) compiles to a step object that the VM runs from the frame stack. `SuspendAnalysis` decides
-which, from the syntax alone, before anything is compiled (compile/suspend.py).
+choose) compiles to a step object that the VM runs from the frame stack. Which is which is derived
+from the statement's intermediate form before anything is compiled (compile/ir/effects.py).
 """
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from snowrules.compile.costs import CostStatements
 from snowrules.compile.expressions import ExpressionCompiler
 from snowrules.compile.free_actions import FreeActionTable, FreeChooseStep, OfferStep
 from snowrules.compile.grid_statements import GridStatements
+from snowrules.compile.ir.effects import Effects
 from snowrules.compile.procedure_calls import ProcedureCalls
 from snowrules.compile.reactions import Events, Reacting
 from snowrules.compile.scope import RECURSION_HINT, Scope, Symbols, recursion_message, refined, suggest
@@ -34,7 +35,6 @@ from snowrules.compile.steps import (
     TriggeredAdd,
     WhileStep,
 )
-from snowrules.compile.suspend import SuspendAnalysis
 from snowrules.compile.triggers import TriggerRuntime, release
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostics, Position
@@ -78,7 +78,7 @@ def declined_or_chosen(node: s.Choose) -> s.Block | None:
 class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, GridStatements):
     _handlers: dict = {}  # node class -> method; filled below the class
 
-    def __init__(self, exprs: ExpressionCompiler, blocks: list[Block], analysis: SuspendAnalysis,
+    def __init__(self, exprs: ExpressionCompiler, blocks: list[Block], analysis: Effects,
                  triggers: dict[str, list[TriggerRuntime]], effects: dict[int, Any]):
         self.x = exprs
         self.sym: Symbols = exprs.sym
@@ -143,7 +143,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
 
         def add(statements, scope):
             for statement in statements:
-                if not self.analysis.statement(statement):
+                if not self.analysis.may_pause(statement):
                     run.append((self.native(statement, scope), statement.pos))
                 elif isinstance(statement, s.Phase):
                     # A phase that may wait is laid out inline: no block of its own to push.
@@ -259,7 +259,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
         body = declined_or_chosen(node)
         if body is not None:
             body_scope = inner if node.simultaneous else target.child()
-            if self.analysis.statement(body):
+            if self.analysis.may_pause(body):
                 kind_of_block = LOOP if node.simultaneous else SEQUENCE
                 slots = (player_slot, slot) if node.simultaneous else ()
                 block = self.stepped_body(body, body_scope, kind_of_block, slots)
@@ -295,10 +295,10 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
         if self.events is None:
             return None
         if isinstance(node, s.Together):
-            if self.analysis.waits(node.body):
+            if self.analysis.may_wait(node.body):
                 return None  # reported by `step`: a `together` block cannot wait
             return Reacting(self.native(node, scope), self.events.table, node.pos)
-        if not self.analysis.raises(node) or isinstance(node, s.Pay):  # a PayStep dispatches its own
+        if not self.analysis.sets_off_reactions(node) or isinstance(node, s.Pay):  # a PayStep dispatches its own
             return None
         if isinstance(node, (s.Add, s.SetCounter)):
             return Reacting(self._counter_change(node, scope, stepped=True), self.events.table, node.pos)

@@ -6,7 +6,6 @@ here runs a game.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
 
 from snowrules.language.diagnostics import Position
 
@@ -14,10 +13,6 @@ from snowrules.language.diagnostics import Position
 @dataclass(frozen=True)
 class Node:
     pos: Position = field(compare=False, repr=False)
-    # What a statement does that the compiler must know before compiling it, declared with the
-    # statement's node rather than listed where it is read: a statement that moves components
-    # raises the ruleset's `from moves` events (compile/suspend.py, compile/reactions.py).
-    moves_components: ClassVar[bool] = False
 
 
 def walk(node: Node):
@@ -170,7 +165,6 @@ class Assign(Node):
 class Move(Node):
     """`move WHAT to TARGET`, `move all from SOURCE to TARGET`, `move N from SOURCE to TARGET`."""
 
-    moves_components: ClassVar[bool] = True
     mode: str  # "items", "all" or "top"
     what: Node | None
     source: Node | None
@@ -182,7 +176,6 @@ class Move(Node):
 class MovePlaced(Node):
     """`move WHAT to ZONE at SPOT`: a component put on a grid zone at a spot."""
 
-    moves_components: ClassVar[bool] = True
     what: Node
     target: Node
     spot: Node
@@ -327,6 +320,7 @@ class Choose(Node):
     source: Node
     body: Block | None
     otherwise: Block | None = None  # `else:` of an `optionally` decision, run on a decline
+    prompt: str | None = None  # `as "TEXT"`: what the decision is, in the rulebook's words
 
 
 # ---- costs: `pay` ------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 from lark import Token, Transformer, v_args
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, Position, RulesSyntaxError
+from snowrules.language.names import NAME_HINT, name_problem
 
 
 class Shift:
@@ -343,13 +344,13 @@ class ToSyntax(EventsToSyntax):
 
     def _choose(self, meta, chooser, choice, body, declined):
         simultaneous, chooser_var, who = chooser
-        optional, count_mode, count, var, source = choice
+        optional, count_mode, count, var, source, prompt = choice
         else_at, otherwise = declined if declined is not None else (None, None)
         if otherwise is not None and not (optional and count_mode is None):
             raise RulesSyntaxError(Diagnostic(else_at, "only an `optionally` choice of one item has `else:`",
                                               "write `ask p to optionally choose x from ...:`"))
         return s.Choose(self._pos(meta), simultaneous, chooser_var, who, optional, count_mode, count,
-                        var, source, body, otherwise)
+                        var, source, body, otherwise, prompt)
 
     def single_chooser(self, meta, items):
         return (False, None, items[0])
@@ -358,9 +359,20 @@ class ToSyntax(EventsToSyntax):
         return (True, str(items[0]), items[1])
 
     def choice(self, meta, items):
-        verb, count, var, source = items
+        verb, count, var, source, prompt = items
         mode, amount = count if count else (None, None)
-        return (verb, mode, amount, str(var), source)
+        return (verb, mode, amount, str(var), source, prompt)
+
+    def choice_prompt(self, meta, items):
+        text = str(items[0])[1:-1]
+        at = self._tok(items[0])
+        if not text.strip():
+            raise RulesSyntaxError(Diagnostic(at, "a decision's prompt is empty",
+                                              "say what the player decides, as in `as \"place a die\"`"))
+        problem = name_problem(text, "prompt")
+        if problem is not None:
+            raise RulesSyntaxError(Diagnostic(at, problem, NAME_HINT, code="SR210"))
+        return text
 
     def must_choose(self, meta, items):
         return False

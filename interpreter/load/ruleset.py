@@ -148,11 +148,6 @@ def set_options(ruleset: Ruleset, values: dict[str, Any]) -> None:
         ruleset.constants[name] = (ruleset.option_values[name], where)
 
 
-def options_text(values: dict[str, Any]) -> str:
-    """Options as a player types them: `size=6, fast=true`."""
-    return ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in values.items())
-
-
 def _option_value(name: str, value: Any, spec: dict, where: Position) -> Any:
     default = spec["default"]
     if isinstance(value, str) and not isinstance(default, str):  # from a command line

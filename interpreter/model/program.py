@@ -114,6 +114,9 @@ class Program:
     reactions: Any = None
     # The free actions (compile/free_actions.py: FreeAction), offered at decisions of one player.
     free_actions: list[Any] = field(default_factory=list)
+    # What each decision is, in the rules' words (`ask p to choose d from D as "place a die"`):
+    # the decision's rule (path:line:col, as `Decision.rule`) -> its prompt.
+    prompts: dict[str, str] = field(default_factory=dict)
 
     @property
     def seats(self) -> int:

@@ -46,7 +46,8 @@ class Observation:
 
     @property
     def choice(self) -> str:
-        return self._state.pending.variable
+        """What the decision is, in the rules' words (Game.prompt)."""
+        return self._game.prompt(self._state.pending)
 
     def label(self, option) -> str:
         return self._game.option_label(self._state, option)

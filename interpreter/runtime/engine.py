@@ -263,6 +263,11 @@ class Game:
         """An option of the pending decision, as its player reads it."""
         return self.label(value, st.pending.kind if st.pending else "component")
 
+    def prompt(self, decision: Decision) -> str:
+        """What a decision is, as the person deciding reads it: the rules' words for it (`as
+        "place a die"`), or else the name the rules give its answer."""
+        return self.program.prompts.get(decision.rule, decision.variable)
+
     def option_labels(self, st: State, options: list) -> list[str]:
         """The options of one seat, as a person reads them, each different from the others: options
         that would read the same (copies of one component, `copies: 3`) get the copy's number,

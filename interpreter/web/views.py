@@ -120,7 +120,7 @@ def decisions(game: Game, st: State, player: int | None, answered: Iterable[int]
         return []
     done = set(answered)
     names = game.layout.seat_names
-    return [{"seat": seat, "seat_name": names[seat], "choice": pending.variable,
+    return [{"seat": seat, "seat_name": names[seat], "choice": game.prompt(pending),
              "options": game.option_labels(st, options), "cells": spot_cells(options)}
             for seat, options in zip(pending.seats, pending.options)
             if game.program.controller(seat) == player and seat not in done]
