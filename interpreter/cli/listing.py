@@ -9,7 +9,9 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from snowrules.load.ruleset import bundled_names, load_ruleset, options_text
+from snowrules.data import bundled_folder
+from snowrules.data import cache as build_cache
+from snowrules.load.option_text import options_text
 
 LIST_FORMAT = "snowrules-list/1"
 
@@ -43,9 +45,22 @@ class RulesetEntry:
 
 
 def bundled_rulesets() -> list[RulesetEntry]:
-    """Every bundled ruleset, its player counts, its variants (each with its own counts) and options."""
+    """Every bundled ruleset, its player counts, its variants (each with its own counts) and options.
+
+    The entries are kept in the build cache under the contents of every bundled folder: a listing
+    reads one small entry instead of every ruleset and variant (and the modules that check them)."""
+    root = bundled_folder("rulesets")
+    names = sorted(p.parent.name for p in root.glob("*/ruleset.yaml"))
+    contents = [build_cache.folder_contents(root / name) for name in names]
+    key = None if None in contents else build_cache.key("listing", tuple(zip(names, contents)))
+    return build_cache.cached("listing", key, lambda: (_entries(names), True))
+
+
+def _entries(names: list[str]) -> list[RulesetEntry]:
+    from snowrules.load.ruleset import load_ruleset  # only when the listing is built afresh
+
     entries = []
-    for name in bundled_names():
+    for name in names:
         base = load_ruleset(name)
         variants = []
         for variant in base.variants:
