@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 from snowrules.cli.usage import UsageError
-from snowrules.cli.version import installed_version
 from snowrules.language.diagnostics import SnowrulesError
 from snowrules.language.limits import MAX_NUMBER, excerpt, number_too_large
 
@@ -28,9 +27,22 @@ class _Parser(argparse.ArgumentParser):
         self.exit(USAGE_ERROR, f"snowrules: error: {message}\n")
 
 
+class _Version(argparse.Action):
+    """`--version`: the installed version, read from the package metadata only when asked (reading
+    it cost every command's start 40 ms)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
+                 help="show the program's version number and exit"):  # noqa: A002 - argparse's name
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from snowrules.cli.version import installed_version
+        parser.exit(message=f"snowrules {installed_version()}\n")
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="snowrules", description="Run tabletop games from rules written as data.")
-    parser.add_argument("--version", action="version", version=f"snowrules {installed_version()}")
+    parser.add_argument("--version", action=_Version)
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     run = commands.add_parser("run", help="play one game and tell it")
@@ -321,8 +333,17 @@ def _out_of_time() -> tuple[type[BaseException], ...]:
     return (clock.OutOfTime,) if clock is not None else ()
 
 
+def _terminated(signal_number, frame) -> None:
+    """SIGTERM (a CI job cancelled, `kill`) stops a command as Ctrl-C does: its `finally` blocks
+    stop its worker processes (without this, they were left running, printing BrokenPipe
+    tracebacks), a simulation reports the games it finished, and the exit code is 130."""
+    raise KeyboardInterrupt
+
+
 def entry() -> None:
     global _memory_mb
+    import signal
+    signal.signal(signal.SIGTERM, _terminated)
     if len(sys.argv) > 1 and any(command in sys.argv[1:] for command in _MEMORY_LIMITED):
         from snowrules.cli.memory import limit_memory
         try:

@@ -74,8 +74,11 @@ def simulate(spec: GameSpec, games: int, master_seed: int, workers: int = 1, clu
 
 
 def ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the main process, which stops them (no traceback from each worker)."""
+    """Workers leave Ctrl-C to the main process, which stops them (no traceback from each worker),
+    and die at once of the SIGTERM it stops them with (the command's own SIGTERM handler, which
+    a forked worker inherits, would make it a traceback)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _pool_results(workers: int, play: Callable, chunks: list[list[int]]) -> tuple[Iterator, Callable, str]:
