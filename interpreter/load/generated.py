@@ -274,8 +274,8 @@ def _numbers(allowed: list[list[int]], sizes: list[int]) -> Iterator[int]:
 
 def _entry(item: Any, where: list, name: str, axes: list[Axis], indexes: tuple[int, ...],
            changes: dict[str, Change]) -> CommentedMap:
-    """One generated entry in the shape of a written one: the item's keys in their order, its
-    `generate:` replaced by the generated fields, the fields overrides add at the end; each key
+    """One generated entry in the shape of a written one: its name, then the item's keys in
+    their order, its `generate:` replaced by the generated fields, the fields overrides add at the end; each key
     placed where its text is (a generated value at its list item or range, an override's field
     in the override)."""
     entry = CommentedMap()
@@ -286,16 +286,15 @@ def _entry(item: Any, where: list, name: str, axes: list[Axis], indexes: tuple[i
         entry[key] = value
         entry.lc.add_kv_line_col(key, data)
 
+    put("name", name, list(item.lc.data["name"]))  # first, as a written entry starts
     for key in item:
         if key == GENERATE:
             for axis, k in zip(axes, indexes):
                 value_line, value_col = _value_place(generate, axis, k)
                 put(axis.field, axis.values[k], [*generate.lc.key(axis.field), value_line, value_col])
-        elif key == "name":
-            put(key, name, list(item.lc.data[key]))
         elif key in changes:
             put(*_changed(changes.pop(key), item, where))
-        elif key != OVERRIDES:
+        elif key not in (OVERRIDES, "name"):
             put(str(key), item[key], list(item.lc.data[key]))
     for change in changes.values():
         put(*_changed(change, item, where))
@@ -336,10 +335,10 @@ def generated_document(document: YamlDocument, i: int) -> tuple[YamlDocument, Co
     return YamlDocument(document.path, top), items
 
 
-def names_in(document: YamlDocument) -> list[tuple[str, Position, str]]:
+def names_in(document: YamlDocument) -> list[tuple[str, Position, dict[str, Any]]]:
     """Every generated entry's name in a component list, with the position of its item's name
-    template and its generated values said (for the language server's hovers), in order;
-    an item that cannot be expanded gives none."""
+    template and the entry's fields (for the language server's hovers), in order; an item that
+    cannot be expanded gives none."""
     found = []
     items = document.tree.get("components") if isinstance(document.tree, dict) else None
     for i, item in enumerate(items if isinstance(items, list) else []):
@@ -350,5 +349,5 @@ def names_in(document: YamlDocument) -> list[tuple[str, Position, str]]:
         except (KeyError, TypeError, AttributeError):  # a shape the envelope's schema refuses
             continue
         at = document.position(["components", i, "name"])
-        found += [(str(e.entry["name"]), at, e.said()) for e in entries]
+        found += [(str(e.entry["name"]), at, plain(e.entry)) for e in entries]
     return found
