@@ -205,3 +205,26 @@ def test_the_reference_example_is_the_test_rulesets_deck(tmp_path):
     (folder / "components" / "deck.yaml").write_text(example)
     documented, tested = load_ruleset(str(folder)), load_ruleset(str(RULESET))
     assert [(c.name, c.fields) for c in documented.components] == [(c.name, c.fields) for c in tested.components]
+
+
+@pytest.mark.parametrize("file, expected", [
+    ("deck.yaml", []),
+    ("deck_written.yaml", []),
+])
+def test_an_editor_checks_generated_and_written_entries_with_the_lists_schema(file, expected):
+    """The test ruleset's list schema for editors refers to the envelope's `generated`
+    definition for a `generate:` item and to card.schema.json for a written entry."""
+    from jsonschema import Draft202012Validator
+    from referencing import Registry, Resource
+    from ruamel.yaml import YAML
+    root = Path(__file__).resolve().parent.parent
+    schemas = [*(root / "schemas").glob("*.json"), *(RULESET / "schemas").glob("*.json")]
+    registry = Registry().with_resources(
+        (path.as_uri(), Resource.from_contents(json.loads(path.read_text(encoding="utf-8")))) for path in schemas)
+    validator = Draft202012Validator({"$ref": (RULESET / "schemas" / "card_list.schema.json").as_uri()},
+                                     registry=registry)
+    text = (RULESET / "components" / file).read_text(encoding="utf-8")
+    assert [e.message for e in validator.iter_errors(YAML(typ="safe", pure=True).load(text))] == expected
+    bad = YAML(typ="safe", pure=True).load(text.replace("kind: card", "kind: crad", 1))
+    # a written entry's field is checked by card.schema.json; a generated item's shared field by snowrules
+    assert len(list(validator.iter_errors(bad))) == (1 if file == "deck_written.yaml" else 0)

@@ -76,6 +76,9 @@ def shown(value: Any) -> str:
 
 
 class _Problems:
+    """The mistakes found in one `generate:` item, each at a path of the document (the value's
+    text, or a map's key); SR212 unless said otherwise."""
+
     def __init__(self, document: YamlDocument):
         self.document, self.found = document, []
 
@@ -111,7 +114,7 @@ def expand(document: YamlDocument, where: list[str | int]) -> tuple[list[Generat
     for number, indexes in enumerate(itertools.product(*(range(len(a.values)) for a in axes))):
         values = tuple((a.field, a.values[k]) for a, k in zip(axes, indexes))
         name = "".join(piece if field is None else shown(dict(values)[field]) for piece, field in template)
-        made = GeneratedEntry(_entry(item, where, name, axes, indexes, changes.get(number, {})), values)
+        made = GeneratedEntry(_entry(item, where, name, axes, indexes, dict(changes.get(number, {}))), values)
         first = named.setdefault(name, made)
         if first is not made:
             problems.at(where + ["name"], f"the name template {item['name']!r} gives {name!r} to two entries: "
