@@ -7,6 +7,7 @@ generated names."""
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import shutil
 import time
@@ -228,3 +229,40 @@ def test_an_editor_checks_generated_and_written_entries_with_the_lists_schema(fi
     bad = YAML(typ="safe", pure=True).load(text.replace("kind: card", "kind: crad", 1))
     # a written entry's field is checked by card.schema.json; a generated item's shared field by snowrules
     assert len(list(validator.iter_errors(bad))) == (1 if file == "deck_written.yaml" else 0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(sizes=st.lists(st.integers(1, 4), min_size=1, max_size=3),
+       ranged=st.lists(st.booleans(), min_size=3, max_size=3),
+       overrides=st.lists(st.tuples(st.integers(0, 2), st.integers(0, 3), st.integers(0, 99)), max_size=4))
+def test_generated_entries_are_the_nested_loops_in_order_with_the_last_matching_override(sizes, ranged, overrides):
+    """Any product: the entries are those of nested loops over the fields as written (the first
+    outermost), each named by the template, and a field an override sets has the value of the
+    last override whose `where:` holds for the entry."""
+    from snowrules.load.generated import expand
+    from snowrules.load.yaml_files import yaml_from_text
+    fields = [f"f{n}" for n in range(len(sizes))]
+    values = [list(range(10, 10 + size)) if ranged[n] else [f"v{k}" for k in range(size)]
+              for n, size in enumerate(sizes)]
+    written = [f"{10}..{10 + size - 1}" if ranged[n] else "[" + ", ".join(values[n]) + "]"
+               for n, size in enumerate(sizes)]
+    usable = [(n % len(sizes), k % sizes[n % len(sizes)], extra) for n, k, extra in overrides]
+    text = "components:\n  - generate:\n" + "".join(f"      {f}: {w}\n" for f, w in zip(fields, written))
+    text += '    name: "' + "/".join("{" + f + "}" for f in fields) + '"\n    extra: -1\n'
+    if usable:
+        text += "    overrides:\n" + "".join(
+            f"      - {{where: {{{fields[n]}: {values[n][k]}}}, fields: {{extra: {extra}}}}}\n"
+            for n, k, extra in usable)
+    document, problems = yaml_from_text(text, "probe.yaml")
+    assert not problems
+    made, problems = expand(document, ["components", 0])
+    assert not problems
+    expected = []
+    for combination in itertools.product(*values):
+        extra = -1
+        for n, k, value in usable:
+            if combination[n] == values[n][k]:
+                extra = value
+        expected.append({"name": "/".join(str(v) for v in combination), **dict(zip(fields, combination)),
+                         "extra": extra})
+    assert [dict(generated.entry) for generated in made] == expected
