@@ -266,3 +266,14 @@ def test_generated_entries_are_the_nested_loops_in_order_with_the_last_matching_
         expected.append({"name": "/".join(str(v) for v in combination), **dict(zip(fields, combination)),
                          "extra": extra})
     assert [dict(generated.entry) for generated in made] == expected
+
+
+def test_copies_shared_by_every_generated_entry_or_set_by_an_override(tmp_path):
+    folder = tmp_path / "g"
+    shutil.copytree(RULESET, folder)
+    deck = folder / "components" / "deck.yaml"
+    deck.write_text(deck.read_text().replace("    points: 0\n", "    points: 0\n    copies: 2\n").replace(
+        "fields: {points: 4}", "fields: {points: 4, copies: 3}"))
+    counts = {c.name: c.count for c in load_ruleset(str(folder)).components}
+    assert (counts["2S"], counts["13H"], counts["14S"], counts["14C"], counts["joker"]) == (2, 2, 3, 3, 1)
+    assert sum(counts.values()) == 48 * 2 + 4 * 3 + 1
