@@ -51,7 +51,45 @@ def components(files: dict[Path, str]) -> dict[str, Component]:
                 body.append(following.rstrip())
             found.setdefault(name, Component(name, path, number, match.start("name"),
                                              match.start("name") + len(name), "\n".join(body)))
+        if re.search(r"^\s*-?\s*\{?\s*generate:", text, re.M):
+            for component in _generated(path, text, lines):
+                found.setdefault(component.name, component)
     return found
+
+
+def _generated(path: Path, text: str, lines: list[str]) -> list[Component]:
+    """The components a list's `generate:` items make (load/generated.py expands them as the
+    ruleset reader does), each placed at its item's name template, its hover the item's text
+    and the entry's generated values. A text that does not read as YAML (being typed) gives none."""
+    from snowrules.load.generated import names_in
+    from snowrules.load.yaml_files import yaml_from_text
+    document, _ = yaml_from_text(text, str(path))
+    if document is None:
+        return []
+    found = []
+    for name, at, fields in names_in(document):
+        number = at.line - 1
+        source = lines[number] if 0 <= number < len(lines) else ""
+        template = re.match(r"""(['"]?)(.*?)\1\s*(?:[,}#]|$)""", source[at.col - 1:])
+        end = at.col - 1 + (len(template.group(0).rstrip(",}# ")) if template else 0)
+        item = _item_lines(lines, number)
+        entry = ", ".join(f"{key}: {value}" for key, value in fields.items())
+        found.append(Component(name, path, number, at.col - 1, end, "\n".join([*item, f"# generated: {{{entry}}}"])))
+    return found
+
+
+def _item_lines(lines: list[str], number: int) -> list[str]:
+    """The lines of the list item around line `number`: from its `- ` up, to the next line as indented or less."""
+    start = number
+    while start > 0 and not lines[start].lstrip().startswith("- "):
+        start -= 1
+    dash = len(lines[start]) - len(lines[start].lstrip())
+    body = [lines[start].rstrip()]
+    for following in lines[start + 1:start + MAX_ENTRY_LINES]:
+        if not following.strip() or len(following) - len(following.lstrip()) <= dash:
+            break
+        body.append(following.rstrip())
+    return body
 
 
 def text_at(text: str, line: int, character: int, yaml: bool) -> str | None:

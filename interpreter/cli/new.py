@@ -71,7 +71,8 @@ at game end:
     end game winners [each p in players where p.score == best()]
 """,
         "components/cards.yaml": """# yaml-language-server: $schema=../schemas/card_list.schema.json
-# [Components] six cards valued 1 to 6.
+# [Components] six cards valued 1 to 6. A deck that is a product of fields (suits by ranks) may be
+# one `generate:` entry instead (docs/language.md, "Generated entries").
 schema: card.schema.json
 components:
   - {name: one, value: 1}

@@ -14,6 +14,7 @@ MAX_YAML_TEXT_NODES = 20_000   # SR704: nodes written in one YAML file (the bund
 MAX_YAML_DEPTH = 64            # SR705: maps and lists nested in one YAML file
 MAX_COPIES = 10_000            # SR703: `count` of one component entry
 MAX_COMPONENTS = 100_000       # SR703: every copy of every component, for the most players
+MAX_GENERATED = 10_000         # SR703: entries one `generate:` entry of a component list makes (a 52-card deck: 52)
 MAX_LIST = 1_000_000           # SR704: items of one list or range, dice of one roll
 MAX_BLOCK_DEPTH = 64           # SR705: blocks nested in the rules (if inside for inside ...)
 MAX_STEPS = 5_000_000          # SR706: statements, loop rounds and draws of one game

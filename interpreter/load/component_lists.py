@@ -9,16 +9,17 @@ entries left out that both halves report on).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from snowrules.language import editions
 from snowrules.language import syntax as s
-from snowrules.language.diagnostics import Diagnostic, Position, RulesSyntaxError
+from snowrules.language.diagnostics import Diagnostic, Diagnostics, Position, RulesSyntaxError
 from snowrules.language.limits import MAX_COMPONENTS, MAX_COPIES, MAX_SQUARES
 from snowrules.language.names import NAME_HINT, name_problem
 from snowrules.language.parser import parse_effect, parse_expression
+from snowrules.load.generated import expand, generated_document, is_generator
 from snowrules.load.schema_errors import dotted, schema_errors
 from snowrules.load.yaml_files import YamlDocument, key_position, plain
 
@@ -71,6 +72,19 @@ class ComponentDef:
     last_line: int = 0  # an entry left out for a problem (see `partial`): the last line of its entry
 
 
+@dataclass(frozen=True)
+class _EntryReading:
+    """What reading each entry of one component list needs: the entries' schema, the fields it
+    declares, whether the list is per seat, how messages name an entry, the entries the list's
+    envelope refused."""
+
+    schema: dict | None
+    declared: dict
+    per_seat: bool
+    label: Callable[[list], str]
+    rejected: set[int]
+
+
 class ComponentLists:
     """Reads the component lists of a ruleset (see the module's docstring)."""
 
@@ -105,68 +119,97 @@ class ComponentLists:
                                 f"editors a schema may declare it as {{\"$ref\": \".../{COPIES_DEFINITION}\"}})")
             return
         rejected, self.rejected = self.rejected, set()
-        label = entry_label(document, "components")
-        language = declared
+        entries = _EntryReading(schema, declared, per_seat, entry_label(document, "components"), rejected)
         for i, entry in enumerate(tree.get("components", []) or []):
             if not isinstance(entry, dict):
                 continue  # reported by the envelope's schema
-            copies = self._copies(document, entry, ["components", i])
-            renamed = self._renamed_keys(document, i, entry, declared)  # new spelling -> old
-            if COPIES in renamed:  # `count:` read as copies
-                copies = self._copies(document, {COPIES: entry[renamed[COPIES]]}, ["components", i, renamed[COPIES]])
-            squares = entry.get(SQUARES) if isinstance(entry, dict) else None
-            if isinstance(squares, list) and len(squares) > MAX_SQUARES:  # before the schema: one error, not 5,000
-                self.problems.error(document.position(["components", i, SQUARES]), f"this component has "
-                                    f"{len(squares)} squares, more than {MAX_SQUARES}",
-                                    "a tile or a piece is a few squares; a board is a grid zone", code="SR704")
-                self.rejected_fields |= {str(k) for k in entry}
+            if is_generator(entry):
+                if i not in rejected:  # else its shape is reported by the envelope's schema
+                    self._generated(document, i, entries, components)
                 continue
-            found, places = [], []
-            if schema is not None:  # an entry the envelope refused is checked too: every mistake at once
-                # an edition 1 schema declares `count`: then it is checked as a field
-                dropped = {old for old in renamed.values() if old not in declared}
-                own = {key: value for key, value in entry.items() if key not in (COPIES, REACTS, *dropped)}
-                found = schema_errors(document, schema, own, ["components", i], label=label, paths=places)
-                self.problems.extend(_copies_hint(d, declared) for d in found)
-            if found or i in rejected:
-                self._partial(document, i, entry, language, {p[2] for p in places if len(p) > 2})
-                continue
-            fields = plain(entry)
-            fields.pop(COPIES, None)
-            for old in renamed.values():
-                fields.pop(old, None)
-            fields.pop(REACTS, None)
-            for reserved in ("owner", "id"):
-                if reserved in fields:
-                    self.problems.error(key_position(document.path, tree, ["components", i], reserved),
-                                        f"{reserved!r} is set by snowrules and cannot be a card field")
-            if copies > MAX_COPIES:
-                self.problems.error(key_position(document.path, tree, ["components", i], COPIES),
-                                    f"{COPIES} {copies} is more than {MAX_COPIES} copies of one component",
-                                    code="SR703")
-                continue
-            self.copies += copies * (self.seats if per_seat else 1)
-            if self.copies > MAX_COMPONENTS:
-                self.problems.error(document.position(["components", i]),
-                                    f"the components come to more than {MAX_COMPONENTS} copies here",
-                                    code="SR703")
-                self.copies = -10 * MAX_COMPONENTS  # reported once
-            component = ComponentDef(
-                name=str(fields.pop("name")), fields=fields, count=copies,
-                per_seat=per_seat, position=document.position(["components", i]))
-            problem = name_problem(component.name, "component name")
-            if problem is not None:
-                self.problems.error(document.position(["components", i, "name"]), problem, NAME_HINT, code="SR210")
-                continue
-            duplicate = self._named_twice(document, i, component)
-            self._parse_snippets(document, i, fields, language, component)
-            if duplicate:  # its texts are still checked, under a name of its own
-                component.name = f"{component.name} #{i + 1}"
-                self._keep_partial(document, i, component)
-                continue
-            if isinstance(entry, dict) and REACTS in entry:
-                self._reactions(document, entry[REACTS], ["components", i, REACTS], component)
-            components.append(component)
+            self._entry(document, i, entry, entries, components)
+
+    def _generated(self, document: YamlDocument, i: int, reading: _EntryReading,
+                   components: list[ComponentDef]) -> None:
+        """The entries a `generate:` item makes (load/generated.py), each read as a written entry
+        standing in its place: a mistake in a field all of them share is reported once."""
+        made, problems = expand(document, ["components", i])
+        self.problems.extend(problems)
+        view, items = generated_document(document, i)
+        reading = replace(reading, label=entry_label(view, "components"))
+        problems_before, notes_before = self.problems, self.edition_notes
+        self.problems, self.edition_notes = Diagnostics(), []
+        try:
+            for generated in made:
+                items[i] = generated.entry
+                self._entry(view, i, generated.entry, reading, components)
+        finally:
+            problems_before.extend(_once_each(self.problems.items))
+            notes_before.extend(_once_each(self.edition_notes))
+            self.problems, self.edition_notes = problems_before, notes_before
+
+    def _entry(self, document: YamlDocument, i: int, entry: dict, reading: _EntryReading,
+               components: list[ComponentDef]) -> None:
+        """Read entry `i` of a component list into `components`, or report why it cannot be."""
+        schema, declared, per_seat = reading.schema, reading.declared, reading.per_seat
+        language = declared
+        copies = self._copies(document, entry, ["components", i])
+        renamed = self._renamed_keys(document, i, entry, declared)  # new spelling -> old
+        if COPIES in renamed:  # `count:` read as copies
+            copies = self._copies(document, {COPIES: entry[renamed[COPIES]]}, ["components", i, renamed[COPIES]])
+        squares = entry.get(SQUARES) if isinstance(entry, dict) else None
+        if isinstance(squares, list) and len(squares) > MAX_SQUARES:  # before the schema: one error, not 5,000
+            self.problems.error(document.position(["components", i, SQUARES]), f"this component has "
+                                f"{len(squares)} squares, more than {MAX_SQUARES}",
+                                "a tile or a piece is a few squares; a board is a grid zone", code="SR704")
+            self.rejected_fields |= {str(k) for k in entry}
+            return
+        found, places = [], []
+        if schema is not None:  # an entry the envelope refused is checked too: every mistake at once
+            # an edition 1 schema declares `count`: then it is checked as a field
+            dropped = {old for old in renamed.values() if old not in declared}
+            own = {key: value for key, value in entry.items() if key not in (COPIES, REACTS, *dropped)}
+            found = schema_errors(document, schema, own, ["components", i], label=reading.label, paths=places)
+            self.problems.extend(_copies_hint(d, declared) for d in found)
+        if found or i in reading.rejected:
+            self._partial(document, i, entry, language, {p[2] for p in places if len(p) > 2})
+            return
+        fields = plain(entry)
+        fields.pop(COPIES, None)
+        for old in renamed.values():
+            fields.pop(old, None)
+        fields.pop(REACTS, None)
+        for reserved in ("owner", "id"):
+            if reserved in fields:
+                self.problems.error(key_position(document.path, document.tree, ["components", i], reserved),
+                                    f"{reserved!r} is set by snowrules and cannot be a card field")
+        if copies > MAX_COPIES:
+            self.problems.error(key_position(document.path, document.tree, ["components", i], COPIES),
+                                f"{COPIES} {copies} is more than {MAX_COPIES} copies of one component",
+                                code="SR703")
+            return
+        self.copies += copies * (self.seats if per_seat else 1)
+        if self.copies > MAX_COMPONENTS:
+            self.problems.error(document.position(["components", i]),
+                                f"the components come to more than {MAX_COMPONENTS} copies here",
+                                code="SR703")
+            self.copies = -10 * MAX_COMPONENTS  # reported once
+        component = ComponentDef(
+            name=str(fields.pop("name")), fields=fields, count=copies,
+            per_seat=per_seat, position=document.position(["components", i]))
+        problem = name_problem(component.name, "component name")
+        if problem is not None:
+            self.problems.error(document.position(["components", i, "name"]), problem, NAME_HINT, code="SR210")
+            return
+        duplicate = self._named_twice(document, i, component)
+        self._parse_snippets(document, i, fields, language, component)
+        if duplicate:  # its texts are still checked, under a name of its own
+            component.name = f"{component.name} #{i + 1}"
+            self._keep_partial(document, i, component)
+            return
+        if isinstance(entry, dict) and REACTS in entry:
+            self._reactions(document, entry[REACTS], ["components", i, REACTS], component)
+        components.append(component)
 
     def _named_twice(self, document: YamlDocument, i: int, component: ComponentDef) -> bool:
         """Report a component named like an earlier one (at its name), and say so."""
@@ -349,6 +392,19 @@ def entry_label(document: YamlDocument, entries: str) -> Callable[[list], str]:
         return f"{said}: {rest}" if rest else said
 
     return label
+
+
+def _once_each(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """Diagnostics less those at the place and of the code of an earlier one: generated entries
+    share the text of their common fields, and a mistake there is one mistake."""
+    seen: set[tuple] = set()
+    kept = []
+    for diagnostic in diagnostics:
+        key = (diagnostic.position, diagnostic.code, diagnostic.severity)
+        if key not in seen:
+            seen.add(key)
+            kept.append(diagnostic)
+    return kept
 
 
 def _copies_hint(diagnostic: Diagnostic, declared: dict) -> Diagnostic:

@@ -166,6 +166,10 @@ def _condition(schema: dict, schema_path: list) -> str:
                     words.append(f"{key} is {rule['const']!r}")
                 elif isinstance(rule, dict) and "enum" in rule:
                     words.append(f"{key} is one of {rule['enum']!r}")
+            present = [str(key) for key in test.get("required") or [] if isinstance(key, str)]
+            if not words and present and set(test) == {"required"}:  # `if` the entry has these keys
+                said = " and ".join(f"`{key}:`" for key in present)
+                return f"to an entry with {said}" if schema_path[index] == "then" else f"to an entry without {said}"
             if not words:
                 return "under a condition of the schema (`if`)" if schema_path[index] == "then" else ""
             said = " and ".join(words)

@@ -65,6 +65,11 @@ def load_yaml(path: Path, shown: str) -> tuple[YamlDocument | None, list[Diagnos
     text, problem = read_text(path, shown)
     if problem:
         return None, [problem]
+    return yaml_from_text(text, shown)
+
+
+def yaml_from_text(text: str, shown: str) -> tuple[YamlDocument | None, list[Diagnostic]]:
+    """A YAML text (a file's, or an editor's unsaved buffer), read as `load_yaml` reads a file."""
     known = _READ.get((shown, text))
     if known is not None:
         _READ.move_to_end((shown, text))
