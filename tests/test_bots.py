@@ -9,10 +9,12 @@ import pytest
 from snowrules.cli.main import main
 from snowrules.compile.compiler import compile_ruleset, load_program
 from snowrules.load.ruleset import load_ruleset, set_options
+from snowrules.play import parallel_search
 from snowrules.play.agents import AgentSpec, AgentSpecError, Observation, RandomAgent, make_agent, parse_agents, play
 from snowrules.play.determinize import unseen_zones
 from snowrules.play.greedy import GreedyAgent, state_value
-from snowrules.play.mcts import MctsAgent
+from snowrules.play.mcts import MctsAgent, summed
+from snowrules.play.parallel_search import shares
 from snowrules.runtime.engine import Game
 
 
@@ -76,6 +78,7 @@ def swap(st, first: int, second: int) -> None:
     ("random", [AgentSpec("random")]),
     ("mcts:iterations=200,seed=3,random", [AgentSpec("mcts", (("iterations", 200), ("seed", 3))),
                                            AgentSpec("random")]),
+    ("mcts:iterations=100,workers=2", [AgentSpec("mcts", (("iterations", 100), ("workers", 2)))]),
     ("greedy, mcts:exploration=1.5 ,first", [AgentSpec("greedy"), AgentSpec("mcts", (("exploration", 1.5),)),
                                              AgentSpec("first")]),
     ("random:seed=4,greedy:samples=2,seed=9", [AgentSpec("random", (("seed", 4),)),
@@ -87,15 +90,19 @@ def test_agent_specs_parse(text, expected):
 
 @pytest.mark.parametrize("text, message", [
     ("robot", "unknown agent 'robot'; agents: random, first, human, greedy, mcts"),
-    ("mcts:iters=3", "mcts has no setting 'iters'; its settings: seed, iterations, exploration"),
+    ("mcts:iters=3", "mcts has no setting 'iters'; its settings: seed, iterations, exploration, workers"),
     ("seed=3,mcts", "setting 'seed=3' comes before any agent: write NAME:seed=3"),
     ("mcts:iterations=0", "mcts: iterations=0 is below its least value 1"),
     ("mcts:iterations=lots", "mcts: iterations='lots' is not a whole number"),
     ("mcts:exploration=high", "mcts: exploration='high' is not a number"),
     ("mcts:exploration=inf", "mcts: exploration='inf' is not a number"),
+    ("mcts:workers=0", "mcts: workers=0 is below its least value 1"),
+    ("mcts:workers=65", "mcts: workers=65 is above its greatest value 64"),
+    ("mcts:workers=two", "mcts: workers='two' is not a whole number"),
+    ("mcts:workers=1.5", "mcts: workers='1.5' is not a whole number"),
     ("mcts:seed=1,iterations=5,seed=2", "mcts: setting 'seed' is given twice"),
     ("first:seed=2", "first has no setting 'seed'; its settings: none"),
-    ("mcts:", "mcts: setting '' should be KEY=VALUE (settings of mcts: seed, iterations, exploration)"),
+    ("mcts:", "mcts: setting '' should be KEY=VALUE (settings of mcts: seed, iterations, exploration, workers)"),
     ("random,,random", "'random,,random' has an empty agent name (two commas in a row?)"),
 ])
 def test_bad_agent_specs_say_what_is_wrong(text, message):
@@ -245,6 +252,9 @@ def test_swapping_hidden_cards_leaves_mcts_choice_unchanged(name, players, seed,
     assert worlds[0] == worlds[1]
     choices = [MctsAgent(seed=3, iterations=60).choose(observe(game, s)) for s in (st, swapped)]
     assert choices[0] == choices[1]
+    # and so do searches in other processes: they sample from the same view
+    choices = [MctsAgent(seed=3, iterations=60, workers=2).choose(observe(game, s)) for s in (st, swapped)]
+    assert choices[0] == choices[1]
 
 
 def test_the_swap_test_can_fail_for_an_agent_that_reads_hidden_state():
@@ -318,6 +328,57 @@ def test_mcts_is_reproducible_for_a_seed():
     st = advance_to(game, 2, seat0_chooses("card"))
     picks = [MctsAgent(seed=8, iterations=30).choose(observe(game, st)) for _ in range(2)]
     assert picks[0] == picks[1]
+
+
+@pytest.mark.parametrize("iterations, workers, expected", [
+    (10, 4, [3, 3, 2, 2]),   # 10 = 4 * 2 + 2: the first two searches take one more
+    (8, 2, [4, 4]),
+    (3, 4, [1, 1, 1]),       # fewer iterations than searches: the idle one is left out
+    (7, 1, [7]),
+])
+def test_iterations_are_shared_between_the_searches(iterations, workers, expected):
+    assert shares(iterations, workers) == expected
+
+
+def test_summed_statistics_add_each_option_over_the_searches():
+    tables = [{"a": [2, 1.5, 3], "b": [1, 0.0, 3]}, {"a": [1, 0.25, 2], "c": [1, 1.0, 1]}]
+    assert summed(tables) == {"a": [3, 1.75, 5], "b": [1, 0.0, 3], "c": [1, 1.0, 1]}
+    assert tables[0]["a"] == [2, 1.5, 3], "the searches' own tables are left as they were"
+
+
+@pytest.mark.parametrize("name, players, seed, other_than_one_search", [
+    ("snow_time", 3, 4, True),
+    ("oh_hell", 3, 2, False),  # short hands: one search of 12 happens to play the same cards
+])
+def test_parallel_mcts_plays_the_same_game_in_processes_as_in_one(monkeypatch, name, players, seed,
+                                                                  other_than_one_search):
+    """workers=2 forks two searching processes; each search depends only on its seed and share, so
+    the same searches run one after the other here give the same game, event for event."""
+    game = game_of(name, players)
+
+    def logged(workers: int) -> list:
+        log: list = []
+        agents = [make_agent(f"mcts:iterations=12,workers={workers}", 1)] + \
+            [RandomAgent(p) for p in range(1, players)]
+        play(game, agents, seed, sink=log.append)
+        assert (agents[0]._pool is not None and agents[0]._pool.forked) == parallel_search.can_fork()
+        agents[0].close()
+        return log
+    forked = logged(2)
+    monkeypatch.setattr(parallel_search, "can_fork", lambda: False)
+    assert logged(2) == forked
+    assert (logged(1) != forked) == other_than_one_search, "two searches of 6 are not one of 12"
+
+
+def test_parallel_mcts_is_reproducible_for_a_seed_and_workers():
+    game = game_of("snow_time", 3)
+    st = advance_to(game, 2, seat0_chooses("card"))
+    for workers in (2, 3):
+        agents = [MctsAgent(seed=8, iterations=30, workers=workers) for _ in range(2)]
+        picks = [agent.choose(observe(game, st)) for agent in agents for _ in range(2)]
+        assert picks[0] == picks[2] and picks[1] == picks[3]
+        for agent in agents:
+            agent.close()
 
 
 # ---- the benchmark's interval --------------------------------------------------------------------

@@ -22,16 +22,21 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from snowrules.model.program import Program
 from snowrules.model.state import State
 from snowrules.play.greedy import option_key, settle_chance
+from snowrules.play.parallel_search import SearchPool, shares
 from snowrules.runtime.engine import Game
 from snowrules.runtime.returns import VALUE, declares_returns, evaluate_manifest
 
 if TYPE_CHECKING:
     from snowrules.play.agents import Observation
+
+# The most searching processes one agent may ask for: more only queue for the same cores.
+MAX_WORKERS = 64
 
 # A seat's statistics of one option at a node: [visits, total reward, times available].
 VISITS, REWARD, AVAILABLE = 0, 1, 2
@@ -48,34 +53,101 @@ class _Node:
 
 
 class MctsAgent:
-    """ISMCTS with `iterations` sampled worlds per decision and UCB constant `exploration`."""
+    """ISMCTS with `iterations` sampled worlds per decision and UCB constant `exploration`, split
+    over `workers` independent searches whose statistics are added up (parallel_search.py)."""
 
     name = "mcts"
-    parameters = {"seed": (int, None), "iterations": (int, 1), "exploration": (float, 0.0)}
+    parameters = {"seed": (int, None), "iterations": (int, 1), "exploration": (float, 0.0),
+                  "workers": (int, 1, MAX_WORKERS)}
 
-    def __init__(self, seed: int = 0, iterations: int = 200, exploration: float = 0.7):
+    def __init__(self, seed: int = 0, iterations: int = 200, exploration: float = 0.7, workers: int = 1):
         self._rng = random.Random(seed)
         self.iterations = iterations
         self.exploration = exploration
+        self.workers = workers
+        self._pool: SearchPool | None = None
 
     def choose(self, observation: Observation) -> int:
         options = observation.options
         if len(options) == 1:
             return 0
-        game, rng, seat = observation.game, self._rng, observation.seat
-        root = _Node()
-        for _ in range(self.iterations):
-            world = observation.determinize(rng)
-            decision = game.decision(world)
-            if decision is not None and seat in decision.seats:
-                self._iterate(game, root, world, rng)
-        table = root.stats.get(seat, {})
+        seat = observation.seat
+        if self.workers == 1:
+            table = _Search(self.exploration).root(observation.game, observation.determinize, seat, self._rng,
+                                                   self.iterations)
+        else:
+            # one seed per search, drawn whatever the split, so that the next decision's seeds do
+            # not depend on how many searches had iterations to run
+            seeds = [self._rng.getrandbits(64) for _ in range(self.workers)]
+            sampler = observation.sampler()
+            tasks = [(sampler, seat, seed, share, self.exploration)
+                     for seed, share in zip(seeds, shares(self.iterations, self.workers))]
+            table = summed(self._pool_for(observation.game).map(searched, tasks))
         empty = [0, 0.0, 0]
 
         def rank(index: int) -> tuple:
             entry = table.get(option_key(options[index]), empty)
             return entry[VISITS], entry[REWARD] / entry[VISITS] if entry[VISITS] else 0.0, -index
         return max(range(len(options)), key=rank)
+
+    def _pool_for(self, game: Game) -> SearchPool:
+        """The agent's pool of searching processes, forked for `game` at its first decision (and
+        again if the agent goes on to play another game)."""
+        if self._pool is None or self._pool.game is not game:
+            if self._pool is not None:
+                self._pool.close()
+            self._pool = SearchPool(game, self.workers)
+        return self._pool
+
+    def close(self) -> None:
+        """End the agent's searching processes (they end anyway when the agent is collected)."""
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
+
+
+def searched(task: tuple) -> dict:
+    """One search of a parallel `choose` (sent to a worker): the root statistics of the deciding
+    seat after `share` iterations from the generator seeded `seed`."""
+    sampler, seat, seed, share, exploration = task
+    return _Search(exploration).root(sampler.game, sampler, seat, random.Random(seed), share)
+
+
+def summed(tables: list[dict]) -> dict:
+    """The root statistics of several searches added up, option by option, in the searches' order
+    (floating-point sums in a fixed order: the same total on every run)."""
+    total: dict = {}
+    for table in tables:
+        for key, (visits, reward, available) in table.items():
+            entry = total.get(key)
+            if entry is None:
+                total[key] = [visits, reward, available]
+            else:
+                entry[VISITS] += visits
+                entry[REWARD] += reward
+                entry[AVAILABLE] += available
+    return total
+
+
+class _Search:
+    """One search of one decision: the tree walk, UCB selection and random playouts."""
+
+    __slots__ = ("exploration",)
+
+    def __init__(self, exploration: float):
+        self.exploration = exploration
+
+    def root(self, game: Game, sample: Callable[[random.Random], State], seat: int, rng: random.Random,
+             iterations: int) -> dict:
+        """The deciding seat's statistics at the root (option key -> [visits, reward, available])
+        after `iterations` sampled worlds from `sample`."""
+        root = _Node()
+        for _ in range(iterations):
+            world = sample(rng)
+            decision = game.decision(world)
+            if decision is not None and seat in decision.seats:
+                self._iterate(game, root, world, rng)
+        return root.stats.get(seat, {})
 
     def _iterate(self, game: Game, root: _Node, st: State, rng: random.Random) -> None:
         """One iteration: select and expand in the tree, play out at random, back up."""
