@@ -302,6 +302,33 @@ def test_greedy_bids_the_top_card_for_the_top_prize():
         assert names[GreedyAgent(seed=seed, samples=3).choose(observation)] == "p0 bid 2"
 
 
+class CountingObservation(Observation):
+    """An observation that counts the worlds an agent samples from it."""
+
+    __slots__ = ("sampled",)
+
+    def determinize(self, rng):
+        self.sampled = getattr(self, "sampled", 0) + 1
+        return super().determinize(rng)
+
+
+@pytest.mark.parametrize("name, players, choice, worlds", [
+    # a solo game's placement: the score is counted at the end, so every spot is worth 0 in every
+    # world; the second world repeats the first and sampling stops there
+    ("snowfall_over_mountains", 1, "spot", 2),
+    # a bid against two random bidders: their bids differ from world to world, and so do the
+    # values: all 4 worlds are sampled
+    ("goofspiel", 3, "card", 4),
+])
+def test_greedy_stops_sampling_when_two_worlds_value_the_options_alike(name, players, choice, worlds):
+    game = game_of(name, players)
+    st = advance_to(game, 1, seat0_chooses(choice))
+    decision = game.decision(st)
+    observation = CountingObservation(game, st, 0, decision.options[decision.seats.index(0)])
+    GreedyAgent(seed=2, samples=4).choose(observation)
+    assert observation.sampled == worlds
+
+
 def test_greedy_breaks_ties_with_its_own_generator():
     # Oh Hell, a bid: nothing changes the returns before the tricks, so every bid ties.
     game = game_of("oh_hell", 3)
