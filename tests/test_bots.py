@@ -13,7 +13,7 @@ from snowrules.play import parallel_search
 from snowrules.play.agents import AgentSpec, AgentSpecError, Observation, RandomAgent, make_agent, parse_agents, play
 from snowrules.play.determinize import unseen_zones
 from snowrules.play.greedy import GreedyAgent, state_value
-from snowrules.play.mcts import MctsAgent, summed
+from snowrules.play.mcts import MctsAgent, _Search, summed
 from snowrules.play.parallel_search import shares
 from snowrules.runtime.engine import Game
 
@@ -90,7 +90,7 @@ def test_agent_specs_parse(text, expected):
 
 @pytest.mark.parametrize("text, message", [
     ("robot", "unknown agent 'robot'; agents: random, first, human, greedy, mcts"),
-    ("mcts:iters=3", "mcts has no setting 'iters'; its settings: seed, iterations, exploration, workers"),
+    ("mcts:iters=3", "mcts has no setting 'iters'; its settings: seed, iterations, exploration, workers, widening"),
     ("seed=3,mcts", "setting 'seed=3' comes before any agent: write NAME:seed=3"),
     ("mcts:iterations=0", "mcts: iterations=0 is below its least value 1"),
     ("mcts:iterations=lots", "mcts: iterations='lots' is not a whole number"),
@@ -100,9 +100,11 @@ def test_agent_specs_parse(text, expected):
     ("mcts:workers=65", "mcts: workers=65 is above its greatest value 64"),
     ("mcts:workers=two", "mcts: workers='two' is not a whole number"),
     ("mcts:workers=1.5", "mcts: workers='1.5' is not a whole number"),
+    ("mcts:widening=-1", "mcts: widening=-1 is below its least value 0.0"),
     ("mcts:seed=1,iterations=5,seed=2", "mcts: setting 'seed' is given twice"),
     ("first:seed=2", "first has no setting 'seed'; its settings: none"),
-    ("mcts:", "mcts: setting '' should be KEY=VALUE (settings of mcts: seed, iterations, exploration, workers)"),
+    ("mcts:", "mcts: setting '' should be KEY=VALUE "
+              "(settings of mcts: seed, iterations, exploration, workers, widening)"),
     ("random,,random", "'random,,random' has an empty agent name (two commas in a row?)"),
 ])
 def test_bad_agent_specs_say_what_is_wrong(text, message):
@@ -406,6 +408,23 @@ def test_parallel_mcts_is_reproducible_for_a_seed_and_workers():
         assert picks[0] == picks[2] and picks[1] == picks[3]
         for agent in agents:
             agent.close()
+
+
+@pytest.mark.parametrize("widening, iterations, tried", [
+    (0.0, 8, 8),   # without widening every option is tried once before any is tried again
+    # ceil(sqrt(n + 1)) options take part after n visits: 1 at the first iteration, 2 from the
+    # second (n = 1), 3 from the fifth (n = 4), 4 from the tenth (n = 9)
+    (1.0, 8, 3),
+    (1.0, 10, 4),
+    (2.0, 8, 6),   # ceil(2 sqrt(n + 1)): 2, 3, 4, 4, 5, 5, 6, 6 after n = 0..7
+])
+def test_progressive_widening_tries_options_as_the_visits_grow(widening, iterations, tried):
+    game = game_of("goofspiel", 2)  # 13 cards: 13 bids at the first decision
+    st = game.start(0)
+    observation = observe(game, st)
+    assert len(observation.options) == 13
+    table = _Search(0.7, widening).root(game, observation.determinize, 0, random.Random(5), iterations)
+    assert sum(1 for entry in table.values() if entry[0] > 0) == tried
 
 
 # ---- the benchmark's interval --------------------------------------------------------------------

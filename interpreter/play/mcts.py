@@ -20,6 +20,7 @@ player by score instead), so the reward is the player's return scaled to [0, 1] 
 """
 from __future__ import annotations
 
+import heapq
 import math
 import random
 from collections.abc import Callable
@@ -38,8 +39,9 @@ if TYPE_CHECKING:
 # The most searching processes one agent may ask for: more only queue for the same cores.
 MAX_WORKERS = 64
 
-# A seat's statistics of one option at a node: [visits, total reward, times available].
-VISITS, REWARD, AVAILABLE = 0, 1, 2
+# A seat's statistics of one option at a node: [visits, total reward, times available], and with
+# progressive widening the option's place in the node's random order.
+VISITS, REWARD, AVAILABLE, PRIORITY = 0, 1, 2, 3
 
 
 class _Node:
@@ -58,13 +60,15 @@ class MctsAgent:
 
     name = "mcts"
     parameters = {"seed": (int, None), "iterations": (int, 1), "exploration": (float, 0.0),
-                  "workers": (int, 1, MAX_WORKERS)}
+                  "workers": (int, 1, MAX_WORKERS), "widening": (float, 0.0)}
 
-    def __init__(self, seed: int = 0, iterations: int = 200, exploration: float = 0.7, workers: int = 1):
+    def __init__(self, seed: int = 0, iterations: int = 200, exploration: float = 0.7, workers: int = 1,
+                 widening: float = 0.0):
         self._rng = random.Random(seed)
         self.iterations = iterations
         self.exploration = exploration
         self.workers = workers
+        self.widening = widening
         self._pool: SearchPool | None = None
 
     def choose(self, observation: Observation) -> int:
@@ -73,14 +77,14 @@ class MctsAgent:
             return 0
         seat = observation.seat
         if self.workers == 1:
-            table = _Search(self.exploration).root(observation.game, observation.determinize, seat, self._rng,
-                                                   self.iterations)
+            search = _Search(self.exploration, self.widening)
+            table = search.root(observation.game, observation.determinize, seat, self._rng, self.iterations)
         else:
             # one seed per search, drawn whatever the split, so that the next decision's seeds do
             # not depend on how many searches had iterations to run
             seeds = [self._rng.getrandbits(64) for _ in range(self.workers)]
             sampler = observation.sampler()
-            tasks = [(sampler, seat, seed, share, self.exploration)
+            tasks = [(sampler, seat, seed, share, self.exploration, self.widening)
                      for seed, share in zip(seeds, shares(self.iterations, self.workers))]
             table = summed(self._pool_for(observation.game).map(searched, tasks))
         empty = [0, 0.0, 0]
@@ -109,8 +113,8 @@ class MctsAgent:
 def searched(task: tuple) -> dict:
     """One search of a parallel `choose` (sent to a worker): the root statistics of the deciding
     seat after `share` iterations from the generator seeded `seed`."""
-    sampler, seat, seed, share, exploration = task
-    return _Search(exploration).root(sampler.game, sampler, seat, random.Random(seed), share)
+    sampler, seat, seed, share, exploration, widening = task
+    return _Search(exploration, widening).root(sampler.game, sampler, seat, random.Random(seed), share)
 
 
 def summed(tables: list[dict]) -> dict:
@@ -118,24 +122,26 @@ def summed(tables: list[dict]) -> dict:
     (floating-point sums in a fixed order: the same total on every run)."""
     total: dict = {}
     for table in tables:
-        for key, (visits, reward, available) in table.items():
+        for key, found in table.items():
             entry = total.get(key)
             if entry is None:
-                total[key] = [visits, reward, available]
+                total[key] = found[:PRIORITY]
             else:
-                entry[VISITS] += visits
-                entry[REWARD] += reward
-                entry[AVAILABLE] += available
+                entry[VISITS] += found[VISITS]
+                entry[REWARD] += found[REWARD]
+                entry[AVAILABLE] += found[AVAILABLE]
     return total
 
 
 class _Search:
     """One search of one decision: the tree walk, UCB selection and random playouts."""
 
-    __slots__ = ("exploration",)
+    __slots__ = ("exploration", "widening", "_select")
 
-    def __init__(self, exploration: float):
+    def __init__(self, exploration: float, widening: float = 0.0):
         self.exploration = exploration
+        self.widening = widening
+        self._select = self._select_widened if widening else self._select_all
 
     def root(self, game: Game, sample: Callable[[random.Random], State], seat: int, rng: random.Random,
              iterations: int) -> dict:
@@ -182,7 +188,7 @@ class _Search:
                 entry[VISITS] += 1
                 entry[REWARD] += reward[controller(seat)]
 
-    def _select(self, table: dict, keys: list, rng: random.Random) -> int:
+    def _select_all(self, table: dict, keys: list, rng: random.Random) -> int:
         """UCB1 over the options offered here, each counted by the visits it was available in;
         an option never tried is tried first (at random among them)."""
         untried = []
@@ -199,6 +205,35 @@ class _Search:
         best, best_index = -math.inf, 0
         for index, key in enumerate(keys):
             visits, total, available = table[key]
+            score = total / visits + c * math.sqrt(math.log(available) / visits)
+            if score > best:
+                best, best_index = score, index
+        return best_index
+
+    def _select_widened(self, table: dict, keys: list, rng: random.Random) -> int:
+        """Progressive widening (Coulom, 2007; Chaslot et al., 2008): of the options offered
+        here, only the ceil(widening * sqrt(n + 1)) first in the node's own random order take part,
+        n being the visits of this seat here so far; among them, as `_select_all`. Where there are
+        many options (every spot of a large grid) and few iterations, the search then values a
+        few options by several playouts each, instead of each option by one."""
+        offered, visits_here = [], 0
+        for index, key in enumerate(keys):
+            entry = table.get(key)
+            if entry is None:
+                entry = table[key] = [0, 0.0, 0, rng.random()]
+            entry[AVAILABLE] += 1
+            visits_here += entry[VISITS]
+            offered.append((entry[PRIORITY], index))
+        limit = math.ceil(self.widening * math.sqrt(visits_here + 1))
+        taking = sorted(index for _, index in heapq.nsmallest(limit, offered)) if limit < len(offered) \
+            else range(len(keys))
+        untried = [index for index in taking if table[keys[index]][VISITS] == 0]
+        if untried:
+            return untried[int(rng.random() * len(untried))]
+        c = self.exploration
+        best, best_index = -math.inf, 0
+        for index in taking:
+            visits, total, available = table[keys[index]][:PRIORITY]
             score = total / visits + c * math.sqrt(math.log(available) / visits)
             if score > best:
                 best, best_index = score, index
