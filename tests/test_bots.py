@@ -463,6 +463,16 @@ def test_bots_tool_ratings_are_the_tournament_commands(capsys):
     assert tool == command and sorted(tool) == ["greedy:samples=1", "mcts:iterations=2", "random"]
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_bots_tool_speed_counts_the_bots_decisions(workers):
+    """Two-player Goofspiel has 13 cards: the bot is asked 12 bids a game (the last card is played
+    without asking: one legal option), whatever the number of searching processes."""
+    row = _bench_tool().speed("goofspiel", 2, 4, workers, 2)
+    assert (row["decisions"], row["workers"]) == (24, workers)
+    assert row["per_cpu_second"] == pytest.approx(24 / row["cpu_seconds"], rel=0.05)
+    assert row["per_wall_second"] == pytest.approx(24 / row["wall_seconds"], rel=0.05)
+
+
 SOLO = """game "Solo"
 counter score per player from 0 to 9 initially 0
 each turn:
