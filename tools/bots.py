@@ -110,7 +110,7 @@ def speed(ruleset: str, players: int, iterations: int, workers: int, games: int)
         bot.close()  # its workers end here, so that their CPU time is counted
     wall, cpu = time.perf_counter() - start, _cpu() - before
     return {"ruleset": ruleset, "players": players, "iterations": iterations, "workers": workers,
-            "decisions": decisions, "cpu_seconds": round(cpu, 2), "wall_seconds": round(wall, 2),
+            "decisions": decisions, "cpu_seconds": round(cpu, 4), "wall_seconds": round(wall, 4),
             "per_cpu_second": round(decisions / cpu, 2), "per_wall_second": round(decisions / wall, 2)}
 
 
