@@ -17,6 +17,11 @@ for the player who controls each seat. A solo game whose manifest declares `retu
 exception: there the win often says nothing (a solo game that always ends "you win" ranks the
 player by score instead), so the reward is the player's return scaled to [0, 1] by the declared
 `min` and `max`. The answer is the option visited most at the root.
+
+Two settings change the search where asked (both off by default): `workers=K` runs K independent
+searches of the decision, in K processes, and adds up their root statistics (parallel_search.py);
+`widening=W` lets a node's options take part gradually as its visits grow (progressive
+widening), for decisions with more options than the iterations can try several times each.
 """
 from __future__ import annotations
 
