@@ -9,10 +9,12 @@ import pytest
 from snowrules.cli.main import main
 from snowrules.compile.compiler import compile_ruleset, load_program
 from snowrules.load.ruleset import load_ruleset, set_options
+from snowrules.play import parallel_search
 from snowrules.play.agents import AgentSpec, AgentSpecError, Observation, RandomAgent, make_agent, parse_agents, play
 from snowrules.play.determinize import unseen_zones
 from snowrules.play.greedy import GreedyAgent, state_value
-from snowrules.play.mcts import MctsAgent
+from snowrules.play.mcts import MctsAgent, _Search, summed
+from snowrules.play.parallel_search import shares
 from snowrules.runtime.engine import Game
 
 
@@ -76,6 +78,7 @@ def swap(st, first: int, second: int) -> None:
     ("random", [AgentSpec("random")]),
     ("mcts:iterations=200,seed=3,random", [AgentSpec("mcts", (("iterations", 200), ("seed", 3))),
                                            AgentSpec("random")]),
+    ("mcts:iterations=100,workers=2", [AgentSpec("mcts", (("iterations", 100), ("workers", 2)))]),
     ("greedy, mcts:exploration=1.5 ,first", [AgentSpec("greedy"), AgentSpec("mcts", (("exploration", 1.5),)),
                                              AgentSpec("first")]),
     ("random:seed=4,greedy:samples=2,seed=9", [AgentSpec("random", (("seed", 4),)),
@@ -87,15 +90,21 @@ def test_agent_specs_parse(text, expected):
 
 @pytest.mark.parametrize("text, message", [
     ("robot", "unknown agent 'robot'; agents: random, first, human, greedy, mcts"),
-    ("mcts:iters=3", "mcts has no setting 'iters'; its settings: seed, iterations, exploration"),
+    ("mcts:iters=3", "mcts has no setting 'iters'; its settings: seed, iterations, exploration, workers, widening"),
     ("seed=3,mcts", "setting 'seed=3' comes before any agent: write NAME:seed=3"),
     ("mcts:iterations=0", "mcts: iterations=0 is below its least value 1"),
     ("mcts:iterations=lots", "mcts: iterations='lots' is not a whole number"),
     ("mcts:exploration=high", "mcts: exploration='high' is not a number"),
     ("mcts:exploration=inf", "mcts: exploration='inf' is not a number"),
+    ("mcts:workers=0", "mcts: workers=0 is below its least value 1"),
+    ("mcts:workers=65", "mcts: workers=65 is above its greatest value 64"),
+    ("mcts:workers=two", "mcts: workers='two' is not a whole number"),
+    ("mcts:workers=1.5", "mcts: workers='1.5' is not a whole number"),
+    ("mcts:widening=-1", "mcts: widening=-1 is below its least value 0.0"),
     ("mcts:seed=1,iterations=5,seed=2", "mcts: setting 'seed' is given twice"),
     ("first:seed=2", "first has no setting 'seed'; its settings: none"),
-    ("mcts:", "mcts: setting '' should be KEY=VALUE (settings of mcts: seed, iterations, exploration)"),
+    ("mcts:", "mcts: setting '' should be KEY=VALUE "
+              "(settings of mcts: seed, iterations, exploration, workers, widening)"),
     ("random,,random", "'random,,random' has an empty agent name (two commas in a row?)"),
 ])
 def test_bad_agent_specs_say_what_is_wrong(text, message):
@@ -245,6 +254,9 @@ def test_swapping_hidden_cards_leaves_mcts_choice_unchanged(name, players, seed,
     assert worlds[0] == worlds[1]
     choices = [MctsAgent(seed=3, iterations=60).choose(observe(game, s)) for s in (st, swapped)]
     assert choices[0] == choices[1]
+    # and so do searches in other processes: they sample from the same view
+    choices = [MctsAgent(seed=3, iterations=60, workers=2).choose(observe(game, s)) for s in (st, swapped)]
+    assert choices[0] == choices[1]
 
 
 def test_the_swap_test_can_fail_for_an_agent_that_reads_hidden_state():
@@ -292,6 +304,33 @@ def test_greedy_bids_the_top_card_for_the_top_prize():
         assert names[GreedyAgent(seed=seed, samples=3).choose(observation)] == "p0 bid 2"
 
 
+class CountingObservation(Observation):
+    """An observation that counts the worlds an agent samples from it."""
+
+    __slots__ = ("sampled",)
+
+    def determinize(self, rng):
+        self.sampled = getattr(self, "sampled", 0) + 1
+        return super().determinize(rng)
+
+
+@pytest.mark.parametrize("name, players, choice, worlds", [
+    # a solo game's placement: the score is counted at the end, so every spot is worth 0 in every
+    # world; the second world repeats the first and sampling stops there
+    ("snowfall_over_mountains", 1, "spot", 2),
+    # a bid against two random bidders: their bids differ from world to world, and so do the
+    # values: all 4 worlds are sampled
+    ("goofspiel", 3, "card", 4),
+])
+def test_greedy_stops_sampling_when_two_worlds_value_the_options_alike(name, players, choice, worlds):
+    game = game_of(name, players)
+    st = advance_to(game, 1, seat0_chooses(choice))
+    decision = game.decision(st)
+    observation = CountingObservation(game, st, 0, decision.options[decision.seats.index(0)])
+    GreedyAgent(seed=2, samples=4).choose(observation)
+    assert observation.sampled == worlds
+
+
 def test_greedy_breaks_ties_with_its_own_generator():
     # Oh Hell, a bid: nothing changes the returns before the tricks, so every bid ties.
     game = game_of("oh_hell", 3)
@@ -318,6 +357,74 @@ def test_mcts_is_reproducible_for_a_seed():
     st = advance_to(game, 2, seat0_chooses("card"))
     picks = [MctsAgent(seed=8, iterations=30).choose(observe(game, st)) for _ in range(2)]
     assert picks[0] == picks[1]
+
+
+@pytest.mark.parametrize("iterations, workers, expected", [
+    (10, 4, [3, 3, 2, 2]),   # 10 = 4 * 2 + 2: the first two searches take one more
+    (8, 2, [4, 4]),
+    (3, 4, [1, 1, 1]),       # fewer iterations than searches: the idle one is left out
+    (7, 1, [7]),
+])
+def test_iterations_are_shared_between_the_searches(iterations, workers, expected):
+    assert shares(iterations, workers) == expected
+
+
+def test_summed_statistics_add_each_option_over_the_searches():
+    tables = [{"a": [2, 1.5, 3], "b": [1, 0.0, 3]}, {"a": [1, 0.25, 2], "c": [1, 1.0, 1]}]
+    assert summed(tables) == {"a": [3, 1.75, 5], "b": [1, 0.0, 3], "c": [1, 1.0, 1]}
+    assert tables[0]["a"] == [2, 1.5, 3], "the searches' own tables are left as they were"
+
+
+@pytest.mark.parametrize("name, players, seed, other_than_one_search", [
+    ("snow_time", 3, 4, True),
+    ("oh_hell", 3, 2, False),  # short hands: one search of 12 happens to play the same cards
+])
+def test_parallel_mcts_plays_the_same_game_in_processes_as_in_one(monkeypatch, name, players, seed,
+                                                                  other_than_one_search):
+    """workers=2 forks two searching processes; each search depends only on its seed and share, so
+    the same searches run one after the other here give the same game, event for event."""
+    game = game_of(name, players)
+
+    def logged(workers: int) -> list:
+        log: list = []
+        agents = [make_agent(f"mcts:iterations=12,workers={workers}", 1)] + \
+            [RandomAgent(p) for p in range(1, players)]
+        play(game, agents, seed, sink=log.append)
+        assert (agents[0]._pool is not None and agents[0]._pool.forked) == parallel_search.can_fork()
+        agents[0].close()
+        return log
+    forked = logged(2)
+    monkeypatch.setattr(parallel_search, "can_fork", lambda: False)
+    assert logged(2) == forked
+    assert (logged(1) != forked) == other_than_one_search, "two searches of 6 are not one of 12"
+
+
+def test_parallel_mcts_is_reproducible_for_a_seed_and_workers():
+    game = game_of("snow_time", 3)
+    st = advance_to(game, 2, seat0_chooses("card"))
+    for workers in (2, 3):
+        agents = [MctsAgent(seed=8, iterations=30, workers=workers) for _ in range(2)]
+        picks = [agent.choose(observe(game, st)) for agent in agents for _ in range(2)]
+        assert picks[0] == picks[2] and picks[1] == picks[3]
+        for agent in agents:
+            agent.close()
+
+
+@pytest.mark.parametrize("widening, iterations, tried", [
+    (0.0, 8, 8),   # without widening every option is tried once before any is tried again
+    # ceil(sqrt(n + 1)) options take part after n visits: 1 at the first iteration, 2 from the
+    # second (n = 1), 3 from the fifth (n = 4), 4 from the tenth (n = 9)
+    (1.0, 8, 3),
+    (1.0, 10, 4),
+    (2.0, 8, 6),   # ceil(2 sqrt(n + 1)): 2, 3, 4, 4, 5, 5, 6, 6 after n = 0..7
+])
+def test_progressive_widening_tries_options_as_the_visits_grow(widening, iterations, tried):
+    game = game_of("goofspiel", 2)  # 13 cards: 13 bids at the first decision
+    st = game.start(0)
+    observation = observe(game, st)
+    assert len(observation.options) == 13
+    table = _Search(0.7, widening).root(game, observation.determinize, 0, random.Random(5), iterations)
+    assert sum(1 for entry in table.values() if entry[0] > 0) == tried
 
 
 # ---- the benchmark's interval --------------------------------------------------------------------
@@ -354,6 +461,16 @@ def test_bots_tool_ratings_are_the_tournament_commands(capsys):
     command = {row["agent"]: (round(row["mu"], 2), round(row["low"], 2), round(row["high"], 2))
                for row in json.loads(capsys.readouterr().out)["ratings"]}
     assert tool == command and sorted(tool) == ["greedy:samples=1", "mcts:iterations=2", "random"]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_bots_tool_speed_counts_the_bots_decisions(workers):
+    """Two-player Goofspiel has 13 cards: the bot is asked 12 bids a game (the last card is played
+    without asking: one legal option), whatever the number of searching processes."""
+    row = _bench_tool().speed("goofspiel", 2, 4, workers, 2)
+    assert (row["decisions"], row["workers"]) == (24, workers)
+    assert row["per_cpu_second"] == pytest.approx(24 / row["cpu_seconds"], rel=0.05)
+    assert row["per_wall_second"] == pytest.approx(24 / row["wall_seconds"], rel=0.05)
 
 
 SOLO = """game "Solo"

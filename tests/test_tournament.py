@@ -232,7 +232,7 @@ BAD = [
     (["--agents", "random,nobody", "--games", "2"],
      "--agents: unknown agent 'nobody'; agents: random, first, human, greedy, mcts"),
     (["--agents", "random,mcts:depth=3", "--games", "2"],
-     "--agents: mcts has no setting 'depth'; its settings: seed, iterations, exploration"),
+     "--agents: mcts has no setting 'depth'; its settings: seed, iterations, exploration, workers, widening"),
     (["--agents", "random,first", "--games", "0"], "--games must be at least 1"),
     (["--agents", "random,first", "--games", "2", "--workers", "0"], "--workers must be at least 1"),
     (["--agents", "random,first", "--games", "2", "--players", "4"], "--players 4: Take is for 1 to 3 players"),

@@ -9,17 +9,23 @@ seat's fair share is 1/P, so a bot is better than random when the interval lies 
 
     python tools/bots.py                                  # every ruleset, 3 players, 100 games
     python tools/bots.py --ruleset goofspiel --games 200 --iterations 100 --json
+    python tools/bots.py --speed --ruleset snow_time --games 4 --iterations 200   # workers=1 against 2
 
 With `--ratings`, each ruleset is played as `snowrules tournament` plays it (random, greedy and mcts
 round the table in every seating, `--games` games per seating, paired seeds) and the figures are
 the tournament's openskill ratings (mu with mu +- 1.96 sigma, best first), the same numbers the
 command prints for the same agents, games and seed.
+
+With `--speed`, `--games` games of each ruleset are played with `mcts` searching in one process
+and then in `--workers` processes (the others random), and the figures are the bot's decisions per
+CPU-second (this process and its searching children together) and per wall-second.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import math
+import resource
 import sys
 import time
 from dataclasses import asdict, dataclass
@@ -85,6 +91,35 @@ def rated(ruleset: str, players: int, bots: list[str], games: int) -> list[dict]
              "seats": r.seats} for r in found.ratings]
 
 
+def speed(ruleset: str, players: int, iterations: int, workers: int, games: int) -> dict:
+    """Decisions per CPU-second and per wall-second of `mcts:iterations=N,workers=K` on seat 0."""
+    game = Game(load_program(ruleset, None, players))
+    decisions = 0
+    before = _cpu()
+    start = time.perf_counter()
+    for g in range(games):
+        bot = make_agent(f"mcts:iterations={iterations},workers={workers}", agent_seed(g, 0))
+        chosen = bot.choose
+
+        def counted(observation, chosen=chosen):
+            nonlocal decisions
+            decisions += 1
+            return chosen(observation)
+        bot.choose = counted
+        play(game, [bot] + [make_agent("random", agent_seed(g, p)) for p in range(1, players)], g)
+        bot.close()  # its workers end here, so that their CPU time is counted
+    wall, cpu = time.perf_counter() - start, _cpu() - before
+    return {"ruleset": ruleset, "players": players, "iterations": iterations, "workers": workers,
+            "decisions": decisions, "cpu_seconds": round(cpu, 4), "wall_seconds": round(wall, 4),
+            "per_cpu_second": round(decisions / cpu, 2), "per_wall_second": round(decisions / wall, 2)}
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of its ended children (the searching workers)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--ruleset", action="append", help="a bundled ruleset (repeatable; default: all)")
@@ -93,6 +128,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--iterations", type=int, default=50, help="mcts iterations per decision")
     parser.add_argument("--samples", type=int, default=4, help="greedy's sampled worlds per decision")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--speed", action="store_true",
+                        help="mcts's decisions per CPU- and wall-second, in one process and in --workers")
+    parser.add_argument("--workers", type=int, default=2, help="searching processes of --speed")
     parser.add_argument("--ratings", action="store_true",
                         help="ratings from a tournament of random, greedy and mcts (--games per seating)")
     args = parser.parse_args(argv)
@@ -102,6 +140,15 @@ def main(argv: list[str] | None = None) -> int:
     for name in names:
         ruleset = load_ruleset(name, None)
         players = min(max(args.players, ruleset.min_players), ruleset.max_players)
+        if args.speed:
+            for workers in (1, args.workers):
+                row = speed(name, players, args.iterations, workers, args.games)
+                figures.append(row)
+                if not args.json:
+                    print(f"{name:13} {players}p mcts:iterations={args.iterations},workers={workers}: "
+                          f"{row['decisions']} decisions, {row['per_cpu_second']:.2f} per CPU-second, "
+                          f"{row['per_wall_second']:.2f} per wall-second", flush=True)
+            continue
         if args.ratings:
             rows = rated(name, players, bots, args.games)
             figures.extend(rows)

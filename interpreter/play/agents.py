@@ -16,6 +16,7 @@ from snowrules.play.greedy import GreedyAgent
 from snowrules.play.human import HumanAgent
 from snowrules.play.layouts import state_grids
 from snowrules.play.mcts import MctsAgent
+from snowrules.play.parallel_search import WorldSampler
 from snowrules.runtime.engine import Game
 
 
@@ -72,12 +73,17 @@ class Observation:
         only way an agent gets a state, so that it never reads what its player cannot see."""
         return determinize(self._game, self._state, self.player, rng)
 
+    def sampler(self) -> WorldSampler:
+        """`determinize` as a value that can be sent to another process (a search agent's workers,
+        see parallel_search.py): it samples the same worlds for the same generator."""
+        return WorldSampler(self._game, self._game.suspended_copy(self._state), self.player)
+
 
 class Agent(Protocol):
     name: str
     # The settings an agent accepts on the command line (`mcts:iterations=200,seed=3`), each with
-    # its type and its least value (None: any).
-    parameters: dict[str, tuple[type, float | None]]
+    # its type and its least value (None: any), and for some a greatest value after them.
+    parameters: dict[str, tuple]
 
     def choose(self, observation: Observation) -> int:
         """The index of the chosen option among `observation.options`."""
@@ -177,7 +183,7 @@ def _setting(agent: str, text: str) -> tuple[str, int | float]:
         raise AgentSpecError(f"{agent}: setting {text!r} should be KEY=VALUE (settings of {agent}: {known})")
     if key not in parameters:
         raise AgentSpecError(f"{agent} has no setting {key!r}; its settings: {known}")
-    kind, least = parameters[key]
+    kind, least, *most = parameters[key]
     try:
         value = kind(raw)
         if not math.isfinite(value):
@@ -187,6 +193,8 @@ def _setting(agent: str, text: str) -> tuple[str, int | float]:
             from None
     if least is not None and value < least:
         raise AgentSpecError(f"{agent}: {key}={raw} is below its least value {least}")
+    if most and value > most[0]:
+        raise AgentSpecError(f"{agent}: {key}={raw} is above its greatest value {most[0]}")
     return key, value
 
 

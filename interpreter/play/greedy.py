@@ -15,6 +15,11 @@ The value of a state, for a player:
 
 The other seats of a simultaneous decision answer at random in each sampled world (the same
 answers for every option of one world, so that options are compared on equal terms).
+
+Sampling stops before `samples` worlds when two worlds in a row gave every option the same value:
+what the player cannot see did not change the next step's values there (a solo game's face-down
+stack, whose order matters only for later draws), so more worlds would most likely only repeat
+them. Each option is still valued in the same worlds, so the totals compare as before.
 """
 from __future__ import annotations
 
@@ -93,6 +98,8 @@ class GreedyAgent:
         wanted = [option_key(o) for o in options]
         distinct = len(set(wanted)) == len(wanted)
         totals = [0.0] * len(options)
+        last = len(options) - 1
+        before = None
         for _ in range(self.samples):
             world = observation.determinize(rng)
             decision = game.decision(world)
@@ -108,12 +115,17 @@ class GreedyAgent:
                     continue  # options drawn from what the player cannot see: not this world's
                 indexes = [offered[key] for key in wanted]
             answers = [int(rng.random() * len(o)) for o in decision.options]
+            values = []
             for i, index in enumerate(indexes):
-                st = world.clone()
+                st = world if i == last else world.clone()  # the world itself is not needed after
                 answers[position] = index
                 game.answer(st, answers)
                 settle_chance(game, st, rng)
-                totals[i] += state_value(game, st, player)
+                values.append(state_value(game, st, player))
+            totals = [total + value for total, value in zip(totals, values)]
+            if values == before:
+                break  # two worlds in a row valued every option alike: see the module's docstring
+            before = values
         best = max(totals)
         ties = [i for i, total in enumerate(totals) if total == best]
         return ties[int(rng.random() * len(ties))]

@@ -17,24 +17,36 @@ for the player who controls each seat. A solo game whose manifest declares `retu
 exception: there the win often says nothing (a solo game that always ends "you win" ranks the
 player by score instead), so the reward is the player's return scaled to [0, 1] by the declared
 `min` and `max`. The answer is the option visited most at the root.
+
+Two settings change the search where asked (both off by default): `workers=K` runs K independent
+searches of the decision, in K processes, and adds up their root statistics (parallel_search.py);
+`widening=W` lets a node's options take part gradually as its visits grow (progressive
+widening), for decisions with more options than the iterations can try several times each.
 """
 from __future__ import annotations
 
+import heapq
 import math
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from snowrules.model.program import Program
 from snowrules.model.state import State
 from snowrules.play.greedy import option_key, settle_chance
+from snowrules.play.parallel_search import SearchPool, shares
 from snowrules.runtime.engine import Game
 from snowrules.runtime.returns import VALUE, declares_returns, evaluate_manifest
 
 if TYPE_CHECKING:
     from snowrules.play.agents import Observation
 
-# A seat's statistics of one option at a node: [visits, total reward, times available].
-VISITS, REWARD, AVAILABLE = 0, 1, 2
+# The most searching processes one agent may ask for: more only queue for the same cores.
+MAX_WORKERS = 64
+
+# A seat's statistics of one option at a node: [visits, total reward, times available], and with
+# progressive widening the option's place in the node's random order.
+VISITS, REWARD, AVAILABLE, PRIORITY = 0, 1, 2, 3
 
 
 class _Node:
@@ -48,34 +60,105 @@ class _Node:
 
 
 class MctsAgent:
-    """ISMCTS with `iterations` sampled worlds per decision and UCB constant `exploration`."""
+    """ISMCTS with `iterations` sampled worlds per decision and UCB constant `exploration`, split
+    over `workers` independent searches whose statistics are added up (parallel_search.py)."""
 
     name = "mcts"
-    parameters = {"seed": (int, None), "iterations": (int, 1), "exploration": (float, 0.0)}
+    parameters = {"seed": (int, None), "iterations": (int, 1), "exploration": (float, 0.0),
+                  "workers": (int, 1, MAX_WORKERS), "widening": (float, 0.0)}
 
-    def __init__(self, seed: int = 0, iterations: int = 200, exploration: float = 0.7):
+    def __init__(self, seed: int = 0, iterations: int = 200, exploration: float = 0.7, workers: int = 1,
+                 widening: float = 0.0):
         self._rng = random.Random(seed)
         self.iterations = iterations
         self.exploration = exploration
+        self.workers = workers
+        self.widening = widening
+        self._pool: SearchPool | None = None
 
     def choose(self, observation: Observation) -> int:
         options = observation.options
         if len(options) == 1:
             return 0
-        game, rng, seat = observation.game, self._rng, observation.seat
-        root = _Node()
-        for _ in range(self.iterations):
-            world = observation.determinize(rng)
-            decision = game.decision(world)
-            if decision is not None and seat in decision.seats:
-                self._iterate(game, root, world, rng)
-        table = root.stats.get(seat, {})
+        seat = observation.seat
+        if self.workers == 1:
+            search = _Search(self.exploration, self.widening)
+            table = search.root(observation.game, observation.determinize, seat, self._rng, self.iterations)
+        else:
+            # one seed per search, drawn whatever the split, so that the next decision's seeds do
+            # not depend on how many searches had iterations to run
+            seeds = [self._rng.getrandbits(64) for _ in range(self.workers)]
+            sampler = observation.sampler()
+            tasks = [(sampler, seat, seed, share, self.exploration, self.widening)
+                     for seed, share in zip(seeds, shares(self.iterations, self.workers))]
+            table = summed(self._pool_for(observation.game).map(searched, tasks))
         empty = [0, 0.0, 0]
 
         def rank(index: int) -> tuple:
             entry = table.get(option_key(options[index]), empty)
             return entry[VISITS], entry[REWARD] / entry[VISITS] if entry[VISITS] else 0.0, -index
         return max(range(len(options)), key=rank)
+
+    def _pool_for(self, game: Game) -> SearchPool:
+        """The agent's pool of searching processes, forked for `game` at its first decision (and
+        again if the agent goes on to play another game)."""
+        if self._pool is None or self._pool.game is not game:
+            if self._pool is not None:
+                self._pool.close()
+            self._pool = SearchPool(game, self.workers)
+        return self._pool
+
+    def close(self) -> None:
+        """End the agent's searching processes (they end anyway when the agent is collected)."""
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
+
+
+def searched(task: tuple) -> dict:
+    """One search of a parallel `choose` (sent to a worker): the root statistics of the deciding
+    seat after `share` iterations from the generator seeded `seed`."""
+    sampler, seat, seed, share, exploration, widening = task
+    return _Search(exploration, widening).root(sampler.game, sampler, seat, random.Random(seed), share)
+
+
+def summed(tables: list[dict]) -> dict:
+    """The root statistics of several searches added up, option by option, in the searches' order
+    (floating-point sums in a fixed order: the same total on every run)."""
+    total: dict = {}
+    for table in tables:
+        for key, found in table.items():
+            entry = total.get(key)
+            if entry is None:
+                total[key] = found[:PRIORITY]
+            else:
+                entry[VISITS] += found[VISITS]
+                entry[REWARD] += found[REWARD]
+                entry[AVAILABLE] += found[AVAILABLE]
+    return total
+
+
+class _Search:
+    """One search of one decision: the tree walk, UCB selection and random playouts."""
+
+    __slots__ = ("exploration", "widening", "_select")
+
+    def __init__(self, exploration: float, widening: float = 0.0):
+        self.exploration = exploration
+        self.widening = widening
+        self._select = self._select_widened if widening else self._select_all
+
+    def root(self, game: Game, sample: Callable[[random.Random], State], seat: int, rng: random.Random,
+             iterations: int) -> dict:
+        """The deciding seat's statistics at the root (option key -> [visits, reward, available])
+        after `iterations` sampled worlds from `sample`."""
+        root = _Node()
+        for _ in range(iterations):
+            world = sample(rng)
+            decision = game.decision(world)
+            if decision is not None and seat in decision.seats:
+                self._iterate(game, root, world, rng)
+        return root.stats.get(seat, {})
 
     def _iterate(self, game: Game, root: _Node, st: State, rng: random.Random) -> None:
         """One iteration: select and expand in the tree, play out at random, back up."""
@@ -110,7 +193,7 @@ class MctsAgent:
                 entry[VISITS] += 1
                 entry[REWARD] += reward[controller(seat)]
 
-    def _select(self, table: dict, keys: list, rng: random.Random) -> int:
+    def _select_all(self, table: dict, keys: list, rng: random.Random) -> int:
         """UCB1 over the options offered here, each counted by the visits it was available in;
         an option never tried is tried first (at random among them)."""
         untried = []
@@ -127,6 +210,35 @@ class MctsAgent:
         best, best_index = -math.inf, 0
         for index, key in enumerate(keys):
             visits, total, available = table[key]
+            score = total / visits + c * math.sqrt(math.log(available) / visits)
+            if score > best:
+                best, best_index = score, index
+        return best_index
+
+    def _select_widened(self, table: dict, keys: list, rng: random.Random) -> int:
+        """Progressive widening (Coulom, 2007; Chaslot et al., 2008): of the options offered
+        here, only the ceil(widening * sqrt(n + 1)) first in the node's own random order take part,
+        n being the visits of this seat here so far; among them, as `_select_all`. Where there are
+        many options (every spot of a large grid) and few iterations, the search then values a
+        few options by several playouts each, instead of each option by one."""
+        offered, visits_here = [], 0
+        for index, key in enumerate(keys):
+            entry = table.get(key)
+            if entry is None:
+                entry = table[key] = [0, 0.0, 0, rng.random()]
+            entry[AVAILABLE] += 1
+            visits_here += entry[VISITS]
+            offered.append((entry[PRIORITY], index))
+        limit = math.ceil(self.widening * math.sqrt(visits_here + 1))
+        taking = sorted(index for _, index in heapq.nsmallest(limit, offered)) if limit < len(offered) \
+            else range(len(keys))
+        untried = [index for index in taking if table[keys[index]][VISITS] == 0]
+        if untried:
+            return untried[int(rng.random() * len(untried))]
+        c = self.exploration
+        best, best_index = -math.inf, 0
+        for index in taking:
+            visits, total, available = table[keys[index]][:PRIORITY]
             score = total / visits + c * math.sqrt(math.log(available) / visits)
             if score > best:
                 best, best_index = score, index
