@@ -14,6 +14,9 @@ if TYPE_CHECKING:
     from snowrules.adapters.openspiel import SnowrulesGame, SnowrulesState
 
 
+NOT_MADE = np.zeros(0, np.float32)
+
+
 class SnowrulesObserver:
     """Without perfect recall, what a seat sees now (Game.view) and the decision it is asked;
     with perfect recall, the seat's whole sequence of observations and moves (see Recall).
@@ -39,9 +42,9 @@ class SnowrulesObserver:
 
     @property
     def tensor(self) -> np.ndarray:
-        if self._tensor is None:
-            self._make_tensor()
-        return self._tensor
+        """The tensor, once made: pyspiel reads this when it makes the observer, for strings too,
+        and is given an empty one then; it reads `dict` (which makes it) for a tensor."""
+        return NOT_MADE if self._tensor is None else self._tensor
 
     @property
     def dict(self) -> dict[str, np.ndarray]:
@@ -52,8 +55,9 @@ class SnowrulesObserver:
     def set_from(self, state: SnowrulesState, player: int) -> None:
         """The tensor of the seat's view of `state` (with perfect recall, and what it has seen
         and chosen so far)."""
-        tensor = self.tensor
-        tensor.fill(0)
+        if self._tensor is None:
+            self._make_tensor()
+        self._tensor.fill(0)
         layout = self.game.tensor_layout
         layout.observe(state.st, player, self._dict)
         if self.perfect_recall:
