@@ -213,3 +213,33 @@ def test_a_counter_with_both_bounds_is_scaled_into_0_to_1(name):
         value = state.st.counters[i]
         expected = (value - low) / (high - low) if low is not None and high is not None else value - (low or 0)
         assert values[i] == pytest.approx(expected)
+
+
+def test_an_openspiel_learner_trains_on_goofspiel_through_the_tensors():
+    """OpenSpiel's RL environment hands the information-state tensors to its tabular Q-learner
+    (it keys its values by the tensor): trained for 1,000 games of 4-card Goofspiel against a
+    random bidder, it wins more than it loses (random against random: 0 by symmetry; 0.635 after
+    training, seeded, with 112 information states; about 6 s of CPU)."""
+    from open_spiel.python import rl_environment
+    from open_spiel.python.algorithms import random_agent, tabular_qlearner
+
+    np.random.seed(1)  # the learner's exploration draws from numpy's generator
+    environment = rl_environment.Environment(load_game("goofspiel", num_cards=4, points_order="ascending"), seed=1)
+    actions = environment.action_spec()["num_actions"]
+    learner = tabular_qlearner.QLearner(player_id=0, num_actions=actions)
+    bidder = random_agent.RandomAgent(player_id=1, num_actions=actions)
+
+    def mean_return(games: int, train: bool) -> float:
+        total = 0.0
+        for _ in range(games):
+            step = environment.reset()
+            while not step.last():
+                step = environment.step([learner.step(step, is_evaluation=not train).action,
+                                         bidder.step(step).action])
+            learner.step(step, is_evaluation=not train)
+            total += step.rewards[0]
+        return total / games
+
+    mean_return(1000, train=True)
+    assert len(learner._q_values) > 50  # information states told apart by their tensors
+    assert mean_return(200, train=False) > 0.3
