@@ -9,6 +9,8 @@ import pytest
 pytest.importorskip("pyspiel")
 pytest.importorskip("pettingzoo")
 
+from pathlib import Path  # noqa: E402
+
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 from snowrules.adapters.pettingzoo import env  # noqa: E402
 from snowrules.load.ruleset import bundled_names, load_ruleset  # noqa: E402
@@ -78,3 +80,14 @@ def test_the_ansi_render_is_the_seats_observation_string():
     text = game.render()
     assert text == game.state.observation_string(0)
     assert '"p0.hand": ["p0 bid 1", "p0 bid 2", "p0 bid 3"]' in text
+
+
+def test_the_loop_in_the_docs_plays_a_game_to_its_end():
+    """docs/language.md's PettingZoo example, run as written: every seat has left at the end,
+    with the returns the docs give."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "language.md").read_text(encoding="utf-8")
+    code = text.split("```python\nfrom snowrules.adapters.pettingzoo import env\n", 1)[1].split("```\n", 1)[0]
+    names: dict = {}
+    exec("from snowrules.adapters.pettingzoo import env\n" + code, names)
+    assert names["table"].agents == []
+    assert names["returns"] == {"p0": 0.0, "p1": 0.0}

@@ -4,7 +4,10 @@ bundled ruleset, variant and player count), never finer than what the informatio
 tell, and never built by a game that asks for none."""
 from __future__ import annotations
 
+import contextlib
+import io
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -88,6 +91,20 @@ def test_the_information_state_of_a_small_goofspiel_worked_by_hand():
     # the observation part is the observation tensor
     size = game.observation_tensor_size()
     assert state.information_state_tensor(0)[:size] == state.observation_tensor(0)
+
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "language.md"
+
+
+def test_the_worked_example_in_the_docs_prints_what_the_docs_show():
+    text = DOC.read_text(encoding="utf-8")
+    after = text.split("<!-- tensor-example -->\n```python\n", 1)[1]
+    code, rest = after.split("```\n", 1)
+    shown = rest.split("```text\n", 1)[1].split("```\n", 1)[0]
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(code, "docs/language.md", "exec"), {})
+    assert printed.getvalue() == shown
 
 
 def _swap_unseen(state, seat: int, rng: random.Random):
