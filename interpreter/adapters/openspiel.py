@@ -16,6 +16,7 @@ winners share +1 and the others share -1, which is zero-sum.
 Information states have perfect recall: each seat's whole sequence of observations (what it saw
 change, what it was asked, what it chose; see Recall), noted only when asked for (see
 SnowrulesState.recall_now). Observation strings are its view now.
+Both are also tensors of a fixed size (adapters/tensors.py), made only when asked for.
 
 OpenSpiel players are seats: a variant giving a player several seats shows one player per seat.
 Needs the `open-spiel` package (`pip install 'snowrules[openspiel]'`).

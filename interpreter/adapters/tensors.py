@@ -5,7 +5,8 @@ zones and which of them a seat sees (Sight, the same rule as Game.view), its com
 by name (copies of a name are alike to a player, as in the observation strings), its counters
 with their declared bounds, its variables, the seats to move and the decisions its rules can ask.
 Its size is fixed for a game configuration (a ruleset, a variant, a player count, options), so
-that a network can be built for it; docs/openspiel.md gives the pieces and a worked example.
+that a network can be built for it; docs/language.md ("OpenSpiel") gives the pieces and a worked
+example.
 
 Nothing here runs unless a tensor is asked for: the adapter's default path (strings, random play)
 never builds a layout or an array.
