@@ -83,6 +83,7 @@ class SnowrulesEnv(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
         self._run_on()
+        self._accumulate_rewards()  # a game over before anyone decides has its returns already
 
     def _run_on(self) -> None:
         """Make the draws at random up to the next decision, then select who answers (or, once the
