@@ -100,7 +100,7 @@ def test_the_worked_example_in_the_docs_prints_what_the_docs_show():
     text = DOC.read_text(encoding="utf-8")
     after = text.split("<!-- tensor-example -->\n```python\n", 1)[1]
     code, rest = after.split("```\n", 1)
-    shown = rest.split("```text\n", 1)[1].split("```\n", 1)[0]
+    shown = rest.split("by index):\n\n```\n", 1)[1].split("```\n", 1)[0]
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
         exec(compile(code, "docs/language.md", "exec"), {})
