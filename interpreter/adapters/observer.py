@@ -1,5 +1,6 @@
 """What a seat observes of an OpenSpiel state (adapters/openspiel.py): its view now and the decision
-it is asked, or, with perfect recall, its whole sequence of observations and moves.
+it is asked, or, with perfect recall, its whole sequence of observations and moves; as text, and
+as a tensor of fixed size (adapters/tensors.py), made only when a tensor is asked for.
 """
 from __future__ import annotations
 
@@ -13,18 +14,54 @@ if TYPE_CHECKING:
     from snowrules.adapters.openspiel import SnowrulesGame, SnowrulesState
 
 
+NOT_MADE = np.zeros(0, np.float32)
+
+
 class SnowrulesObserver:
     """Without perfect recall, what a seat sees now (Game.view) and the decision it is asked;
-    with perfect recall, the seat's whole sequence of observations and moves (see Recall)."""
+    with perfect recall, the seat's whole sequence of observations and moves (see Recall).
+
+    Its tensor (OpenSpiel's `tensor`, and `dict`: the same numbers by piece, see
+    tensors.TensorLayout) is made at the first ask: an observer used only for strings never
+    builds it."""
 
     def __init__(self, game: SnowrulesGame, perfect_recall: bool):
         self.game = game
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(0, np.float32)
-        self.dict: dict = {}
+        self._tensor: np.ndarray | None = None
+        self._dict: dict[str, np.ndarray] = {}
+
+    def _make_tensor(self) -> None:
+        layout = self.game.tensor_layout
+        pieces = layout.information_state_pieces() if self.perfect_recall else layout.observation_pieces()
+        self._tensor = np.zeros(sum(p.size for p in pieces), np.float32)
+        at = 0
+        for piece in pieces:
+            self._dict[piece.name] = self._tensor[at:at + piece.size].reshape(piece.shape)
+            at += piece.size
+
+    @property
+    def tensor(self) -> np.ndarray:
+        """The tensor, once made: pyspiel reads this when it makes the observer, for strings too,
+        and is given an empty one then; it reads `dict` (which makes it) for a tensor."""
+        return NOT_MADE if self._tensor is None else self._tensor
+
+    @property
+    def dict(self) -> dict[str, np.ndarray]:
+        if self._tensor is None:
+            self._make_tensor()
+        return self._dict
 
     def set_from(self, state: SnowrulesState, player: int) -> None:
-        pass
+        """The tensor of the seat's view of `state` (with perfect recall, and what it has seen
+        and chosen so far)."""
+        if self._tensor is None:
+            self._make_tensor()
+        self._tensor.fill(0)
+        layout = self.game.tensor_layout
+        layout.observe(state.st, player, self._dict)
+        if self.perfect_recall:
+            layout.remember(state.recall_now(), player, self._dict)
 
     def string_from(self, state: SnowrulesState, player: int) -> str:
         """The seat's view, and the decision it is asked (its rule and its options: a player

@@ -16,6 +16,7 @@ winners share +1 and the others share -1, which is zero-sum.
 Information states have perfect recall: each seat's whole sequence of observations (what it saw
 change, what it was asked, what it chose; see Recall), noted only when asked for (see
 SnowrulesState.recall_now). Observation strings are its view now.
+Both are also tensors of a fixed size (adapters/tensors.py), made only when asked for.
 
 OpenSpiel players are seats: a variant giving a player several seats shows one player per seat.
 Needs the `open-spiel` package (`pip install 'snowrules[openspiel]'`).
@@ -23,7 +24,7 @@ Needs the `open-spiel` package (`pip install 'snowrules[openspiel]'`).
 from __future__ import annotations
 
 import json
-from functools import cache
+from functools import cache, cached_property
 from itertools import repeat
 from typing import Any, NamedTuple
 
@@ -41,6 +42,7 @@ from snowrules.adapters.nodes import (
 from snowrules.adapters.observer import SnowrulesObserver
 from snowrules.adapters.option_ids import option_ids
 from snowrules.adapters.recall import Recall, Sight
+from snowrules.adapters.tensors import TensorLayout
 from snowrules.compile.action_ids import FreeActionIds, free_action_ids
 from snowrules.compile.compiler import load_program
 from snowrules.language.diagnostics import RulesetError, RuntimeRulesError
@@ -113,6 +115,7 @@ class SnowrulesGame(pyspiel.Game):
                                              explicit_chance=True)
         self.engine = Game(self.program)
         self.sight = Sight.of(self.program, loaded.folder)
+        self.variant = variant
         self.interface = self.program.interface
         self.ids: dict[tuple, dict] = {key: {} for key in self.interface if key[0] in ("choice", "chance")}
         components = len(self.program.layout.component_names)
@@ -194,6 +197,12 @@ class SnowrulesGame(pyspiel.Game):
                                        f"the decision is at {pending.rule}")
         self.ids[key][option] = found
         return found
+
+    @cached_property
+    def tensor_layout(self) -> TensorLayout:
+        """Where each fact goes in the observation and information-state tensors (tensors.py):
+        made at the first tensor asked for, never by a game that asks for none."""
+        return TensorLayout.of(self.program, load_ruleset(self.ruleset, self.variant), self.sight)
 
     def new_initial_state(self) -> SnowrulesState:
         return self.state_class(self)

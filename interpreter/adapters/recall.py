@@ -79,6 +79,11 @@ class Recall:
     The notes keep the facts (component ids, counts, values, options) and become text only when
     an information state is asked for (`text`): most nodes of a playout are never asked."""
 
+    # Each seat's notes folded into its information-state tensor so far (notes told, seen, chose:
+    # tensors.TensorLayout.remember), made only once a tensor is asked for: None until then, so
+    # that a game asking for no tensor pays nothing for them.
+    folded: list[tuple[int, Any, Any]] | None = None
+
     def __init__(self, seats: int):
         self.notes: list[list[tuple]] = [[] for _ in range(seats)]
         self.last_zones: list[tuple[int, ...]] | None = None  # each zone's content at the last look
@@ -102,6 +107,8 @@ class Recall:
         other.last_types = self.last_types
         other.last_grids = self.last_grids
         other.texts = self.texts[:]
+        if self.folded is not None:  # its arrays are replaced, never changed: a copy shares them
+            other.folded = self.folded[:]
         return other
 
     def look(self, st: State, sight: Sight) -> None:
