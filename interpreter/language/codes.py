@@ -71,7 +71,8 @@ CATALOGUE: tuple[Code, ...] = (
     Code("SR706", "step-budget", "a game ran more steps (statements, loop rounds, draws) than its budget"),
     Code("SR707", "reaction-depth", "reactions raised events whose reactions raised more, deeper than the limit"),
     Code("SR708", "grid-too-large", "a square or a placement lies farther from a grid's origin than the limit"),
-    Code("SR709", "time-limit", "a game ran longer than its time limit in CPU time (--time-limit)"),
+    Code("SR709", "time-limit", "a game ran longer than its time limit in CPU time (--time-limit), or its setup "
+                                "than 5 s"),
     Code("SR710", "out-of-memory", "a command needed more address space than it allows itself (SNOWRULES_MEMORY_MB)"),
     Code("SR711", "number-too-large", "a whole number written in the rules, YAML or a log, or made by `*`, lies "
          "beyond +-10**18"),
