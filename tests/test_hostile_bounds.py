@@ -178,6 +178,17 @@ def variant_name_differs(game: Path, root: Path):
     return ["validate", "game", "--no-play"], "game/variants/short.yaml:1:7"
 
 
+def swapped_arguments(game: Path, root: Path):
+    """Two players given in each other's place: the kinds agree, the names say the order."""
+    insert_after(game / "rules.sr", "zone discarded shared public",
+                 "define margin(winner, loser) = winner.score - loser.score")
+    line = insert_after(game / "rules.sr", "setup:", "    for each winner in players:\n"
+                        "        for each loser in players:\n"
+                        "            if margin(loser, winner) > 100:\n"
+                        '                announce "far ahead"')
+    return ["validate", "game", "--no-play"], f"game/rules.sr:{line + 2}:23"  # `            if margin(` is 22
+
+
 def command_line_variant(game: Path, root: Path):
     return ["run", "game", "--variant", "two\u202ecolours"], "--variant"
 
@@ -390,6 +401,7 @@ BOUNDED = [
     (manifest_variant_name, 1, "SR210", "the variant name 'two\\u202ecolours' holds U+202E RIGHT-TO-LEFT OVERRIDE"),
     (seat_names_look_alike, 0, "SR211", "the seat name '\\u04400' looks like 'p0'"),
     (variant_name_differs, 1, "SR208", "this variant is named 'long', but the manifest lists it as 'short'"),
+    (swapped_arguments, 0, "SR409", "`margin` is given `loser` for its parameter `winner` and `winner` for `loser`"),
     (command_line_variant, 2, None, "the variant name 'two\\u202ecolours' holds U+202E RIGHT-TO-LEFT OVERRIDE"),
     (command_line_option, 2, None, "the option name 'num\\u200bcards' holds U+200B ZERO WIDTH SPACE"),
     (log_of_one_gigabyte_line, 1, "SR802", "this line is longer than 1000000 bytes"),

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from snowrules.cli.junit import Case, expectation_failures
 from snowrules.compile.compiler import check, compile_ruleset, programs_shared
+from snowrules.language.argument_order import swapped_arguments
 from snowrules.language.diagnostics import Diagnostic, Position, SnowrulesError
 from snowrules.load.fallbacks import position_id_warnings
 from snowrules.load.provenance import stale_provenance
@@ -110,6 +111,7 @@ def _validate_folder(folder: Path, play: bool, bounds: SmokeBounds, scenarios: b
 
     add(checked(ruleset))
     add(checked(ruleset, partial=True))
+    add(swapped_arguments(ruleset.rules))
     for variant in ruleset.variants:
         try:
             variant_ruleset, problems = read_ruleset(str(folder), variant)

@@ -56,6 +56,8 @@ CATALOGUE: tuple[Code, ...] = (
     Code("SR407", "constant-comparison", "a comparison that is always true or always false"),
     Code("SR408", "position-ids", "a decision's options are numbered by position while the manifest declares "
          "action ids, none for them (a warning)"),
+    Code("SR409", "swapped-arguments", "a call's arguments are named like the callee's parameters, two of them "
+         "swapped (a warning)"),
     Code("SR499", "rules-check", "another mistake found when the rules are checked"),
     Code("SR501", "scenario-unknown-name", "a scenario names a seat, zone, card, counter or variant the ruleset lacks"),
     Code("SR502", "scenario-invalid", "a scenario cannot be set up or run as written"),
