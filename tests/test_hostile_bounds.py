@@ -273,6 +273,14 @@ def sum_grows(game: Path, root: Path):
     return ["run", "game", "--players", "2"], f"game/rules.sr:{line + 2}:13"  # `        x = ` is 12
 
 
+def counter_grows(game: Path, root: Path):
+    """A counter added to itself doubles each round with no `+` written: the change of a counter
+    needs the bound as well (compile/apply.py, reserved this stop)."""
+    line = insert_after(game / "rules.sr", "setup:", "    for each p in players:\n        add 1 to p.score\n"
+                        "        repeat 20000 times:\n            add p.score to p.score")
+    return ["run", "game", "--players", "2"], f"game/rules.sr:{line + 3}:13"
+
+
 def endless_game_told(game: Path, root: Path):
     line = _setup_loop(game, "        ask each p in players secretly to choose card from p.hand:\n"
                              "            move card to p.bid\n"
@@ -418,6 +426,9 @@ BOUNDED = [
     (setup_loop_validate, 1, "SR709", "the game ran longer than 5 s of CPU time (its time limit) here"),
     pytest.param(sum_grows, 1, "SR711", "this sum is larger than 1,000,000,000,000,000,000",
                  marks=pytest.mark.xfail(strict=True, reason="`+` is bounded in compile/expressions.py, "
+                                         "reserved this stop: see the closing note of issue 29")),
+    pytest.param(counter_grows, 1, "SR711", "is larger than 1,000,000,000,000,000,000",
+                 marks=pytest.mark.xfail(strict=True, reason="a counter's change is bounded in compile/apply.py, "
                                          "reserved this stop: see the closing note of issue 29")),
     (list_doubled, 1, "SR704", "the list flatten() makes here has 1048576 items, more than 1000000"),
     (yaml_of_ten_megabytes, 1, "SR701", "file is larger than 2000000 bytes"),
