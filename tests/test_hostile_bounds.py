@@ -29,6 +29,7 @@ from snowrules.language.limits import (
     MAX_YAML_DEPTH,
     MAX_YAML_TEXT_NODES,
 )
+from snowrules.play.start_clock import SETUP_SECONDS
 from test_hostile import GOOFSPIEL, MEMORY_BYTES, SECONDS, insert_after
 
 WALL_SECONDS = 60.0  # only against a hang: on a shared machine wall-clock time measures the neighbours
@@ -177,6 +178,17 @@ def variant_name_differs(game: Path, root: Path):
     return ["validate", "game", "--no-play"], "game/variants/short.yaml:1:7"
 
 
+def swapped_arguments(game: Path, root: Path):
+    """Two players given in each other's place: the kinds agree, the names say the order."""
+    insert_after(game / "rules.sr", "zone discarded shared public",
+                 "define margin(winner, loser) = winner.score - loser.score")
+    line = insert_after(game / "rules.sr", "setup:", "    for each winner in players:\n"
+                        "        for each loser in players:\n"
+                        "            if margin(loser, winner) > 100:\n"
+                        '                announce "far ahead"')
+    return ["validate", "game", "--no-play"], f"game/rules.sr:{line + 2}:23"  # `            if margin(` is 22
+
+
 def command_line_variant(game: Path, root: Path):
     return ["run", "game", "--variant", "two\u202ecolours"], "--variant"
 
@@ -220,8 +232,53 @@ def while_true_validate(game: Path, root: Path):
 
 def while_true_test(game: Path, root: Path):
     line = _setup_loop(game, "        let y = size([each c in box where c.value > 0])")
-    # each of the 4 scenarios stops after 0.3 s; `test` prints a scenario's failure without its code
+    # the first scenario stops after 0.3 s, the other three are not run; `test` prints a failure without its code
     return ["test", "game", "--time-limit", "0.3"], (f"game/rules.sr:{line}:5", f"game/rules.sr:{line + 1}:9")
+
+
+# A setup past 5 s of CPU, under each command's own limits (none given): refused by the setup's
+# clock (play/start_clock.py) or a check's 5 s. These rows take 5 s of CPU and the start-up.
+SETUP_LOOP = "        let y = size([each c in box where c.value > 0])"
+STARTUP_SECONDS = 2.0  # reading, checking and compiling Goofspiel before its setup, with room
+
+
+def setup_loop_run(game: Path, root: Path):
+    line = _setup_loop(game, SETUP_LOOP)
+    return ["run", "game", "--players", "2"], (f"game/rules.sr:{line}:5", f"game/rules.sr:{line + 1}:9")
+
+
+def setup_loop_simulated(game: Path, root: Path):
+    args, where = setup_loop_run(game, root)
+    return ["simulate", "game", "--players", "2", "--games", "20"], where
+
+
+def setup_loop_test(game: Path, root: Path):
+    """The first scenario stops after 5 s; the other three are not run (4 x 10 s before)."""
+    line = _setup_loop(game, SETUP_LOOP)
+    return ["test", "game"], (f"game/rules.sr:{line}:5", f"game/rules.sr:{line + 1}:9")
+
+
+def setup_loop_validate(game: Path, root: Path):
+    """One worker: the smoke game stops after 5 s, and no scenario is played after it (each
+    played for its own 5 s before)."""
+    line = _setup_loop(game, SETUP_LOOP)
+    return ["validate", "game", "--workers", "1"], (f"game/rules.sr:{line}:5", f"game/rules.sr:{line + 1}:9")
+
+
+def sum_grows(game: Path, root: Path):
+    """`x = x + x` adds a bit a round: 20,000 rounds make 6,000 digits, which Python refuses to
+    write (SR499 where the number is first shown) unless `+` is bounded as `*` is."""
+    line = insert_after(game / "rules.sr", "setup:", "    let x = 3\n    repeat 20000 times:\n        x = x + x\n"
+                        "    for each p in players:\n        add x to p.score")
+    return ["run", "game", "--players", "2"], f"game/rules.sr:{line + 2}:13"  # `        x = ` is 12
+
+
+def counter_grows(game: Path, root: Path):
+    """A counter added to itself doubles each round with no `+` written: the change of a counter
+    needs the bound as well (compile/apply.py, reserved this stop)."""
+    line = insert_after(game / "rules.sr", "setup:", "    for each p in players:\n        add 1 to p.score\n"
+                        "        repeat 20000 times:\n            add p.score to p.score")
+    return ["run", "game", "--players", "2"], f"game/rules.sr:{line + 3}:13"
 
 
 def endless_game_told(game: Path, root: Path):
@@ -352,6 +409,7 @@ BOUNDED = [
     (manifest_variant_name, 1, "SR210", "the variant name 'two\\u202ecolours' holds U+202E RIGHT-TO-LEFT OVERRIDE"),
     (seat_names_look_alike, 0, "SR211", "the seat name '\\u04400' looks like 'p0'"),
     (variant_name_differs, 1, "SR208", "this variant is named 'long', but the manifest lists it as 'short'"),
+    (swapped_arguments, 0, "SR409", "`margin` is given `loser` for its parameter `winner` and `winner` for `loser`"),
     (command_line_variant, 2, None, "the variant name 'two\\u202ecolours' holds U+202E RIGHT-TO-LEFT OVERRIDE"),
     (command_line_option, 2, None, "the option name 'num\\u200bcards' holds U+200B ZERO WIDTH SPACE"),
     (log_of_one_gigabyte_line, 1, "SR802", "this line is longer than 1000000 bytes"),
@@ -362,6 +420,16 @@ BOUNDED = [
     (endless_game_told, 1, "SR709", "the game ran longer than 0.5 s of CPU time (its time limit) here"),
     (endless_free_actions, 1, "SR709", "the game ran longer than 0.5 s of CPU time (its time limit) here"),
     (endless_free_actions_simulated, 1, "SR709", "the game ran longer than 0.5 s of CPU time (its time limit) here"),
+    (setup_loop_run, 1, "SR709", "the setup ran longer than 5 s of CPU time here"),
+    (setup_loop_simulated, 1, "SR709", "the setup ran longer than 5 s of CPU time here"),
+    (setup_loop_test, 1, None, "the game ran longer than 5 s of CPU time (its time limit) here"),
+    (setup_loop_validate, 1, "SR709", "the game ran longer than 5 s of CPU time (its time limit) here"),
+    pytest.param(sum_grows, 1, "SR711", "this sum is larger than 1,000,000,000,000,000,000",
+                 marks=pytest.mark.xfail(strict=True, reason="`+` is bounded in compile/expressions.py, "
+                                         "reserved this stop: see the closing note of issue 29")),
+    pytest.param(counter_grows, 1, "SR711", "is larger than 1,000,000,000,000,000,000",
+                 marks=pytest.mark.xfail(strict=True, reason="a counter's change is bounded in compile/apply.py, "
+                                         "reserved this stop: see the closing note of issue 29")),
     (list_doubled, 1, "SR704", "the list flatten() makes here has 1048576 items, more than 1000000"),
     (yaml_of_ten_megabytes, 1, "SR701", "file is larger than 2000000 bytes"),
     (yaml_of_many_nodes, 1, "SR704", "this YAML file has more than 20000 values, keys, maps and lists"),
@@ -378,7 +446,16 @@ BOUNDED = [
 ]
 
 
-@pytest.mark.parametrize(("case", "status", "code", "says"), BOUNDED, ids=[row[0].__name__ for row in BOUNDED])
+# rows that wait for a default limit of 5 s: their CPU bound is that and the start-up
+CPU_SECONDS = {case: SETUP_SECONDS + STARTUP_SECONDS
+               for case in (setup_loop_run, setup_loop_simulated, setup_loop_test, setup_loop_validate)}
+
+
+def _row_id(row) -> str:
+    return (row.values if hasattr(row, "values") else row)[0].__name__
+
+
+@pytest.mark.parametrize(("case", "status", "code", "says"), BOUNDED, ids=[_row_id(row) for row in BOUNDED])
 def test_hostile_input_is_refused_at_its_place_in_bounded_time_and_memory(tmp_path, case, status, code, says):
     game = tmp_path / "game"
     shutil.copytree(GOOFSPIEL, game)
@@ -386,7 +463,7 @@ def test_hostile_input_is_refused_at_its_place_in_bounded_time_and_memory(tmp_pa
     env = args.pop(0) if isinstance(args[0], dict) else {}
     got, output, seconds = snowrules(tmp_path, *args, env=env)
     assert got == status, f"exit {got}:\n{output}"
-    assert seconds < SECONDS, f"answered after {seconds:.1f} s of CPU:\n{output}"
+    assert seconds < CPU_SECONDS.get(case, SECONDS), f"answered after {seconds:.1f} s of CPU:\n{output}"
     assert "Traceback" not in output and "internal error" not in output and "MemoryError" not in output, output
     places = where if isinstance(where, tuple) else (where,)
     lines = [line for line in output.splitlines()

@@ -18,6 +18,7 @@ from snowrules.play.grid_picture import PictureError, picture_target_problem
 from snowrules.play.layouts import draw_state, followed_grids, layouts_text, state_grids, visible_grid_zones
 from snowrules.play.narrate import narrator_for
 from snowrules.play.replay import replay
+from snowrules.play.start_clock import TIME_LIMIT_CODE
 from snowrules.records.logfile import LogWriter, header, result_event
 from snowrules.records.logwriter import log_target_problem
 from snowrules.records.scenarios import run_scenario, scenario_files
@@ -323,8 +324,15 @@ def command_test(args) -> int:
     passed = failed = 0
     cases: list[junit.Case] = []
     read: dict = {}  # the ruleset is read once for all its scenarios
+    out_of_time = None  # the first scenario stopped by its time limit: the others are not run
+    not_run = 0
     for path in files:
         started = time.perf_counter()
+        if out_of_time is not None:
+            not_run += 1
+            print(f"SKIP {path.name}: not run, as {out_of_time} ran out of time (most likely in the same rule)")
+            cases.append(junit.Case(ruleset.name, path.name, 0.0, [f"not run: {out_of_time} ran out of time"]))
+            continue
         try:
             with game_clock(getattr(args, "time_limit", None), where=Position(str(path), 1, 1)):
                 result = run_scenario(path, args.ruleset, read=read)
@@ -335,6 +343,8 @@ def command_test(args) -> int:
                 print(f"    {diagnostic}")
             cases.append(junit.Case(ruleset.name, path.name, time.perf_counter() - started,
                                     [str(d) for d in error.diagnostics]))
+            if any(d.code == TIME_LIMIT_CODE for d in error.diagnostics):
+                out_of_time = path.name
             continue
         cases.append(junit.Case(ruleset.name, path.name, time.perf_counter() - started, list(result.failures)))
         if args.verbose:
@@ -349,7 +359,7 @@ def command_test(args) -> int:
             print(f"FAIL {path.name}: {result.name}")
             for failure in result.failures:
                 print(f"    {failure}")
-    print(f"{passed} passed, {failed} failed")
+    print(f"{passed} passed, {failed} failed" + (f", {not_run} not run" if not_run else ""))
     if junit_file is not None:
         junit.write(junit_file, cases)
     return 1 if failed else 0

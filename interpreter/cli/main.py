@@ -92,7 +92,7 @@ def _parser() -> argparse.ArgumentParser:
     test.add_argument("-k", metavar="PATTERN", dest="pattern",
                       help="only the scenarios whose file name or name holds PATTERN (case-insensitive)")
     test.add_argument("--junit-xml", type=Path, metavar="FILE", help="also write the results as JUnit XML")
-    _time_limit_argument(test, 10.0, "each scenario")
+    _time_limit_argument(test, 5.0, "each scenario")
 
     replay = commands.add_parser("replay", help="re-run a game log and check it")
     replay.add_argument("log", type=Path, help="a game log written by `snowrules run --log`")

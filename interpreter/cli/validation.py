@@ -15,12 +15,14 @@ from pathlib import Path
 
 from snowrules.cli.junit import Case, expectation_failures
 from snowrules.compile.compiler import check, compile_ruleset, programs_shared
+from snowrules.language.argument_order import swapped_arguments
 from snowrules.language.diagnostics import Diagnostic, Position, SnowrulesError
 from snowrules.load.fallbacks import position_id_warnings
 from snowrules.load.provenance import stale_provenance
 from snowrules.load.ruleset import bundled_names, display_path, find_ruleset, read_ruleset
 from snowrules.load.yaml_files import load_yaml, plain
 from snowrules.play.smoke import DEFAULT_BOUNDS, SmokeBounds, smoke_play
+from snowrules.play.start_clock import TIME_LIMIT_CODE
 from snowrules.records.scenarios import inside, outside_scenario_files, run_scenario, scenario_files
 from snowrules.runtime.clock import game_clock
 
@@ -109,6 +111,7 @@ def _validate_folder(folder: Path, play: bool, bounds: SmokeBounds, scenarios: b
 
     add(checked(ruleset))
     add(checked(ruleset, partial=True))
+    add(swapped_arguments(ruleset.rules))
     for variant in ruleset.variants:
         try:
             variant_ruleset, problems = read_ruleset(str(folder), variant)
@@ -134,6 +137,9 @@ def _validate_folder(folder: Path, play: bool, bounds: SmokeBounds, scenarios: b
         not_played("not played: --no-scenarios")
         return _ordered(found)
     for path, problems, seconds in scenario_results:  # each played once: its names and expectations checked
+        if problems is None:
+            cases.append(Case(suite, path.name, skipped="not played: a smoke game or scenario ran out of time"))
+            continue
         add(problems)
         cases.append(Case(suite, path.name, seconds, [d.with_code() for d in problems]))
     return _ordered(found)
@@ -154,13 +160,14 @@ def _played(folder: Path, ruleset, play: bool, bounds: SmokeBounds, scenarios: b
         tasks += [("scenario", str(path)) for path in scenario_files(ruleset)]
     run = functools.partial(_play_task, str(folder), bounds)
     _scenario_reads.clear()
+    _out_of_time[:] = [_shared_flag()]  # before the workers are forked: they share it
     if workers > 1 and len(tasks) >= MIN_PARALLEL_TASKS:
         if play:  # every configuration the smoke games play, compiled once here rather than in each worker
             _compile_every_count(folder, [None, *ruleset.variants])
         results = _in_workers(min(workers, len(tasks)), run, tasks)
     else:
         results = [run(task) for task in tasks]
-    smoke = [d for (kind, _), (found, _) in zip(tasks, results) if kind == "smoke" for d in found]
+    smoke = [d for (kind, _), (found, _) in zip(tasks, results) if kind == "smoke" for d in found or ()]
     scenario = [(Path(item), found, seconds) for (kind, item), (found, seconds) in zip(tasks, results)
                 if kind == "scenario"]
     return smoke, scenario
@@ -182,19 +189,40 @@ def _compile_every_count(folder: Path, variants: list[str | None]) -> None:
 _scenario_reads: dict = {}  # the ruleset as read for its scenarios, once per process (run_scenario)
 
 
-def _play_task(folder: str, bounds: SmokeBounds, task: tuple[str, str | None]) -> tuple[list[Diagnostic], float]:
-    """One task of `_played`: its problems and the seconds it took."""
+def _play_task(folder: str, bounds: SmokeBounds, task: tuple[str, str | None]) -> tuple[list[Diagnostic] | None, float]:
+    """One task of `_played`: its problems (None: not played, as an earlier task ran out of
+    time) and the seconds it took."""
     kind, item = task
     started = time.perf_counter()
+    flag = _out_of_time[0] if _out_of_time else None
+    if flag is not None and flag.value:
+        return None, 0.0
     if kind == "smoke":
-        return smoke_play(read_ruleset(folder, item)[0], bounds), time.perf_counter() - started
-    try:
-        with game_clock(bounds.seconds):
-            result = run_scenario(Path(item), folder, bounds.max_steps, _scenario_reads)
-        problems = expectation_failures(result.failures)
-    except SnowrulesError as error:
-        problems = list(error.diagnostics)
+        problems = smoke_play(read_ruleset(folder, item)[0], bounds)
+    else:
+        try:
+            with game_clock(bounds.seconds):
+                result = run_scenario(Path(item), folder, bounds.max_steps, _scenario_reads)
+            problems = expectation_failures(result.failures)
+        except SnowrulesError as error:
+            problems = list(error.diagnostics)
+    if flag is not None and any(d.code in OUT_OF_TIME_CODES for d in problems):
+        flag.value = 1
     return problems, time.perf_counter() - started
+
+
+# A smoke game or scenario stopped by its time limit (SR709; SR602 where no clock works): the
+# tasks not yet started are not played. They would most likely run into the same rule for their
+# whole limit each (a `while` that never ends in setup: 5 s for every scenario), and the ruleset
+# fails already.
+OUT_OF_TIME_CODES = (TIME_LIMIT_CODE, "SR602")
+_out_of_time: list = []  # the flag of the folder being played: a number in memory the workers share
+
+
+def _shared_flag():
+    import multiprocessing
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    return multiprocessing.get_context(method).RawValue("b", 0)
 
 
 def _in_workers(workers: int, run, tasks: list) -> list[list[Diagnostic]]:

@@ -58,6 +58,8 @@ CATALOGUE: tuple[Code, ...] = (
     Code("SR407", "constant-comparison", "a comparison that is always true or always false"),
     Code("SR408", "position-ids", "a decision's options are numbered by position while the manifest declares "
          "action ids, none for them (a warning)"),
+    Code("SR409", "swapped-arguments", "a call's arguments are named like the callee's parameters, two of them "
+         "swapped (a warning)"),
     Code("SR499", "rules-check", "another mistake found when the rules are checked"),
     Code("SR501", "scenario-unknown-name", "a scenario names a seat, zone, card, counter or variant the ruleset lacks"),
     Code("SR502", "scenario-invalid", "a scenario cannot be set up or run as written"),
@@ -73,7 +75,8 @@ CATALOGUE: tuple[Code, ...] = (
     Code("SR706", "step-budget", "a game ran more steps (statements, loop rounds, draws) than its budget"),
     Code("SR707", "reaction-depth", "reactions raised events whose reactions raised more, deeper than the limit"),
     Code("SR708", "grid-too-large", "a square or a placement lies farther from a grid's origin than the limit"),
-    Code("SR709", "time-limit", "a game ran longer than its time limit in CPU time (--time-limit)"),
+    Code("SR709", "time-limit", "a game ran longer than its time limit in CPU time (--time-limit), or its setup "
+                                "than 5 s"),
     Code("SR710", "out-of-memory", "a command needed more address space than it allows itself (SNOWRULES_MEMORY_MB)"),
     Code("SR711", "number-too-large", "a whole number written in the rules, YAML or a log, or made by `*`, lies "
          "beyond +-10**18"),

@@ -17,6 +17,7 @@ from snowrules.play.human import HumanAgent
 from snowrules.play.layouts import state_grids
 from snowrules.play.mcts import MctsAgent
 from snowrules.play.parallel_search import WorldSampler
+from snowrules.play.start_clock import SetupClock
 from snowrules.runtime.engine import Game
 
 
@@ -221,17 +222,19 @@ def play(game: Game, agents: list, seed: int, sink=None, forced=None, listen=Non
     program = game.program
     # the automa's seat has no agent: the rules never ask it (compile/automa.py)
     by_seat = [agents[program.controller(seat)] for seat in range(game.layout.player_seats)]
-    if all(type(agent) is RandomAgent for agent in agents):
-        # Random agents answer inline: the same draws from each seat's generator, given the number
-        # of options only (no Observation). Nobody listening: no answer check, the index is in
-        # range; someone listening: each answer is taken as any agent's is, and logged.
-        draws = [agent._random for agent in by_seat]
-        if sink is None and (listen is None or (hears is not None and Chosen not in hears)):
-            return game.play_through(seed, answering_at_random(draws), forced, draws, listen=listen, hears=hears)
-        return game.play_through(seed, drawing_and_taking(game, draws), forced, sink=sink, listen=listen,
-                                 hears=hears)
-    decide = _asking(game, by_seat)
-    st = game.start(seed, sink, forced, decide, listen=listen)
+    with SetupClock(program) as setup:  # the setup, up to the first decision, within its own limit
+        if all(type(agent) is RandomAgent for agent in agents):
+            # Random agents answer inline: the same draws from each seat's generator, given the number
+            # of options only (no Observation). Nobody listening: no answer check, the index is in
+            # range; someone listening: each answer is taken as any agent's is, and logged.
+            draws = setup.drawing([agent._random for agent in by_seat])
+            if sink is None and (listen is None or (hears is not None and Chosen not in hears)):
+                return game.play_through(seed, answering_at_random(draws), forced, draws, listen=listen,
+                                         hears=hears)
+            return game.play_through(seed, drawing_and_taking(game, draws), forced, sink=sink, listen=listen,
+                                     hears=hears)
+        decide = setup.deciding(_asking(game, by_seat))
+        st = game.start(seed, sink, forced, decide, listen=listen)
     st.decide = None
     while st.result is None:  # a state whose run stopped at a decision (never, today)
         pending = st.pending

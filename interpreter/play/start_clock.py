@@ -1,0 +1,104 @@
+"""A bound in time for a game's setup: its start, up to the first decision a player answers.
+
+The game clock (runtime/clock.py) bounds a whole game, 60 s of CPU by default, since a long game
+of many turns is a game. A setup has no turns: one that passes a few seconds before anybody has
+been asked anything (a `while` that never ends, a list built item by item to the limit) is a
+mistake, and a designer should not wait a minute to hear it. So `play` runs a game's start inside
+a second, shorter clock, nested in the game's: it ends at the first decision a player is asked,
+and the game's clock goes on with what it had left (game_clock resumes an enclosing clock).
+
+The first decision is found without a cost per decision: the answering function (`st.decide`)
+and each seat's random draw (`st.draws`, random agents' fast path) are replaced by ones that end
+the setup's clock, put the real ones back, and answer. A decision with one legal option is taken
+without asking anybody: it does not end the setup.
+"""
+from __future__ import annotations
+
+import signal
+from collections.abc import Callable
+from contextlib import ExitStack
+from types import TracebackType
+
+from snowrules.language.diagnostics import RuntimeRulesError
+from snowrules.model.program import Program
+from snowrules.model.state import State
+from snowrules.runtime.clock import TIMER, clock_works, game_clock
+
+TIME_LIMIT_CODE = "SR709"  # the code of a game or a setup stopped by its clock (runtime/clock.py)
+_TIMER_GRAIN = 0.05  # how much more than it was set to a timer may read
+SETUP_SECONDS = 5.0  # issue 29: CPU time of a game's setup, up to its first decision (the bundled: under 0.1 s)
+
+
+def setup_too_long(stop: RuntimeRulesError, seconds: float) -> RuntimeRulesError:
+    """The game clock's SR709, said of the setup (its own limit: --time-limit does not set it)."""
+    position = stop.diagnostics[0].position
+    return RuntimeRulesError.at(position, f"the setup ran longer than {seconds:g} s of CPU time here "
+                                "(the limit of a game's setup, up to its first decision)",
+                                "a loop that never ends, or a list built far too big?", code=TIME_LIMIT_CODE)
+
+
+class SetupClock:
+    """The clock of one game's setup (see the module's docstring). Used as a context manager
+    around the whole game: leaving it after the setup has ended does nothing more; a setup past
+    its time raises SR709 at the rule that was running."""
+
+    def __init__(self, program: Program, seconds: float | None = None):
+        self.program, self.seconds = program, seconds or SETUP_SECONDS
+        self._stack = ExitStack()
+        self.running = False
+
+    def __enter__(self) -> SetupClock:
+        # an enclosing clock with no more time left than the setup's bounds the setup already (and
+        # a nested clock would give it more): this one then stays off (the timer reads a few ms
+        # above what it was set to: validate's 5 s reads 5.004)
+        left = signal.getitimer(TIMER)[0] if TIMER is not None else 0.0
+        if clock_works(self.seconds) and not 0 < left <= self.seconds + _TIMER_GRAIN:
+            self._stack.enter_context(game_clock(self.seconds, self.program))
+            self.running = True
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> bool:
+        running, self.running = self.running, False
+        if not running:
+            return False
+        try:
+            return bool(self._stack.__exit__(kind, error, traceback))
+        except RuntimeRulesError as stop:
+            if stop.diagnostics[0].code != TIME_LIMIT_CODE or stop is error:
+                raise
+            raise setup_too_long(stop, self.seconds) from None
+
+    def end(self) -> None:
+        """The first decision: the setup is over, the game's clock (if any) goes on."""
+        if self.running:
+            self.running = False
+            self._stack.close()
+
+    def deciding(self, decide: Callable[[State], object] | None) -> Callable[[State], object] | None:
+        """`decide`, ending the setup at its first call (then `st.decide` is `decide` itself)."""
+        if decide is None or not self.running:
+            return decide
+
+        def first(st: State):
+            self.end()
+            st.decide = decide
+            return decide(st)
+        return first
+
+    def drawing(self, draws: list[Callable[[], float]]) -> list[Callable[[], float]]:
+        """Each seat's `random()`, the first draw of any ending the setup and putting the real
+        ones back in this same list (the one the game and its deciding function index)."""
+        if not self.running:
+            return draws
+        real = list(draws)
+        shared: list[Callable[[], float]] = []
+
+        def first_of(seat: int) -> Callable[[], float]:
+            def draw() -> float:
+                self.end()
+                shared[:] = real
+                return real[seat]()
+            return draw
+        shared.extend(first_of(seat) for seat in range(len(real)))
+        return shared
