@@ -44,7 +44,7 @@ except ImportError:  # another Python than CPython
 # the process's CPU time, user and system (none on Windows: there the step budget remains)
 SIGNAL, TIMER = getattr(signal, "SIGPROF", None), getattr(signal, "ITIMER_PROF", None)
 GAME_SECONDS = 60.0   # run, replay, simulate, compare: one game (a bundled game: well under 1 s)
-CHECK_SECONDS = 10.0  # test: one scenario (a bundled scenario: well under 1 s)
+CHECK_SECONDS = 5.0   # test: one scenario (a bundled scenario: well under 1 s)
 REPEAT_SECONDS = 0.5  # past the limit, the timer fires again this often until the game has stopped
 NOWHERE = Position("<rules>", 0, 0)
 
