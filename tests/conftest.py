@@ -14,7 +14,9 @@ from snowrules.load.ruleset import bundled_names, load_ruleset
 from snowrules.load.schema_errors import schema_errors
 from snowrules.load.yaml_files import load_schema, load_yaml, plain
 from snowrules.model.program import Program
+from snowrules.model.rng import below
 from snowrules.model.state import State
+from snowrules.model.values import Decision
 from snowrules.play.agents import Observation, RandomAgent
 from snowrules.runtime.engine import Game
 
@@ -135,6 +137,17 @@ def play_checked(game: Game, seed: int, check_every: int = 1, sink=None) -> tupl
         game.answer(st, answer)
     check_invariants(game, st)
     return st, choices
+
+
+def generator_draw(rng: int, draw: Decision) -> tuple[int, int]:
+    """The generator's next state and the outcome index a game without explicit chance draws at
+    this chance draw from its generator in state `rng` (model/rng.py `below` over the outcomes).
+    Answering an explicit game's chance nodes with it, from the seed's generator state
+    (`seed_state`), plays the sampled game's draws: explicit chance changes who draws, never what
+    is drawn. No bundled ruleset weighs its draws; a weighted one is refused here rather than
+    answered with a copy of the weighted draw."""
+    assert draw.weights is None, f"a weighted draw at {draw.rule}: generator_draw takes equally likely ones only"
+    return below(rng, len(draw.options[0]))
 
 
 def replay_choices(game: Game, st: State, choices: list[list[int]]) -> State:
