@@ -3,7 +3,7 @@ whose draws are answered from outside is the game the generator would have playe
 from __future__ import annotations
 
 import pytest
-from conftest import config_id, configurations, game_for
+from conftest import config_id, configurations, game_for, generator_draw
 from hypothesis import given, settings
 from hypothesis import strategies as st_
 from snowrules.compile.compiler import compile_ruleset, load_program
@@ -115,7 +115,7 @@ def _play_explicit_like_the_generator(game: Game, seed: int):
     rng = seed_state(seed)
     while st.result is None:
         if Game.is_chance(st):
-            rng, index = below(rng, len(st.pending.options[0]))
+            rng, index = generator_draw(rng, st.pending)
             game.answer(st, [index])
         else:
             game.answer(st, [0] * len(st.pending.seats))

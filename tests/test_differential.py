@@ -14,7 +14,11 @@ played-through functions, a generated module later), these callers must agree:
 - **copies**: stopped too, and at every decision the game goes on from a clone or from the
   state written to JSON and read back (what MCTS, `--log` resumption and pickling rely on);
 - **unlistened**: `play` with nobody listening (the played-through path, where the program has
-  one), which writes no log: its end state must be the others' end state.
+  one), which writes no log: its end state must be the others' end state;
+- **the adapter**: the game as OpenSpiel plays it (adapters/openspiel.py: explicit chance, every
+  draw a chance node, actions as OpenSpiel ids), its chance nodes answered with the draws the
+  seed's generator makes and its decisions with the same random agents, logged through the
+  state's sink: from its first node on, the same log.
 """
 from __future__ import annotations
 
@@ -22,9 +26,10 @@ import json
 from collections.abc import Callable
 
 import pytest
-from conftest import configurations, round_trip
+from conftest import configurations, generator_draw, round_trip
 from snowrules.compile.compiler import load_program
 from snowrules.load.ruleset import bundled_names, load_ruleset
+from snowrules.model.rng import seed_state
 from snowrules.model.state import State
 from snowrules.play.agents import Observation, RandomAgent, agent_seed, play
 from snowrules.runtime.engine import Game
@@ -126,3 +131,67 @@ def test_every_caller_plays_the_same_game(case):
         assert _end(game, other_end) == _end(game, end)
     unlistened = play(game, _agents(game, SEED), SEED)
     assert _end(game, unlistened) == _end(game, end)
+
+
+def through_the_adapter(case, seed: int) -> tuple[list[str], State]:
+    """The game played through the OpenSpiel adapter, by pyspiel's calls (apply_action at a
+    chance or a one-player node, apply_actions at a simultaneous one, one action per player).
+
+    Two things differ from the other callers by design, and are answered here so that the game is
+    the same one: each draw is a chance node, answered with the outcome the seed's generator
+    would draw (generator_draw); and every decision is a node, even one where each seat has a
+    single option, which a game without explicit chance takes without asking. At such a node no
+    agent draws, and the `choice` events it logs are left out (the other callers log none).
+    The adapter runs its setup once per game, with nobody listening, before the first node (its
+    draws are chance nodes): its log starts there."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from snowrules.adapters.openspiel import load_game
+
+    name, variant, players, options = case
+    spiel_game = load_game(name, players=players, variant=variant or "", **dict(options))
+    engine = spiel_game.engine
+    agents = _agents(engine, seed)
+    log: list = []
+    state = spiel_game.new_initial_state()
+    state._owned()  # its own engine state, not the game's shared first one, before a sink is set
+    state.st.sink = engine.listener(log.append)
+    rng = seed_state(seed)
+    while not state.is_terminal():
+        pending = state.st.pending
+        if state.is_chance_node():
+            rng, index = generator_draw(rng, pending)
+            state.apply_action(state._node_ids()[0][0][index])
+            continue
+        asked = any(len(options) > 1 for options in pending.options)
+        answers = {seat: agents[engine.program.controller(seat)].choose_index(len(options)) if asked else 0
+                   for seat, options in zip(pending.seats, pending.options)}
+        before = len(log)
+        if state.current_player() == pyspiel.PlayerId.SIMULTANEOUS:
+            state.apply_actions([state._seat_options(player)[0][answers[player]] if player in answers else 0
+                                 for player in range(spiel_game.num_players())])
+        else:
+            (seat, index), = answers.items()
+            state.apply_action(state._seat_options(seat)[0][index])
+        if not asked:
+            log[before:] = [event for event in log[before:] if event["e"] != "choice"]
+    return [json.dumps(e, sort_keys=True) for e in log], state.st
+
+
+@pytest.mark.parametrize("case", _cases(), ids=_case_id)
+def test_the_adapter_plays_the_same_game(case):
+    """The adapter's game, from its first node, is the listened game's: the same events after the
+    setup, and the same end (the generator's state aside: the adapter's draws are answered from
+    outside, so its own generator never draws)."""
+    name, variant, players, options = case
+    game = Game(load_program(name, variant, players, options))
+    reference, end = listened(game, SEED)
+    log, adapter_end = through_the_adapter(case, SEED)
+    assert any('"e": "choice"' in line for line in log), "an adapter game with no decision compares nothing"
+    setup = len(reference) - len(log)
+    assert setup >= 0 and not any('"e": "choice"' in line for line in reference[:setup]), \
+        "the adapter's log holds more than the listened game after its setup"
+    after_setup = reference[setup:]
+    first = next((i for i, (a, b) in enumerate(zip(after_setup, log)) if a != b), len(log))
+    assert log == after_setup, (f"the adapter differs from listened at event {setup + first}: "
+                                f"{log[first:first + 1]} != {after_setup[first:first + 1]}")
+    assert _end(game, adapter_end)[:-1] == _end(game, end)[:-1]
