@@ -37,3 +37,14 @@ def test_no_module_grows_past_a_few_hundred_lines():
     long = {str(p.relative_to(package)): n for p in sorted(package.rglob("*.py"))
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES}
     assert long == {}, f"modules over {MAX_MODULE_LINES} lines: {long}"
+
+
+def test_every_package_of_the_source_is_shipped():
+    """pyproject.toml lists the packages a wheel holds: a new folder of modules left off the list
+    works in a clone and fails in an installed snowrules (compile/ir once did; test_installed
+    found it, minutes later)."""
+    import tomllib
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
+    package = ROOT / "interpreter"
+    found = {".".join(("snowrules", *p.parent.relative_to(package).parts)) for p in package.rglob("__init__.py")}
+    assert found - listed == set()

@@ -217,7 +217,7 @@ def test_readme_python_examples_run(monkeypatch):
     monkeypatch.chdir(ROOT)
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```python\n(.*?)```", text, re.S)
-    assert len(blocks) == 2
+    assert len(blocks) == 3
     for block in blocks:
         exec(compile(block, "README.md", "exec"), {})
 

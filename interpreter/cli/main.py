@@ -37,7 +37,8 @@ class _Version(argparse.Action):
 
     def __call__(self, parser, namespace, values, option_string=None):
         from snowrules.cli.version import installed_version
-        parser.exit(message=f"snowrules {installed_version()}\n")
+        print(f"snowrules {installed_version()}")  # on stdout, as argparse's own version action
+        parser.exit()
 
 
 def _parser() -> argparse.ArgumentParser:
