@@ -221,7 +221,10 @@ def run_scenario(path: Path, ruleset_ref: str, max_steps: int | None = None,
             raise ScenarioError(Diagnostic(document.position(["players"]),
                                            f"{seats_wanted} seats do not split into players of "
                                            f"{ruleset.seats_per_player} seats"))
-        ruleset = dataclasses.replace(ruleset, seat_names=list(players_field))
+        if list(players_field) != list(ruleset.seat_names[:seats_wanted]):
+            # names of its own; the ruleset's first seats (the common case) are the same game as
+            # without them, and keep its program shared with the other commands' (validate's check)
+            ruleset = dataclasses.replace(ruleset, seat_names=list(players_field))
         players = seats_wanted // ruleset.seats_per_player
     else:
         players = players_field
