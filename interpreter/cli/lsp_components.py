@@ -43,14 +43,8 @@ def components(files: dict[Path, str]) -> dict[str, Component]:
             if match is None or not match.group("name").strip():
                 continue
             name = match.group("name").strip()
-            body = [line.rstrip()]
-            dash = len(match.group("indent"))
-            for following in lines[number + 1:number + MAX_ENTRY_LINES]:
-                if not following.strip() or len(following) - len(following.lstrip()) <= dash:
-                    break
-                body.append(following.rstrip())
             found.setdefault(name, Component(name, path, number, match.start("name"),
-                                             match.start("name") + len(name), "\n".join(body)))
+                                             match.start("name") + len(name), "\n".join(_item_lines(lines, number))))
         if re.search(r"^\s*-?\s*\{?\s*generate:", text, re.M):
             for component in _generated(path, text, lines):
                 found.setdefault(component.name, component)
@@ -79,9 +73,9 @@ def _generated(path: Path, text: str, lines: list[str]) -> list[Component]:
 
 
 def _item_lines(lines: list[str], number: int) -> list[str]:
-    """The lines of the list item around line `number`: from its `- ` up, to the next line as indented or less."""
+    """The lines of the list item around line `number`: from its `-` up, to the next line as indented or less."""
     start = number
-    while start > 0 and not lines[start].lstrip().startswith("- "):
+    while start > 0 and not re.match(r"\s*-\s", lines[start]):
         start -= 1
     dash = len(lines[start]) - len(lines[start].lstrip())
     body = [lines[start].rstrip()]
