@@ -18,11 +18,10 @@ from snowrules.play.grid_picture import PictureError, picture_target_problem
 from snowrules.play.layouts import draw_state, followed_grids, layouts_text, state_grids, visible_grid_zones
 from snowrules.play.narrate import narrator_for
 from snowrules.play.replay import replay
-from snowrules.play.start_clock import TIME_LIMIT_CODE
 from snowrules.records.logfile import LogWriter, header, result_event
 from snowrules.records.logwriter import log_target_problem
 from snowrules.records.scenarios import run_scenario, scenario_files
-from snowrules.runtime.clock import game_clock
+from snowrules.runtime.clock import TIME_LIMIT_CODE, game_clock
 from snowrules.runtime.engine import Game
 from snowrules.runtime.returns import player_returns
 

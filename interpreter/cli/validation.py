@@ -22,9 +22,8 @@ from snowrules.load.provenance import stale_provenance
 from snowrules.load.ruleset import bundled_names, display_path, find_ruleset, read_ruleset
 from snowrules.load.yaml_files import load_yaml, plain
 from snowrules.play.smoke import DEFAULT_BOUNDS, SmokeBounds, smoke_play
-from snowrules.play.start_clock import TIME_LIMIT_CODE
 from snowrules.records.scenarios import inside, outside_scenario_files, run_scenario, scenario_files
-from snowrules.runtime.clock import game_clock
+from snowrules.runtime.clock import TIME_LIMIT_CODE, game_clock
 
 YAML_SUFFIXES = (".yaml", ".yml")
 

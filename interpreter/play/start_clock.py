@@ -22,9 +22,8 @@ from types import TracebackType
 from snowrules.language.diagnostics import RuntimeRulesError
 from snowrules.model.program import Program
 from snowrules.model.state import State
-from snowrules.runtime.clock import TIMER, clock_works, game_clock
+from snowrules.runtime.clock import TIME_LIMIT_CODE, TIMER, clock_works, game_clock
 
-TIME_LIMIT_CODE = "SR709"  # the code of a game or a setup stopped by its clock (runtime/clock.py)
 _TIMER_GRAIN = 0.05  # how much more than it was set to a timer may read
 SETUP_SECONDS = 5.0  # issue 29: CPU time of a game's setup, up to its first decision (the bundled: under 0.1 s)
 

@@ -46,6 +46,7 @@ SIGNAL, TIMER = getattr(signal, "SIGPROF", None), getattr(signal, "ITIMER_PROF",
 GAME_SECONDS = 60.0   # run, replay, simulate, compare: one game (a bundled game: well under 1 s)
 CHECK_SECONDS = 5.0   # test: one scenario (a bundled scenario: well under 1 s)
 REPEAT_SECONDS = 0.5  # past the limit, the timer fires again this often until the game has stopped
+TIME_LIMIT_CODE = "SR709"  # a game (or its setup: play/start_clock.py) stopped by its clock
 NOWHERE = Position("<rules>", 0, 0)
 
 
@@ -61,7 +62,7 @@ def too_long(position: Position, seconds: float) -> RuntimeRulesError:
     return RuntimeRulesError.at(position,
                                 f"the game ran longer than {seconds:g} s of CPU time (its time limit) here",
                                 "a loop that never ends, or a game far too long? --time-limit SECONDS "
-                                "sets the limit", code="SR709")
+                                "sets the limit", code=TIME_LIMIT_CODE)
 
 
 _FALLBACKS: list[Position] = []  # the running clocks' fallback places, innermost last
