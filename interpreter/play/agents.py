@@ -215,10 +215,14 @@ def make_agent(spec: str | AgentSpec, seed: int):
     return spec.build(seed)
 
 
-def play(game: Game, agents: list, seed: int, sink=None, forced=None, listen=None, hears=None) -> State:
+def play(game: Game, agents: list, seed: int, sink=None, forced=None, listen=None, hears=None,
+         observe: Callable[[State], None] | None = None) -> State:
     """Play one game from the start to its end; `agents` holds one agent per player. Events go
     to `listen` as values and to `sink` as JSON (see Game.start); `hears`, when given, says which
-    event classes `listen` needs, so that the game may leave the others out."""
+    event classes `listen` needs, so that the game may leave the others out. `observe`, when
+    given, is called with the state at each decision the agents are asked, before they answer
+    (a simulation's figures read the standings and the options there, from the state itself,
+    without an event for each answer and each change of a score)."""
     program = game.program
     # the automa's seat has no agent: the rules never ask it (compile/automa.py)
     by_seat = [agents[program.controller(seat)] for seat in range(game.layout.player_seats)]
@@ -228,12 +232,14 @@ def play(game: Game, agents: list, seed: int, sink=None, forced=None, listen=Non
             # of options only (no Observation). Nobody listening: no answer check, the index is in
             # range; someone listening: each answer is taken as any agent's is, and logged.
             draws = setup.drawing([agent._random for agent in by_seat])
-            if sink is None and (listen is None or (hears is not None and Chosen not in hears)):
+            taken = sink is not None or (listen is not None and (hears is None or Chosen in hears))
+            if not taken and observe is None:  # each answer drawn in place, where the rules ask
                 return game.play_through(seed, answering_at_random(draws), forced, draws, listen=listen,
                                          hears=hears)
-            return game.play_through(seed, drawing_and_taking(game, draws), forced, sink=sink, listen=listen,
+            decide = drawing_and_taking(game, draws) if taken else answering_at_random(draws)
+            return game.play_through(seed, observing(observe, decide), forced, sink=sink, listen=listen,
                                      hears=hears)
-        decide = setup.deciding(_asking(game, by_seat))
+        decide = setup.deciding(observing(observe, _asking(game, by_seat)))
         st = game.start(seed, sink, forced, decide, listen=listen)
     st.decide = None
     while st.result is None:  # a state whose run stopped at a decision (never, today)
@@ -256,6 +262,17 @@ def _asking(game: Game, by_seat: list):
         return game.take(st, [by_seat[seat].choose(Observation(game, st, seat, options))
                               for seat, options in zip(seats, pending.options)])
     return decide
+
+
+def observing(observe: Callable[[State], None] | None, decide: Callable[[State], Any]) -> Callable[[State], Any]:
+    """`decide`, with `observe` shown the state first at each decision (see `play`)."""
+    if observe is None:
+        return decide
+
+    def observed(st: State):
+        observe(st)
+        return decide(st)
+    return observed
 
 
 def drawing_and_taking(game: Game, draws: list) -> Callable[[State], Any]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from snowrules.model.events import Chosen, CounterChanged, Event, Moved
+from snowrules.model.events import Event, Moved
 from snowrules.model.layout import Layout
 from snowrules.model.program import Program
 from snowrules.model.rng import GOLDEN, MASK, next_u64, seed_state
@@ -149,15 +149,15 @@ def play_batch(spec: GameSpec, master_seed: int, indexes: list[int]) -> list[Gam
     from snowrules.play.agents import agent_seed, make_agent, play
     game = _game_for(spec)
     tracker = PlayTracker(game.program) if spec.track_components else None
-    # the game metrics follow the same events (play/metrics.py): both or neither, one listener
+    # the game metrics are read at each decision (play/metrics.py): both or neither
     metrics = MetricsTracker(game.program) if spec.track_components else None
-    listen = _listener(tracker, metrics) if tracker is not None and metrics is not None else None
     records = []
     for index in indexes:
         seed = game_seed(master_seed, index)
         agents = [make_agent(name, agent_seed(seed, i)) for i, name in enumerate(spec.agents)]
         with game_clock(spec.time_limit, game.program):
-            st = play(game, agents, seed, listen=listen, hears=HEARS)
+            st = play(game, agents, seed, listen=tracker.feed if tracker is not None else None,
+                      hears=PlayTracker.HEARS, observe=metrics.decided if metrics is not None else None)
         outcome = game.outcome(st)
         plays, held = tracker.take() if tracker is not None else ((), ())
         measured = metrics.take(outcome.scores, outcome.winners) if metrics is not None else None
@@ -165,23 +165,6 @@ def play_batch(spec: GameSpec, master_seed: int, indexes: list[int]) -> list[Gam
         records.append(GameRecord(index, seed, tuple(outcome.scores), tuple(outcome.winners), outcome.turns,
                                   plays, held, tuple(returns) if returns is not None else None, measured))
     return records
-
-
-# the events the trackers read: a game is built without the other kinds' lines (Game.play_through)
-HEARS = (Moved, CounterChanged, Chosen)
-
-
-def _listener(tracker: PlayTracker, metrics: MetricsTracker):
-    """One listener for both trackers: each event goes to the one that reads its kind (a dictionary
-    look-up per event, the others ignored: the game's events are many)."""
-    handlers = {Moved: tracker.feed, CounterChanged: metrics.counter_changed, Chosen: metrics.chosen}
-    get = handlers.get
-
-    def listen(event: Event) -> None:
-        handler = get(event.__class__)
-        if handler is not None:
-            handler(event)
-    return listen
 
 
 def player_names(spec: GameSpec) -> list[str]:

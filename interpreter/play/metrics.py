@@ -1,9 +1,10 @@
 """Game metrics measured while a game is played: decisions, options per decision, the lead.
 
-What is measured comes from the events a game already sends to a listener (model/events.py): a
-`Chosen` event is one decision of one seat; `CounterChanged` events of the per-player counter
-`score` keep the standings. The number of options of a decision comes with each seat's answer
-(the `Chosen` event).
+What is measured is read from the state at each decision the agents are asked (play/agents.py
+`play(observe=...)`): each seat asked is one decision, with its number of options; the per-player
+counter `score` gives the standings. Nothing is listened to: a game followed for its metrics
+sends no event for each answer and each change of a score (an event would be a value made and
+dispatched thousands of times a game, to be read once a decision).
 
 The standings are sampled at checkpoints: checkpoint k (1..n for a game of n decisions) is the
 standing when decision k+1 is answered, before its effects, and checkpoint n is the final score
@@ -14,8 +15,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from snowrules.model.events import Chosen, CounterChanged, Event
 from snowrules.model.program import Program
+from snowrules.model.state import State
 from snowrules.play.statistics import MetricFigures
 from snowrules.records.game_table import GameMetrics
 
@@ -79,30 +80,33 @@ class MetricsTracker:
         self._answered = 0
         self._leaders: list[int | None] = []
 
-    def _player_scores(self) -> list[int]:
-        if self._one_seat_each:
-            return self._scores
-        return [max(self._scores[s] for s in seats) for seats in self._seats_of]
+    def _leader(self, counters: list[int]) -> int | None:
+        """The sole leader on the state's score counters now (`sole_leader`, in place: it runs
+        at every decision)."""
+        if self._followed and self._one_seat_each:
+            if self._players < 2:
+                return None
+            scores = counters[self._base:self._base + self._seats]
+            best = max(scores)
+            return scores.index(best) if scores.count(best) == 1 else None
+        scores = counters[self._base:self._base + self._seats] if self._followed else self._scores
+        if not self._one_seat_each:
+            scores = [max(scores[s] for s in seats) for seats in self._seats_of]
+        return sole_leader(scores)
 
-    def feed(self, event: Event) -> None:
-        """Listen to one event of the game (a value)."""
-        cls = event.__class__
-        if cls is CounterChanged:
-            self.counter_changed(event)
-        elif cls is Chosen:
-            self.chosen(event)
-
-    def counter_changed(self, event: CounterChanged) -> None:
-        counter = event.counter - self._base
-        if 0 <= counter < self._followed:
-            self._scores[counter] = event.new
-
-    def chosen(self, event: Chosen) -> None:
-        if self._answered:  # the standing after the previous decision
-            self._leaders.append(sole_leader(self._player_scores()))
-        self._answered += 1
-        self._decisions[self._controller(event.seat)] += 1
-        self._options[event.options] += 1
+    def decided(self, st: State) -> None:
+        """A decision is asked (the state before its answer): one decision of each seat asked,
+        and the standing after the previous decision (the state's score counters now)."""
+        pending = st.pending
+        if pending is None or pending.chance:
+            return
+        controller, decisions, options, leaders = self._controller, self._decisions, self._options, self._leaders
+        for seat, offered in zip(pending.seats, pending.options):
+            if self._answered:  # the standing after the previous decision
+                leaders.append(self._leader(st.counters))
+            self._answered += 1
+            decisions[controller(seat)] += 1
+            options[len(offered)] += 1
 
     def take(self, scores: Sequence[int], winners: Sequence[int]) -> GameMetrics:
         """This game's metrics, given its final scores and winners (players, from 0)."""
