@@ -215,3 +215,76 @@ def test_an_entry_read_again_stays_past_the_limit(cache_folder, monkeypatch):
             if paths[j].exists():
                 os.utime(paths[j], (1000 + j, 1000 + j))  # written in this order, after the first
     assert paths[0].exists() and len(list(cache_folder.glob("things/*/*.pickle"))) == 3
+
+
+# --- each file's syntax is kept under its own text ------------------------------------------------
+
+SNOW_TIME = Path(__file__).parent.parent / "rulesets" / "snow_time"
+
+
+@pytest.fixture
+def parses(monkeypatch) -> dict:
+    """The texts really parsed (not taken from a cache), as a new process would parse them: the
+    in-process memos are emptied first. `yaml`: the YAML files' shown paths; `rules`: the paths of
+    the rules texts (whole files and cards' effects, each once per text)."""
+    from snowrules.language import parser
+    from snowrules.load import yaml_files
+    monkeypatch.setattr(yaml_files, "_READ", type(yaml_files._READ)())
+    monkeypatch.setattr(parser, "_PARSED", type(parser._PARSED)())
+    seen: dict = {"yaml": [], "rules": []}
+    parsed_yaml, parsed_rules = yaml_files._parsed, parser._parse_text
+
+    def yaml_counted(text, shown):
+        seen["yaml"].append(Path(shown).name)
+        return parsed_yaml(text, shown)
+
+    def rules_counted(text, start, shift):
+        seen["rules"].append(Path(shift.path).name)
+        return parsed_rules(text, start, shift)
+    monkeypatch.setattr(yaml_files, "_parsed", yaml_counted)
+    monkeypatch.setattr(parser, "_parse_text", rules_counted)
+    return seen
+
+
+def _fresh_process(seen: dict) -> None:
+    """What a new process has: no memo of this one's reads."""
+    from snowrules.language import parser
+    from snowrules.load import yaml_files
+    yaml_files._READ.clear()
+    parser._PARSED.clear()
+    seen["yaml"].clear()
+    seen["rules"].clear()
+
+
+def test_a_ruleset_in_which_one_file_changed_parses_that_file_only(cache_folder, tmp_path, parses):
+    copy = tmp_path / "snow_time"
+    shutil.copytree(SNOW_TIME, copy)
+    first = load_ruleset(str(copy))
+    assert "cards.yaml" in parses["yaml"] and parses["rules"].count("cards.yaml") == 3  # three effects
+    _fresh_process(parses)
+    cards = copy / "components" / "cards.yaml"
+    cards.write_text(cards.read_text() + "\n# edited\n")
+    again = load_ruleset(str(copy))
+    # the changed list is read again with its cards' effects; no other file, no rules file
+    assert parses["yaml"] == ["cards.yaml"]
+    assert parses["rules"] == ["cards.yaml"] * 3
+    assert (again.rules, again.components, again.constants) == (first.rules, first.components, first.constants)
+    _fresh_process(parses)
+    rules = copy / "rules.sr"
+    rules.write_text(rules.read_text() + "\n# edited\n")
+    load_ruleset(str(copy))
+    assert parses == {"yaml": [], "rules": ["rules.sr"]}
+
+
+def test_a_file_read_from_the_cache_gives_its_problems_at_the_same_places(cache_folder, tmp_path, parses):
+    copy = tmp_path / "snow_time"
+    shutil.copytree(SNOW_TIME, copy)
+    cards = copy / "components" / "cards.yaml"
+    text = cards.read_text()
+    cards.write_text(text.replace("number: 3}", "number: three}", 1))  # an entry that breaks its schema
+    _, fresh = read_ruleset(str(copy))
+    _fresh_process(parses)
+    _, cached = read_ruleset(str(copy))
+    assert parses["yaml"] == [] and fresh  # the YAML is sound: its tree came from the cache
+    assert [(d.position, d.message) for d in cached] == [(d.position, d.message) for d in fresh]
+    assert any(d.position.path.endswith("cards.yaml") and d.position.line == 9 for d in fresh)

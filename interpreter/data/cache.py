@@ -105,22 +105,42 @@ def key(*parts: Any) -> str:
 def cached(kind: str, entry_key: str | None, build: Callable[[], tuple[Any, bool]]) -> Any:
     """The value stored under `entry_key`, or `build()`'s value, stored when it says it may be
     (build returns (value, keep)). With the cache off or no key, just build."""
-    where = folder()
-    if where is None or entry_key is None:
-        return build()[0]
-    path = where / kind / entry_key[:2] / f"{entry_key}.pickle"
-    found = _read(path, entry_key)
+    found = stored(kind, entry_key)
     if found is not None:
-        _touch(path)
         return found
     value, keep = build()
     if keep:
-        data = _write(path, entry_key, value)
+        data = store(kind, entry_key, value)
         if data is not None:
             # what a later hit will give, not the value as built: the same object either way (a
             # set read back may list its items in another order), so that equal builds pickle alike
             return pickle.loads(data)
     return value
+
+
+def stored(kind: str, entry_key: str | None) -> Any:
+    """The value stored under `entry_key`, or None (none, the cache off, or no key). For a value
+    that is not built by one call (`cached` is, for the rest)."""
+    where = folder()
+    if where is None or entry_key is None:
+        return None
+    path = _entry_path(where, kind, entry_key)
+    found = _read(path, entry_key)
+    if found is not None:
+        _touch(path)
+    return found
+
+
+def store(kind: str, entry_key: str | None, value: Any) -> bytes | None:
+    """Store `value` under `entry_key` (nothing with the cache off or no key); its pickle."""
+    where = folder()
+    if where is None or entry_key is None:
+        return None
+    return _write(_entry_path(where, kind, entry_key), entry_key, value)
+
+
+def _entry_path(where: Path, kind: str, entry_key: str) -> Path:
+    return where / kind / entry_key[:2] / f"{entry_key}.pickle"
 
 
 def _touch(path: Path) -> None:

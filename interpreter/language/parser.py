@@ -304,6 +304,19 @@ def _keep_parsed(key: tuple, known: tuple) -> None:
         _parsed_kept -= len(oldest[0])
 
 
+def parsed_at(path: str) -> dict[tuple, tuple]:
+    """The texts parsed without error at places of the file `path` (the cards' effects of one
+    component list), as `remember` takes them: what the build cache keeps of that file."""
+    return {key: known for key, known in _PARSED.items() if key[2] == path and known[1] is None}
+
+
+def remember(parsed: dict[tuple, tuple]) -> None:
+    """Take texts parsed before (`parsed_at`, read back from the build cache) as parsed."""
+    for key, known in parsed.items():
+        if key not in _PARSED:
+            _keep_parsed(key, known)
+
+
 def _parse(text: str, start: str, shift: Shift, edition: int = editions.CURRENT,
            notes: list[Diagnostic] | None = None):
     """The syntax of `text`, written in the language's `edition`; else a RulesSyntaxError with
@@ -312,14 +325,20 @@ def _parse(text: str, start: str, shift: Shift, edition: int = editions.CURRENT,
     key = (text, start, shift.path, shift.line_offset, shift.col_offset, shift.every_line, edition)
     known = _PARSED.get(key)
     if known is None:
-        later: list[Token] = []
-        reading = _READING.set((edition, later))
-        try:
-            known = (_parse_text(text, start, shift), None, later)
-        except RulesSyntaxError as error:
-            known = (None, error, later)
-        finally:
-            _READING.reset(reading)
+        def build() -> tuple[tuple, bool]:
+            later: list[Token] = []
+            reading = _READING.set((edition, later))
+            try:
+                return (_parse_text(text, start, shift), None, later), True
+            except RulesSyntaxError as error:
+                return (None, error, later), False  # a text with errors is parsed afresh each time
+            finally:
+                _READING.reset(reading)
+        # A whole rules file's syntax is kept in the build cache too, under its text: a command
+        # that reads a ruleset in which one file changed parses that file only. (A card's effect
+        # is a line or two, parsed in less time than an entry takes to read.)
+        entry = build_cache.key("syntax", *key) if start == "ruleset" else None
+        known = build_cache.cached("syntax", entry, build)
         _keep_parsed(key, known)
     else:
         _PARSED.move_to_end(key)

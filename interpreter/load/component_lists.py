@@ -13,12 +13,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from snowrules.data import cache as build_cache
 from snowrules.language import editions
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, Diagnostics, Position, RulesSyntaxError
 from snowrules.language.limits import MAX_COMPONENTS, MAX_COPIES, MAX_SQUARES
 from snowrules.language.names import NAME_HINT, name_problem
-from snowrules.language.parser import parse_effect, parse_expression
+from snowrules.language.parser import parse_effect, parse_expression, parsed_at, remember
 from snowrules.load.generated import expand, generated_document, is_generator
 from snowrules.load.schema_errors import dotted, schema_errors
 from snowrules.load.yaml_files import YamlDocument, key_position, plain
@@ -95,6 +96,21 @@ class ComponentLists:
         document = self._validated(path, "component_list.schema.json", entries="components")
         if document is None:
             return
+        # The cards' rules texts of a list read before, parsed then: kept in the build cache under
+        # the list's text, so that a ruleset in which another file changed parses none of them.
+        parsed_key = None if document.text_key is None else build_cache.key("effects", document.text_key,
+                                                                              self.edition)
+        parsed = build_cache.stored("effects", parsed_key)
+        if parsed is not None:
+            remember(parsed)
+        problems_before = len(self.problems.items)
+        self._component_entries(document, components, constants, tables)
+        if parsed is None and len(self.problems.items) == problems_before:
+            build_cache.store("effects", parsed_key, parsed_at(document.path))
+
+    def _component_entries(self, document: YamlDocument, components: list[ComponentDef], constants: dict,
+                           tables: dict) -> None:
+        """The constants, tables and entries of one component list (see `_components`)."""
         tree = document.tree
         schema = self._schema(str(tree["schema"]), document.position(["schema"]))
         for key in tree.get("constants", {}) or {}:
