@@ -19,6 +19,7 @@ from snowrules.language.parser import parse_effect
 from snowrules.load.ruleset import load_ruleset
 from snowrules.model.costs import MAX_WAYS, Mode, TooManyWays, can_pay, ways_to_pay
 from snowrules.model.events import Chosen, CounterChanged
+from snowrules.model.rng import index_drawer
 from snowrules.play.agents import FirstAgent, RandomAgent, answering_at_random, play
 from snowrules.records.scenarios import run_scenario, scenario_files
 from snowrules.runtime.engine import Game
@@ -111,7 +112,7 @@ def test_the_toy_ruleset_plays_the_same_through_and_in_the_vm():
 
 def at_random(seed: int, seats: int = 2):
     """Random answers, each seat drawing from its own generator (a fresh one per call)."""
-    return answering_at_random([random.Random(seed * 10 + seat).random for seat in range(seats)])
+    return answering_at_random([index_drawer(random.Random(seed * 10 + seat).random) for seat in range(seats)])
 
 
 def load_program_of(folder: Path, players: int):

@@ -66,7 +66,7 @@ def pieces_game(tmp_path: Path, rules: str = RULES, pieces: str = PIECES) -> Gam
 
 
 def played_through(game: Game, seed: int, seats: int = 2):
-    draws = [RandomAgent(seed * 100 + seat)._random for seat in range(seats)]
+    draws = [RandomAgent(seed * 100 + seat).drawer for seat in range(seats)]
     return game.play_through(seed, answering_at_random(draws), draws=draws)
 
 

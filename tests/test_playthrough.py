@@ -13,7 +13,7 @@ from test_language import ruleset, run, said
 
 def random_decide(players: int, seed: int):
     """The decide of play()'s random path, with its own generators (one per seat)."""
-    return answering_at_random([RandomAgent(seed * 100 + seat)._random for seat in range(players)])
+    return answering_at_random([RandomAgent(seed * 100 + seat).drawer for seat in range(players)])
 
 
 def final(st) -> tuple:
@@ -52,7 +52,7 @@ def test_draws_answer_plain_decisions_as_the_random_decide_would(config):
     seats = game.program.seats
     for seed in range(12):
         on_vm = final_on_vm(game, config, seed)
-        draws = [RandomAgent(seed * 100 + seat)._random for seat in range(seats)]
+        draws = [RandomAgent(seed * 100 + seat).drawer for seat in range(seats)]
         through = game.play_through(seed, answering_at_random(draws), draws=draws)
         assert final(through) == on_vm, seed
         assert through.draws is draws and through.clone().draws is None  # never part of a copy
@@ -127,7 +127,7 @@ def test_an_up_to_decision_drawn_from_its_count_plays_the_game_the_vm_plays():
         return ask
     for seed in range(40):
         on_vm = game.start(seed, decide=counting(random_decide(4, seed)))
-        draws = [RandomAgent(seed * 100 + seat)._random for seat in range(4)]
+        draws = [RandomAgent(seed * 100 + seat).drawer for seat in range(4)]
         assert final(game.play_through(seed, answering_at_random(draws), draws=draws)) == final(on_vm), seed
     assert max(asked) > 10  # the answers were drawn among many combinations
 
@@ -176,7 +176,7 @@ def test_statements_in_place_play_the_game_the_vm_plays(tmp_path, players):
     ended_by_the_trigger = 0
     for seed in range(30):
         on_vm = game.start(seed, decide=random_decide(players, seed))
-        draws = [RandomAgent(seed * 100 + seat)._random for seat in range(players)]
+        draws = [RandomAgent(seed * 100 + seat).drawer for seat in range(players)]
         through = game.play_through(seed, answering_at_random(draws), draws=draws)
         assert final(through) == final(on_vm), seed
         ended_by_the_trigger += str(on_vm.result.rule).endswith(":7:5")
@@ -297,5 +297,5 @@ def test_an_optional_choice_played_through_offers_none_after_the_items(tmp_path)
         assert all(max(counts) > 1 for _, counts, _, _ in seen) and 3 <= len(seen) <= 6
         passed = through.counters[game.layout.counter_index("passed")]
         assert 30 <= passed <= 30 + 3 * 3  # 10 a turn for the choice of none alone, 3 turns
-        draws = [RandomAgent(seed * 100 + seat)._random for seat in range(2)]
+        draws = [RandomAgent(seed * 100 + seat).drawer for seat in range(2)]
         assert final(game.play_through(seed, answering_at_random(draws), draws=draws)) == final(on_vm), seed

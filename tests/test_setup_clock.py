@@ -100,14 +100,14 @@ def test_a_game_is_the_same_with_the_setups_clock_and_without(tmp_path, agents):
 
 
 def test_random_agents_draw_from_their_own_generators_after_the_setup(tmp_path):
-    """The first draw puts the seats' own `random` back: the list the game holds is theirs."""
+    """The first draw puts the seats' own drawers back: the list the game holds is theirs."""
     game = _game(tmp_path)[0]
     agents = [RandomAgent(1), RandomAgent(2)]
     setup = start_clock.SetupClock(game.program)
     with setup:
-        draws = setup.drawing([agent._random for agent in agents])
-        assert setup.running and draws[1] is not agents[1]._random
-        expected = RandomAgent(2)._random()
-        assert draws[1]() == expected
+        draws = setup.drawing([agent.drawer for agent in agents])
+        assert setup.running and draws[1] is not agents[1].drawer
+        expected = RandomAgent(2).choose_index(1000)
+        assert draws[1](None, 1000) == expected
     assert not setup.running
-    assert draws == [agents[0]._random, agents[1]._random]
+    assert draws == [agents[0].drawer, agents[1].drawer]

@@ -58,7 +58,7 @@ from snowrules.compile.triggers import prefiltered
 from snowrules.language.diagnostics import RuntimeRulesError, SnowrulesError
 from snowrules.model.events import PhaseStarted, kinds_of
 from snowrules.model.program import Program
-from snowrules.model.rng import drawn_index_text
+from snowrules.model.rng import seat_draw_text
 
 Run = Callable[[object, list], None]
 
@@ -277,7 +277,7 @@ class _Builder(EventTemplates):
         are the items and none, `offered`)."""
         player, found, slot = fuse.fresh(), fuse.fresh(), int(step.slot)
         body = self.body_lines(step, ns)
-        drawn = drawn_index_text(f"st.draws[{player}]", f"len({found})")
+        drawn = seat_draw_text(player, f"len({found})")
         return [f"{player} = {self.value(step.who, ns)}",
                 f"{found} = {self.offered(step, ns)}",
                 f"if not {found}:",
@@ -310,7 +310,7 @@ class _Builder(EventTemplates):
                 "    elif st.draws is not None:",
                 f"        {answered} = []",
                 f"        for {seat}, {found} in {pairs}:"
-                f" {answered}.append(({seat}, {found}[{drawn_index_text(f'st.draws[{seat}]', f'len({found})')}]))",
+                f" {answered}.append(({seat}, {found}[{seat_draw_text(seat, f'len({found})')}]))",
                 f"    else: {answered} = {self.bound(_asked_each(step.ask_each), ns)}(st, {pairs})",
                 f"    for {seat}, {answer} in {answered}:",
                 f"        env[{seat_slot}] = {seat}",
@@ -381,7 +381,7 @@ class _Builder(EventTemplates):
                 f"        env[{slot}] = []",
                 "    else:",
                 f"        env[{slot}] = [{items}[_i] for _i in {table}[0 if {total} == 1 else "
-                f"{drawn_index_text(f'st.draws[{player}]', total)}]]",
+                f"{seat_draw_text(player, total)}]]",
                 *fuse.indent(fuse.indent(self.body_lines(step, ns))),
                 f"else: {self.bound(step.played_through_one, ns)}(st, env, {player}, "
                 f"{self.bound(self.answered(step), ns)})"]

@@ -13,7 +13,6 @@ from snowrules.compile import apply, fuse
 from snowrules.compile.closures import constant_in, slot_of
 from snowrules.language.diagnostics import Position
 from snowrules.model.events import PhaseStarted
-from snowrules.model.rng import drawn_index
 from snowrules.model.values import Decision, Ending, Frame, Termination
 
 
@@ -440,14 +439,14 @@ class ChooseStep:
             if total == 0:
                 env[self.slot] = []
                 return
-            index = 0 if total == 1 else drawn_index(st.draws[player], total)
+            index = 0 if total == 1 else st.draws[player](st, total)
             env[self.slot] = [items[at] for at in table[index]]
         else:
             total = combination_count(len(items), sizes)
             if total == 0:
                 env[self.slot] = []
                 return
-            index = 0 if total == 1 else drawn_index(st.draws[player], total)
+            index = 0 if total == 1 else st.draws[player](st, total)
             env[self.slot] = combination_at(items, sizes, index)
         if body is not None:
             body(st, env)

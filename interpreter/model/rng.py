@@ -65,8 +65,9 @@ def next_u64(state: int) -> tuple[int, int]:
 # ---- a random agent's answer ---------------------------------------------------------------
 # Random agents draw from their own Python generator (random.Random: a seat's agent is not part
 # of the game's state), one number in [0, 1) per decision scaled to the number of options. That
-# rule is described once, here, as text for generated code (compile/playthrough.py writes it in
-# place) and as the function made from that text (the agents, the VM's combination draws).
+# rule is described once, here, as text (`drawn_index_text`) and as the functions made from that
+# text: `drawn_index` (an agent shown a decision) and `index_drawer` (what a game answering
+# random agents inline asks, `st.draws[seat]`; compile/playthrough.py writes the call in place).
 
 def drawn_index_text(draw: str, count: str) -> str:
     """The option index a random agent draws among `count` options with `draw` (a `random()`),
@@ -77,3 +78,16 @@ def drawn_index_text(draw: str, count: str) -> str:
 drawn_index = eval(compile(f"lambda draw, count: {drawn_index_text('draw', 'count')}",  # noqa: S307 - the text above
                            "<snowrules rng>", "eval"))
 drawn_index.__doc__ = "The option index a random agent draws among `count` options with `draw` (a `random()`)."
+
+index_drawer = eval(compile(f"lambda draw: lambda st, count: {drawn_index_text('draw', 'count')}",  # noqa: S307
+                            "<snowrules rng>", "eval"))
+index_drawer.__doc__ = """A seat's drawer for a game that answers random agents inline (`st.draws`): called
+with the state and the number of options of each decision its seat is asked, it gives the index
+`drawn_index` gives with `draw`. The state and count let a simulation count the decisions and
+read the standings at each one (play/agents.py `play(observe=...)`) without a stop."""
+
+
+def seat_draw_text(seat: str, count: str) -> str:
+    """How generated code asks seat `seat`'s drawer (`index_drawer`) for an index among `count`
+    options (both expressions of snowrules' own making)."""
+    return f"st.draws[{seat}](st, {count})"

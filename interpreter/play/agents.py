@@ -9,7 +9,7 @@ from typing import Any, Protocol
 
 from snowrules.model.events import Chosen
 from snowrules.model.grid import Grid, Pieces
-from snowrules.model.rng import drawn_index
+from snowrules.model.rng import drawn_index, index_drawer
 from snowrules.model.state import State
 from snowrules.play.determinize import determinize
 from snowrules.play.greedy import GreedyAgent
@@ -98,6 +98,8 @@ class RandomAgent:
 
     def __init__(self, seed: int = 0):
         self._random = random.Random(seed).random
+        # the same answers, for a game that asks the seat inline (`st.draws`, rng.index_drawer)
+        self.drawer = index_drawer(self._random)
 
     def choose(self, observation: Observation) -> int:
         return drawn_index(self._random, len(observation.options))
@@ -216,13 +218,14 @@ def make_agent(spec: str | AgentSpec, seed: int):
 
 
 def play(game: Game, agents: list, seed: int, sink=None, forced=None, listen=None, hears=None,
-         observe: Callable[[State], None] | None = None) -> State:
+         observe: Callable[[State, int, int], None] | None = None) -> State:
     """Play one game from the start to its end; `agents` holds one agent per player. Events go
     to `listen` as values and to `sink` as JSON (see Game.start); `hears`, when given, says which
     event classes `listen` needs, so that the game may leave the others out. `observe`, when
-    given, is called with the state at each decision the agents are asked, before they answer
-    (a simulation's figures read the standings and the options there, from the state itself,
-    without an event for each answer and each change of a score)."""
+    given, is called as `observe(state, seat, number of options)` for each seat asked at each
+    decision, before it answers (a simulation's figures read the standings there, from the state
+    itself, without an event for each answer and each change of a score). Random agents are
+    observed through their drawers, so their answers are still drawn in place."""
     program = game.program
     # the automa's seat has no agent: the rules never ask it (compile/automa.py)
     by_seat = [agents[program.controller(seat)] for seat in range(game.layout.player_seats)]
@@ -231,13 +234,12 @@ def play(game: Game, agents: list, seed: int, sink=None, forced=None, listen=Non
             # Random agents answer inline: the same draws from each seat's generator, given the number
             # of options only (no Observation). Nobody listening: no answer check, the index is in
             # range; someone listening: each answer is taken as any agent's is, and logged.
-            draws = setup.drawing([agent._random for agent in by_seat])
-            taken = sink is not None or (listen is not None and (hears is None or Chosen in hears))
-            if not taken and observe is None:  # each answer drawn in place, where the rules ask
+            draws = setup.drawing([observed_drawer(observe, seat, agent.drawer)
+                                   for seat, agent in enumerate(by_seat)])
+            if sink is None and (listen is None or (hears is not None and Chosen not in hears)):
                 return game.play_through(seed, answering_at_random(draws), forced, draws, listen=listen,
                                          hears=hears)
-            decide = drawing_and_taking(game, draws) if taken else answering_at_random(draws)
-            return game.play_through(seed, observing(observe, decide), forced, sink=sink, listen=listen,
+            return game.play_through(seed, drawing_and_taking(game, draws), forced, sink=sink, listen=listen,
                                      hears=hears)
         decide = setup.deciding(observing(observe, _asking(game, by_seat)))
         st = game.start(seed, sink, forced, decide, listen=listen)
@@ -264,14 +266,30 @@ def _asking(game: Game, by_seat: list):
     return decide
 
 
-def observing(observe: Callable[[State], None] | None, decide: Callable[[State], Any]) -> Callable[[State], Any]:
-    """`decide`, with `observe` shown the state first at each decision (see `play`)."""
+def observing(observe: Callable[[State, int, int], None] | None,
+              decide: Callable[[State], Any]) -> Callable[[State], Any]:
+    """`decide`, with `observe` told first of each seat asked at each decision (see `play`)."""
     if observe is None:
         return decide
 
     def observed(st: State):
-        observe(st)
+        pending = st.pending
+        if not pending.chance:
+            for seat, options in zip(pending.seats, pending.options):
+                observe(st, seat, len(options))
         return decide(st)
+    return observed
+
+
+def observed_drawer(observe: Callable[[State, int, int], None] | None, seat: int,
+                    drawer: Callable[[State, int], int]) -> Callable[[State, int], int]:
+    """A seat's drawer (rng.index_drawer) that tells `observe` of each decision first (see `play`)."""
+    if observe is None:
+        return drawer
+
+    def observed(st: State, count: int) -> int:
+        observe(st, seat, count)
+        return drawer(st, count)
     return observed
 
 
@@ -280,19 +298,19 @@ def drawing_and_taking(game: Game, draws: list) -> Callable[[State], Any]:
     RandomAgent draws it, then taken by the game (checked and told to the listener)."""
     def decide(st: State):
         pending = st.pending
-        return game.take(st, [drawn_index(draws[seat], len(options))
+        return game.take(st, [draws[seat](st, len(options))
                               for seat, options in zip(pending.seats, pending.options)])
     return decide
 
 
 def answering_at_random(draws: list) -> Callable[[State], Any]:
-    """A decide for play()'s random path: each seat's answer drawn by its own generator (`draws[seat]`,
-    a `random()` function) from the number of options alone, as RandomAgent draws it."""
+    """A decide for play()'s random path: each seat's answer drawn by its own drawer (`draws[seat]`,
+    rng.index_drawer) from the number of options alone, as RandomAgent draws it."""
     def decide(st: State):
         pending = st.pending
         if pending.simultaneous:
-            return [options[drawn_index(draws[seat], len(options))]
+            return [options[draws[seat](st, len(options))]
                     for seat, options in zip(pending.seats, pending.options)]
         options = pending.options[0]
-        return options[drawn_index(draws[pending.seats[0]], len(options))]
+        return options[draws[pending.seats[0]](st, len(options))]
     return decide

@@ -157,7 +157,7 @@ def play_batch(spec: GameSpec, master_seed: int, indexes: list[int]) -> list[Gam
         agents = [make_agent(name, agent_seed(seed, i)) for i, name in enumerate(spec.agents)]
         with game_clock(spec.time_limit, game.program):
             st = play(game, agents, seed, listen=tracker.feed if tracker is not None else None,
-                      hears=PlayTracker.HEARS, observe=metrics.decided if metrics is not None else None)
+                      hears=PlayTracker.HEARS, observe=metrics.asked if metrics is not None else None)
         outcome = game.outcome(st)
         plays, held = tracker.take() if tracker is not None else ((), ())
         measured = metrics.take(outcome.scores, outcome.winners) if metrics is not None else None

@@ -94,19 +94,14 @@ class MetricsTracker:
             scores = [max(scores[s] for s in seats) for seats in self._seats_of]
         return sole_leader(scores)
 
-    def decided(self, st: State) -> None:
-        """A decision is asked (the state before its answer): one decision of each seat asked,
-        and the standing after the previous decision (the state's score counters now)."""
-        pending = st.pending
-        if pending is None or pending.chance:
-            return
-        controller, decisions, options, leaders = self._controller, self._decisions, self._options, self._leaders
-        for seat, offered in zip(pending.seats, pending.options):
-            if self._answered:  # the standing after the previous decision
-                leaders.append(self._leader(st.counters))
-            self._answered += 1
-            decisions[controller(seat)] += 1
-            options[len(offered)] += 1
+    def asked(self, st: State, seat: int, options: int) -> None:
+        """A seat is asked a decision of `options` options (the state before its answer): one
+        decision, and the standing after the previous one (the state's score counters now)."""
+        if self._answered:  # the standing after the previous decision
+            self._leaders.append(self._leader(st.counters))
+        self._answered += 1
+        self._decisions[self._controller(seat)] += 1
+        self._options[options] += 1
 
     def take(self, scores: Sequence[int], winners: Sequence[int]) -> GameMetrics:
         """This game's metrics, given its final scores and winners (players, from 0)."""

@@ -85,19 +85,20 @@ class SetupClock:
             return decide(st)
         return first
 
-    def drawing(self, draws: list[Callable[[], float]]) -> list[Callable[[], float]]:
-        """Each seat's `random()`, the first draw of any ending the setup and putting the real
-        ones back in this same list (the one the game and its deciding function index)."""
+    def drawing(self, draws: list[Callable[[State, int], int]]) -> list[Callable[[State, int], int]]:
+        """Each seat's drawer (rng.index_drawer), the first draw of any ending the setup and
+        putting the real ones back in this same list (the one the game and its deciding function
+        index)."""
         if not self.running:
             return draws
         real = list(draws)
-        shared: list[Callable[[], float]] = []
+        shared: list[Callable[[State, int], int]] = []
 
-        def first_of(seat: int) -> Callable[[], float]:
-            def draw() -> float:
+        def first_of(seat: int) -> Callable[[State, int], int]:
+            def draw(st: State, count: int) -> int:
                 self.end()
                 shared[:] = real
-                return real[seat]()
+                return real[seat](st, count)
             return draw
         shared.extend(first_of(seat) for seat in range(len(real)))
         return shared
