@@ -299,3 +299,41 @@ def test_an_optional_choice_played_through_offers_none_after_the_items(tmp_path)
         assert 30 <= passed <= 30 + 3 * 3  # 10 a turn for the choice of none alone, 3 turns
         draws = [RandomAgent(seed * 100 + seat).drawer for seat in range(2)]
         assert final(game.play_through(seed, answering_at_random(draws), draws=draws)) == final(on_vm), seed
+
+
+@pytest.mark.parametrize("config", configurations(), ids=config_id)
+def test_a_game_paused_at_the_end_of_a_turn_plays_on_through_as_on_the_vm(config):
+    """Game.play_rest_through (a search's playouts): a game run on the VM to the end of its turn
+    `turn` and played on from there as generated functions, with the same generators, ends as
+    the VM ends it; a state it cannot go on with (listened, or stopped inside a turn) is left as
+    it was."""
+    game = game_for(config)
+    seats = game.program.seats
+    handed_over = 0
+    for seed in range(4):
+        on_vm = final_on_vm(game, config, seed)
+        for turn in (1, 2, 5):
+            draws = [RandomAgent(seed * 100 + seat).drawer for seat in range(seats)]
+            decide = answering_at_random(draws)
+            st = game.start(seed)  # at its first decision (one with a choice: nothing drawn yet)
+            assert not game.play_rest_through(st, decide, draws) and st.pending is not None
+            st.pause_after_turn, st.decide = turn, decide
+            game.answer(st, [draws[seat](st, len(options)) for seat, options in zip(st.pending.seats,
+                                                                                     st.pending.options)])
+            if not st.paused:
+                assert st.result is not None
+                continue  # over before that turn ended (or no turns loop to pause in)
+            listened = st.clone()
+            listened.sink = print
+            assert not game.play_rest_through(listened, decide, draws) and listened.paused
+            if game.play_rest_through(st, decide, draws):
+                handed_over += 1
+                assert final(st) == on_vm, (seed, turn)
+                assert st.decide is None and st.draws is None
+    assert handed_over > 0 or not _turns_in_main(game)
+
+
+def _turns_in_main(game) -> bool:
+    main = game.program.blocks[game.program.main.block]
+    return any(main.natives[pc] is None and type(main.steps[pc]).__name__ == "TurnsStep"
+               for pc in range(main.size))

@@ -83,6 +83,7 @@ def playthrough(program: Program, heard: frozenset[str] = frozenset()) -> Callab
     try:
         builder = _Builder(program, heard)
         main = builder.function(program.main.block)
+        after_turn = builder.after_turn_entry()
         builder.finish()
         builder.module.load()
     except (_NotPlayable, RecursionError):
@@ -91,16 +92,25 @@ def playthrough(program: Program, heard: frozenset[str] = frozenset()) -> Callab
         sys.setrecursionlimit(limit)
     position = program.blocks[program.main.block].position
 
-    def play(st) -> None:
+    def ended(st, run: Callable, *arguments) -> None:
         try:
-            main(st, st.envs[0])
+            run(*arguments)
         except GameEnded as end:
             apply.end_game(st, end.ending)
         except SnowrulesError:
             raise
         except fuse.PYTHON_ERRORS as error:
             raise fuse.rules_error(error, position, "while the game ran") from None
+
+    def play(st) -> None:
+        ended(st, main, st, st.envs[0])
+
+    def play_after_turn(st, env: list, turn: int) -> None:
+        """The rest of a game from the end of turn `turn` of its main turns loop, `env` the main
+        routine's environment (see _Builder.after_turn_entry)."""
+        ended(st, after_turn, st, env, turn)
     play.module = builder.module  # its text: `snowrules explain --code`
+    play.after_turn = None if after_turn is None else play_after_turn
     return play
 
 
@@ -170,15 +180,18 @@ class _Builder(EventTemplates):
         lines: list[str] = []
         namespace: dict = {}
         for pc in range(block.size):
-            lines.append(fuse.mark(block.positions[pc], namespace))
-            native = block.natives[pc]
-            if native is not None:
-                more, ns, _ = fuse.block_code(native)
-                lines += more
-                namespace.update(ns)
-            else:
-                lines += self.step_lines(block.steps[pc], namespace)
+            lines += self.statement_lines(block, pc, namespace)
         return lines or ["pass"], namespace
+
+    def statement_lines(self, block, pc: int, namespace: dict) -> list[str]:
+        """Statement `pc` of `block` as lines, under the mark of its rule's position."""
+        lines = [fuse.mark(block.positions[pc], namespace)]
+        native = block.natives[pc]
+        if native is not None:
+            more, ns, _ = fuse.block_code(native)
+            namespace.update(ns)
+            return lines + more
+        return lines + self.step_lines(block.steps[pc], namespace)
 
     def value(self, fn, namespace: dict) -> str:
         src, ns = fuse.expression(fn)
@@ -332,23 +345,41 @@ class _Builder(EventTemplates):
             return body
         return ["pass"] if step.block is None else [self.call(step.block, ns)]
 
-    def turns_lines(self, step: TurnsStep, ns: dict) -> list[str]:
-        """`each turn:` / `rounds N:` as TurnsStep and the VM's end of a turns block run it."""
+    def turns_lines(self, step: TurnsStep, ns: dict, done: str | None = None) -> list[str]:
+        """`each turn:` / `rounds N:` as TurnsStep and the VM's end of a turns block run it: each
+        turn numbered, checked against the limit (evaluated before each turn, as the VM does at
+        the end of the one before) and the budget, started, played. `done` names the number of
+        the turn last played (`after_turn_entry`); None: none yet."""
         block = self.program.blocks[step.block]
-        turn, counter = fuse.fresh(), int(self.program.turn_counter)
+        turn, counter = done or fuse.fresh(), int(self.program.turn_counter)
         started = self.bound(apply.start_turn, ns)
         body = self.call(step.block, ns)
         limit = None if block.limit is None else self.bound(block.limit, ns)
         fail = self.bound(_too_long(block.position, self.program.max_steps), ns)
-        lines = [f"{turn} = 1", f"{started}(st, {counter}, 1)", "while True:",
-                 f"    {body}", f"    {turn} += 1"]
+        lines = ([] if done else [f"{turn} = 0"]) + ["while True:", f"    {turn} += 1"]
         if limit is not None:
             lines.append(f"    if {turn} > {limit}(st, env): break")
-        lines += [f"    if {turn} > {int(self.program.max_steps)}: {fail}()",
-                  f"    {started}(st, {counter}, {turn})"]
-        if limit is not None:
-            lines = [f"if {limit}(st, env) >= 1:"] + fuse.indent(lines)
-        return lines
+        return lines + [f"    if {turn} > {int(self.program.max_steps)}: {fail}()",
+                        f"    {started}(st, {counter}, {turn})", f"    {body}"]
+
+    def after_turn_entry(self) -> Callable | None:
+        """A function `(st, env, turn)` that plays a game on from the end of turn `turn` of the
+        main routine's turns loop (`Game.play_rest_through`: a search's playouts, started on the
+        VM, go on here at the end of their first turn): the loop's next turns, then the
+        statements after it. None when the main routine has no turns loop of its own."""
+        main = self.program.blocks[self.program.main.block]
+        loops = [pc for pc in range(main.size) if main.natives[pc] is None and type(main.steps[pc]) is TurnsStep]
+        if len(loops) != 1:
+            return None
+        namespace: dict = {}
+        lines = [fuse.mark(main.positions[loops[0]], namespace),
+                 *self.turns_lines(main.steps[loops[0]], namespace, done="turn")]
+        for pc in range(loops[0] + 1, main.size):
+            lines += self.statement_lines(main, pc, namespace)
+        lines = self.final_lines(lines, namespace)
+        name = fuse.fresh("_after_turn")
+        source = f"def {name}(st, env, turn):\n" + "\n".join(fuse.indent(lines))
+        return self.module.define(name, source, namespace)
 
     def choose_count_lines(self, step: ChooseStep, ns: dict) -> list[str]:
         """One seat's `up to N` / `exactly N` decision (or an optional one), written inline for

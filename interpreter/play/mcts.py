@@ -32,6 +32,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from snowrules.model.program import Program
+from snowrules.model.rng import index_drawer
 from snowrules.model.state import State
 from snowrules.play.greedy import option_key, settle_chance
 from snowrules.play.parallel_search import SearchPool, shares
@@ -247,20 +248,31 @@ class _Search:
     @staticmethod
     def _playout(game: Game, st: State, rng: random.Random) -> None:
         """Uniformly random answers for every seat until the game ends. The answers are given from
-        inside the run, as `play` does, which spares a stop and a restart at every decision."""
-        draw = rng.random
+        inside the run, as `play` does, which spares a stop and a restart at every decision. At
+        the end of the turn it starts in, the playout goes on as generated functions
+        (Game.play_rest_through), with the same draws from `rng`, when the program can."""
+        drawer = index_drawer(rng.random)
 
         def decide(state: State):
             decision = game.decision(state)
-            return game.take(state, [int(draw() * len(options)) for options in decision.options])
+            return game.take(state, [drawer(state, len(options)) for options in decision.options])
+        draws = [drawer] * game.layout.seats
+        handing_over = True  # until the program is found unable to go on as generated functions
         while True:
             settle_chance(game, st, rng)
             decision = game.decision(st)
             if decision is None:
                 return
+            if handing_over and len(st.frames) == 2:  # in a turn of the main turns loop: pause at its end
+                st.pause_after_turn = st.frames[1].index
             st.decide = decide
             try:
-                game.answer(st, [int(draw() * len(options)) for options in decision.options])
+                game.answer(st, [drawer(st, len(options)) for options in decision.options])
+                if st.paused:
+                    if game.play_rest_through(st, decide, draws):
+                        return
+                    handing_over = st.paused = False
+                    game.go_on(st)
             finally:
                 st.decide = None
 

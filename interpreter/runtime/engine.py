@@ -14,7 +14,7 @@ from snowrules.language.diagnostics import IllegalChoiceError, Position
 from snowrules.model.events import Chosen, Event, kinds_of
 from snowrules.model.grid import Grid
 from snowrules.model.grid_zones import is_spot, spot_label
-from snowrules.model.program import Program
+from snowrules.model.program import TURNS, Program
 from snowrules.model.rng import seed_state
 from snowrules.model.state import Sink, State
 from snowrules.model.values import Decision, Frame, Termination
@@ -91,6 +91,31 @@ class Game:
         st.draws = draws
         built(st)
         return st
+
+    def play_rest_through(self, st: State, decide, draws: list | None = None) -> bool:
+        """Play on to its end, as `play_through` plays a game, a state that paused at the end of
+        a turn of its main routine's turns loop (`st.pause_after_turn` reached: the VM's frames
+        are then that routine's and the loop's, nothing else runs): the rest of the game runs as
+        generated functions, each decision answered by `decide` (and `draws`) in place. False,
+        and the state untouched, when the program cannot go on so (no such loop, explicit
+        chance, someone listening, or another place): go on with `answer` then."""
+        frames = st.frames
+        if (not st.paused or st.explicit or st.sink is not None or len(frames) != 2
+                or frames[0].block != self.program.main.block):
+            return False
+        built = self.played_through(frozenset())
+        if built is False or built.after_turn is None:
+            return False
+        routine, turns = frames
+        if self.program.blocks[turns.block].kind != TURNS or turns.pc != self.program.blocks[turns.block].size:
+            return False
+        st.paused = False
+        st.decide, st.draws = decide, draws
+        try:
+            built.after_turn(st, st.envs[routine.env], turns.index)
+        finally:
+            st.decide = st.draws = None
+        return True
 
     def played_through(self, heard: frozenset[str]):
         """The program built to play a game through for listeners of these event kinds (see
