@@ -154,8 +154,7 @@ def test_a_runaway_loop_stops_with_an_error(tmp_path):
     """A loop that never ends stops with an error at the loop. Under a budget of 1,000 steps
     rather than the default 5,000,000 (language/limits.py MAX_STEPS), which took 8 s of CPU to
     reach and tells nothing more here: test_vm_budget checks how steps count against the budget.
-    (The message still names the default budget: compile/budget.py `over_budget` says MAX_STEPS,
-    not the program's own max_steps.)"""
+    The loop's rounds count against the program's own budget, and the message names it."""
     program = compile_ruleset(ruleset(tmp_path, """counter gems shared from 0
 each turn:
     while gems >= 0:
@@ -164,7 +163,7 @@ each turn:
     program.max_steps = 1_000
     with pytest.raises(RuntimeRulesError) as error:
         play(Game(program), [FirstAgent(), FirstAgent()], 1)
-    assert "rules.sr:3:5" in str(error.value) and "more than" in str(error.value)
+    assert "rules.sr:3:5" in str(error.value) and "more than 1000 steps" in str(error.value)
 
 
 def test_rounds_then_game_end_scoring(tmp_path):

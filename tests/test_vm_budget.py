@@ -23,7 +23,7 @@ def test_rules_that_never_end_stop_at_the_statement_over_the_budget(tmp_path, ru
     with pytest.raises(RuntimeRulesError) as raised:
         Game(program).start(0)
     message = str(raised.value)
-    assert "the game did not end within 200 steps" in message
+    assert "the game ran more than 200 steps" in message
     assert f"rules.sr:{where}" in message
 
 

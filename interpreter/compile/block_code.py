@@ -18,7 +18,7 @@ where the VM's loop would. For a turn of two statements, an `if` with a slot and
                     # @position of statement 0
                     ...its lines...
                     steps += 1
-                    if steps > budget: _too_long(program, _block, 0)
+                    if steps > budget: _too_long(st, _block, 0)
                     pc = 1
                 if pc == 1:                            # the if: its slot follows it
                     _picked = _tP(st, env)             # a block to push, ~slot, or None
@@ -48,17 +48,17 @@ from __future__ import annotations
 
 from snowrules.compile import fuse
 from snowrules.compile.apply import start_turn
+from snowrules.compile.budget import over_budget
 from snowrules.compile.steps import GameEnded, IfStep
 from snowrules.compile.steps import bind as bind_items
-from snowrules.language.diagnostics import RuntimeRulesError
 from snowrules.model.program import LOOP, TURNS, WHILE
 from snowrules.model.values import Frame
 
 
-def too_long(program, block, pc: int) -> None:
+def too_long(st, block, pc: int) -> None:
     """The step budget is spent at statement `pc` of `block`: the VM's error, and the generated
-    functions'."""
-    raise RuntimeRulesError.at(block.positions[pc], f"the game did not end within {program.max_steps} steps")
+    functions' (budget.over_budget's)."""
+    over_budget(block.positions[pc], st.max_steps)
 
 
 def block_function(block):
@@ -135,7 +135,7 @@ def _end(block, namespace: dict) -> list[str]:
 
 
 def _counted(pc: int) -> list[str]:
-    return ["steps += 1", f"if steps > budget: _too_long(program, _block, {pc})"]
+    return ["steps += 1", f"if steps > budget: _too_long(st, _block, {pc})"]
 
 
 def _statement(block, pc: int, namespace: dict) -> list[str]:

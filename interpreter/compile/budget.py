@@ -25,23 +25,25 @@ from snowrules.language.diagnostics import Position, RuntimeRulesError
 from snowrules.language.limits import MAX_LIST, MAX_NUMBER, MAX_STEPS
 
 
-def over_budget(position: Position):
-    raise RuntimeRulesError.at(position, f"the game ran more than {MAX_STEPS} steps (statements, loop rounds "
+def over_budget(position: Position, limit: int = MAX_STEPS):
+    """The game's step budget (`State.max_steps`, at most MAX_STEPS) is spent at `position`: one
+    error wherever it is counted (the VM, a generated block, a loop's rounds, a roll's dice)."""
+    raise RuntimeRulesError.at(position, f"the game ran more than {limit} steps (statements, loop rounds "
                                "and draws) here", "a loop that never ends, or one far too long?", code="SR706")
 
 
 def charge(st, rounds: int, position: Position) -> None:
     """Count `rounds` steps against the budget (a loop's rounds, a roll's dice)."""
     st.steps += rounds
-    if st.steps > MAX_STEPS:
-        over_budget(position)
+    if st.steps > st.max_steps:
+        over_budget(position, st.max_steps)
 
 
 def charge_lines(rounds: str, where: str, fail: str) -> list[str]:
     """`charge` written into generated code (a call per loop costs more than the check): count
     `rounds` (generated text, evaluated once) and call `fail` (bound to `over_budget`) with
     `where` (bound to the loop's position) past the budget."""
-    return [f"st.steps += {rounds}", f"if st.steps > {int(MAX_STEPS)}: {fail}({where})"]
+    return [f"st.steps += {rounds}", f"if st.steps > st.max_steps: {fail}({where}, st.max_steps)"]
 
 
 def too_many(position: Position, size: int, what: str):

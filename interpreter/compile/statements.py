@@ -38,7 +38,6 @@ from snowrules.compile.steps import (
 from snowrules.compile.triggers import TriggerRuntime, release
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostics, Position
-from snowrules.language.limits import MAX_STEPS
 from snowrules.model import kinds as t
 from snowrules.model.events import PhaseStarted
 from snowrules.model.layout import Layout
@@ -466,8 +465,8 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
             while cond(st, env):  # every round is a step of the budget
                 body(st, env)
                 st.steps += 1
-                if st.steps > MAX_STEPS:
-                    over_budget(position)
+                if st.steps > st.max_steps:
+                    over_budget(position, st.max_steps)
         return while_loop
 
     def _repeat(self, node: s.Repeat, scope: Scope):

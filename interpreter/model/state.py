@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from snowrules.language.limits import MAX_STEPS
 from snowrules.model.grid import Grid
 from snowrules.model.values import Decision, Ending, Frame, plain_copy
 
@@ -19,8 +20,8 @@ Sink = Callable[[Any], None]   # receives the game's events (model/events.py)
 
 class State:
     __slots__ = ("zones", "where", "counters", "vars", "frames", "envs", "rng", "pending", "answer",
-                 "result", "forced", "steps", "pause_after_turn", "paused", "deferring", "deferred", "sink",
-                 "decide", "draws", "explicit", "raised", "phase", "grids")
+                 "result", "forced", "steps", "max_steps", "pause_after_turn", "paused", "deferring", "deferred",
+                 "sink", "decide", "draws", "explicit", "raised", "phase", "grids")
 
     def __init__(self) -> None:
         self.zones: list[list[int]] = []      # zone instance -> component ids, bottom first
@@ -38,6 +39,9 @@ class State:
         self.result: Ending | None = None     # set when the game has ended
         self.forced: list = []                # chance outcomes a scenario imposes, in order
         self.steps: int = 0                   # statements run, against runaway rules
+        # The most `steps` may reach: the program's budget (Program.max_steps, lowered for a smoke
+        # game or a scenario), given by the game that makes or reads the state.
+        self.max_steps: int = MAX_STEPS
         self.pause_after_turn: int | None = None  # stop when this turn ends (scenarios look there)
         self.paused: bool = False             # stopped at the end of a turn, not at a decision
         self.sink: Sink | None = None         # where events go; not part of the state
@@ -79,6 +83,7 @@ class State:
         other.result = self.result              # frozen
         other.forced = self.forced[:]
         other.steps = self.steps
+        other.max_steps = self.max_steps
         other.pause_after_turn = self.pause_after_turn
         other.paused = self.paused
         other.explicit = self.explicit

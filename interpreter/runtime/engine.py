@@ -140,6 +140,7 @@ class Game:
         st.envs = [[None] * program.main.env_size]
         st.rng = seed_state(seed)
         st.forced = list(forced or [])
+        st.max_steps = program.max_steps
         st.sink = self.listener(sink, listen)
         st.decide = decide
         st.explicit = explicit

@@ -23,7 +23,7 @@ def run(program: Program, st: State) -> None:
     blocks = program.blocks
     frames = st.frames
     envs = st.envs
-    budget = program.max_steps - st.steps  # statements this call may still run
+    budget = st.max_steps - st.steps  # statements this call may still run
     steps = 0
     block = pc = None
     try:
@@ -40,7 +40,7 @@ def run(program: Program, st: State) -> None:
                     return
                 steps += 1
                 if steps > budget:
-                    too_long(program, block, 0)
+                    too_long(st, block, 0)
                 if frames[-1] is frame and frame.pc == 1:  # done, neither pushed nor repeating
                     frames.pop()  # its end, as a SEQUENCE's
                 continue
@@ -70,14 +70,14 @@ def run(program: Program, st: State) -> None:
                             pc += 1
                             steps += 1
                             if steps > budget:
-                                too_long(program, block, pc - 1)
+                                too_long(st, block, pc - 1)
                             continue
                         frame.pc = pc + 1
                         if block.steps[pc].run(st, frame, env, program):
                             return
                         steps += 1
                         if steps > budget:
-                            too_long(program, block, pc)
+                            too_long(st, block, pc)
                         if frames[-1] is not frame:  # the step pushed a block: it runs next
                             break
                         pc = frame.pc
