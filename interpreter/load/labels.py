@@ -49,13 +49,33 @@ class LabelTemplate:
 
     def render(self, value_of: Callable[[str], Any]) -> str:
         """The label with each name's value as a person reads it (a list joined by commas, a
-        truth as yes or no, nothing as "none")."""
-        return "".join(text + ("" if name is None else shown(value_of(name))) for text, name in self.parts)
+        truth as yes or no, nothing as "none"). `value_of` reads a name's first part; the rest
+        of a path (`squares.0.features`) is looked up in that value."""
+        def value(path: str) -> Any:
+            first, *rest = path.split(".")
+            return descend(value_of(first), rest)
+        return "".join(text + ("" if name is None else shown(value(name))) for text, name in self.parts)
+
+
+MISSING = object()
+
+
+def descend(value: Any, keys: list[str]) -> Any:
+    """A part of a field's value along a path's keys: a map's key, a list's index (from 0);
+    MISSING when the path leads nowhere."""
+    for key in keys:
+        if isinstance(value, dict) and key in value:
+            value = value[key]
+        elif isinstance(value, list) and key.isdecimal() and int(key) < len(value):
+            value = value[int(key)]
+        else:
+            return MISSING
+    return value
 
 
 def shown(value: Any) -> str:
     """A field's or counter's value in a label."""
-    if value is None:
+    if value is None or value is MISSING:
         return "none"
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -85,10 +105,12 @@ def read_label(text: Any, at: Position, problems: Diagnostics) -> LabelTemplate 
             parts.append((literal, None))
             continue
         column = Position(at.path, at.line, at.col + offset)
-        if not name.isidentifier() or spec or conversion:
+        first, *rest = name.split(".")
+        if not first.isidentifier() or not all(k.isidentifier() or k.isdecimal() for k in rest) or spec or conversion:
             written = name + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "")
             problems.error(column, f"label: {{{written}}} is not a value's name",
-                           "write a field's or counter's name alone in braces, e.g. {cost}", code=CODE)
+                           "write a field's or counter's name alone in braces, e.g. {cost}, or a path into "
+                           "a field, e.g. {squares.0.features}", code=CODE)
             return None
         parts.append((literal, name))
         columns.append(column)
@@ -130,7 +152,13 @@ def check_labels(components: Iterable[Any], rules: Iterable[s.RulesFile], proble
             lacking = [e.name for e in entries if not _has(e, name, counters)]
             if not lacking:
                 continue
-            if len(lacking) == len(entries):
+            field_name = name.split(".")[0]
+            if "." in name and any(field_name in e.fields for e in entries):
+                problems.error(column, f"label: {name!r} leads to no value in "
+                               f"{'any entry' if len(lacking) == len(entries) else ', '.join(map(repr, lacking[:3]))}",
+                               f"a path reads a field's map keys and list places (from 0): "
+                               f"{field_name}.0, {field_name}.KEY", code=CODE)
+            elif len(lacking) == len(entries):
                 known = sorted({f for e in entries for f in e.fields} | {"name"}
                                | ({"owner"} if entries[0].per_seat else set())
                                | {c for c in counters if all(_has(e, c, counters) for e in entries)})
@@ -144,7 +172,10 @@ def check_labels(components: Iterable[Any], rules: Iterable[s.RulesFile], proble
                                "give every entry the field, or write the label without it", code=CODE)
 
 
-def _has(component: Any, name: str, counters: dict[str, tuple[str, ...]]) -> bool:
+def _has(component: Any, path: str, counters: dict[str, tuple[str, ...]]) -> bool:
+    name, *rest = path.split(".")
+    if rest:  # a path into a field: the field's value is known now, so the whole path is checked
+        return name in component.fields and descend(component.fields[name], rest) is not MISSING
     if name == "name" or (name == "owner" and component.per_seat) or name in component.fields:
         return True
     if name in counters:
