@@ -83,6 +83,9 @@ def test_the_person_at_the_terminal_reads_the_labels():
     observation = Observation(game, st, st.pending.seats[0], st.pending.options[0])
     assert agent.choose(observation) == 1
     assert "  1) Ann's die showing 1" in lines and "  2) Ann's die showing 3" in lines
+    # the holdings before the options read the same way; the counters line keeps the plain names
+    assert "  Ann.workers: Ann's die showing 1, Ann's die showing 3" in lines
+    assert "  Ann.rooms: Guest A (pays 2) on DAY 1" in lines
 
 
 def test_the_adapters_action_strings_read_the_labels():
@@ -97,6 +100,17 @@ def test_the_adapters_action_strings_read_the_labels():
     assert pyspiel is not None
 
 
+def test_a_label_reads_a_path_into_a_field():
+    """Snowfall's tiles read their two squares' features: tiles.yaml writes tile 09 as
+    `squares: [{..., features: [bush, bear], ...}, {..., features: [tree], ...}]` and tile 14's
+    second square with no feature."""
+    game = _game(RULESETS.parent.parent / "rulesets" / "snowfall_over_mountains", 1)
+    st = game.start(1)
+    names = game.layout.component_names
+    assert game.component_label(st, names.index("tile 09")) == "tile 09: bush, bear | tree"
+    assert game.component_label(st, names.index("tile 14")) == "tile 14: tree, rabbit | none"
+
+
 # (file, text, replaced by, "line:col", code, message). The templates, as written:
 #  dice.yaml line 5:   label: "{owner}'s {name} showing {value}"   {owner} col 9, {name} 19, {value} 34
 #  guests.yaml line 4:  label: "{name} (pays {fee}) on DAY {day}"   {name} col 9, {fee} 22, {day} 35
@@ -107,6 +121,7 @@ BAD = [
     ("guests", "{name} (pays", "{owner} (pays", "4:9", "SR213", f"label: unknown field 'owner': {UNKNOWN}"),
     ("guests", ", fee: 5}", "}", "4:22", "SR213",
      "label: 'fee' is not a field or counter of every entry (not of 'Guest C')"),
+    ("dice", "{value}", "{kind.0}", "5:34", "SR213", "label: 'kind.0' leads to no value in any entry"),
     ("guests", "{fee}", "{fee:>3}", "4:22", "SR213", "label: {fee:>3} is not a value's name"),
     ("guests", "{fee}", "{fee!r}", "4:22", "SR213", "label: {fee!r} is not a value's name"),
     ("guests", "(pays {fee})", "(pays {fee)", "4:22", "SR213",
