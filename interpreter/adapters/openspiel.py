@@ -517,8 +517,10 @@ class SnowrulesState(pyspiel.State):
         if action not in ids:
             return f"action {action}"
         engine = self.get_game().engine
-        label = engine.option_label(self.st, options[ids.index(action)])
-        if sum(engine.option_label(self.st, o) == label for o in options) > 1:
+        # as a person reads them: a component list's `label:` with the values it shows now
+        labels = [engine.shown_label(self.st, o) for o in options]
+        label = labels[ids.index(action)]
+        if labels.count(label) > 1:
             label += f" #{action}"
         return label
 

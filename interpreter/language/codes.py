@@ -47,6 +47,8 @@ CATALOGUE: tuple[Code, ...] = (
     Code("SR211", "look-alike-names", "two names differ only by characters that look alike (a warning)"),
     Code("SR212", "bad-generate", "a `generate:` entry of a component list cannot make its entries: a bad range "
          "or list of values, a name template naming no generated field, an override that matches nothing"),
+    Code("SR213", "bad-label", "a component list's `label:` template cannot be read, or names a value that is "
+         "not a field or counter of every entry"),
     Code("SR301", "rules-syntax", "rules text (a rules file or an effect in YAML) does not follow the grammar"),
     Code("SR302", "rules-indentation", "a rules line's indentation matches no enclosing block"),
     Code("SR401", "unknown-name", "a name (zone, counter, field, variable, procedure, function) is not declared"),

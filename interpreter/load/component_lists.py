@@ -21,6 +21,7 @@ from snowrules.language.limits import MAX_COMPONENTS, MAX_COPIES, MAX_SQUARES
 from snowrules.language.names import NAME_HINT, name_problem
 from snowrules.language.parser import parse_effect, parse_expression, parsed_at, remember
 from snowrules.load.generated import expand, generated_document, is_generator
+from snowrules.load.labels import LABEL, LabelTemplate, read_label
 from snowrules.load.schema_errors import dotted, schema_errors
 from snowrules.load.yaml_files import YamlDocument, key_position, plain
 
@@ -71,6 +72,7 @@ class ComponentDef:
     expressions: dict[str, Any] = field(default_factory=dict)
     reactions: list[ReactsEntry] = field(default_factory=list)  # its `reacts:` entries, in order
     last_line: int = 0  # an entry left out for a problem (see `partial`): the last line of its entry
+    label: LabelTemplate | None = None  # its list's `label:` (load/labels.py), shared by the list's entries
 
 
 @dataclass(frozen=True)
@@ -136,6 +138,11 @@ class ComponentLists:
             return
         rejected, self.rejected = self.rejected, set()
         entries = _EntryReading(schema, declared, per_seat, entry_label(document, "components"), rejected)
+        template = None
+        if LABEL in tree:
+            line, col, _ = snippet_origin(document, [LABEL], str(tree[LABEL]))
+            template = read_label(plain(tree[LABEL]), Position(document.path, line, col), self.problems)
+        first = len(components)
         for i, entry in enumerate(tree.get("components", []) or []):
             if not isinstance(entry, dict):
                 continue  # reported by the envelope's schema
@@ -144,6 +151,8 @@ class ComponentLists:
                     self._generated(document, i, entries, components)
                 continue
             self._entry(document, i, entry, entries, components)
+        for component in components[first:]:
+            component.label = template
 
     def _generated(self, document: YamlDocument, i: int, reading: _EntryReading,
                    components: list[ComponentDef]) -> None:

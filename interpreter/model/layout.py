@@ -9,6 +9,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from snowrules.load.labels import LabelTemplate
 from snowrules.load.ruleset import Ruleset
 
 BOX = "box"  # the implicit shared zone where every component starts
@@ -84,6 +85,7 @@ class Layout:
     component_files: list[str] = field(default_factory=list)  # cid -> the component list it is from
     component_copy: list[int] = field(default_factory=list)  # cid -> 1 + earlier components of its name
     fields: dict[str, list[Any]] = field(default_factory=dict)
+    labels: list[LabelTemplate | None] = field(default_factory=list)  # cid -> its list's `label:`
     zone_families: dict[str, ZoneFamily] = field(default_factory=dict)
     zones: list[ZoneInstance] = field(default_factory=list)
     counter_families: dict[str, CounterFamily] = field(default_factory=dict)
@@ -178,6 +180,7 @@ def instantiate_components(ruleset: Ruleset, layout: Layout) -> None:
                 seen[name] = seen.get(name, 0) + 1
                 layout.component_copy.append(seen[name])
                 layout.component_defs.append(def_index)
+                layout.labels.append(definition.label)
                 layout.component_files.append(definition.position.path)
                 for name in field_names:
                     layout.fields[name].append(definition.fields.get(name))

@@ -55,8 +55,18 @@ class Observation:
         return self._game.option_label(self._state, option)
 
     def labels(self) -> list[str]:
-        """Every option's label, copies of one component told apart ("card #2")."""
+        """Every option's label, copies of one component told apart ("card #2"), with values where
+        its component list has a `label:` ("green die showing 3")."""
         return self._game.option_labels(self._state, self.options)
+
+    def zone_labels(self, zone: int) -> list[str]:
+        """The components in zone `zone` (an index of the layout's zones) as a person reads them
+        now: by their list's `label:` with values, else by name. For a zone the player sees."""
+        return [self._game.component_label(self._state, c) for c in self._state.zones[zone]]
+
+    def plain_labels(self) -> list[str]:
+        """Every option by its plain name, as a log and the view's counters name it ("die #2")."""
+        return self._game.plain_option_labels(self._state, self.options)
 
     @property
     def game(self) -> Game:

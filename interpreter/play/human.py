@@ -187,6 +187,8 @@ def _folded(names: list[str], runs: bool = True) -> str:
     for name in names:
         counts[name] = counts.get(name, 0) + 1
     parts = [name if n == 1 else f"{n} x {name}" for name, n in counts.items()]
+    if any("," in name for name in counts):  # labels with commas ("bush, bear | tree"): kept apart
+        return "; ".join(parts)
     if not runs or len(counts) <= SHORT_ZONE:
         return ", ".join(parts)
     folded: list[list] = []   # [stem, first number, last number] or [text]
@@ -215,9 +217,18 @@ def _counters(observation: Observation, view: dict) -> list[str]:
     return ["  " + ", ".join(f"{k}={v}" for k, v in group.items()) for group in (mine, on_held) if group]
 
 
+def _zone_indexes(observation: Observation) -> dict[str, int]:
+    """Each zone's label -> its index in the layout."""
+    layout = observation.game.layout
+    return {zone.label(layout.seat_names): index for index, zone in enumerate(layout.zones)}
+
+
 def own_zones(observation: Observation, view: dict) -> list[str]:
-    """`hand`: the player's own zones that hold something, and their counters."""
-    lines = [f"  {label}: {_folded(view['zones'][label], runs=False)}" for label, whose in _zones(observation)
+    """`hand`: the player's own zones that hold something (each component as its list's `label:`
+    reads it now), and their counters."""
+    indexes = _zone_indexes(observation)
+    lines = [f"  {label}: {_folded(observation.zone_labels(indexes[label]), runs=False)}"
+             for label, whose in _zones(observation)
              if whose == "own" and isinstance(view["zones"].get(label), list) and view["zones"][label]]
     return (lines or ["  your zones are empty"]) + _counters(observation, view)
 
@@ -229,6 +240,7 @@ def holdings(observation: Observation, view: dict, shown: dict[str, list]) -> li
     lists them."""
     lines = []
     zones = _zones(observation)
+    indexes = _zone_indexes(observation)
     for label, whose in [z for z in zones if z[1] == "own"] + [z for z in zones if z[1] == "shared"]:
         content = view["zones"].get(label)
         if not isinstance(content, list):
@@ -241,7 +253,8 @@ def holdings(observation: Observation, view: dict, shown: dict[str, list]) -> li
             if whose == "shared":
                 lines.append(f"  {label}: empty")
             continue
-        text = _folded(content, runs=whose == "shared")
+        # each component as its list's `label:` reads it now (a die with its value); a zone seen
+        text = _folded(observation.zone_labels(indexes[label]), runs=whose == "shared")
         if whose == "shared" and text.count(", ") >= SHORT_ZONE:
             text = f"{len(content)} components (board lists them)"
         lines.append(f"  {label}: {text}")
@@ -290,8 +303,9 @@ def details(target: str, observation: Observation, view: dict, labels: list[str]
     for c in components:  # one: its fields under the option; several: each by name, then its fields
         shown = _component_lines(c, observation, "     " if len(components) == 1 else "       ")
         lines += shown[1:] if len(components) == 1 else ["     " + shown[0].strip()] + shown[1:]
+    named = observation.plain_labels()[index]  # as the view's counters name the component
     counters = [f"{k.rpartition('.')[2]}={v}" for k, v in view["counters"].items()
-                if k.rpartition(".")[0] == labels[index]]  # a component's own counters ("value=3"), when seen
+                if k.rpartition(".")[0] == named]  # a component's own counters ("value=3"), when seen
     if counters:
         lines.append("     now: " + ", ".join(counters))
     if not components:

@@ -184,6 +184,9 @@ def _answer(game: Game, st: State, names: _Names, choice: dict, where: list) -> 
         wanted = labels[seat]
         shown = game.option_labels(st, options)
         plain_labels = [game.option_label(st, o) for o in options]  # a copy's plain name: the first such
+        numbered = game.plain_option_labels(st, options)  # "card #2", as a scenario names a copy
+        if wanted not in shown and wanted in numbered:
+            shown = numbered
         if wanted not in shown and wanted not in plain_labels:
             raise names.error(where + [game.layout.seat_names[seat]],
                               f"{wanted!r} is not a legal option for {game.layout.seat_names[seat]} here "
@@ -259,7 +262,7 @@ def run_scenario(path: Path, ruleset_ref: str, max_steps: int | None = None,
             break
         pending = st.pending
         deciders = ", ".join(game.layout.seat_names[s] for s in pending.seats)
-        options = "; ".join(game.option_labels(st, pending.options[0]))
+        options = "; ".join(game.plain_option_labels(st, pending.options[0]))
         # reported at the last choice given (the game asks one more), else at `until`
         given = data.get("choices") or []
         where = ["choices", len(given) - 1] if given else ["until"]
@@ -361,7 +364,7 @@ def _compare_decision(game: Game, st: State, names: _Names, wanted: dict | None)
         why = "the game has ended" if st.result is not None else "the game has stopped"
         return [f"{at}: no decision is pending ({why}), expected one for {_listed(wanted.get('seats', ['anyone']))}"]
     seats = [layout.seat_names[s] for s in pending.seats]
-    options = game.option_labels(st, pending.options[0])
+    options = game.plain_option_labels(st, pending.options[0])
     if wanted is None:
         return [f"{at}: a decision is pending for {_listed(seats)} ({pending.rule}), expected none"]
     failures = []

@@ -295,10 +295,67 @@ class Game:
         return self.program.prompts.get(decision.rule, decision.variable)
 
     def option_labels(self, st: State, options: list) -> list[str]:
-        """The options of one seat, as a person reads them, each different from the others: options
+        """The options of one seat, as a person reads them: a component by its list's `label:`
+        template with the values it has now ("green die showing 3", load/labels.py), else as
+        `plain_option_labels`. Options that would still read the same get the copy's number after
+        them, "green die showing 3 (#2)". A log keeps the plain name and the option's index."""
+        plain_labels = self.plain_option_labels(st, options)
+        if (st.pending.kind if st.pending else "component") != "component" or not any(self.layout.labels):
+            return plain_labels
+        labels = [self._labelled(st, o, p) for o, p in zip(options, plain_labels)]
+        repeated = {label for label in labels if labels.count(label) > 1}
+        return [f"{label} (#{self.layout.component_copy[o]})"
+                if label in repeated and isinstance(o, int) and not isinstance(o, bool) else label
+                for o, label in zip(options, labels)]
+
+    def shown_label(self, st: State, value: Any) -> str:
+        """One option of the pending decision as a person reads it (see `option_labels`), without
+        telling copies apart."""
+        plain_label = self.option_label(st, value)
+        if (st.pending.kind if st.pending else "component") != "component":
+            return plain_label
+        return self._labelled(st, value, plain_label)
+
+    def _labelled(self, st: State, value: Any, plain_label: str) -> str:
+        """An option as its component's label reads now (a list of components, each so); any
+        other option keeps its plain label."""
+        if isinstance(value, list) and value and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+            return "[" + ", ".join(self.component_label(st, v) for v in value) + "]"
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(self.layout.labels) \
+                and self.layout.labels[value] is not None:
+            return self.component_label(st, value)
+        return plain_label
+
+    def component_label(self, st: State, c: int) -> str:
+        """Component `c` as a person reads it now: its list's `label:` with its fields' values and
+        its counters' current values, or its plain name when its list has no label."""
+        layout = self.layout
+        template = layout.labels[c] if 0 <= c < len(layout.labels) else None
+        if template is None:
+            return layout.component_names[c] if 0 <= c < len(layout.component_names) else str(c)
+        owner = layout.fields["owner"][c]
+
+        def value_of(name: str) -> Any:
+            if name == "owner":
+                return layout.seat_names[owner] if owner is not None else None
+            if name == "name":
+                named = layout.component_names[c]
+                return named[len(layout.seat_names[owner]) + 1:] if owner is not None else named
+            if name in layout.fields:
+                found = layout.fields[name][c]
+                if found is not None:
+                    return found
+            family = layout.counter_families.get(name)
+            if family is not None and family.index_of is not None and family.index_of[c] >= 0:
+                return st.counters[family.index_of[c]]
+            return None
+        return template.render(value_of)
+
+    def plain_option_labels(self, st: State, options: list) -> list[str]:
+        """The options of one seat by their plain names, each different from the others: options
         that would read the same (copies of one component, `copies: 3`) get the copy's number,
-        "card #1", "card #3" (the same copy keeps its number wherever it is). A log keeps the
-        plain name and the option's index."""
+        "card #1", "card #3" (the same copy keeps its number wherever it is). What a log and a
+        scenario name an option by."""
         labels = [self.option_label(st, o) for o in options]
         repeated = {label for label in labels if labels.count(label) > 1}
         kind = st.pending.kind if st.pending else "component"

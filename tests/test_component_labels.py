@@ -1,0 +1,145 @@
+"""A component list's `label:` template (load/labels.py, docs/language.md "Component labels").
+
+tests/rulesets/labelled_dice is tests/rulesets/dice_workers (the same rules) with labels: dice read
+`{owner}'s {name} showing {value}` (value is a counter on the dice), guests `{name} (pays {fee}) on
+DAY {day}` (a field and a counter). Its game is worked by hand below: each seat's second die is
+raised to 3 at setup, a turn raises the chosen die by 2, and each round's check-out raises a
+guest's DAY by 1.
+"""
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import pytest
+from snowrules.cli.main import main
+from snowrules.compile.compiler import compile_ruleset
+from snowrules.load.ruleset import load_ruleset
+from snowrules.play.agents import Observation
+from snowrules.play.human import HumanAgent
+from snowrules.runtime.engine import Game
+
+RULESETS = Path(__file__).resolve().parent / "rulesets"
+LABELLED = RULESETS / "labelled_dice"
+
+
+def _game(folder: Path = LABELLED, players: int = 2) -> Game:
+    return Game(compile_ruleset(load_ruleset(str(folder)), players))
+
+
+def _cli(*arguments: str) -> tuple[int, str]:
+    out = io.StringIO()
+    with redirect_stdout(out), redirect_stderr(out):
+        code = main(list(arguments))
+    return code, out.getvalue()
+
+
+def test_options_read_with_the_values_they_have_when_shown():
+    game = _game()
+    st = game.start(1)
+    seen = []
+    while st.result is None and len(seen) < 4:
+        options = st.pending.options[0]
+        seen.append((game.layout.seat_names[st.pending.seats[0]], game.option_labels(st, options),
+                     game.plain_option_labels(st, options)))
+        game.answer(st, [0])
+    assert seen == [
+        # round 1: die #1 shows 1, die #2 was raised to 3 at setup
+        ("Ann", ["Ann's die showing 1", "Ann's die showing 3"], ["Ann die #1", "Ann die #2"]),
+        ("Bob", ["Bob's die showing 1", "Bob's die showing 3"], ["Bob die #1", "Bob die #2"]),
+        # round 2: each first die was raised by 2, so both show 3: told apart by their copy's number
+        ("Ann", ["Ann's die showing 3 (#1)", "Ann's die showing 3 (#2)"], ["Ann die #1", "Ann die #2"]),
+        ("Bob", ["Bob's die showing 3 (#1)", "Bob's die showing 3 (#2)"], ["Bob die #1", "Bob die #2"]),
+    ]
+    # a guest with a field and a counter: Guest A went to Ann's rooms at setup on DAY 1, and two
+    # check-outs since raised it to DAY 3
+    guest_a = game.layout.component_names.index("Guest A")
+    assert game.component_label(st, guest_a) == "Guest A (pays 2) on DAY 3"
+    # a component of a list without a label reads by its name
+    action = game.layout.component_names.index("Action 1")
+    assert game.component_label(st, action) == "Action 1"
+
+
+def test_the_log_keeps_plain_names_and_the_same_events_as_without_labels():
+    def events(folder: Path) -> list[str]:
+        game, out = _game(folder), []
+        st = game.start(7, out.append)
+        while st.result is None:
+            game.answer(st, [len(st.pending.options[0]) - 1])
+        return [repr(e).replace(folder.name, "FOLDER") for e in out]
+    labelled, plain = events(LABELLED), events(RULESETS / "dice_workers")
+    assert labelled == plain
+    assert any("'Ann die'" in e for e in labelled) and not any("showing" in e for e in labelled)
+
+
+def test_the_person_at_the_terminal_reads_the_labels():
+    game = _game()
+    st = game.start(1)
+    lines: list[str] = []
+    agent = HumanAgent(read=lambda prompt: "2", write=lines.append)
+    observation = Observation(game, st, st.pending.seats[0], st.pending.options[0])
+    assert agent.choose(observation) == 1
+    assert "  1) Ann's die showing 1" in lines and "  2) Ann's die showing 3" in lines
+    # the holdings before the options read the same way; the counters line keeps the plain names
+    assert "  Ann.workers: Ann's die showing 1, Ann's die showing 3" in lines
+    assert "  Ann.rooms: Guest A (pays 2) on DAY 1" in lines
+
+
+def test_the_adapters_action_strings_read_the_labels():
+    pyspiel = pytest.importorskip("pyspiel")
+    from snowrules.adapters.openspiel import load_game
+    game = load_game(str(LABELLED), players=2)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    strings = [state.action_to_string(state.current_player(), a) for a in state.legal_actions()]
+    assert strings == ["Ann's die showing 1", "Ann's die showing 3"]
+    assert pyspiel is not None
+
+
+def test_a_label_reads_a_path_into_a_field():
+    """Snowfall's tiles read their two squares' features: tiles.yaml writes tile 09 as
+    `squares: [{..., features: [bush, bear], ...}, {..., features: [tree], ...}]` and tile 14's
+    second square with no feature."""
+    game = _game(RULESETS.parent.parent / "rulesets" / "snowfall_over_mountains", 1)
+    st = game.start(1)
+    names = game.layout.component_names
+    assert game.component_label(st, names.index("tile 09")) == "tile 09: bush, bear | tree"
+    assert game.component_label(st, names.index("tile 14")) == "tile 14: tree, rabbit | none"
+
+
+# (file, text, replaced by, "line:col", code, message). The templates, as written:
+#  dice.yaml line 5:   label: "{owner}'s {name} showing {value}"   {owner} col 9, {name} 19, {value} 34
+#  guests.yaml line 4:  label: "{name} (pays {fee}) on DAY {day}"   {name} col 9, {fee} 22, {day} 35
+UNKNOWN = "no entry of this list has it and no counter of the rules is on its components"
+BAD = [
+    ("dice", "{value}", "{valeu}", "5:34", "SR213", f"label: unknown field 'valeu': {UNKNOWN}"),
+    ("dice", "{value}", "{day}", "5:34", "SR213", f"label: unknown field 'day': {UNKNOWN}"),
+    ("guests", "{name} (pays", "{owner} (pays", "4:9", "SR213", f"label: unknown field 'owner': {UNKNOWN}"),
+    ("guests", ", fee: 5}", "}", "4:22", "SR213",
+     "label: 'fee' is not a field or counter of every entry (not of 'Guest C')"),
+    ("dice", "{value}", "{kind.0}", "5:34", "SR213", "label: 'kind.0' leads to no value in any entry"),
+    ("guests", "{fee}", "{fee:>3}", "4:22", "SR213", "label: {fee:>3} is not a value's name"),
+    ("guests", "{fee}", "{fee!r}", "4:22", "SR213", "label: {fee!r} is not a value's name"),
+    ("guests", "(pays {fee})", "(pays {fee)", "4:22", "SR213",
+     "label: a lone '{' in '{name} (pays {fee) on DAY {day}'"),
+    ("guests", "(pays {fee})", "(pays fee})", "4:25", "SR213",
+     "label: a lone '}' in '{name} (pays fee}) on DAY {day}'"),
+    ("guests", '"{name} (pays {fee}) on DAY {day}"', '"  "', "4:9", "SR213", "label: the template is empty"),
+]
+
+
+@pytest.mark.parametrize("file, old, new, place, code, message", BAD, ids=[row[5][:50] for row in BAD])
+def test_a_mistake_in_a_label_is_reported_at_its_text(tmp_path, file, old, new, place, code, message):
+    folder = tmp_path / "labelled"
+    shutil.copytree(LABELLED, folder)
+    path = folder / "components" / f"{file}.yaml"
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
+    exit_code, out = _cli("validate", str(folder), "--no-play", "--format", "json")
+    found = [(f"{d['line']}:{d['col']}", d["code"], d["message"]) for d in json.loads(out)["diagnostics"]]
+    assert (exit_code, found) == (1, [(place, code, message)])
