@@ -9,6 +9,7 @@ compiling; computed, when the game runs.
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import itemgetter
 
 from snowrules.compile.closures import fail
 from snowrules.compile.library import FIELD, SEQUENCE, Call, Overload, function, register
@@ -41,6 +42,8 @@ from snowrules.model.grid_zones import (
 )
 
 MADE_RECORDS = 100_000  # spot records kept per placements() call site, at most
+MADE_LISTS = 2_000  # layouts whose spot lists are kept per placements() call site, at most
+_TOP = itemgetter(-1)  # a stack's top layer
 RECORDS = t.list_of(t.RECORD)  # squares, spots, cells: records
 GROUPS = t.list_of(RECORDS)
 
@@ -105,6 +108,12 @@ def _placements(call: Call):
             found = made[c, spot[0]] = spot_tuple_record(*spot)
         return found
 
+    # (component, overlap, occupied cells, their top layers) -> the records: a bot's lookahead asks
+    # again for the same piece on the same layout in every sampled world (and a player's grid
+    # copies share the layout until one changes). Keyed by what `spot_tuples` reads, not by a
+    # version, so that no change of a grid, by whatever means, can leave a stale entry.
+    found_for: dict[tuple, list[dict]] = {}
+
     def placements(st, env):
         grid, c, most = grid_of(st, env), piece(st, env), overlap(st, env)
         if c is None:
@@ -118,7 +127,15 @@ def _placements(call: Call):
             if here is grid:
                 grid = grid.copy()
                 take_off(grid, c)
-        return [record(c, spot) for spot in spot_tuples(grid, pieces, c, PlacementRules(most_covered=most))]
+        stacks = grid.stacks
+        key = (c, most, tuple(stacks), tuple(map(_TOP, stacks.values())))
+        records = found_for.get(key)
+        if records is None:
+            if len(found_for) >= MADE_LISTS:
+                found_for.clear()
+            records = found_for[key] = [record(c, spot) for spot in
+                                        spot_tuples(grid, pieces, c, PlacementRules(most_covered=most))]
+        return records[:]  # the caller's own list, the records shared (never changed in place)
     return placements
 
 

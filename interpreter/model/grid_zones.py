@@ -92,10 +92,16 @@ def cell_record(cell: Cell) -> dict[str, int]:
 
 def cell_of(record: Any) -> Cell | None:
     """A `{x, y}` record as a cell; None when it is not one."""
+    pair = cell_pair(record)
+    return None if pair is None else Cell(*pair)
+
+
+def cell_pair(record: Any) -> tuple[int, int] | None:
+    """A `{x, y}` record as an (x, y) pair, equal to the Cell it names; None when it is not one."""
     if isinstance(record, dict):
         x, y = record.get("x"), record.get("y")
         if type(x) is int and type(y) is int:
-            return Cell(x, y)
+            return x, y
     return None
 
 
@@ -162,11 +168,12 @@ def spot_problem(grid: Grid, pieces: Pieces, piece: int, spot: Mapping[str, Any]
     still touch the layout. A record with only `cell` and `rotation` is a free placement."""
     anchor, rotation = spot_placement(spot)
     cells = pieces[piece].cells(anchor, rotation)
-    if "cells" in spot:
-        given = [cell_of(c) for c in spot["cells"] or []]
-        if sorted(c for c in given if c is not None) != sorted(cells):
-            return f"{names[piece]} turned so does not cover the spot's cells (a spot of another piece?)"
-    covered = [c for c in cells if c in grid.stacks]
+    stacks = grid.stacks
+    # the spot's cells as pairs, which compare equal to the piece's cells: a move to a spot makes
+    # no Cell for them (every move of a tile game checks its spot)
+    if "cells" in spot and sorted(p for p in map(cell_pair, spot["cells"] or []) if p is not None) != sorted(cells):
+        return f"{names[piece]} turned so does not cover the spot's cells (a spot of another piece?)"
+    covered = [c for c in cells if c in stacks]
     if "covers" in spot and spot["covers"] != len(covered):
         return (f"it now covers {len(covered)} occupied square{'s' if len(covered) != 1 else ''}, "
                 f"not {spot['covers']}")
@@ -175,8 +182,12 @@ def spot_problem(grid: Grid, pieces: Pieces, piece: int, spot: Mapping[str, Any]
         if now != sorted(set(spot["covered"] or [])):
             said = ", ".join(names[p] for p in sorted(set(spot["covered"] or []))) or "nothing"
             return f"it now covers {', '.join(names[p] for p in now) or 'nothing'}, not {said}"
-    if "covers" in spot and not covered and grid.stacks:
+    if "covers" in spot and not covered and stacks:
         own = set(cells)
-        if not any(n in grid.stacks and n not in own for c in cells for n in c.neighbours()):
+        if not any(n in stacks and n not in own for n in
+                   [(x + dx, y + dy) for x, y in cells for dx, dy in _STEPS]):
             return "it no longer touches the layout"
     return None
+
+
+_STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))

@@ -73,9 +73,12 @@ class State:
         other.where = self.where[:]
         other.grids = {zone: grid.copy() for zone, grid in self.grids.items()} if self.grids else {}
         other.counters = self.counters[:]
-        other.vars = _copy(self.vars)
+        # The slots are copied, the values in them shared: the language never changes a list or
+        # a record in place (a statement sets a whole variable; a frame's loop items are shared
+        # the same way), and a deep copy of every value was a sixth of a bot's lookahead.
+        other.vars = self.vars[:]
         other.frames = [f.copy() for f in self.frames]
-        other.envs = [_copy(e) for e in self.envs]
+        other.envs = [e[:] for e in self.envs]
         other.rng = self.rng
         pending = self.pending
         other.pending = pending if pending is None or pending.progress is None else pending.copy()
