@@ -28,7 +28,6 @@ from typing import Any
 
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostics, Position
-from snowrules.load.labels import check_labels
 from snowrules.load.yaml_files import YamlDocument, key_position, plain
 
 COLOUR = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
@@ -90,13 +89,7 @@ def read_display(manifest: YamlDocument, rules: Iterable[s.RulesFile] | None, co
     """The manifest's `display:` section (the manifest already checked against its schema) as
     one GridDisplay per zone. Problems go to `problems`, each at its line, and a zone with a
     problem is left out (drawn with the defaults). `rules` None: a rules file did not parse, so
-    zone names are not checked (its zones are unknown).
-
-    The component lists' `label:` templates are checked here too (load/labels.py): like a
-    display, they need the rules' names (the counters on components) and the components, and this
-    is where the reading of a ruleset meets both."""
-    if rules is not None:
-        check_labels(components, rules, problems)
+    zone names are not checked (its zones are unknown)."""
     section = plain(manifest.tree).get("display")
     if not isinstance(section, Mapping):
         return {}

@@ -21,6 +21,7 @@ from snowrules.language.names import NAME_HINT, look_alike, name_problem
 from snowrules.language.parser import parse_expression, parse_rules
 from snowrules.load.component_lists import ComponentDef, ComponentLists, entry_label, snippet_origin, value_at
 from snowrules.load.display import GridDisplay, read_display
+from snowrules.load.labels import check_labels
 from snowrules.load.schema_errors import dotted, schema_errors
 from snowrules.load.yaml_files import (
     YamlDocument,
@@ -341,6 +342,8 @@ class _Reader(ComponentLists):
                  "component name": dict(self.names),
                  "variant name": {k: key_position(manifest.path, manifest.tree, ["variants"], k) for k in variants}}
         interface = self._interface(manifest, m)
+        if parsed:  # the labels name the rules' counters on components, as a display names zones
+            check_labels(components, rules, self.problems)
         display = read_display(manifest, rules if parsed else None, components,
                                self.problems)
         return Ruleset(
