@@ -377,6 +377,7 @@ class ZoneDecl(Node):
     per_player: bool
     visibility: str  # public, hidden, secret
     grid: bool
+    unordered: bool = False  # `unordered`: the order its components arrived in is never shown
 
 
 @dataclass(frozen=True)

@@ -105,7 +105,12 @@ class ToSyntax(EventsToSyntax):
                                               "only a counter can be `per component`"))
         names = set(options)
         visibility = next((v for v in ("hidden", "secret") if v in names), "public")
-        return s.ZoneDecl(self._pos(meta), str(name), index, scope, visibility, "grid" in names)
+        if "unordered" in names and "grid" in names:
+            raise RulesSyntaxError(Diagnostic(self._pos(meta), f"zone {str(name)!r}: a grid zone cannot be `unordered`",
+                                              "a grid shows where each piece lies; leave out `unordered`",
+                                              code="SR301"))
+        return s.ZoneDecl(self._pos(meta), str(name), index, scope, visibility, "grid" in names,
+                          "unordered" in names)
 
     def zone_index(self, meta, items):
         return items[0]
@@ -141,6 +146,9 @@ class ToSyntax(EventsToSyntax):
 
     def grid(self, meta, items):
         return "grid"
+
+    def unordered(self, meta, items):
+        return "unordered"
 
     def counter_decl(self, meta, items):
         name, keys, scope, *bounds = items
