@@ -178,6 +178,56 @@ ROWS = [
            "the cell (5000,0) is farther than 1000 cells from the grid's origin", "SR708"),
 ]
 
+# ---- issue 27 item 4: `let` in defines, fractions added and compared, first_nonempty (each define
+# is called from the last turn's end, `announce f(2)`, so that its body is checked)
+_LAST_LINE = "    end game winners [each q in players where q.vp == max([r.vp for each r in players])]"
+
+
+def _define_called(define: str) -> str:
+    return f"    announce f(2)\n{_LAST_LINE}\n{define}"
+
+
+ROWS += [
+    Misuse("a define's `let` naming its parameter again", "reactions", "rules.sr", _LAST_LINE,
+           _define_called("define f(x) =\n    let x = 2\n    x\n"), "    let x = 2", 5,
+           "'x' is already defined in this define", "SR405"),
+    Misuse("a define's `let` naming an earlier `let` again", "reactions", "rules.sr", _LAST_LINE,
+           _define_called("define f(x) =\n    let twice = x * 2\n    let twice = 3\n    twice\n"),
+           "    let twice = 3", 5, "'twice' is already defined in this define", "SR405"),
+    Misuse("a define's `let` hiding a built-in name", "reactions", "rules.sr", _LAST_LINE,
+           _define_called("define f(x) =\n    let players = 2\n    x\n"), "    let players = 2", 5,
+           "the `let` 'players' would hide the name 'players' of the language", "SR405"),
+    Misuse("a define whose lines end with a `let`", "reactions", "rules.sr", _LAST_LINE,
+           _define_called("define f(x) =\n    let unused = 2\n"), "    let unused = 2", 5,
+           "the define 'f' ends without a result", "SR301"),
+    Misuse("a `let` after a define's result", "reactions", "rules.sr", _LAST_LINE,
+           _define_called("define f(x) =\n    let y = 2\n    y\n    let late = 3\n"), "    let late = 3", 5,
+           "the define 'f' has its result on an earlier line: nothing may follow it", "SR301"),
+    Misuse("a `let` in a define read before it is given", "reactions", "rules.sr", _LAST_LINE,
+           _define_called("define f(x) =\n    let a = b_later + 1\n    let b_later = 2\n    a\n"),
+           "    let a = b_later", 13, "unknown name 'b_later'", "SR401"),
+    Misuse("a fraction multiplied", "reactions", "rules.sr", _LAST_LINE,
+           _define_called("define f(x) = ratio(1, 2) * x\n"), "define f(x) = ratio", 15,
+           "the left side of `*` must be a number, not a fraction", "SR402"),
+    Misuse("a fraction plus a text", "reactions", "rules.sr", _LAST_LINE,
+           _define_called('define f(x) = ratio(1, 2) + "a"\n'), "define f(x) = ratio", 29,
+           "the right side of `+` must be a number or a fraction, not a text", "SR402"),
+    Misuse("a fraction added to a counter", "reactions", "rules.sr", _LAST_LINE,
+           "    add ratio(1, 2) + 1 to anna.vp\n" + _LAST_LINE, "    add ratio(1, 2) + 1", 9,
+           "must be a number, not a fraction", "SR402"),
+    Misuse("a grid zone declared unordered", "reactions", "rules.sr", "zone shelf shared public",
+           "zone shelf shared public grid unordered", "zone shelf shared", 1,
+           "zone 'shelf': a grid zone cannot be `unordered`", "SR301"),
+    Misuse("`unordered` where a zone's scope belongs", "reactions", "rules.sr", "zone shelf shared public",
+           "zone shelf unordered public", "zone shelf unordered", 12, "unexpected 'unordered'", "SR301"),
+    Misuse("first_nonempty of one list", "reactions", "rules.sr", _LAST_LINE,
+           _define_called("define f(x) = first_nonempty([x])\n"), "define f(x) = first_nonempty", 15,
+           "first_nonempty() takes at least 2 argument(s), given 1", "SR403"),
+    Misuse("first_nonempty of a number", "reactions", "rules.sr", _LAST_LINE,
+           _define_called("define f(x) = first_nonempty([x], 3)\n"), "define f(x) = first_nonempty", 35,
+           "each argument of first_nonempty() must be a list or a zone, not a number", "SR402"),
+]
+
 
 def planted(tmp_path: Path, row: Misuse) -> tuple[Path, str]:
     folder = tmp_path / row.ruleset

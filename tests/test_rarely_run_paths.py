@@ -99,7 +99,7 @@ tables:
     ("size()", 14, "size() takes 1 argument(s), given 0", ""),
     ("size(track, track)", 14, "size() takes 1 argument(s), given 2", ""),
     ("count([1])", 14, "count() takes 2 argument(s), given 1", ""),
-    ("min()", 14, "min() takes 1 to 99 argument(s), given 0", ""),
+    ("min()", 14, "min() takes at least 1 argument(s), given 0", ""),
     ("ratio(1)", 14, "ratio() takes 2 argument(s), given 1", ""),
     ("sizee(track)", 14, "unknown function 'sizee'", "did you mean 'size'?"),
     ('find(components, "knd", "token")', 31, "no component has a field 'knd'", "did you mean 'kind'?"),

@@ -36,6 +36,23 @@ VALUES = [
     ("last([]) == none", "true"),
     ("first([4, 5, 6])", "4"),
     ("last([4, 5, 6])", "6"),
+    # first_nonempty: the first list (or zone, as its list) that holds something, else an empty list
+    ("first_nonempty([], [2, 3], [4]) == [2, 3]", "true"),
+    ("first_nonempty([5], [2, 3]) == [5]", "true"),
+    ("first_nonempty([], []) == []", "true"),
+    ("first_nonempty([], [n])", "4"),
+    ("size(first_nonempty([], box))", "12"),
+    ("size(first_nonempty([each c in box where c.owner == first(players)], box))", "4"),
+    # fractions (ratio) added, taken away, negated and compared: a fraction prints as a decimal
+    ("ratio(1, 4) + ratio(1, 4)", "0.5"),
+    ("ratio(1, 2) - 1", "-0.5"),
+    ("2 - ratio(3, 2)", "0.5"),
+    ("-ratio(1, 4)", "-0.25"),
+    ("ratio(n, 8) + ratio(1, 2) == 1", "true"),
+    ("ratio(4, 2) == 2", "true"),
+    ("ratio(1, 3) < ratio(1, 2)", "true"),
+    ("ratio(3, 2) >= 2", "false"),
+    ("1 <= ratio(3, 2)", "true"),
     # counting, totals, order
     ("count([1, 2, 1, 1], 1)", "3"),
     ("count([1, 2], 3)", "0"),

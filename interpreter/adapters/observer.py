@@ -71,10 +71,15 @@ class SnowrulesObserver:
         program = self.game.program
         st = state.st
         view = self.game.engine.view(st, program.controller(player))
+        sight = self.game.sight
+        for z in sight.unordered:  # an `unordered` zone's names, sorted where the seat sees them
+            label = sight.zone_labels[z]
+            if isinstance(view["zones"][label], list):
+                view["zones"][label] = sight.shown(z, view["zones"][label])
         text = json.dumps(view, sort_keys=True)
         pending = st.pending
         if pending is not None and not pending.chance and player in pending.seats:
-            options = pending.options[pending.seats.index(player)]
+            options = sight.options_shown(st, pending.options[pending.seats.index(player)], pending.kind)
             labels = [self.game.engine.option_label(st, o) for o in options]
             text += f"\nasked at {rule_in_folder(pending.rule, self.game.sight.folder)}: " + json.dumps(labels)
         return text

@@ -15,6 +15,8 @@ from operator import ne
 from pathlib import Path
 from typing import Any
 
+from snowrules.language import syntax as s
+from snowrules.load.ruleset import Ruleset
 from snowrules.model.program import Program
 from snowrules.model.state import State
 from snowrules.model.values import Decision
@@ -36,9 +38,13 @@ class Sight:
     # it sees the component, as in Game.view
     on_components: list[tuple[int, int]] = ()
     folder: str = ""  # the ruleset's folder, resolved: rules are named inside it (`rule_in_folder`)
+    # the zones declared `unordered`, by index: shown as a sorted multiset of names, so that the
+    # order their components arrived in is in no view and no information state
+    unordered: tuple[int, ...] = ()
 
     @classmethod
-    def of(cls, program: Program, folder: Path | None = None) -> Sight:
+    def of(cls, program: Program, folder: Path | None = None, unordered: frozenset[str] = frozenset()) -> Sight:
+        """`unordered`: the names of the zones declared `unordered` (unordered_zones)."""
         layout = program.layout
         sees = [[zone.visibility == "public" or (zone.visibility == "hidden"
                                                  and zone.owner in program.seats_of(program.controller(seat)))
@@ -47,7 +53,29 @@ class Sight:
                          if family.per_component for slot, c in enumerate(family.holders)]
         return cls([zone.label(layout.seat_names) for zone in layout.zones], list(layout.counter_labels),
                    list(program.variable_names), list(layout.component_names), sees, on_components,
-                   str(folder.resolve()) if folder is not None else "")
+                   str(folder.resolve()) if folder is not None else "",
+                   tuple(i for i, zone in enumerate(layout.zones) if zone.family in unordered))
+
+    def shown(self, zone: int, names: list[str]) -> list[str]:
+        """A zone's component names as a seat that sees them is shown them: in the zone's order, or
+        sorted when the zone is `unordered`."""
+        return sorted(names) if zone in self.unordered else names
+
+    def options_shown(self, st: State, options: list, kind: str) -> list:
+        """A decision's options in the order a seat is shown them: as the rules list them, or
+        sorted by name when they are all components of `unordered` zones (whose order is the
+        order they arrived in)."""
+        if not self.unordered or kind != "component" or not options \
+                or not all(type(c) is int and st.where[c] in self.unordered for c in options):
+            return options
+        names = self.component_names
+        return sorted(options, key=lambda c: (names[c], c))
+
+
+def unordered_zones(ruleset: Ruleset) -> frozenset[str]:
+    """The names of the zones the ruleset's rules declare `unordered`."""
+    return frozenset(decl.name for rules in ruleset.rules for decl in rules.declarations
+                     if isinstance(decl, s.ZoneDecl) and decl.unordered)
 
 
 @lru_cache(maxsize=4096)
@@ -115,6 +143,8 @@ class Recall:
         """Every seat notes what changed since the last look (at the first look, everything).
         The comparisons run in C (map, compress): this runs at every node of every playout."""
         zones = list(map(tuple, st.zones))  # as they are now; compared with last time's in C
+        for z in sight.unordered:  # a new order of the same components is no change
+            zones[z] = tuple(sorted(zones[z]))
         counters, values = st.counters, st.vars
         last_zones = self.last_zones
         if last_zones is None:
@@ -173,10 +203,14 @@ class Recall:
     def asked(self, seat: int, rule: str, options: list, kind: str) -> None:
         self.notes[seat].append(("asked", rule, options, kind))
 
-    def asked_each(self, pending: Decision) -> None:
-        """Each deciding seat notes what it is asked (`asked`, for every seat of the decision)."""
+    def asked_each(self, pending: Decision, st: State | None = None, sight: Sight | None = None) -> None:
+        """Each deciding seat notes what it is asked (`asked`, for every seat of the decision).
+        Options that are all components of `unordered` zones are noted sorted by name: their order
+        is the order they arrived in, which such a zone never shows."""
         notes, rule, kind = self.notes, pending.rule, pending.kind
         for seat, options in zip(pending.seats, pending.options):
+            if sight is not None and sight.unordered:
+                options = sight.options_shown(st, options, kind)
             notes[seat].append(("asked", rule, options, kind))
 
     def chose(self, seat: int, option: Any, kind: str) -> None:
@@ -209,7 +243,8 @@ def _note_text(note: tuple, seat: int, sight: Sight, engine: Game) -> str | None
     if not parts and not public:
         return None
     names = sight.component_names
-    texts = [f"zones.{sight.zone_labels[i]}={json.dumps([names[c] for c in seen])}" if isinstance(seen, tuple)
+    texts = [f"zones.{sight.zone_labels[i]}={json.dumps(sight.shown(i, [names[c] for c in seen]))}"
+             if isinstance(seen, tuple)
              else f'zones.{sight.zone_labels[i]}={{"count": {seen}}}' for i, seen in parts]
     for what, i, value, *zone in public:
         if what == "counter":

@@ -55,6 +55,10 @@ class ExpressionCompiler(CounterReferences):
 
     def expect(self, node: s.Node, scope: Scope, wanted: str, what: str) -> Fn:
         fn, kind = self.compile(node, scope)
+        return self.checked(node, fn, kind, wanted, what)
+
+    def checked(self, node: s.Node, fn: Fn, kind: t.Kind, wanted: str, what: str) -> Fn:
+        """A compiled value where `wanted` is expected: a zone read as its list, a wrong kind reported."""
         if kind == t.ZONE and t.is_list(wanted):
             return self.as_list(fn, kind)
         if not t.compatible(kind, wanted):
@@ -328,24 +332,40 @@ class ExpressionCompiler(CounterReferences):
             if getattr(body, "src", None) is not None and not simple(body):
                 self.inlined_calls.append(body.src)
             return body, kind
-        inlined = substituted(body, bindings)
-        if inlined is not None:
-            found_by_loop.note_substituted(inlined, body, bindings)
-            self.inlined_calls.append(inlined.src)
-            return inlined, kind
-        if len(bindings) == 1:
-            (slot, arg), = bindings
+        bound = with_bindings(body, bindings)
+        if getattr(bound, "src", None) is not None:
+            self.inlined_calls.append(bound.src)
+        return bound, kind
 
-            def call1(st, env):
-                env[slot] = arg(st, env)
-                return body(st, env)
-            return call1, kind
+    def _fraction_arithmetic(self, node: s.Binary, a: Fn, ka: t.Kind, b: Fn, kb: t.Kind) -> tuple[Fn, t.Kind]:
+        """`a + b`, `a - b` and comparisons where a side is a fraction (from ratio()): a fraction
+        (or true/false), so that returns can be sums and differences of shares. `*`, `/` and `%`
+        stay whole-number operators: a fraction there is refused as a wrong kind."""
+        for side, kind, what in ((node.left, ka, "left"), (node.right, kb, "right")):
+            if kind not in (t.INT, t.FRACTION, t.ANY):
+                self.diag.error(side.pos, f"the {what} side of `{node.op}` must be a number or a fraction, "
+                                f"not {t.describe(kind)}")
+        return fused("{p0} " + node.op + " {p1}", [a, b]), _FRACTION_OPERATORS[node.op]
 
-        def call(st, env):
-            for slot, arg in bindings:
-                env[slot] = arg(st, env)
-            return body(st, env)
-        return call, kind
+    def _letin(self, node: s.LetIn, scope: Scope):
+        """`let name = value` in a define's body: the name bound as a define binds a parameter
+        (a constant or a local read in place, any other value given a slot of its own), then
+        the rest of the body compiled where the name is visible."""
+        inner = scope.child()
+        if scope.lookup(node.name) is not None or scope.alias(node.name) is not None:
+            self.diag.error(node.pos, f"{node.name!r} is already defined in this define",
+                            "give this value a name of its own", code="SR405")
+        elif node.name in BUILTIN_VALUES:
+            self.diag.error(node.pos, f"the `let` {node.name!r} would hide the name {node.name!r} of the language",
+                            "give this value a name of its own", code="SR405")
+        fn, kind = self.compile(node.value, scope)
+        if constant_in(fn) is not None or slot_of(fn) is not None:
+            inner.aliases[node.name] = (fn, kind)
+            return self.compile(node.body, inner)
+        bindings = [(inner.define(node.name, kind), fn)]
+        body, body_kind = self.compile(node.body, inner)
+        return with_bindings(body, bindings), body_kind
+
 
     # ---- lists ----------------------------------------------------------------------------
     def _listexpr(self, node: s.ListExpr, scope: Scope):
@@ -448,6 +468,9 @@ class ExpressionCompiler(CounterReferences):
         if node.op == "not":
             fn = self.expect(node.operand, scope, t.BOOL, "the operand of `not`")
             return fused("not {p0}", [fn]), t.BOOL
+        fn, kind = self.compile(node.operand, scope)
+        if kind == t.FRACTION:  # a share given away: `0 - ratio(1, 3)` written `-ratio(1, 3)`
+            return fused("-{p0}", [fn]), t.FRACTION
         fn = self.expect(node.operand, scope, t.INT, "the operand of `-`")
         return fused("-{p0}", [fn]), t.INT
 
@@ -478,7 +501,7 @@ class ExpressionCompiler(CounterReferences):
             a, ka = self.compile(node.left, scope)
             b, kb = self.compile(node.right, scope)
             if t.ANY not in (ka, kb) and t.NONE not in (ka, kb) and not (
-                    t.compatible(ka, kb) or t.compatible(kb, ka)):
+                    t.compatible(ka, kb) or t.compatible(kb, ka) or {ka, kb} == _NUMBERS):
                 self.diag.error(node.pos, f"comparing {t.describe(ka)} with {t.describe(kb)} is always "
                                 f"{'false' if op == '==' else 'true'}")
             if (_is_none(a) or _is_none(b)) and not (_constant(a) and _constant(b)):
@@ -487,8 +510,12 @@ class ExpressionCompiler(CounterReferences):
                 # constants, where Python warns that `3 is not None` is written with a literal)
                 return fused("{p0} " + ("is" if op == "==" else "is not") + " {p1}", [a, b]), t.BOOL
             return fused("{p0} " + op + " {p1}", [a, b]), t.BOOL
-        a = self.expect(node.left, scope, t.INT, f"the left side of `{op}`")
-        b = self.expect(node.right, scope, t.INT, f"the right side of `{op}`")
+        a, ka = self.compile(node.left, scope)
+        b, kb = self.compile(node.right, scope)
+        if t.FRACTION in (ka, kb) and op in _FRACTION_OPERATORS:
+            return self._fraction_arithmetic(node, a, ka, b, kb)
+        a = self.checked(node.left, a, ka, t.INT, f"the left side of `{op}`")
+        b = self.checked(node.right, b, kb, t.INT, f"the right side of `{op}`")
         position = node.pos
         if op == "*":  # the one operator that can make a number of millions of digits at once
             return fused("{v0}({p0}, {p1})", [a, b], [product(position)]), t.INT
@@ -501,6 +528,32 @@ class ExpressionCompiler(CounterReferences):
                 fail(position, "division by zero")
             return x // y if op == "/" else x % y
         return divide, t.INT
+
+
+_NUMBERS = {t.INT, t.FRACTION}  # a fraction equals a whole number when it is one: ratio(4, 2) == 2
+_FRACTION_OPERATORS = {"+": t.FRACTION, "-": t.FRACTION, "<": t.BOOL, "<=": t.BOOL, ">": t.BOOL, ">=": t.BOOL}
+
+
+def with_bindings(body: Fn, bindings: list[tuple[int, Fn]]) -> Fn:
+    """`body` reading each binding's slot after the binding's value is given to it: one generated
+    expression when the body allows (fuse.substituted), else a closure that fills the slots."""
+    inlined = substituted(body, bindings)
+    if inlined is not None:
+        found_by_loop.note_substituted(inlined, body, bindings)
+        return inlined
+    if len(bindings) == 1:
+        (slot, arg), = bindings
+
+        def call1(st, env):
+            env[slot] = arg(st, env)
+            return body(st, env)
+        return call1
+
+    def call(st, env):
+        for slot, arg in bindings:
+            env[slot] = arg(st, env)
+        return body(st, env)
+    return call
 
 
 def _constant(fn: Fn) -> bool:

@@ -92,7 +92,9 @@ class Function:
 
     def arity_text(self) -> str:
         low = min(len(o.params) for o in self.overloads)
-        high = 99 if any(o.variadic for o in self.overloads) else max(len(o.params) for o in self.overloads)
+        if any(o.variadic for o in self.overloads):
+            return f"at least {low}"
+        high = max(len(o.params) for o in self.overloads)
         return str(low) if low == high else f"{low} to {high}"
 
 
@@ -120,7 +122,7 @@ def compile_call(compiler: ExpressionCompiler, function_: Function, node: s.Call
     overload = next((o for o in function_.overloads if o.accepts(len(node.args))), None)
     if overload is None:
         compiler.diag.error(node.pos, f"{node.name}() takes {function_.arity_text()} argument(s), "
-                                      f"given {len(node.args)}")
+                                      f"given {len(node.args)}", code="SR403")
         return const(None), t.ANY
     args, kinds = [], []
     for index, arg in enumerate(node.args):

@@ -90,6 +90,36 @@ def _first_of(call: Call):
     return found
 
 
+@function("first_nonempty", "the first of its lists or zones that holds something (a zone as its list), or an "
+          "empty list when none does", "first_nonempty(p.hand, deck)", (LIST_OR_ZONE, LIST_OR_ZONE),
+          lambda kinds: _joined_kind(kinds), variadic=True)
+def _first_nonempty(call: Call):
+    """`a or b or c or []`: each list read only until one holds something. A zone gives a copy of
+    its list, so that what was found stays what it was when a later move changes the zone."""
+    parts = []
+    for index, (fn, kind) in enumerate(zip(call.args, call.kinds)):
+        if kind == t.ZONE:
+            parts.append(fused("st.zones[{p0}]", [fn]))
+        elif t.iterable(kind):
+            parts.append(fn)
+        else:
+            call.error(f"each argument of first_nonempty() must be a list or a zone, not {t.describe(kind)}",
+                       argument=index)
+            parts.append(fused("{v0}", values=[()]))
+    found = "(" + " or ".join(f"{{p{i}}}" for i in range(len(parts))) + " or {v0})"
+    if any(kind == t.ZONE for kind in call.kinds):
+        return fused("[*" + found + "]", parts, [()])
+    return fused(found, parts, [_NO_ITEMS])
+
+
+def _joined_kind(kinds: list[t.Kind]) -> t.Kind:
+    """A list of what the arguments' items have in common (a zone's items are components)."""
+    element = t.NONE
+    for kind in kinds:
+        element = t.unify(element, t.element(kind))
+    return t.list_of(t.ANY if element == t.NONE else element)
+
+
 @function("last", "the last item of a list (a zone's top), or none", "last(trick).number", (SEQUENCE,),
           element_of_first)
 def _last_of(call: Call):
@@ -444,3 +474,4 @@ def _longest_run(numbers: list) -> int:
 
 
 _NOTHING = (None,)  # what first() and last() read from an empty list
+_NO_ITEMS: list = []  # first_nonempty() of lists that are all empty (never changed in place)

@@ -143,6 +143,16 @@ class Ternary(Node):
     otherwise: Node
 
 
+@dataclass(frozen=True)
+class LetIn(Node):
+    """`let name = value` in a define's body, and what follows it (`body`, which may read `name`):
+    a define's lines before its result, each naming a value once."""
+
+    name: str
+    value: Node
+    body: Node
+
+
 # ---- statements --------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Block(Node):
@@ -367,6 +377,7 @@ class ZoneDecl(Node):
     per_player: bool
     visibility: str  # public, hidden, secret
     grid: bool
+    unordered: bool = False  # `unordered`: the order its components arrived in is never shown
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,8 @@ are language/parser.py's.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from lark import Token, Transformer, v_args
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, Position, RulesSyntaxError
@@ -24,6 +26,16 @@ class Shift:
     def __call__(self, line: int, col: int) -> Position:
         shifted = line == 1 or self.every_line
         return Position(self.path, line + self.line_offset, col + (self.col_offset if shifted else 0))
+
+
+@dataclass(frozen=True)
+class DefineLine:
+    """One line of a define's indented body while the tree is built: a `let` (its name) or the
+    result (name None). Only the transformer sees it: the define gets nested `LetIn`s."""
+
+    position: Position
+    name: str | None
+    value: s.Node
 
 
 # ---- events and reactions: their own transformer methods, mixed in below ---------------------
@@ -93,7 +105,12 @@ class ToSyntax(EventsToSyntax):
                                               "only a counter can be `per component`"))
         names = set(options)
         visibility = next((v for v in ("hidden", "secret") if v in names), "public")
-        return s.ZoneDecl(self._pos(meta), str(name), index, scope, visibility, "grid" in names)
+        if "unordered" in names and "grid" in names:
+            raise RulesSyntaxError(Diagnostic(self._pos(meta), f"zone {str(name)!r}: a grid zone cannot be `unordered`",
+                                              "a grid shows where each piece lies; leave out `unordered`",
+                                              code="SR301"))
+        return s.ZoneDecl(self._pos(meta), str(name), index, scope, visibility, "grid" in names,
+                          "unordered" in names)
 
     def zone_index(self, meta, items):
         return items[0]
@@ -130,6 +147,9 @@ class ToSyntax(EventsToSyntax):
     def grid(self, meta, items):
         return "grid"
 
+    def unordered(self, meta, items):
+        return "unordered"
+
     def counter_decl(self, meta, items):
         name, keys, scope, *bounds = items
         lower = next((b[1] for b in bounds if b[0] == "from"), None)
@@ -162,6 +182,32 @@ class ToSyntax(EventsToSyntax):
 
     def function_decl(self, meta, items):
         return s.FunctionDecl(self._pos(meta), str(items[0]), tuple(items[1] or ()), items[2])
+
+    def function_decl_with_lets(self, meta, items):
+        """The lets, last first, each wrapped around what follows it: the result's expression,
+        which must be the last line and the only line that is not a `let`."""
+        name, lines = str(items[0]), items[2:]
+        *lets, result = lines
+        for line in lets:
+            if line.name is None:  # a result with more lines after it
+                following = lines[lines.index(line) + 1]
+                raise RulesSyntaxError(Diagnostic(
+                    following.position, f"the define {name!r} has its result on an earlier line: nothing may follow it",
+                    "put the `let` lines first and the value the define gives last", code="SR301"))
+        if result.name is not None:
+            raise RulesSyntaxError(Diagnostic(
+                result.position, f"the define {name!r} ends without a result",
+                "after the `let` lines, write the value the define gives on a line of its own", code="SR301"))
+        body = result.value
+        for line in reversed(lets):
+            body = s.LetIn(line.position, line.name, line.value, body)
+        return s.FunctionDecl(self._pos(meta), name, tuple(items[1] or ()), body)
+
+    def define_let(self, meta, items):
+        return DefineLine(self._pos(meta), str(items[0]), items[1])
+
+    def define_result(self, meta, items):
+        return DefineLine(self._pos(meta), None, items[0])
 
     def params(self, meta, items):
         return [str(i) for i in items]

@@ -1,0 +1,71 @@
+"""Issue 27 item 3: `unordered` zones. The ruleset tests/rulesets/unordered_hands deals three of
+six cards (A..F, action ids 0..5) one by one at random into each seat's `hidden unordered` hand,
+then the first seat plays one. The order in which a hand was dealt must be in no view: the same
+hands dealt in different orders give their owner the same observation and information state,
+strings and tensors. The same game with its hands declared without `unordered` tells the orders
+apart, so the test can fail."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+pyspiel = pytest.importorskip("pyspiel")
+from snowrules.adapters.openspiel import load_game  # noqa: E402
+
+RULESET = Path(__file__).resolve().parent / "rulesets" / "unordered_hands"
+GAME = load_game(str(RULESET), players=2)
+
+
+def dealt(game, order: list[int], plays: bool = False):
+    """A state after dealing the cards of `order` (seat 0's three, then seat 1's), and after seat
+    0 plays its lowest card when `plays`."""
+    state = game.new_initial_state()
+    for card in order:
+        assert state.is_chance_node()
+        state.apply_action(card)
+    if plays:
+        state.apply_action(min(state.legal_actions()))
+    return state
+
+
+def seen_by(state, seat: int) -> tuple:
+    return (state.information_state_string(seat), tuple(state.information_state_tensor(seat)),
+            state.observation_string(seat), tuple(state.observation_tensor(seat)))
+
+
+def test_a_hand_is_shown_sorted_and_its_options_too():
+    """Seat 0 is dealt C, A, E (ids 2, 0, 4): it sees A, C, E, and is asked to choose among A, C, E."""
+    state = dealt(GAME, [2, 0, 4, 1, 3, 5])
+    text = state.information_state_string(0)
+    assert 'zones.p0.hand=["A", "C", "E"]; zones.p1.hand={"count": 3}' in text
+    assert text.endswith('asked at rules.sr:16:5: ["A", "C", "E"]')
+    assert '"p0.hand": ["A", "C", "E"]' in state.observation_string(0)
+    assert state.observation_string(0).endswith('asked at rules.sr:16:5: ["A", "C", "E"]')
+
+
+@settings(deadline=None)  # a few adapter states each: no deadline on a loaded machine
+@given(cards=st.permutations(range(6)), first=st.permutations(range(3)), second=st.permutations(range(3)),
+       plays=st.booleans())
+def test_the_same_hands_dealt_in_other_orders_look_the_same_to_every_seat(cards, first, second, plays):
+    """Each seat's hand dealt in another order (`first`, `second` reorder seat 0's and seat 1's
+    three cards): every seat's four views are unchanged, before and after seat 0 plays."""
+    other = [cards[i] for i in first] + [cards[3 + i] for i in second]
+    one, two = dealt(GAME, list(cards), plays), dealt(GAME, other, plays)
+    for seat in (0, 1):
+        assert seen_by(one, seat) == seen_by(two, seat)
+
+
+def test_without_unordered_the_order_of_the_deal_is_told_apart(tmp_path):
+    """The same game with `hidden` hands: C, A, E and A, C, E give seat 0 two information states."""
+    folder = tmp_path / "ordered_hands"
+    shutil.copytree(RULESET, folder)
+    rules = folder / "rules.sr"
+    rules.write_text(rules.read_text().replace("zone hand per player hidden unordered", "zone hand per player hidden"))
+    game = load_game(str(folder), players=2)
+    one, two = dealt(game, [2, 0, 4, 1, 3, 5]), dealt(game, [0, 2, 4, 1, 3, 5])
+    assert one.information_state_string(0) != two.information_state_string(0)
+    assert 'zones.p0.hand=["C", "A", "E"]' in one.information_state_string(0)
