@@ -267,7 +267,7 @@ def setup_loop_validate(game: Path, root: Path):
 
 def sum_grows(game: Path, root: Path):
     """`x = x + x` adds a bit a round: 20,000 rounds make 6,000 digits, which Python refuses to
-    write (SR499 where the number is first shown) unless `+` is bounded as `*` is."""
+    write (SR499 where the number is first shown) unless the number is bounded where it is stored."""
     line = insert_after(game / "rules.sr", "setup:", "    let x = 3\n    repeat 20000 times:\n        x = x + x\n"
                         "    for each p in players:\n        add x to p.score")
     return ["run", "game", "--players", "2"], f"game/rules.sr:{line + 2}:13"  # `        x = ` is 12
@@ -275,7 +275,7 @@ def sum_grows(game: Path, root: Path):
 
 def counter_grows(game: Path, root: Path):
     """A counter added to itself doubles each round with no `+` written: the change of a counter
-    needs the bound as well (compile/apply.py, reserved this stop)."""
+    is bounded as well, where its new value is clamped."""
     line = insert_after(game / "rules.sr", "setup:", "    for each p in players:\n        add 1 to p.score\n"
                         "        repeat 20000 times:\n            add p.score to p.score")
     return ["run", "game", "--players", "2"], f"game/rules.sr:{line + 3}:13"
@@ -425,12 +425,8 @@ BOUNDED = [
     (setup_loop_simulated, 1, "SR709", "the setup ran longer than 5 s of CPU time here"),
     (setup_loop_test, 1, None, "the game ran longer than 5 s of CPU time (its time limit) here"),
     (setup_loop_validate, 1, "SR706", "the game ran more than 200000 steps (statements, loop rounds and draws) here"),
-    pytest.param(sum_grows, 1, "SR711", "this sum is larger than 1,000,000,000,000,000,000",
-                 marks=pytest.mark.xfail(strict=True, reason="`+` is bounded in compile/expressions.py, "
-                                         "reserved this stop: see the closing note of issue 29")),
-    pytest.param(counter_grows, 1, "SR711", "is larger than 1,000,000,000,000,000,000",
-                 marks=pytest.mark.xfail(strict=True, reason="a counter's change is bounded in compile/apply.py, "
-                                         "reserved this stop: see the closing note of issue 29")),
+    (sum_grows, 1, "SR711", "this sum is larger than 1,000,000,000,000,000,000"),
+    (counter_grows, 1, "SR711", "the new value of the counter is larger than 1,000,000,000,000,000,000"),
     (list_doubled, 1, "SR704", "the list flatten() makes here has 1048576 items, more than 1000000"),
     (yaml_of_ten_megabytes, 1, "SR701", "file is larger than 2000000 bytes"),
     (yaml_of_many_nodes, 1, "SR704", "this YAML file has more than 20000 values, keys, maps and lists"),
