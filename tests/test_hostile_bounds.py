@@ -258,6 +258,29 @@ def setup_loop_test(game: Path, root: Path):
     return ["test", "game"], (f"game/rules.sr:{line}:5", f"game/rules.sr:{line + 1}:9")
 
 
+def setup_loop_replay(game: Path, root: Path):
+    """A log written before the setup was given an endless loop: replay plays the setup within
+    its own 5 s too (play/agents.play, which replay, --show and --html play through)."""
+    status, output, _ = snowrules(root, "run", "game", "--players", "2", "--seed", "1", "--json", "--log", "game.jsonl")
+    assert status == 0, output
+    args, where = setup_loop_run(game, root)
+    return ["replay", "game.jsonl", "--ruleset", "game"], where
+
+
+def turns_that_never_ask(game: Path, root: Path):
+    """Endless turns that ask nobody anything run inside the setup's clock, which ends at the
+    first decision: they are not reported as the setup."""
+    text = (game / "rules.sr").read_text(encoding="utf-8")
+    start, end = text.index("rounds num_cards:\n"), text.index("at game end:")
+    # each turn long enough (a list of the box's cards) that 5 s pass before 5,000,000 steps
+    body = ("rounds 1000000000:\n    phase tick:\n        for each p in players:\n"
+            "            add size([each c in box where c.value > 0]) to p.score\n\n")
+    (game / "rules.sr").write_text(text[:start] + body + text[end:], encoding="utf-8")
+    line = text[:start].count("\n") + 1
+    return ["run", "game", "--players", "2", "--json"], \
+        tuple(f"game/rules.sr:{line + k}:{col}" for k, col in ((0, 1), (1, 5), (2, 9), (3, 13)))
+
+
 def setup_loop_validate(game: Path, root: Path):
     """One worker: the smoke game stops at its budget of steps, and no scenario is played after it
     (each played for its own 5 s before the smoke games kept to their budget in generated code)."""
@@ -424,6 +447,8 @@ BOUNDED = [
     (setup_loop_run, 1, "SR709", "the setup ran longer than 5 s of CPU time here"),
     (setup_loop_simulated, 1, "SR709", "the setup ran longer than 5 s of CPU time here"),
     (setup_loop_test, 1, None, "the game ran longer than 5 s of CPU time (its time limit) here"),
+    (setup_loop_replay, 1, "SR709", "the setup ran longer than 5 s of CPU time here"),
+    (turns_that_never_ask, 1, "SR709", "without asking any player anything (the limit of a game up to its first"),
     (setup_loop_validate, 1, "SR706", "the game ran more than 200000 steps (statements, loop rounds and draws) here"),
     (sum_grows, 1, "SR711", "this sum is larger than 1,000,000,000,000,000,000"),
     (counter_grows, 1, "SR711", "the new value of the counter is larger than 1,000,000,000,000,000,000"),
@@ -445,7 +470,8 @@ BOUNDED = [
 
 # rows that wait for a default limit of 5 s: their CPU bound is that and the start-up
 CPU_SECONDS = {case: SETUP_SECONDS + STARTUP_SECONDS
-               for case in (setup_loop_run, setup_loop_simulated, setup_loop_test, setup_loop_validate)}
+               for case in (setup_loop_run, setup_loop_simulated, setup_loop_test, setup_loop_validate,
+                            setup_loop_replay, turns_that_never_ask)}
 
 
 def _row_id(row) -> str:
