@@ -38,7 +38,7 @@ from snowrules.compile.steps import (
 from snowrules.compile.triggers import TriggerRuntime, release
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostics, Position
-from snowrules.language.limits import bound_line, refusal_of_large_number
+from snowrules.language.limits import bound_line, refusal_of_large_number, stored_number
 from snowrules.model import kinds as t
 from snowrules.model.events import PhaseStarted
 from snowrules.model.layout import Layout
@@ -331,22 +331,18 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
         return _given(fn, f"env[{int(slot)}]")
 
     def _assign(self, node: s.Assign, scope: Scope):
-        """`name = value`. A whole number is bounded here, where it is stored, by one inline
-        comparison (limits.bound_line): `x = x + x` in a loop is refused at its own place after
-        some sixty rounds, and no `+` or `-` of the hottest code pays a call."""
+        """`name = value`; a whole number bounded as it is stored (limits.bound_line), not at each `+`."""
         fn, kind = self.x.compile(node.value, scope)
         refuse = fuse.fresh("_v")
-        what = {"+": "this sum", "-": "this difference"}.get(getattr(node.value, "op", ""), "this number")
-        bounded = {refuse: refusal_of_large_number(node.value.pos, what)} if kind == t.INT else {}
+        bounded = {refuse: refusal_of_large_number(node.value.pos, stored_number(node.value))} if kind == t.INT else {}
         local = scope.lookup(node.name)
         if local is not None:
-            slot = local[0]
+            target = f"env[{int(local[0])}]"
             if local[1] == t.NONE or t.vague(local[1]):
                 scope.retype(node.name, refined(local[1], kind))
                 origin = scope.origin(node.name)
                 if origin is not None:
                     self.sym.kinds.learn(origin, refined(local[1], kind))
-            target = f"env[{int(slot)}]"
             if bounded and found_by_loop.lines(fn, target) is None:
                 src, ns = fuse.expression(fn)
                 return fuse.statement([f"{target} = {src}", bound_line(target, refuse)], {**ns, **bounded}, 0)
@@ -368,8 +364,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
             return fuse.statement(lines + told, {**ns, **apply.NAMESPACE, rule: str(node.pos)}, 3)
         src, ns = fuse.expression(fn)
         lines = apply.variable_lines(variable.index, src, rule)
-        if bounded:  # after the value is stored, before it is told
-            lines.insert(1, bound_line(f"st.vars[{int(variable.index)}]", refuse))
+        lines[1:1] = [bound_line(f"st.vars[{int(variable.index)}]", refuse)] if bounded else []  # stored, not told
         return fuse.statement(lines, {**ns, **apply.NAMESPACE, **bounded, rule: str(node.pos)}, 0)
 
     def _callstatement(self, node: s.CallStatement, scope: Scope):

@@ -63,6 +63,12 @@ def refusal_of_large_number(position: Position, what: str) -> Callable[[], None]
     return refuse
 
 
+def stored_number(value: object) -> str:
+    """What a refusal calls the number a rule stores: the syntax node `value`'s sum or difference
+    (`x = x + x` in a loop doubles it), else "this number"."""
+    return {"+": "this sum", "-": "this difference"}.get(getattr(value, "op", ""), "this number")
+
+
 def bound_line(value: str, refuse: str) -> str:
     """The generated line refusing `value` (a local of generated text holding a whole number)
     beyond MAX_NUMBER by calling `refuse` (the name bound to a `refusal_of_large_number`)."""
