@@ -296,6 +296,13 @@ def sum_grows(game: Path, root: Path):
     return ["run", "game", "--players", "2"], f"game/rules.sr:{line + 2}:13"  # `        x = ` is 12
 
 
+def variable_grows(game: Path, root: Path):
+    """A game variable (not a local) set to a difference that doubles each round, alternating sign."""
+    insert_after(game / "rules.sr", "counter score per player from 0", "variable big = 3")
+    line = insert_after(game / "rules.sr", "setup:", "    repeat 20000 times:\n        big = 0 - big - big")
+    return ["run", "game", "--players", "2"], f"game/rules.sr:{line + 1}:15"  # `        big = ` is 14
+
+
 def counter_grows(game: Path, root: Path):
     """A counter added to itself doubles each round with no `+` written: the change of a counter
     is bounded as well, where its new value is clamped."""
@@ -451,6 +458,7 @@ BOUNDED = [
     (turns_that_never_ask, 1, "SR709", "without asking any player anything (the limit of a game up to its first"),
     (setup_loop_validate, 1, "SR706", "the game ran more than 200000 steps (statements, loop rounds and draws) here"),
     (sum_grows, 1, "SR711", "this sum is larger than 1,000,000,000,000,000,000"),
+    (variable_grows, 1, "SR711", "this difference is larger than 1,000,000,000,000,000,000"),
     (counter_grows, 1, "SR711", "the new value of the counter is larger than 1,000,000,000,000,000,000"),
     (list_doubled, 1, "SR704", "the list flatten() makes here has 1048576 items, more than 1000000"),
     (yaml_of_ten_megabytes, 1, "SR701", "file is larger than 2000000 bytes"),
