@@ -414,7 +414,7 @@ def players_on_command_line(game: Path, root: Path):
 
 def memory_past_the_limit(game: Path, root: Path):
     """Nothing bounds a list of a million pairs (each item under the limits), but the command's
-    address space is: 100 MB here, for a fast row (500 MB by default)."""
+    address space is: 100 MB here, for a fast row (2,048 MB by default)."""
     line = insert_after(game / "rules.sr", "setup:", "    let xs = [[i, i] for each i in 1..1000000]")
     # the let, its list, or its range: where the memory ran out
     return [{"SNOWRULES_MEMORY_MB": "100"}, "run", "game", "--players", "2"], \

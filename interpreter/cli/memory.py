@@ -2,12 +2,10 @@
 becomes a clear message instead of a machine that swaps.
 
 Every size a ruleset or a log can make grow is bounded before the work (language/limits.py), so
-the limit is a net, not the bound: 500 MB by default (issue 29: every command reads a ruleset or a
-log nobody here wrote), some three times the peak resident size of `validate` of the largest
-bundled ruleset (snow_planner: 156-163 MB, which passes under this limit) and far above a game
-(under 100 MB); numpy, scipy, pyarrow, dask and OpenSpiel import under it, and `simulate --out
-FILE.parquet` with 2 workers peaks at 96 MB (each worker inherits the limit, and each is its own
-address space). It is set only by the console command (`entry`), never by `main()` called inside another
+the limit is a net, not the bound: 2,048 MB by default, some six times what `validate` of the
+largest bundled ruleset reaches (350 MB) and far above a game (under 100 MB), with room for
+numpy, scipy, pyarrow and worker processes (each worker inherits it, and each is its own address
+space). It is set only by the console command (`entry`), never by `main()` called inside another
 program (the test suite), only ever lowers a limit already set (CI's 500 MB stays), and
 `SNOWRULES_MEMORY_MB=0` removes it, for a machine where a library reserves more address space than
 it uses. The cost is none: the kernel checks it when memory is mapped.
@@ -20,7 +18,7 @@ from snowrules.cli.usage import UsageError
 from snowrules.language.diagnostics import Position
 
 ENV = "SNOWRULES_MEMORY_MB"
-DEFAULT_MB = 500
+DEFAULT_MB = 2048
 
 
 def limit_memory() -> int | None:
