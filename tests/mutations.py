@@ -6,8 +6,9 @@ card's number, a call of a procedure...), so the suite follows the rulesets as t
 expected line is where the mistake was planted; the expected codes are what issue 10 asks
 (`docs/diagnostics.md`). A deleted line has no line of its own: it only has to be reported.
 
-`python tests/mutations.py [--all | --per-kind N]` prints the report: cases, exact-line rate, internal errors
-and the mistakes no check reports. The test (test_mutations.py) runs a sample of each kind.
+`python tests/mutations.py [--all | --per-kind N | --sample N [--seed S]]` prints the report: cases,
+exact-line rate, internal errors and the mistakes no check reports.
+The test (test_mutations.py) runs a sample of each kind.
 """
 from __future__ import annotations
 
@@ -291,6 +292,12 @@ def main(argv: list[str]) -> int:
     import tempfile
     per_kind = int(argv[argv.index("--per-kind") + 1]) if "--per-kind" in argv else 3
     cases = every_mutation() if "--all" in argv else sample(per_kind)
+    if "--sample" in argv:  # a seeded draw of N cases of the whole set: its figures when --all is too long
+        import random
+        draw = int(argv[argv.index("--sample") + 1])
+        seed = int(argv[argv.index("--seed") + 1]) if "--seed" in argv else 29
+        everything = every_mutation()
+        cases = random.Random(seed).sample(everything, min(draw, len(everything)))
     started = time.monotonic()
     outcomes = []
     from snowrules.compile.compiler import programs_shared

@@ -258,6 +258,29 @@ def setup_loop_test(game: Path, root: Path):
     return ["test", "game"], (f"game/rules.sr:{line}:5", f"game/rules.sr:{line + 1}:9")
 
 
+def setup_loop_replay(game: Path, root: Path):
+    """A log written before the setup was given an endless loop: replay plays the setup within
+    its own 5 s too (play/agents.play, which replay, --show and --html play through)."""
+    status, output, _ = snowrules(root, "run", "game", "--players", "2", "--seed", "1", "--json", "--log", "game.jsonl")
+    assert status == 0, output
+    args, where = setup_loop_run(game, root)
+    return ["replay", "game.jsonl", "--ruleset", "game"], where
+
+
+def turns_that_never_ask(game: Path, root: Path):
+    """Endless turns that ask nobody anything run inside the setup's clock, which ends at the
+    first decision: they are not reported as the setup."""
+    text = (game / "rules.sr").read_text(encoding="utf-8")
+    start, end = text.index("rounds num_cards:\n"), text.index("at game end:")
+    # each turn long enough (a list of the box's cards) that 5 s pass before 5,000,000 steps
+    body = ("rounds 1000000000:\n    phase tick:\n        for each p in players:\n"
+            "            add size([each c in box where c.value > 0]) to p.score\n\n")
+    (game / "rules.sr").write_text(text[:start] + body + text[end:], encoding="utf-8")
+    line = text[:start].count("\n") + 1
+    return ["run", "game", "--players", "2", "--json"], \
+        tuple(f"game/rules.sr:{line + k}:{col}" for k, col in ((0, 1), (1, 5), (2, 9), (3, 13)))
+
+
 def setup_loop_validate(game: Path, root: Path):
     """One worker: the smoke game stops at its budget of steps, and no scenario is played after it
     (each played for its own 5 s before the smoke games kept to their budget in generated code)."""
@@ -267,15 +290,22 @@ def setup_loop_validate(game: Path, root: Path):
 
 def sum_grows(game: Path, root: Path):
     """`x = x + x` adds a bit a round: 20,000 rounds make 6,000 digits, which Python refuses to
-    write (SR499 where the number is first shown) unless `+` is bounded as `*` is."""
+    write (SR499 where the number is first shown) unless the number is bounded where it is stored."""
     line = insert_after(game / "rules.sr", "setup:", "    let x = 3\n    repeat 20000 times:\n        x = x + x\n"
                         "    for each p in players:\n        add x to p.score")
     return ["run", "game", "--players", "2"], f"game/rules.sr:{line + 2}:13"  # `        x = ` is 12
 
 
+def variable_grows(game: Path, root: Path):
+    """A game variable (not a local) set to a difference that doubles each round, alternating sign."""
+    insert_after(game / "rules.sr", "counter score per player from 0", "variable big = 3")
+    line = insert_after(game / "rules.sr", "setup:", "    repeat 20000 times:\n        big = 0 - big - big")
+    return ["run", "game", "--players", "2"], f"game/rules.sr:{line + 1}:15"  # `        big = ` is 14
+
+
 def counter_grows(game: Path, root: Path):
     """A counter added to itself doubles each round with no `+` written: the change of a counter
-    needs the bound as well (compile/apply.py, reserved this stop)."""
+    is bounded as well, where its new value is clamped."""
     line = insert_after(game / "rules.sr", "setup:", "    for each p in players:\n        add 1 to p.score\n"
                         "        repeat 20000 times:\n            add p.score to p.score")
     return ["run", "game", "--players", "2"], f"game/rules.sr:{line + 3}:13"
@@ -424,13 +454,12 @@ BOUNDED = [
     (setup_loop_run, 1, "SR709", "the setup ran longer than 5 s of CPU time here"),
     (setup_loop_simulated, 1, "SR709", "the setup ran longer than 5 s of CPU time here"),
     (setup_loop_test, 1, None, "the game ran longer than 5 s of CPU time (its time limit) here"),
+    (setup_loop_replay, 1, "SR709", "the setup ran longer than 5 s of CPU time here"),
+    (turns_that_never_ask, 1, "SR709", "without asking any player anything (the limit of a game up to its first"),
     (setup_loop_validate, 1, "SR706", "the game ran more than 200000 steps (statements, loop rounds and draws) here"),
-    pytest.param(sum_grows, 1, "SR711", "this sum is larger than 1,000,000,000,000,000,000",
-                 marks=pytest.mark.xfail(strict=True, reason="`+` is bounded in compile/expressions.py, "
-                                         "reserved this stop: see the closing note of issue 29")),
-    pytest.param(counter_grows, 1, "SR711", "is larger than 1,000,000,000,000,000,000",
-                 marks=pytest.mark.xfail(strict=True, reason="a counter's change is bounded in compile/apply.py, "
-                                         "reserved this stop: see the closing note of issue 29")),
+    (sum_grows, 1, "SR711", "this sum is larger than 1,000,000,000,000,000,000"),
+    (variable_grows, 1, "SR711", "this difference is larger than 1,000,000,000,000,000,000"),
+    (counter_grows, 1, "SR711", "the new value of the counter is larger than 1,000,000,000,000,000,000"),
     (list_doubled, 1, "SR704", "the list flatten() makes here has 1048576 items, more than 1000000"),
     (yaml_of_ten_megabytes, 1, "SR701", "file is larger than 2000000 bytes"),
     (yaml_of_many_nodes, 1, "SR704", "this YAML file has more than 20000 values, keys, maps and lists"),
@@ -449,7 +478,8 @@ BOUNDED = [
 
 # rows that wait for a default limit of 5 s: their CPU bound is that and the start-up
 CPU_SECONDS = {case: SETUP_SECONDS + STARTUP_SECONDS
-               for case in (setup_loop_run, setup_loop_simulated, setup_loop_test, setup_loop_validate)}
+               for case in (setup_loop_run, setup_loop_simulated, setup_loop_test, setup_loop_validate,
+                            setup_loop_replay, turns_that_never_ask)}
 
 
 def _row_id(row) -> str:

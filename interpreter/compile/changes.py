@@ -11,6 +11,7 @@ from snowrules.compile.scope import Scope, suggest
 from snowrules.compile.steps import GameEnded
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Position, RuntimeRulesError
+from snowrules.language.limits import bound_line, refusal_of_large_number
 from snowrules.model import kinds as t
 from snowrules.model.events import Said
 from snowrules.model.grid_zones import cell_of, is_spot, spot_label
@@ -183,11 +184,15 @@ class ChangeStatements:
             lines.append(f"if {n} < {names['low']}: {n} = {names['low']}")
         if high is not None:
             lines.append(f"if {n} > {names['high']}: {n} = {names['high']}")
+        refuse = {}
+        if low is None or high is None:  # a counter added to itself doubles each round: bounded as it is stored
+            refuse = {fuse.fresh("_v"): refusal_of_large_number(node.pos, "the new value of the counter")}
+            lines.append(bound_line(n, *refuse))
         events = self.events.counter_events(family.name) if getattr(self, "events", None) is not None else []
         react = {fuse.fresh("_v"): event for event in events}
         lines += apply.counter_lines(i, o, n, names["t"], names["rule"], stepped, tuple(react))
         namespace = {**ref_ns, **amount_ns, **apply.NAMESPACE, **react, names["t"]: triggers,
-                     names["rule"]: self._rule(node), names["low"]: low, names["high"]: high}
+                     names["rule"]: self._rule(node), names["low"]: low, names["high"]: high, **refuse}
         return fuse.statement(lines, namespace, 2)
 
     def _reset(self, node: s.Reset, scope: Scope):

@@ -38,6 +38,7 @@ from snowrules.compile.steps import (
 from snowrules.compile.triggers import TriggerRuntime, release
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostics, Position
+from snowrules.language.limits import bound_line, refusal_of_large_number, stored_number
 from snowrules.model import kinds as t
 from snowrules.model.events import PhaseStarted
 from snowrules.model.layout import Layout
@@ -330,17 +331,22 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
         return _given(fn, f"env[{int(slot)}]")
 
     def _assign(self, node: s.Assign, scope: Scope):
+        """`name = value`; a whole number bounded as it is stored (limits.bound_line), not at each `+`."""
         fn, kind = self.x.compile(node.value, scope)
+        refuse = fuse.fresh("_v")
+        bounded = {refuse: refusal_of_large_number(node.value.pos, stored_number(node.value))} if kind == t.INT else {}
         local = scope.lookup(node.name)
         if local is not None:
-            slot = local[0]
+            target = f"env[{int(local[0])}]"
             if local[1] == t.NONE or t.vague(local[1]):
                 scope.retype(node.name, refined(local[1], kind))
                 origin = scope.origin(node.name)
                 if origin is not None:
                     self.sym.kinds.learn(origin, refined(local[1], kind))
-
-            return _given(fn, f"env[{int(slot)}]")
+            if bounded and found_by_loop.lines(fn, target) is None:
+                src, ns = fuse.expression(fn)
+                return fuse.statement([f"{target} = {src}", bound_line(target, refuse)], {**ns, **bounded}, 0)
+            return _given(fn, target)
         variable = self.sym.variables.get(node.name)
         if variable is None:
             self.diag.error(node.pos, f"unknown variable {node.name!r}",
@@ -357,8 +363,9 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
             told = apply.variable_lines(variable.index, f"st.vars[{int(variable.index)}]", rule)[1:]
             return fuse.statement(lines + told, {**ns, **apply.NAMESPACE, rule: str(node.pos)}, 3)
         src, ns = fuse.expression(fn)
-        return fuse.statement(apply.variable_lines(variable.index, src, rule),
-                              {**ns, **apply.NAMESPACE, rule: str(node.pos)}, 0)
+        lines = apply.variable_lines(variable.index, src, rule)
+        lines[1:1] = [bound_line(f"st.vars[{int(variable.index)}]", refuse)] if bounded else []  # stored, not told
+        return fuse.statement(lines, {**ns, **apply.NAMESPACE, **bounded, rule: str(node.pos)}, 0)
 
     def _callstatement(self, node: s.CallStatement, scope: Scope):
         return self._call(node, scope, stepped=False)

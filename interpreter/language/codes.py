@@ -80,8 +80,8 @@ CATALOGUE: tuple[Code, ...] = (
     Code("SR709", "time-limit", "a game ran longer than its time limit in CPU time (--time-limit), or its setup "
                                 "than 5 s"),
     Code("SR710", "out-of-memory", "a command needed more address space than it allows itself (SNOWRULES_MEMORY_MB)"),
-    Code("SR711", "number-too-large", "a whole number written in the rules, YAML or a log, or made by `*`, lies "
-         "beyond +-10**18"),
+    Code("SR711", "number-too-large", "a whole number written in the rules, YAML or a log, made by `*`, or stored "
+         "in a variable or counter, lies beyond +-10**18"),
     Code("SR801", "log-invalid", "a game log cannot be read or replayed"),
     Code("SR802", "log-too-large", "a game log's line, or the whole log, is longer than the limit"),
     Code("SR901", "other", "a problem of no other kind"),

@@ -8,6 +8,10 @@ code each refusal carries; a test plants each hostile input and checks it is ref
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from snowrules.language.diagnostics import Position, RuntimeRulesError
+
 MAX_FILE_BYTES = 2_000_000     # SR701: any file the ruleset reads (YAML, rules, schema)
 MAX_YAML_NODES = 200_000       # SR702: nodes of one YAML file, every alias expanded
 MAX_YAML_TEXT_NODES = 20_000   # SR704: nodes written in one YAML file (the bundled: 1,593 at most), as read
@@ -45,3 +49,27 @@ def number_too_large(digits: str) -> bool:
 def excerpt(text: str, keep: int = 24) -> str:
     """`text`, or its first `keep` characters and how long it is: a message quotes no more."""
     return text if len(text) <= keep else f"{text[:keep]}... ({len(text):,} characters)"
+
+
+def refusal_of_large_number(position: Position, what: str) -> Callable[[], None]:
+    """What a generated statement calls when the whole number it stores (`what`: "this sum",
+    "the new value of the counter") lies beyond MAX_NUMBER. The bound is checked where a number
+    is stored (a variable set, a counter changed) by an inline comparison, not at each `+`: the
+    hottest generated code pays one comparison per store, and a number that doubles each round
+    of a loop (`x = x + x`) is refused at its 61st round, at its own place."""
+    def refuse() -> None:
+        raise RuntimeRulesError.at(position, f"{what} is larger than {MAX_NUMBER:,}",
+                                   "a number that grows each round of a loop (x = x + x)?", code="SR711")
+    return refuse
+
+
+def stored_number(value: object) -> str:
+    """What a refusal calls the number a rule stores: the syntax node `value`'s sum or difference
+    (`x = x + x` in a loop doubles it), else "this number"."""
+    return {"+": "this sum", "-": "this difference"}.get(getattr(value, "op", ""), "this number")
+
+
+def bound_line(value: str, refuse: str) -> str:
+    """The generated line refusing `value` (a local of generated text holding a whole number)
+    beyond MAX_NUMBER by calling `refuse` (the name bound to a `refusal_of_large_number`)."""
+    return f"if not {-MAX_NUMBER} <= {value} <= {MAX_NUMBER}: {refuse}()"

@@ -19,21 +19,31 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from types import TracebackType
 
-from snowrules.language.diagnostics import RuntimeRulesError
+from snowrules.language.diagnostics import Position, RuntimeRulesError
 from snowrules.model.program import Program
 from snowrules.model.state import State
-from snowrules.runtime.clock import TIME_LIMIT_CODE, TIMER, clock_works, game_clock
+from snowrules.runtime.clock import TIME_LIMIT_CODE, TIMER, Refusal, clock_works, game_clock
 
 _TIMER_GRAIN = 0.05  # how much more than it was set to a timer may read
 SETUP_SECONDS = 5.0  # issue 29: CPU time of a game's setup, up to its first decision (the bundled: under 0.1 s)
 
 
-def setup_too_long(stop: RuntimeRulesError, seconds: float) -> RuntimeRulesError:
-    """The game clock's SR709, said of the setup (its own limit: --time-limit does not set it)."""
-    position = stop.diagnostics[0].position
-    return RuntimeRulesError.at(position, f"the setup ran longer than {seconds:g} s of CPU time here "
-                                "(the limit of a game's setup, up to its first decision)",
-                                "a loop that never ends, or a list built far too big?", code=TIME_LIMIT_CODE)
+def setup_too_long(program: Program, seconds: float) -> Refusal:
+    """The game clock's SR709, said of what ran past the setup's limit (its own: --time-limit
+    does not set it): the setup itself, or, once the turns have begun (the turn counter is past
+    0 in the state the timer stopped), turns that asked nobody anything."""
+    def refusal(position: Position, st: State | None) -> RuntimeRulesError:
+        turn = st.counters[program.turn_counter] if st is not None else 0
+        if turn > 0:
+            return RuntimeRulesError.at(position, f"the game ran longer than {seconds:g} s of CPU time here, "
+                                        f"up to turn {turn:,}, without asking any player anything "
+                                        "(the limit of a game up to its first decision)",
+                                        "turns that never ask a player, or a loop that never ends?",
+                                        code=TIME_LIMIT_CODE)
+        return RuntimeRulesError.at(position, f"the setup ran longer than {seconds:g} s of CPU time here "
+                                    "(the limit of a game's setup, up to its first decision)",
+                                    "a loop that never ends, or a list built far too big?", code=TIME_LIMIT_CODE)
+    return refusal
 
 
 class SetupClock:
@@ -52,7 +62,8 @@ class SetupClock:
         # above what it was set to: validate's 5 s reads 5.004)
         left = signal.getitimer(TIMER)[0] if TIMER is not None else 0.0
         if clock_works(self.seconds) and not 0 < left <= self.seconds + _TIMER_GRAIN:
-            self._stack.enter_context(game_clock(self.seconds, self.program))
+            self._stack.enter_context(game_clock(self.seconds, self.program,
+                                                 refusal=setup_too_long(self.program, self.seconds)))
             self.running = True
         return self
 
@@ -61,12 +72,7 @@ class SetupClock:
         running, self.running = self.running, False
         if not running:
             return False
-        try:
-            return bool(self._stack.__exit__(kind, error, traceback))
-        except RuntimeRulesError as stop:
-            if stop.diagnostics[0].code != TIME_LIMIT_CODE or stop is error:
-                raise
-            raise setup_too_long(stop, self.seconds) from None
+        return bool(self._stack.__exit__(kind, error, traceback))
 
     def end(self) -> None:
         """The first decision: the setup is over, the game's clock (if any) goes on."""

@@ -26,7 +26,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
 
@@ -53,9 +53,9 @@ NOWHERE = Position("<rules>", 0, 0)
 class OutOfTime(BaseException):  # noqa: N818 - like KeyboardInterrupt, it is not an error of the code it stops
     """Raised by the timer's handler inside the running game, with the rule it found."""
 
-    def __init__(self, position: Position):
+    def __init__(self, position: Position, state: State | None = None):
         super().__init__(position)
-        self.position = position
+        self.position, self.state = position, state
 
 
 def too_long(position: Position, seconds: float) -> RuntimeRulesError:
@@ -75,7 +75,7 @@ def _ring(_signum: int, frame: FrameType | None) -> None:
     `except` disarms the timer) and escape as an OutOfTime no one catches (seen under load 8:
     `validate` of a big ruleset, a scenario whose reading ran past 5 s)."""
     if _FALLBACKS and not isinstance(sys.exc_info()[1], OutOfTime):
-        raise OutOfTime(rule_running(frame) or _FALLBACKS[-1])
+        raise OutOfTime(rule_running(frame) or _FALLBACKS[-1], state_running(frame))
 
 
 _outer_hooks: list = []  # the unraisable hooks `_unraisable` stands in front of, while clocks run
@@ -96,11 +96,17 @@ def clock_works(seconds: float | None) -> bool:
     return bool(seconds) and threading.current_thread() is threading.main_thread() and TIMER is not None
 
 
+# What a clock raises when its time is up: from the rule that was running and the game's state
+# there (None when no game was running), the error to report.
+Refusal = Callable[[Position, "State | None"], RuntimeRulesError]
+
+
 @contextmanager
-def game_clock(seconds: float | None, program: Program | None = None, where: Position | None = None
-               ) -> Iterator[None]:
+def game_clock(seconds: float | None, program: Program | None = None, where: Position | None = None,
+               refusal: Refusal | None = None) -> Iterator[None]:
     """Run the body (one game) within `seconds` of CPU time, else raise SR709 at the rule that
-    was running (else `where`, else the start of `program`'s rules). None or 0: no limit. An
+    was running (else `where`, else the start of `program`'s rules); `refusal` words it, when
+    given (play/start_clock.py's: a setup, or turns that ask nobody). None or 0: no limit. An
     enclosing clock is suspended meanwhile and resumed with what it had left. The handler stays
     installed after a game when it replaced the default one (installing it costs more than
     arming the timer); another program's handler (pytest-timeout's) is put back."""
@@ -121,7 +127,8 @@ def game_clock(seconds: float | None, program: Program | None = None, where: Pos
         yield
     except OutOfTime as stop:
         signal.setitimer(TIMER, 0)
-        raise too_long(stop.position, seconds) from None
+        raise (refusal(stop.position, stop.state) if refusal is not None
+               else too_long(stop.position, seconds)) from None
     finally:
         signal.setitimer(TIMER, 0)
         _FALLBACKS.pop()
@@ -162,6 +169,17 @@ def rule_running(frame: FrameType | None) -> Position | None:
                 compiling = compiled
         frame = frame.f_back
     return waiting or compiling
+
+
+def state_running(frame: FrameType | None) -> State | None:
+    """The state of the game the timer interrupted: the innermost frame's `st` that is one (the
+    generated code's and the VM's name for it), else None."""
+    while frame is not None:
+        st = frame.f_locals.get("st")
+        if isinstance(st, State):
+            return st
+        frame = frame.f_back
+    return None
 
 
 def _waiting_at(st: State, holder) -> Position | None:
