@@ -226,8 +226,10 @@ def _setup_loop(game: Path, body: str) -> int:
 
 
 def while_true_validate(game: Path, root: Path):
+    """validate's smoke game keeps to its budget of 200,000 steps, reached in well under a second;
+    its time limit is left at the default 5 s, so that a loaded machine cannot reach it first."""
     line = _setup_loop(game, "        let y = size([each c in box where c.value > 0])")
-    return ["validate", "game", "--time-limit", LIMIT], (f"game/rules.sr:{line}:5", f"game/rules.sr:{line + 1}:9")
+    return ["validate", "game"], (f"game/rules.sr:{line}:5", f"game/rules.sr:{line + 1}:9")
 
 
 def while_true_test(game: Path, root: Path):
