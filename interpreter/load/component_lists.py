@@ -140,8 +140,9 @@ class ComponentLists:
         entries = _EntryReading(schema, declared, per_seat, entry_label(document, "components"), rejected)
         template = None
         if LABEL in tree:
-            line, col, _ = snippet_origin(document, [LABEL], str(tree[LABEL]))
-            template = read_label(plain(tree[LABEL]), Position(document.path, line, col), self.problems)
+            written = tree[LABEL]
+            line, col, _ = snippet_origin(document, [LABEL], str(written))
+            template = read_label(plain(written), Position(document.path, line, col), self.problems)
         first = len(components)
         for i, entry in enumerate(tree.get("components", []) or []):
             if not isinstance(entry, dict):

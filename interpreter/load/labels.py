@@ -1,6 +1,6 @@
 """How a component reads to a person: a component list's `label:` template, read and checked.
 
-A component's name says which it is ("green die", "3-4 snow 2"), not what matters about it when a
+A component's name says which it is ("red die", "space 2"), not what matters about it when a
 person must choose: the face a die shows, what a space costs. A component list may say how its
 components read, with values:
 

@@ -187,7 +187,7 @@ def _folded(names: list[str], runs: bool = True) -> str:
     for name in names:
         counts[name] = counts.get(name, 0) + 1
     parts = [name if n == 1 else f"{n} x {name}" for name, n in counts.items()]
-    if any("," in name for name in counts):  # labels with commas ("bush, bear | tree"): kept apart
+    if any("," in name for name in counts):  # labels with commas ("grass, stone | water"): kept apart
         return "; ".join(parts)
     if not runs or len(counts) <= SHORT_ZONE:
         return ", ".join(parts)
