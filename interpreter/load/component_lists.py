@@ -140,7 +140,7 @@ class ComponentLists:
         entries = _EntryReading(schema, declared, per_seat, entry_label(document, "components"), rejected)
         template = None
         if LABEL in tree:
-            written = tree[LABEL]
+            written = tree.get(LABEL)
             line, col, _ = snippet_origin(document, [LABEL], str(written))
             template = read_label(plain(written), Position(document.path, line, col), self.problems)
         first = len(components)
