@@ -322,20 +322,22 @@ def endless_game_told(game: Path, root: Path):
         tuple(f"game/rules.sr:{line + k}:{col}" for k, col in ((0, 5), (1, 9), (2, 13), (3, 9), (4, 13)))
 
 
-def _free_action_waits(game: Path) -> int:
+def _free_action_waits(game: Path) -> tuple[int, int]:
     """A free action nothing stops (its condition never turns false), offered each round of an
-    endless loop: the line of the loop."""
-    insert_after(game / "rules.sr", "zone discarded shared public",
-                 'free action "wait" for p:\n'
-                 '    move all from p.hand to p.played\n'
-                 '    move all from p.played to p.hand')
-    return _setup_loop(game, "        for each p in players:\n            offer free actions to p")
+    endless loop: the lines of the loop and of the free action."""
+    action = insert_after(game / "rules.sr", "zone discarded shared public",
+                          'free action "wait" for p:\n'
+                          '    move all from p.hand to p.played\n'
+                          '    move all from p.played to p.hand')
+    return _setup_loop(game, "        for each p in players:\n            offer free actions to p"), action
 
 
 def endless_free_actions(game: Path, root: Path):
-    line = _free_action_waits(game)
+    """Refused at the loop, or at the free action when the time runs out as it is taken (its
+    start is counted against the budget at its declaration)."""
+    line, action = _free_action_waits(game)
     return ["run", "game", "--players", "2", "--time-limit", LIMIT], \
-        tuple(f"game/rules.sr:{line + k}:{col}" for k, col in ((0, 5), (1, 9), (2, 13)))
+        (*(f"game/rules.sr:{line + k}:{col}" for k, col in ((0, 5), (1, 9), (2, 13))), f"game/rules.sr:{action}:1")
 
 
 def endless_free_actions_simulated(game: Path, root: Path):
