@@ -478,12 +478,11 @@ def command_simulate(args) -> int:
             raise UsageError(f"--out: {error}") from None
     from snowrules.cli.simulation_output import print_summary, simulate_json
     from snowrules.play.batch import player_names
-    from snowrules.play.statistics import summarize
     run = _simulated(args, ruleset, players, agent_names)
     if not run.records:
         print("interrupted before any game finished", file=sys.stderr)
         return 130
-    summary = summarize(run.records, players)
+    summary = run.summary
     names = player_names(run.spec)
     if args.out is not None:
         from snowrules.records.game_table import write_table

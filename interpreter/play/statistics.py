@@ -8,9 +8,13 @@ games, where the textbook p +- 1.96 sd does not.
 """
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 from snowrules.records.game_table import GameRecord
 
@@ -112,15 +116,38 @@ def quantile(ordered: Sequence[float], q: float) -> float:
     return ordered[below] + (ordered[above] - ordered[below]) * (position - below)
 
 
-def distribution(values: Sequence[float]) -> Distribution:
-    if not values:
+def distribution(values: Iterable[float]) -> Distribution:
+    return counted_distribution(Counter(values))
+
+
+def counted_distribution(counts: Mapping[float, int]) -> Distribution:
+    """The distribution of values given as value -> how many times. Sums are exact (fractions),
+    then rounded once: the same figures as math.fsum over every value, in time that grows with the
+    number of different values, not of games (a run of a million games is summed at once when
+    Ctrl-C stops it)."""
+    n = sum(counts.values())
+    if not n:
         return Distribution(*[math.nan] * 9)
-    ordered = sorted(values)
-    n = len(ordered)
-    mean = math.fsum(ordered) / n
-    sd = math.sqrt(math.fsum((v - mean) ** 2 for v in ordered) / (n - 1)) if n > 1 else 0.0
-    return Distribution(mean, sd, ordered[0], quantile(ordered, 0.1), quantile(ordered, 0.25),
-                        quantile(ordered, 0.5), quantile(ordered, 0.75), quantile(ordered, 0.9), ordered[-1])
+    values = sorted(counts)
+    mean = float(sum(Fraction(float(v)) * counts[v] for v in values)) / n
+    sd = math.sqrt(float(sum(Fraction((v - mean) ** 2) * counts[v] for v in values)) / (n - 1)) if n > 1 else 0.0
+    ordered = _Ranks(values, list(itertools.accumulate(counts[v] for v in values)))
+    return Distribution(mean, sd, values[0], quantile(ordered, 0.1), quantile(ordered, 0.25),
+                        quantile(ordered, 0.5), quantile(ordered, 0.75), quantile(ordered, 0.9), values[-1])
+
+
+class _Ranks(Sequence):
+    """Counted values read as the sorted list of every value, without making it."""
+
+    def __init__(self, values: list[float], ends: list[int]):
+        self.values = values
+        self.ends = ends  # ends[i]: how many values are <= values[i]
+
+    def __len__(self) -> int:
+        return self.ends[-1]
+
+    def __getitem__(self, rank):
+        return self.values[bisect.bisect_right(self.ends, rank)]
 
 
 def plays_of(record: GameRecord) -> dict[str, dict[int, int]]:
@@ -131,44 +158,113 @@ def plays_of(record: GameRecord) -> dict[str, dict[int, int]]:
     return found
 
 
-def component_names(records: Sequence[GameRecord]) -> list[str]:
-    """Every component name that was held or played in some game, sorted."""
-    return sorted({n for r in records for n in r.held} | {n for r in records for n, _, _ in r.plays})
+class Tally:
+    """Running totals of a simulation's figures. Games are added as they finish, in any order (a
+    worker's batch, a cluster's), and `summary()` reads every figure at any moment in time that
+    grows with the number of different values, not of games: Ctrl-C after a million games prints
+    its summary at once. Sums are kept exact (whole numbers of games by their number of winners),
+    so the order in which games arrive never changes a figure."""
+
+    def __init__(self, players: int):
+        self.players = players
+        self.games = 0
+        self.scores = [Counter() for _ in range(players)]
+        self.returns: list[Counter] | None = [Counter() for _ in range(players)]  # None: a game without returns
+        self.wins = [Counter() for _ in range(players)]      # number of winners -> games the player won among them
+        self.turns: Counter[int] = Counter()
+        self.shared = 0                                      # games with several winners
+        self.held: set[str] = set()
+        self.games_with: Counter[str] = Counter()            # component -> games in which someone played it
+        self.plays: Counter[str] = Counter()                 # component -> times played
+        self.played_by: Counter[str] = Counter()             # component -> (game, player) pairs that played it
+        self.won_when_played: dict[str, Counter] = {}        # component -> number of winners -> such pairs that won
+        self.margins: Counter = Counter()
+        self.measured = 0                                    # games whose metrics were measured
+        self.decisions: Counter[int] = Counter()
+        self.decisions_by = [0] * players
+        self.options: Counter[int] = Counter()
+        self.lead_changes: Counter[int] = Counter()
+        self.winner_known: Counter = Counter()
+
+    def add(self, records: Iterable[GameRecord]) -> Tally:
+        for record in records:
+            self._add(record)
+        return self
+
+    def _add(self, record: GameRecord) -> None:
+        self.games += 1
+        winners = record.winners
+        for player, score in enumerate(record.scores):
+            self.scores[player][score] += 1
+        if record.returns is None:
+            self.returns = None
+        elif self.returns is not None:
+            for player, value in enumerate(record.returns):
+                self.returns[player][value] += 1
+        for player in winners:
+            self.wins[player][len(winners)] += 1
+        self.turns[record.turns] += 1
+        self.shared += len(winners) > 1
+        self.held.update(record.held)
+        for name, by_player in plays_of(record).items():
+            self.games_with[name] += 1
+            self.plays[name] += sum(by_player.values())
+            self.played_by[name] += len(by_player)
+            won = self.won_when_played.setdefault(name, Counter())
+            for player in by_player:
+                if player in winners:
+                    won[len(winners)] += 1
+        if (edge := margin(record)) is not None:
+            self.margins[edge] += 1
+        if (metrics := record.metrics) is not None:
+            self.measured += 1
+            self.decisions[sum(metrics.decisions)] += 1
+            for player, decisions in enumerate(metrics.decisions):
+                self.decisions_by[player] += decisions
+            for options, times in metrics.options:
+                self.options[options] += times
+            self.lead_changes[metrics.lead_changes] += 1
+            if metrics.winner_known is not None:
+                self.winner_known[metrics.winner_known] += 1
+
+    def summary(self) -> Summary:
+        n, players = self.games, self.players
+        per_player = [PlayerFigures(p, wilson(_shares(self.wins[p]), n), counted_distribution(self.scores[p]),
+                                    counted_distribution(self.returns[p]) if self.returns is not None and n else None)
+                      for p in range(players)]
+        components = [ComponentFigures(name, wilson(self.games_with[name], n), self.plays[name] / n if n else 0.0,
+                                       wilson(_shares(self.won_when_played[name]), self.played_by[name])
+                                       if self.played_by[name] else None)
+                      for name in sorted(self.held | set(self.games_with))]
+        never = [c.name for c in components if c.plays_per_game == 0]
+        return Summary(n, players, per_player, counted_distribution(self.turns), wilson(self.shared, n), components,
+                       never, self._metric_figures(per_player[0].win_rate if per_player else None))
+
+    def _metric_figures(self, first: Rate | None) -> MetricFigures:
+        """The metrics of docs/metrics.md: the measured ones only when every game was measured."""
+        players = self.players
+        margins = counted_distribution(self.margins) if self.margins else None
+        edge = None
+        if first is not None and players > 1:
+            edge = (first.value - 1 / players, first.low - 1 / players, first.high - 1 / players)
+        n = self.measured
+        if not self.games or n < self.games:
+            return MetricFigures(None, None, None, None, None, None, 0, margins, edge)
+        known = self.winner_known
+        return MetricFigures(counted_distribution(self.decisions), [self.decisions_by[p] / n for p in range(players)],
+                             counted_distribution(self.options) if self.options else None, sorted(self.options.items()),
+                             counted_distribution(self.lead_changes),
+                             counted_distribution(known) if known else None, sum(known.values()), margins, edge)
 
 
-def component_figures(records: Sequence[GameRecord], plays_by_game: Sequence[dict], name: str) -> ComponentFigures:
-    """The figures of one component; `plays_by_game` holds `plays_of` of each record."""
-    games_with = 0
-    plays = 0
-    players_who_played = 0
-    their_wins = 0.0
-    for record, game_plays in zip(records, plays_by_game):
-        by_player = game_plays.get(name, {})
-        if by_player:
-            games_with += 1
-        plays += sum(by_player.values())
-        for player in by_player:
-            players_who_played += 1
-            their_wins += record.win_share(player)
-    n = len(records)
-    return ComponentFigures(name, wilson(games_with, n), plays / n if n else 0.0,
-                            wilson(their_wins, players_who_played) if players_who_played else None)
-
-
-def summarize(records: Sequence[GameRecord], players: int) -> Summary:
+def summarize(records: Iterable[GameRecord], players: int) -> Summary:
     """Every figure of a simulation from its games (in any order)."""
-    n = len(records)
-    declared = bool(records) and all(r.returns is not None for r in records)
-    per_player = [PlayerFigures(p, wilson(math.fsum(r.win_share(p) for r in records), n),
-                                distribution([r.scores[p] for r in records]),
-                                distribution([r.returns[p] for r in records]) if declared else None)
-                  for p in range(players)]
-    plays_by_game = [plays_of(r) for r in records]
-    components = [component_figures(records, plays_by_game, name) for name in component_names(records)]
-    never = [c.name for c in components if c.plays_per_game == 0]
-    return Summary(n, players, per_player, distribution([r.turns for r in records]),
-                   wilson(sum(1 for r in records if len(r.winners) > 1), n), components, never,
-                   metric_figures(records, players, per_player[0].win_rate if per_player else None))
+    return Tally(players).add(records).summary()
+
+
+def _shares(games_by_winners: Mapping[int, int]) -> float:
+    """The sum of 1/k over games won among k winners: exact, then rounded once (as math.fsum)."""
+    return float(sum(Fraction(1 / k) * games for k, games in games_by_winners.items()))
 
 
 def margin(record: GameRecord) -> float | None:
@@ -184,27 +280,3 @@ def options_mean(record: GameRecord) -> float | None:
     if record.metrics is None or not record.metrics.options:
         return None
     return math.fsum(k * n for k, n in record.metrics.options) / sum(n for _, n in record.metrics.options)
-
-
-def metric_figures(records: Sequence[GameRecord], players: int, first: Rate | None) -> MetricFigures:
-    """The metrics of docs/metrics.md from the games' records."""
-    margins = [m for m in map(margin, records) if m is not None]
-    edge = None
-    if first is not None and players > 1:
-        edge = (first.value - 1 / players, first.low - 1 / players, first.high - 1 / players)
-    measured = [r.metrics for r in records if r.metrics is not None]
-    if not records or len(measured) < len(records):
-        return MetricFigures(None, None, None, None, None, None, 0, distribution(margins) if margins else None, edge)
-    counts: dict[int, int] = {}
-    for m in measured:
-        for k, times in m.options:
-            counts[k] = counts.get(k, 0) + times
-    every = [k for k in sorted(counts) for _ in range(counts[k])]
-    known = [m.winner_known for m in measured if m.winner_known is not None]
-    n = len(measured)
-    return MetricFigures(distribution([sum(m.decisions) for m in measured]),
-                         [math.fsum(m.decisions[p] for m in measured) / n for p in range(players)],
-                         distribution(every) if every else None, sorted(counts.items()),
-                         distribution([m.lead_changes for m in measured]),
-                         distribution(known) if known else None, len(known),
-                         distribution(margins) if margins else None, edge)
