@@ -22,7 +22,7 @@ from __future__ import annotations
 from itertools import chain
 
 from snowrules.language.diagnostics import Position, RuntimeRulesError
-from snowrules.language.limits import MAX_LIST, MAX_NUMBER, MAX_STEPS
+from snowrules.language.limits import MAX_LIST, MAX_NUMBER, MAX_STEPS, refusal_of_large_number
 
 
 def over_budget(position: Position, limit: int = MAX_STEPS):
@@ -85,13 +85,14 @@ _SMALL_BITS = 61
 def product(position: Position):
     """`a * b` for the rules' `*` at `position`: refused past MAX_NUMBER (SR711), before it is
     worked out when the operands are far too big (a sum of bit lengths bounds the product's)."""
+    refuse = refusal_of_large_number(position, "this product", "x = x * x")
+
     def times(a: int, b: int) -> int:
         bits = a.bit_length() + b.bit_length()
         if bits <= _SMALL_BITS:
             return a * b
         value = a * b if bits <= 2 * _SMALL_BITS + 4 else None
         if value is None or not -MAX_NUMBER <= value <= MAX_NUMBER:
-            raise RuntimeRulesError.at(position, f"this product is larger than {MAX_NUMBER:,}",
-                                       "a number that grows each round of a loop (x = x * x)?", code="SR711")
+            refuse()
         return value
     return times

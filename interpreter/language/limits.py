@@ -51,15 +51,16 @@ def excerpt(text: str, keep: int = 24) -> str:
     return text if len(text) <= keep else f"{text[:keep]}... ({len(text):,} characters)"
 
 
-def refusal_of_large_number(position: Position, what: str) -> Callable[[], None]:
+def refusal_of_large_number(position: Position, what: str, grows: str = "x = x + x") -> Callable[[], None]:
     """What a generated statement calls when the whole number it stores (`what`: "this sum",
-    "the new value of the counter") lies beyond MAX_NUMBER. The bound is checked where a number
+    "the new value of the counter") lies beyond MAX_NUMBER; `grows` is the rule the hint shows
+    as the likely cause (a product's: `x = x * x`). The bound is checked where a number
     is stored (a variable set, a counter changed) by an inline comparison, not at each `+`: the
     hottest generated code pays one comparison per store, and a number that doubles each round
     of a loop (`x = x + x`) is refused at its 61st round, at its own place."""
     def refuse() -> None:
         raise RuntimeRulesError.at(position, f"{what} is larger than {MAX_NUMBER:,}",
-                                   "a number that grows each round of a loop (x = x + x)?", code="SR711")
+                                   f"a number that grows each round of a loop ({grows})?", code="SR711")
     return refuse
 
 
