@@ -79,11 +79,11 @@ def load_yaml(path: Path, shown: str) -> tuple[YamlDocument | None, list[Diagnos
 
 def yaml_from_text(text: str, shown: str) -> tuple[YamlDocument | None, list[Diagnostic]]:
     """A YAML text (a file's, or an editor's unsaved buffer), read as `load_yaml` reads a file."""
-    text_key = build_cache.key("yaml", shown, text)
     known = _READ.get((shown, text))
     if known is not None:
         _READ.move_to_end((shown, text))
-        return YamlDocument(shown, known, text_key), []
+        return YamlDocument(shown, *known), []
+    text_key = build_cache.key("yaml", shown, text)
 
     def build() -> tuple[tuple[Any, list[Diagnostic]], bool]:
         tree, problems = _parsed(text, shown)
@@ -91,7 +91,7 @@ def yaml_from_text(text: str, shown: str) -> tuple[YamlDocument | None, list[Dia
     tree, problems = build_cache.cached("yaml", text_key, build)
     if problems:
         return None, problems
-    _keep(shown, text, tree)
+    _keep(shown, text, tree, text_key)
     return YamlDocument(shown, tree, text_key), []
 
 
@@ -225,13 +225,13 @@ class _BoundedComposer(Composer):
 # (readers take `plain` copies), so the documents may share it.
 # Bounded by the texts' length (a tree takes about 30 bytes of memory per character of its text).
 READ_TEXT_KEPT = 2_000_000
-_READ: OrderedDict[tuple[str, str], Any] = OrderedDict()
+_READ: OrderedDict[tuple[str, str], tuple[Any, str]] = OrderedDict()  # (file, text) -> (tree, key)
 
 
-def _keep(shown: str, text: str, tree: Any) -> None:
+def _keep(shown: str, text: str, tree: Any, text_key: str) -> None:
     if len(text) > READ_TEXT_KEPT // 4:
         return
-    _READ[(shown, text)] = tree
+    _READ[(shown, text)] = (tree, text_key)
     kept = sum(len(key[1]) for key in _READ)
     while kept > READ_TEXT_KEPT:
         (_, oldest), _ = _READ.popitem(last=False)
