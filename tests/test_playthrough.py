@@ -41,7 +41,7 @@ def test_a_game_played_through_ends_as_on_the_vm(config):
         through = game.play_through(seed, random_decide(seats, seed))
         assert on_vm[0] is not None  # the result: the VM's game ended
         assert final(through) == on_vm, seed
-    assert game._playthroughs[frozenset()], "every bundled ruleset can be played through"
+    assert game._playthroughs[frozenset(), False], "every bundled ruleset can be played through"
 
 
 @pytest.mark.parametrize("config", configurations(), ids=config_id)
@@ -62,7 +62,7 @@ def test_play_with_random_agents_plays_through_and_keeps_its_games():
     game = game_for(("snow_time", None, 4))
     agents = [RandomAgent(seat) for seat in range(4)]
     st = play(game, agents, 7)
-    assert game._playthroughs[frozenset()]  # the fast path was taken
+    assert game._playthroughs[frozenset(), False]  # the fast path was taken
     again = game.start(7, decide=random_decide(4, 0))
     assert st.result.winners == again.result.winners and st.counters == again.counters
 
@@ -85,7 +85,7 @@ def test_a_runtime_error_played_through_names_the_rule(tmp_path):
     with pytest.raises(RuntimeRulesError) as caught:
         game.play_through(0, random_decide(2, 0))
     assert "rules.sr:8:9: error: a value is none where this rule needs one" in str(caught.value)
-    assert game._playthroughs[frozenset()]
+    assert game._playthroughs[frozenset(), False]
 
 
 @pytest.mark.parametrize("length, sizes", [
@@ -180,7 +180,7 @@ def test_statements_in_place_play_the_game_the_vm_plays(tmp_path, players):
         through = game.play_through(seed, answering_at_random(draws), draws=draws)
         assert final(through) == final(on_vm), seed
         ended_by_the_trigger += str(on_vm.result.rule).endswith(":7:5")
-    assert game._playthroughs[frozenset()]
+    assert game._playthroughs[frozenset(), False]
     assert ended_by_the_trigger == 30  # every game ends at `end game` in the `when` rule (line 7)
 
 
@@ -196,7 +196,7 @@ def test_an_error_in_a_statement_in_place_names_it(tmp_path, statement, message)
     with pytest.raises(RuntimeRulesError) as caught:
         game.play_through(0, random_decide(2, 0))
     assert f"rules.sr:{message}" in str(caught.value)
-    assert game._playthroughs[frozenset()]
+    assert game._playthroughs[frozenset(), False]
 
 
 def test_a_map_over_a_constant_list_is_worked_out_once_and_copied(tmp_path):
@@ -302,38 +302,37 @@ def test_an_optional_choice_played_through_offers_none_after_the_items(tmp_path)
 
 
 @pytest.mark.parametrize("config", configurations(), ids=config_id)
-def test_a_game_paused_at_the_end_of_a_turn_plays_on_through_as_on_the_vm(config):
-    """Game.play_rest_through (a search's playouts): a game run on the VM to the end of its turn
-    `turn` and played on from there as generated functions, with the same generators, ends as
-    the VM ends it; a state it cannot go on with (listened, or stopped inside a turn) is left as
-    it was."""
+def test_a_game_stopped_anywhere_plays_on_through_as_on_the_vm(config):
+    """Game.play_rest_through (a search's playouts): a game stopped by the VM at its k-th decision,
+    or paused at the end of its turn `turn`, and played on from there as generated functions with
+    the same generators, ends as the VM ends it; a state it cannot go on with (listened, inside a
+    reaction or a free action) is left as it was."""
     game = game_for(config)
     seats = game.program.seats
     handed_over = 0
-    for seed in range(4):
+    for seed in range(3):
         on_vm = final_on_vm(game, config, seed)
-        for turn in (1, 2, 5):
+        for stop in ("decision 0", "decision 1", "decision 4", "decision 15", "decision 50", "turn 1", "turn 3"):
             draws = [RandomAgent(seed * 100 + seat).drawer for seat in range(seats)]
             decide = answering_at_random(draws)
+            how, number = stop.split()
             st = game.start(seed)  # at its first decision (one with a choice: nothing drawn yet)
-            assert not game.play_rest_through(st, decide, draws) and st.pending is not None
-            st.pause_after_turn, st.decide = turn, decide
-            game.answer(st, [draws[seat](st, len(options)) for seat, options in zip(st.pending.seats,
-                                                                                     st.pending.options)])
-            if not st.paused:
-                assert st.result is not None
-                continue  # over before that turn ended (or no turns loop to pause in)
+            if how == "turn":
+                st.pause_after_turn, st.decide = int(number), decide
+            for _ in range(1 if how == "turn" else int(number)):
+                if st.result is not None:
+                    break
+                game.answer(st, [draws[seat](st, len(options)) for seat, options in zip(st.pending.seats,
+                                                                                         st.pending.options)])
+            st.decide = None
+            if st.result is not None or (how == "turn" and not st.paused):
+                continue  # over before that stop (or no turns loop to pause in)
             listened = st.clone()
             listened.sink = print
-            assert not game.play_rest_through(listened, decide, draws) and listened.paused
+            assert not game.play_rest_through(listened, decide, draws)
+            assert (listened.pending is None) == (how == "turn")
             if game.play_rest_through(st, decide, draws):
                 handed_over += 1
-                assert final(st) == on_vm, (seed, turn)
+                assert final(st) == on_vm, (seed, stop)
                 assert st.decide is None and st.draws is None
-    assert handed_over > 0 or not _turns_in_main(game)
-
-
-def _turns_in_main(game) -> bool:
-    main = game.program.blocks[game.program.main.block]
-    return any(main.natives[pc] is None and type(main.steps[pc]).__name__ == "TurnsStep"
-               for pc in range(main.size))
+    assert handed_over > 0

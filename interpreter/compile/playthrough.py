@@ -54,10 +54,11 @@ from snowrules.compile.steps import (
     WhileStep,
     index_combinations,
 )
+from snowrules.compile.steps import bind as bind_items
 from snowrules.compile.triggers import prefiltered
 from snowrules.language.diagnostics import RuntimeRulesError, SnowrulesError
 from snowrules.model.events import PhaseStarted, kinds_of
-from snowrules.model.program import Program
+from snowrules.model.program import LOOP, ROUTINE, TURNS, WHILE, Program
 from snowrules.model.rng import seat_draw_text
 
 Run = Callable[[object, list], None]
@@ -70,11 +71,14 @@ class _NotPlayable(Exception):
     """A step this module has no template for."""
 
 
-def playthrough(program: Program, heard: frozenset[str] = frozenset()) -> Callable[[object], None] | None:
+def playthrough(program: Program, heard: frozenset[str] = frozenset(), resumable: bool = False
+                ) -> Callable[[object], None] | None:
     """A function that plays a started state (see Game.play_through) to its end, or None when the
     program has a step without a template here. What is listened to is known when the game is
     built: the event lines of the kinds in `heard` (event class names) are kept, each a direct
-    call of `State.sink`; the others are left out and cost nothing."""
+    call of `State.sink`; the others are left out and cost nothing. `resumable`: the program also
+    gets an entry per block that goes on from a frame of the VM (`_Builder.resume_entry`), and
+    the function's `rest` plays a stopped state on to its end from its frames."""
     # Blocks are built inside the blocks that call them, so a ruleset whose procedures, effects and
     # reactions nest deeply builds deeply (several hundred frames for a full euro game): the builder
     # gets a higher limit of its own, and a ruleset deeper still is played on the VM instead.
@@ -83,7 +87,7 @@ def playthrough(program: Program, heard: frozenset[str] = frozenset()) -> Callab
     try:
         builder = _Builder(program, heard)
         main = builder.function(program.main.block)
-        after_turn = builder.after_turn_entry()
+        resumes = [builder.resume_entry(block) for block in program.blocks] if resumable else None
         builder.finish()
         builder.module.load()
     except (_NotPlayable, RecursionError):
@@ -105,12 +109,20 @@ def playthrough(program: Program, heard: frozenset[str] = frozenset()) -> Callab
     def play(st) -> None:
         ended(st, main, st, st.envs[0])
 
-    def play_after_turn(st, env: list, turn: int) -> None:
-        """The rest of a game from the end of turn `turn` of its main turns loop, `env` the main
-        routine's environment (see _Builder.after_turn_entry)."""
-        ended(st, after_turn, st, env, turn)
+    def rest(st) -> None:
+        """A state stopped by the VM played on to its end: its frames from the top down, each
+        block's statements from the frame's `pc` and what its kind does at its end (the next
+        items of a loop, the next turns), everything they start running in place."""
+        frames = st.frames
+
+        def frames_run() -> None:
+            while frames:
+                frame = frames[-1]
+                resumes[frame.block](st, frame)
+                frames.pop()
+        ended(st, frames_run)
     play.module = builder.module  # its text: `snowrules explain --code`
-    play.after_turn = None if after_turn is None else play_after_turn
+    play.rest = None if resumes is None else rest
     return play
 
 
@@ -349,7 +361,7 @@ class _Builder(EventTemplates):
         """`each turn:` / `rounds N:` as TurnsStep and the VM's end of a turns block run it: each
         turn numbered, checked against the limit (evaluated before each turn, as the VM does at
         the end of the one before) and the budget, started, played. `done` names the number of
-        the turn last played (`after_turn_entry`); None: none yet."""
+        the turn last played (`end_of_block_lines`); None: none yet."""
         block = self.program.blocks[step.block]
         turn, counter = done or fuse.fresh(), int(self.program.turn_counter)
         started = self.bound(apply.start_turn, ns)
@@ -362,24 +374,58 @@ class _Builder(EventTemplates):
         return lines + [f"    if {turn} > {int(self.program.max_steps)}: {fail}()",
                         f"    {started}(st, {counter}, {turn})", f"    {body}"]
 
-    def after_turn_entry(self) -> Callable | None:
-        """A function `(st, env, turn)` that plays a game on from the end of turn `turn` of the
-        main routine's turns loop (`Game.play_rest_through`: a search's playouts, started on the
-        VM, go on here at the end of their first turn): the loop's next turns, then the
-        statements after it. None when the main routine has no turns loop of its own."""
-        main = self.program.blocks[self.program.main.block]
-        loops = [pc for pc in range(main.size) if main.natives[pc] is None and type(main.steps[pc]) is TurnsStep]
-        if len(loops) != 1:
-            return None
-        namespace: dict = {}
-        lines = [fuse.mark(main.positions[loops[0]], namespace),
-                 *self.turns_lines(main.steps[loops[0]], namespace, done="turn")]
-        for pc in range(loops[0] + 1, main.size):
-            lines += self.statement_lines(main, pc, namespace)
-        lines = self.final_lines(lines, namespace)
-        name = fuse.fresh("_after_turn")
-        source = f"def {name}(st, env, turn):\n" + "\n".join(fuse.indent(lines))
-        return self.module.define(name, source, namespace)
+    def resume_entry(self, block) -> Run:
+        """A function `(st, frame)` that runs `block` on from a VM frame of it (the frame's
+        environment, loop items and position, runtime/vm.py) as the VM would to the block's end,
+        everything it starts running in place: a stopped decision's step (its `pc`, or a slot an
+        `if` jumped to) asks again, each statement from `pc` on runs guarded by `if pc <= k`, then
+        what the block's kind does at its end (a loop's next items, a `while`'s next passes, the
+        next turns, a routine's environment dropped). The same statement lines as the block's
+        own function: a game played on from a stop runs the code that plays it through."""
+        ns: dict = {}
+        lines = ["env = st.envs[frame.env]", "pc = frame.pc"]
+        slots = [(pc, inlined) for pc, inlined in enumerate(block.steps) if pc > block.size and inlined is not None]
+        if slots:  # only a stopped decision's frame is ever at a slot
+            lines.append(f"if pc > {int(block.size)}:")
+            for pc, inlined in slots:
+                lines += [f"    if pc == {int(pc)}:", f"        {fuse.mark(block.positions[pc], ns)}",
+                          *fuse.indent(fuse.indent(self.step_lines(inlined.step, ns))),
+                          f"        pc = {int(inlined.after)}"]
+        for pc in range(block.size):
+            lines += [f"if pc <= {int(pc)}:", *fuse.indent([*self.statement_lines(block, pc, ns), "pass"])]
+        lines += self.end_of_block_lines(block, ns)
+        lines = self.final_lines(lines, ns)
+        name = fuse.fresh("_resume")
+        return self.module.define(name, f"def {name}(st, frame):\n" + "\n".join(fuse.indent(lines)), ns)
+
+    def end_of_block_lines(self, block, ns: dict) -> list[str]:
+        """What the VM does at the end of a block of each kind (runtime/vm.py), as lines of a
+        resume entry: the frame's next items, passes or turns, each a call of the block's own
+        function; a routine's environment dropped. A sequence ends there."""
+        kind = block.kind
+        fail, where = self.bound(budget.over_budget, ns), self.bound(block.position, ns)
+        if kind is LOOP:
+            items, at = fuse.fresh(), fuse.fresh()
+            slots = tuple(int(slot) for slot in block.slots)
+            if len(slots) == 1:
+                binding = [f"    env[{slots[0]}] = {items}[{at}]"]
+            else:
+                binding = [f"    {self.bound(bind_items, ns)}(env, {slots!r}, {items}[{at}])"] if slots else []
+            return [f"{items} = frame.items",
+                    *budget.charge_lines(f"len({items}) - frame.index - 1", where, fail),
+                    f"for {at} in range(frame.index + 1, len({items})):",
+                    *binding,
+                    f"    {self.call(block.id, ns)}"]
+        if kind is WHILE:
+            return [f"while {self.value(block.cond, ns)}:",
+                    f"    {self.call(block.id, ns)}",
+                    *fuse.indent(budget.charge_lines("1", where, fail))]
+        if kind is TURNS:
+            turn = fuse.fresh()
+            return [f"{turn} = frame.index", *self.turns_lines(TurnsStep(block.id), ns, done=turn)]
+        if kind is ROUTINE:
+            return ["st.envs.pop()"]
+        return []
 
     def choose_count_lines(self, step: ChooseStep, ns: dict) -> list[str]:
         """One seat's `up to N` / `exactly N` decision (or an optional one), written inline for

@@ -247,10 +247,11 @@ class _Search:
 
     @staticmethod
     def _playout(game: Game, st: State, rng: random.Random) -> None:
-        """Uniformly random answers for every seat until the game ends. The answers are given from
-        inside the run, as `play` does, which spares a stop and a restart at every decision. At
-        the end of the turn it starts in, the playout goes on as generated functions
-        (Game.play_rest_through), with the same draws from `rng`, when the program can."""
+        """Uniformly random answers for every seat until the game ends. The playout goes on as
+        generated functions from the decision it starts at (Game.play_rest_through), with the
+        same draws from `rng`, when the program can; else the answers are given from inside the
+        run, as `play` does, which spares a stop and a restart at every decision, and the playout
+        goes on as generated functions at the end of the turn it is in, when it can then."""
         drawer = index_drawer(rng.random)
 
         def decide(state: State):
@@ -261,7 +262,7 @@ class _Search:
         while True:
             settle_chance(game, st, rng)
             decision = game.decision(st)
-            if decision is None:
+            if decision is None or game.play_rest_through(st, decide, draws):
                 return
             if handing_over and len(st.frames) == 2:  # in a turn of the main turns loop: pause at its end
                 st.pause_after_turn = st.frames[1].index
@@ -269,6 +270,7 @@ class _Search:
             try:
                 game.answer(st, [drawer(st, len(options)) for options in decision.options])
                 if st.paused:
+                    st.pause_after_turn = None
                     if game.play_rest_through(st, decide, draws):
                         return
                     handing_over = st.paused = False

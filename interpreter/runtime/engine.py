@@ -10,6 +10,7 @@ from typing import Any
 
 from snowrules.compile.free_actions import FREE_KEY, free_label
 from snowrules.compile.playthrough import playthrough
+from snowrules.compile.steps import ChooseStep, InlinedBranch
 from snowrules.language.diagnostics import IllegalChoiceError, Position
 from snowrules.model.events import Chosen, Event, kinds_of
 from snowrules.model.grid import Grid
@@ -45,7 +46,8 @@ class Game:
         self.layout = layout
         score = layout.counter_families.get("score")
         # built on first use by play_through for the kinds of events heard (False: not possible)
-        self._playthroughs: dict[frozenset[str], Any] = {}
+        self._playthroughs: dict[tuple[frozenset[str], bool], Any] = {}
+        self._counted_blocks: frozenset[int] | None = None  # reactions' and free actions' (see _resumable_at)
         self._component_counters = [f for f in layout.counter_families.values() if f.per_component]
         self._score_base = score.base if score is not None and score.per_player and not score.keys else None
 
@@ -93,37 +95,61 @@ class Game:
         return st
 
     def play_rest_through(self, st: State, decide, draws: list | None = None) -> bool:
-        """Play on to its end, as `play_through` plays a game, a state that paused at the end of
-        a turn of its main routine's turns loop (`st.pause_after_turn` reached: the VM's frames
-        are then that routine's and the loop's, nothing else runs): the rest of the game runs as
-        generated functions, each decision answered by `decide` (and `draws`) in place. False,
-        and the state untouched, when the program cannot go on so (no such loop, explicit
-        chance, someone listening, or another place): go on with `answer` then."""
-        frames = st.frames
-        if (not st.paused or st.explicit or st.sink is not None or len(frames) != 2
-                or frames[0].block != self.program.main.block):
+        """Play on to its end, as `play_through` plays a game, a state the VM stopped at a plain
+        decision (or paused at the end of a turn): the rest of the game runs as generated
+        functions from the state's frames (compile/playthrough.py, `resume_entry`), each decision
+        answered by `decide` (and `draws`) in place, the stopped one asked again. False, and the
+        state untouched, when the program or the state cannot go on so (explicit chance, someone
+        listening, a stop inside a reaction or a free action, or at another kind of decision):
+        go on with `answer` then."""
+        if st.explicit or st.sink is not None or st.result is not None or not self._resumable_at(st):
             return False
-        built = self.played_through(frozenset())
-        if built is False or built.after_turn is None:
+        built = self.played_through(frozenset(), resumable=True)
+        if built is False:
             return False
-        routine, turns = frames
-        if self.program.blocks[turns.block].kind != TURNS or turns.pc != self.program.blocks[turns.block].size:
-            return False
+        st.pending = st.answer = None
         st.paused = False
         st.decide, st.draws = decide, draws
         try:
-            built.after_turn(st, st.envs[routine.env], turns.index)
+            built.rest(st)
         finally:
             st.decide = st.draws = None
         return True
 
-    def played_through(self, heard: frozenset[str]):
+    def _resumable_at(self, st: State) -> bool:
+        """Whether generated functions can go on from the state's frames: none of them runs a
+        reaction or a free action (the generated code counts those running rather than reading
+        frames), and the top one waits at a plain decision (asked again from its options: the
+        same question) or is a turn paused at its end."""
+        frames = st.frames
+        if not frames or st.pause_after_turn is not None or st.deferring:
+            return False
+        program = self.program
+        apart = self._counted_blocks
+        if apart is None:
+            reactions = program.reactions.blocks if program.reactions is not None else frozenset()
+            apart = self._counted_blocks = reactions | {a.routine.block for a in program.free_actions}
+        if any(frame.block in apart for frame in frames):
+            return False
+        top = frames[-1]
+        block = program.blocks[top.block]
+        if st.pending is None:
+            return st.paused and block.kind == TURNS and top.pc == block.size
+        if st.pending.chance or top.pc >= len(block.steps):
+            return False
+        step = block.steps[top.pc]
+        if type(step) is InlinedBranch:
+            step = step.step
+        return type(step) is ChooseStep
+
+    def played_through(self, heard: frozenset[str], resumable: bool = False):
         """The program built to play a game through for listeners of these event kinds (see
         `play_through`; its `module` is the generated code), built once; False when the program
-        cannot be played through."""
-        built = self._playthroughs.get(heard)
+        cannot be played through. `resumable`: built to go on from a stopped state too (its
+        `rest`), for searches' playouts (a build of its own: a resume entry per block)."""
+        built = self._playthroughs.get((heard, resumable))
         if built is None:
-            built = self._playthroughs[heard] = playthrough(self.program, heard) or False
+            built = self._playthroughs[heard, resumable] = playthrough(self.program, heard, resumable) or False
         return built
 
     def _new_state(self, seed: int, sink, forced, decide, explicit: bool, listen) -> State:
