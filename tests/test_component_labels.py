@@ -143,3 +143,73 @@ def test_a_mistake_in_a_label_is_reported_at_its_text(tmp_path, file, old, new, 
     exit_code, out = _cli("validate", str(folder), "--no-play", "--format", "json")
     found = [(f"{d['line']}:{d['col']}", d["code"], d["message"]) for d in json.loads(out)["diagnostics"]]
     assert (exit_code, found) == (1, [(place, code, message)])
+
+
+# The account of `snowrules run tests/rulesets/labelled_dice --players 2 --seed 1` (random bots),
+# worked by hand from the rules: setup raises each second die to 3; round 1 both pick their die #2
+# (showing 3, +2: 5); round 2 Ann's die #2 (5, +2 clamped at 6: 5 VP), Bob's die #1 (1 -> 3); round
+# 3 Ann has one die under 6 (taken without asking, no choice told), Bob's die #2 (5 -> 6); each
+# check-out raises the guests' DAY, and DAY 3 checks out in round 3 (2 points).
+ACCOUNT = """\
+Turn 1
+  - main
+    chosen: Ann: Ann's die showing 3
+    Ann die #2: value +2 (now 5)
+    chosen: Bob: Bob's die showing 3
+    Bob die #2: value +2 (now 5)
+  - check out
+    Guest A: day +1 (now 2)
+    Guest B: day +1 (now 2)
+
+Turn 2
+  - main
+    chosen: Ann: Ann's die showing 5
+    Ann die #2: value +1 (now 6)
+    Ann: score +5 (now 5)
+    chosen: Bob: Bob's die showing 1
+    Bob die #1: value +2 (now 3)
+  - check out
+    Guest A: day +1 (now 3)
+    Guest B: day +1 (now 3)
+
+Turn 3
+  - main
+    Ann die #1: value +2 (now 3)
+    chosen: Bob: Bob's die showing 5
+    Bob die #2: value +1 (now 6)
+    Bob: score +5 (now 5)
+  - check out
+    Guest A (pays 2) on DAY 3: Ann.rooms -> Ann.checkout
+    Ann: score +2 (now 7)
+    Guest B (pays 3) on DAY 3: Bob.rooms -> Bob.checkout
+    Bob: score +2 (now 7)
+"""
+
+
+def test_the_account_names_components_by_their_labels_and_the_log_by_their_names(tmp_path):
+    """The chosen die reads with the face it showed when chosen, the moved guest with its DAY
+    when it moved; a counter's line keeps the plain name (it says the value itself). The log of
+    the same game names them plainly."""
+    log = tmp_path / "game.jsonl"
+    code, out = _cli("run", str(LABELLED), "--players", "2", "--seed", "1", "--log", str(log))
+    assert code == 0
+    assert ACCOUNT in out
+    logged = [json.loads(line) for line in log.read_text().splitlines()]
+    chosen = [e["option"] for e in logged if e["e"] == "choice"]
+    assert chosen == ["Ann die", "Bob die", "Ann die", "Bob die", "Bob die"]
+    checked_out = [e["what"] for e in logged if e["e"] == "move" and e["to"].endswith("checkout")]
+    assert checked_out == [["Guest A"], ["Guest B"]]
+
+
+def test_a_replayed_account_and_a_browsers_read_the_same_labels(tmp_path):
+    """`replay --show` (play/show.py) and the browser's accounts (web/views.Accounts) tell the
+    same labelled lines as `snowrules run`."""
+    from snowrules.play.show import account_steps
+    from snowrules.records.logfile import read_log
+    from snowrules.web.watch import Watch
+    log = tmp_path / "game.jsonl"
+    assert _cli("run", str(LABELLED), "--players", "2", "--seed", "1", "--log", str(log))[0] == 0
+    logged, game = read_log(log), _game()
+    replayed = [line for step in account_steps(logged, game, None) for line in step]
+    assert ACCOUNT in "\n".join(replayed) + "\n"
+    assert ACCOUNT in "\n".join(Watch(game, logged).accounts.lines[None]) + "\n"

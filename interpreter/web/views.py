@@ -15,7 +15,7 @@ from xml.etree import ElementTree
 from snowrules.model.grid_zones import is_spot
 from snowrules.model.state import State
 from snowrules.play.layouts import layouts_picture, state_grids
-from snowrules.play.narrate import Narrator, UnseenCounters, narrator_for
+from snowrules.play.narrate import Narrator, account_listeners, narrator_for
 from snowrules.runtime.engine import Game
 
 SVG = "http://www.w3.org/2000/svg"
@@ -155,22 +155,28 @@ class Accounts:
     def __init__(self, game: Game, readers: Iterable[int | None]):
         self.lines: dict[int | None, list[str]] = {}
         self._narrators: list[Narrator] = []
-        self._unseen: list[UnseenCounters] = []
+        self._listeners: list = []
         for reader in readers:
             lines = self.lines[reader] = []
-            narrator = narrator_for(game.layout, lines.append,
+            narrator = narrator_for(game, lines.append,
                                     None if reader is None else set(game.program.seats_of(reader)))
             self._narrators.append(narrator)
-            if narrator.unseen is not None:
-                self._unseen.append(narrator.unseen)
+            self._listeners.extend(account_listeners(narrator))
+
+    def follow(self, st: State) -> None:
+        """The state the game is played in from now on, that the accounts read labels from (a
+        table's state is replaced when a rules error takes it back to a copy)."""
+        for narrator in self._narrators:
+            if narrator.labels is not None:
+                narrator.labels.follow(st)
 
     def sink(self, event: dict) -> None:
         for narrator in self._narrators:
             narrator.feed(event)
 
     def listen(self, event) -> None:
-        for unseen in self._unseen:
-            unseen.listen(event)
+        for listen in self._listeners:
+            listen(event)
 
     def flush(self) -> None:
         for narrator in self._narrators:

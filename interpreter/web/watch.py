@@ -47,6 +47,7 @@ class Watch:
         self.accounts = views.Accounts(game, readers)
         self.events: list[dict] = []
         self.st = game.start(int(logged.header["seed"]), self._record, listen=self.accounts.listen)
+        self.accounts.follow(self.st)
         self.steps = [self._step(self.st, [])]
         self.taken = 0                 # the log's choices played so far
         self.logged, self.stamp = logged, stamp(logged.path)
