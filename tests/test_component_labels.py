@@ -213,3 +213,25 @@ def test_a_replayed_account_and_a_browsers_read_the_same_labels(tmp_path):
     replayed = [line for step in account_steps(logged, game, None) for line in step]
     assert ACCOUNT in "\n".join(replayed) + "\n"
     assert ACCOUNT in "\n".join(Watch(game, logged).accounts.lines[None]) + "\n"
+
+
+def test_the_browsers_holdings_and_card_details_read_the_labels():
+    """A browser table of labelled_dice (seed 1, both seats people): Ann's page at her first
+    decision lists her dice and Guest A as the terminal does, with values; pointing at a die, an
+    option or a guest shows its fields under the text the page shows; the counters keep plain
+    names."""
+    from snowrules.play.agents import parse_agents
+    from snowrules.web.table import Table
+    room = Table(_game(), 1, parse_agents("human,human"), str(LABELLED))
+    page = room.snapshot(0)
+    zones = page["view"]["zones"]
+    assert zones["Ann.workers"] == ["Ann's die showing 1", "Ann's die showing 3"]
+    assert zones["Ann.rooms"] == ["Guest A (pays 2) on DAY 1"]
+    assert zones["Bob.workers"] == ["Bob's die showing 1", "Bob's die showing 3"]
+    assert page["decisions"][0]["options"] == ["Ann's die showing 1", "Ann's die showing 3"]
+    assert page["details"]["Ann's die showing 3"] == "kind: die\nowner: Ann"
+    assert page["details"]["Guest A (pays 2) on DAY 1"] == "fee: 2\nkind: guest"
+    assert page["view"]["counters"]["Ann die #2.value"] == 3
+    room.answer(0, 1)   # Ann raises her die #2: 3 -> 5
+    assert room.snapshot(0)["view"]["zones"]["Ann.workers"] == ["Ann's die showing 1", "Ann's die showing 5"]
+    assert "    chosen: Ann: Ann's die showing 3" in room.snapshot(0)["account"]

@@ -108,7 +108,7 @@ class Table:
                     "places": [{"name": views.player_name(game, p.player), "agent": p.agent} for p in self.places],
                     "seat_names": list(game.layout.seat_names),
                     "view": view, "picture": drawn, "spots": places,
-                    "details": views.details(game, view, decisions), "decisions": decisions,
+                    "details": views.details(game, st, view, decisions), "decisions": decisions,
                     "waiting": [] if self.failure else views.waiting_for(game, st, self.answers),
                     "result": views.result(game, st), "failure": self.failure,
                     "account_start": since, "account": lines[since:]}

@@ -118,7 +118,7 @@ class Watch:
         return {"kind": "watch", "title": self.title, "step": step, "steps": len(self.steps) - 1, "live": live,
                 "turn": here.state.counters[turn], "turns": [[t, n] for t, n in turns.items()],
                 "reader": reader, "readers": [views.player_name(game, p) for p in range(players)],
-                "seat_names": list(game.layout.seat_names), "view": view, "details": views.details(game, view),
+                "seat_names": list(game.layout.seat_names), "view": view, "details": views.details(game, st, view),
                 "picture": views.picture(game, st, reader),
                 "chosen": here.chosen if reader is None else [],
                 "waiting": views.waiting_for(game, st), "result": views.result(game, st),
