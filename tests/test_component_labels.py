@@ -212,7 +212,11 @@ def test_a_replayed_account_and_a_browsers_read_the_same_labels(tmp_path):
     logged, game = read_log(log), _game()
     replayed = [line for step in account_steps(logged, game, None) for line in step]
     assert ACCOUNT in "\n".join(replayed) + "\n"
-    assert ACCOUNT in "\n".join(Watch(game, logged).accounts.lines[None]) + "\n"
+    watched = Watch(game, logged)
+    assert ACCOUNT in "\n".join(watched.accounts.lines[None]) + "\n"
+    assert [step.chosen for step in watched.steps[1:]] == [
+        ["Ann: Ann's die showing 3"], ["Bob: Bob's die showing 3"], ["Ann: Ann's die showing 5"],
+        ["Bob: Bob's die showing 1"], ["Bob: Bob's die showing 5"]]
 
 
 def test_the_browsers_holdings_and_card_details_read_the_labels():

@@ -64,7 +64,9 @@ class Watch:
                 break                  # a decision of several seats logged in part: wait for the rest
             indexes = logged_indexes(logged, group, st.pending, choices)
             self.taken += len(group)
-            shown = [f"{event.get('seat')}: {event.get('option')}" for _number, event in group]
+            # each answer as the account tells it: by its label, with the values it has as it is chosen
+            shown = [f"{event.get('seat')}: {game.shown_label(st, options[index])}"
+                     for (_number, event), options, index in zip(group, st.pending.options, indexes)]
             game.answer(st, indexes)
             self.steps.append(self._step(st, shown))
         check_same_events(logged, self.events)
