@@ -107,8 +107,8 @@ def test_a_label_reads_a_path_into_a_field():
     game = _game(RULESETS.parent.parent / "rulesets" / "snowfall_over_mountains", 1)
     st = game.start(1)
     names = game.layout.component_names
-    assert game.component_label(st, names.index("tile 09")) == "tile 09: bush, bear | tree"
-    assert game.component_label(st, names.index("tile 14")) == "tile 14: tree, rabbit | none"
+    assert game.component_label(st, names.index("tile 09")) == "tile 09 (bush, bear | tree)"
+    assert game.component_label(st, names.index("tile 14")) == "tile 14 (tree, rabbit | none)"
 
 
 # (file, text, replaced by, "line:col", code, message). The templates, as written:
