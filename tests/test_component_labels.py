@@ -239,3 +239,62 @@ def test_the_browsers_holdings_and_card_details_read_the_labels():
     room.answer(0, 1)   # Ann raises her die #2: 3 -> 5
     assert room.snapshot(0)["view"]["zones"]["Ann.workers"] == ["Ann's die showing 1", "Ann's die showing 5"]
     assert "    chosen: Ann: Ann's die showing 3" in room.snapshot(0)["account"]
+
+
+def _decisions(ruleset: str, players: int, seed: int, count: int) -> list[tuple[str, str, list[str]]]:
+    """The first `count` decisions of a bundled game in which every seat takes its first option:
+    (seat, prompt, options as a person reads them)."""
+    from snowrules.compile.compiler import load_program
+    game = Game(load_program(ruleset, None, players))
+    st, seen = game.start(seed), []
+    while st.result is None and len(seen) < count:
+        pending = st.pending
+        seen.append((game.layout.seat_names[pending.seats[0]], game.prompt(pending),
+                     game.option_labels(st, pending.options[0])))
+        game.answer(st, [0] * len(pending.seats))
+    return seen
+
+
+def test_snow_planner_reads_dice_with_their_values_and_spaces_with_their_cost():
+    """Snow Planner, 2 players, seed 3, first options throughout. Setup raises each seat's die #2
+    to 3 ([Player Setup 13]); red places its die showing 1 on the snow area's space 1, so green
+    is offered the snow area's space 2, whose cost is 2 (action_spaces.yaml: '1-2 snow 2', position
+    2, cost 2), and red then the restaurant area first. The raise is a free action: its option
+    still names the die plainly (its label is the engine's free_label, not a component's)."""
+    spaces = ["restaurant area, space 1 (cost 0)", "promotion area, space 1 (cost 0)",
+              "ticket area, space 1 (cost 0)", "event area, space 1 (cost 0)", "guest area, space 1 (cost 0)",
+              "vip area, space 1 (cost 0)", "summit area, space 1 (cost 0)", "job area, space 1 (cost 0)",
+              "project area, space 1 (cost 0)"]
+    assert _decisions("snow_planner", 2, 3, 6)[1:] == [
+        ("red", "place a die on an action space",
+         ["red worker die showing 1", "red worker die showing 3", "free: raise a die (red die)"]),
+        ("red", "choose an action space for the die",
+         ["snow area, space 1 (cost 0)", *spaces, "free: raise a die (red die)"]),
+        ("green", "place a die on an action space", ["green worker die showing 1", "green worker die showing 3"]),
+        ("green", "choose an action space for the die", ["snow area, space 2 (cost 2)", *spaces]),
+        ("red", "choose an action space for the die", spaces),
+    ]
+
+
+def test_snow_planner_cards_read_with_their_day_and_stay_conditions():
+    """The cards a player weighs at check-out and when taking a card: opening guest 2 needs 0
+    windows on DAY 1 and 1 on DAY 2 (opening_guests.yaml: stay [0, 1]); blue Student 1 and 2
+    (guests.yaml); VIP Film Star 4 windows and 1 ticket, penalty 4 (vips.yaml)."""
+    from snowrules.compile.compiler import load_program
+    game = Game(load_program("snow_planner", None, 2))
+    st, names = game.start(3), game.layout.component_names
+    read = [game.component_label(st, names.index(name))
+            for name in ("opening guest 2", "blue Student", "VIP Film Star")]
+    assert read == ["opening guest 2 (DAY 1; to stay: 0/1 windows on DAY 1/2)",
+                    "blue Student (DAY 1; to stay: 1/2 windows on DAY 1/2)",
+                    "VIP Film Star (DAY 1; to stay: 4 windows and 1 ticket; penalty 4 VP)"]
+
+
+def test_snowy_tricks_prizes_read_with_their_stars():
+    """A prize's stars are the points each instructor card under it scores ([Prize Points]):
+    prizes.yaml gives 'Win 0 tricks' 2 stars and the Prediction Prize 2."""
+    from snowrules.compile.compiler import load_program
+    game = Game(load_program("snowy_tricks", None, 3))
+    st, names = game.start(1), game.layout.component_names
+    assert [game.component_label(st, names.index(n)) for n in ("Win 0 tricks", "Prediction Prize")] == \
+        ["Win 0 tricks (stars: 2)", "Prediction Prize (stars: 2)"]
