@@ -243,7 +243,8 @@ def narrator_for(game: Game, write, readers: set[int] | None, show_rules: bool =
     """The account one reader gets, in the terminal, the browser or a replay: `readers` are the
     seats whose hidden zones they see (None: everything is told). A solo game (one player, no
     automa) ends with the player's score. Its `labels` (AccountLabels) and `unseen` listen to the
-    game's event values (`listeners`); the labels also need the state (`labels.observe`)."""
+    game's event values (`account_listeners`); the labels also need the state (`account_observer`
+    for play(), or `labels.follow`)."""
     layout = game.layout
     unseen = UnseenCounters(layout, readers) if readers is not None else None
     return Narrator(show_rules, write, secrets_for(layout, readers) if readers is not None else None, unseen,
@@ -252,7 +253,10 @@ def narrator_for(game: Game, write, readers: set[int] | None, show_rules: bool =
 
 def account_listeners(narrator: Narrator) -> list:
     """What a narrator made by `narrator_for` listens with, each to be told every event value."""
-    return [x.listen for x in (narrator.unseen, narrator.labels) if x is not None and getattr(x, "active", True)]
+    found = [narrator.unseen.listen] if narrator.unseen is not None else []
+    if narrator.labels is not None and narrator.labels.active:
+        found.append(narrator.labels.listen)
+    return found
 
 
 def account_observer(narrator: Narrator | None):
