@@ -107,8 +107,8 @@ def test_a_label_reads_a_path_into_a_field():
     game = _game(RULESETS.parent.parent / "rulesets" / "snowfall_over_mountains", 1)
     st = game.start(1)
     names = game.layout.component_names
-    assert game.component_label(st, names.index("tile 09")) == "tile 09: bush, bear | tree"
-    assert game.component_label(st, names.index("tile 14")) == "tile 14: tree, rabbit | none"
+    assert game.component_label(st, names.index("tile 09")) == "tile 09 (bush, bear | tree)"
+    assert game.component_label(st, names.index("tile 14")) == "tile 14 (tree, rabbit | none)"
 
 
 # (file, text, replaced by, "line:col", code, message). The templates, as written:
@@ -143,3 +143,158 @@ def test_a_mistake_in_a_label_is_reported_at_its_text(tmp_path, file, old, new, 
     exit_code, out = _cli("validate", str(folder), "--no-play", "--format", "json")
     found = [(f"{d['line']}:{d['col']}", d["code"], d["message"]) for d in json.loads(out)["diagnostics"]]
     assert (exit_code, found) == (1, [(place, code, message)])
+
+
+# The account of `snowrules run tests/rulesets/labelled_dice --players 2 --seed 1` (random bots),
+# worked by hand from the rules: setup raises each second die to 3; round 1 both pick their die #2
+# (showing 3, +2: 5); round 2 Ann's die #2 (5, +2 clamped at 6: 5 VP), Bob's die #1 (1 -> 3); round
+# 3 Ann has one die under 6 (taken without asking, no choice told), Bob's die #2 (5 -> 6); each
+# check-out raises the guests' DAY, and DAY 3 checks out in round 3 (2 points).
+ACCOUNT = """\
+Turn 1
+  - main
+    chosen: Ann: Ann's die showing 3
+    Ann die #2: value +2 (now 5)
+    chosen: Bob: Bob's die showing 3
+    Bob die #2: value +2 (now 5)
+  - check out
+    Guest A: day +1 (now 2)
+    Guest B: day +1 (now 2)
+
+Turn 2
+  - main
+    chosen: Ann: Ann's die showing 5
+    Ann die #2: value +1 (now 6)
+    Ann: score +5 (now 5)
+    chosen: Bob: Bob's die showing 1
+    Bob die #1: value +2 (now 3)
+  - check out
+    Guest A: day +1 (now 3)
+    Guest B: day +1 (now 3)
+
+Turn 3
+  - main
+    Ann die #1: value +2 (now 3)
+    chosen: Bob: Bob's die showing 5
+    Bob die #2: value +1 (now 6)
+    Bob: score +5 (now 5)
+  - check out
+    Guest A (pays 2) on DAY 3: Ann.rooms -> Ann.checkout
+    Ann: score +2 (now 7)
+    Guest B (pays 3) on DAY 3: Bob.rooms -> Bob.checkout
+    Bob: score +2 (now 7)
+"""
+
+
+def test_the_account_names_components_by_their_labels_and_the_log_by_their_names(tmp_path):
+    """The chosen die reads with the face it showed when chosen, the moved guest with its DAY
+    when it moved; a counter's line keeps the plain name (it says the value itself). The log of
+    the same game names them plainly."""
+    log = tmp_path / "game.jsonl"
+    code, out = _cli("run", str(LABELLED), "--players", "2", "--seed", "1", "--log", str(log))
+    assert code == 0
+    assert ACCOUNT in out
+    logged = [json.loads(line) for line in log.read_text().splitlines()]
+    chosen = [e["option"] for e in logged if e["e"] == "choice"]
+    assert chosen == ["Ann die", "Bob die", "Ann die", "Bob die", "Bob die"]
+    checked_out = [e["what"] for e in logged if e["e"] == "move" and e["to"].endswith("checkout")]
+    assert checked_out == [["Guest A"], ["Guest B"]]
+
+
+def test_a_replayed_account_and_a_browsers_read_the_same_labels(tmp_path):
+    """`replay --show` (play/show.py) and the browser's accounts (web/views.Accounts) tell the
+    same labelled lines as `snowrules run`."""
+    from snowrules.play.show import account_steps
+    from snowrules.records.logfile import read_log
+    from snowrules.web.watch import Watch
+    log = tmp_path / "game.jsonl"
+    assert _cli("run", str(LABELLED), "--players", "2", "--seed", "1", "--log", str(log))[0] == 0
+    logged, game = read_log(log), _game()
+    replayed = [line for step in account_steps(logged, game, None) for line in step]
+    assert ACCOUNT in "\n".join(replayed) + "\n"
+    watched = Watch(game, logged)
+    assert ACCOUNT in "\n".join(watched.accounts.lines[None]) + "\n"
+    assert [step.chosen for step in watched.steps[1:]] == [
+        ["Ann: Ann's die showing 3"], ["Bob: Bob's die showing 3"], ["Ann: Ann's die showing 5"],
+        ["Bob: Bob's die showing 1"], ["Bob: Bob's die showing 5"]]
+
+
+def test_the_browsers_holdings_and_card_details_read_the_labels():
+    """A browser table of labelled_dice (seed 1, both seats people): Ann's page at her first
+    decision lists her dice and Guest A as the terminal does, with values; pointing at a die, an
+    option or a guest shows its fields under the text the page shows; the counters keep plain
+    names."""
+    from snowrules.play.agents import parse_agents
+    from snowrules.web.table import Table
+    room = Table(_game(), 1, parse_agents("human,human"), str(LABELLED))
+    page = room.snapshot(0)
+    zones = page["view"]["zones"]
+    assert zones["Ann.workers"] == ["Ann's die showing 1", "Ann's die showing 3"]
+    assert zones["Ann.rooms"] == ["Guest A (pays 2) on DAY 1"]
+    assert zones["Bob.workers"] == ["Bob's die showing 1", "Bob's die showing 3"]
+    assert page["decisions"][0]["options"] == ["Ann's die showing 1", "Ann's die showing 3"]
+    assert page["details"]["Ann's die showing 3"] == "kind: die\nowner: Ann"
+    assert page["details"]["Guest A (pays 2) on DAY 1"] == "fee: 2\nkind: guest"
+    assert page["view"]["counters"]["Ann die #2.value"] == 3
+    room.answer(0, 1)   # Ann raises her die #2: 3 -> 5
+    assert room.snapshot(0)["view"]["zones"]["Ann.workers"] == ["Ann's die showing 1", "Ann's die showing 5"]
+    assert "    chosen: Ann: Ann's die showing 3" in room.snapshot(0)["account"]
+
+
+def _decisions(ruleset: str, players: int, seed: int, count: int) -> list[tuple[str, str, list[str]]]:
+    """The first `count` decisions of a bundled game in which every seat takes its first option:
+    (seat, prompt, options as a person reads them)."""
+    from snowrules.compile.compiler import load_program
+    game = Game(load_program(ruleset, None, players))
+    st, seen = game.start(seed), []
+    while st.result is None and len(seen) < count:
+        pending = st.pending
+        seen.append((game.layout.seat_names[pending.seats[0]], game.prompt(pending),
+                     game.option_labels(st, pending.options[0])))
+        game.answer(st, [0] * len(pending.seats))
+    return seen
+
+
+def test_snow_planner_reads_dice_with_their_values_and_spaces_with_their_cost():
+    """Snow Planner, 2 players, seed 3, first options throughout. Setup raises each seat's die #2
+    to 3 ([Player Setup 13]); red places its die showing 1 on the snow area's space 1, so green
+    is offered the snow area's space 2, whose cost is 2 (action_spaces.yaml: '1-2 snow 2', position
+    2, cost 2), and red then the restaurant area first. The raise is a free action: its option
+    still names the die plainly (its label is the engine's free_label, not a component's)."""
+    spaces = ["restaurant area, space 1 (cost 0)", "promotion area, space 1 (cost 0)",
+              "ticket area, space 1 (cost 0)", "event area, space 1 (cost 0)", "guest area, space 1 (cost 0)",
+              "vip area, space 1 (cost 0)", "summit area, space 1 (cost 0)", "job area, space 1 (cost 0)",
+              "project area, space 1 (cost 0)"]
+    assert _decisions("snow_planner", 2, 3, 6)[1:] == [
+        ("red", "place a die on an action space",
+         ["red worker die showing 1", "red worker die showing 3", "free: raise a die (red die)"]),
+        ("red", "choose an action space for the die",
+         ["snow area, space 1 (cost 0)", *spaces, "free: raise a die (red die)"]),
+        ("green", "place a die on an action space", ["green worker die showing 1", "green worker die showing 3"]),
+        ("green", "choose an action space for the die", ["snow area, space 2 (cost 2)", *spaces]),
+        ("red", "choose an action space for the die", spaces),
+    ]
+
+
+def test_snow_planner_cards_read_with_their_day_and_stay_conditions():
+    """The cards a player weighs at check-out and when taking a card: opening guest 2 needs 0
+    windows on DAY 1 and 1 on DAY 2 (opening_guests.yaml: stay [0, 1]); blue Student 1 and 2
+    (guests.yaml); VIP Film Star 4 windows and 1 ticket, penalty 4 (vips.yaml)."""
+    from snowrules.compile.compiler import load_program
+    game = Game(load_program("snow_planner", None, 2))
+    st, names = game.start(3), game.layout.component_names
+    read = [game.component_label(st, names.index(name))
+            for name in ("opening guest 2", "blue Student", "VIP Film Star")]
+    assert read == ["opening guest 2 (DAY 1; to stay: 0/1 windows on DAY 1/2)",
+                    "blue Student (DAY 1; to stay: 1/2 windows on DAY 1/2)",
+                    "VIP Film Star (DAY 1; to stay: 4 windows and 1 ticket; penalty 4 VP)"]
+
+
+def test_snowy_tricks_prizes_read_with_their_stars():
+    """A prize's stars are the points each instructor card under it scores ([Prize Points]):
+    prizes.yaml gives 'Win 0 tricks' 2 stars and the Prediction Prize 2."""
+    from snowrules.compile.compiler import load_program
+    game = Game(load_program("snowy_tricks", None, 3))
+    st, names = game.start(1), game.layout.component_names
+    assert [game.component_label(st, names.index(n)) for n in ("Win 0 tricks", "Prediction Prize")] == \
+        ["Win 0 tricks (stars: 2)", "Prediction Prize (stars: 2)"]

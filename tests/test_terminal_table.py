@@ -92,6 +92,42 @@ def test_undo_takes_back_the_last_answer_by_replaying_the_game(tmp_path):
     assert replay(log, str(TILES)).identical
 
 
+def test_a_person_reads_snowfall_tiles_with_their_features_in_prompt_and_account():
+    """Snowfall, seed 3, a person at the terminal. Its hand after the tool draft is tile 21 and
+    tile 07, read with their squares' features (tiles.yaml: tile 21 [pond, tree] and [], tile 07
+    [bush] and [pond]); the account tells the choice and the placement by the same label."""
+    child = spawn("run", "snowfall_over_mountains", "--seed", "3", "--agents", "human")
+    ask(child, "1")                                     # keep Compass and Snowshoes
+    hand = ask(child, "1")                              # tile 21
+    assert "  hand: tile 21 (pond, tree | none); tile 07 (bush | pond)\r\n" in hand
+    assert "  1) tile 21 (pond, tree | none)\r\n  2) tile 07 (bush | pond)\r\nchoice 1-2 " in hand
+    spot = ask(child, "1")                              # (0,-1) turned east
+    assert "    chosen: you: tile 21 (pond, tree | none)\r\n" in spot
+    assert "    tile 21 (pond, tree | none): hand -> woods at (0,-1) turned east\r\n" in ask(child, "1")
+    child.close(force=True)
+
+
+def test_a_person_reads_snow_planner_dice_spaces_and_cards_with_their_values():
+    """Snow Planner, 2 players, seed 3, green a person, red random. Setup raises each die #2 to
+    3 ([Player Setup 13]); red (first) places its die showing 3, told with its value in green's
+    account; green's die options and holdings read with their values, the spaces with their cost
+    (action_spaces.yaml, the 1-2 side: each area's space 1 costs 0), the opening guest with its
+    DAY and stay conditions (opening_guests.yaml: 0 windows on DAY 1, 1 on DAY 2)."""
+    child = spawn("run", "snow_planner", "--players", "2", "--seed", "3", "--agents", "human,random")
+    ask(child, "1")                                     # keep the talent ENTREPRENEUR
+    dice = ask(child, "1")                              # the die showing 1
+    assert "    red worker die showing 3: red.workers -> space[7]\r\n" in dice
+    assert ("--- green to choose (place a die on an action space) ---\r\n"
+            "  green.workers: green worker die showing 1, green worker die showing 3\r\n") in dice
+    assert "  green.rooms: opening guest 2 (DAY 1; to stay: 0/1 windows on DAY 1/2)\r\n" in dice
+    assert "  1) green worker die showing 1\r\n  2) green worker die showing 3\r\nchoice 1-2 " in dice
+    spaces = ask(child, "1")                            # the snow area's space 1
+    assert "    chosen: green: green worker die showing 1\r\n" in spaces
+    assert "  1) snow area, space 1 (cost 0)\r\n  2) restaurant area, space 1 (cost 0)\r\n" in spaces
+    assert "    chosen: green: snow area, space 1 (cost 0)\r\n" in ask(child, "1")
+    child.close(force=True)
+
+
 def test_hot_seat_never_shows_one_hand_to_the_other_person():
     """Two people at one terminal, each bidding their lowest card. Between the "pass to" screens,
     the screen shows the deciding person's hand and none of the cards still in the other's hand."""

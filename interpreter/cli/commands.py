@@ -16,7 +16,7 @@ from snowrules.play.agents import AgentSpecError, HumanAgent, agent_seed, parse_
 from snowrules.play.grid_follower import GridFollower
 from snowrules.play.grid_picture import PictureError, picture_target_problem
 from snowrules.play.layouts import draw_state, followed_grids, layouts_text, state_grids, visible_grid_zones
-from snowrules.play.narrate import narrator_for
+from snowrules.play.narrate import account_listeners, account_observer, narrator_for, tee
 from snowrules.play.replay import replay
 from snowrules.records.logfile import LogWriter, header, result_event
 from snowrules.records.logwriter import log_target_problem
@@ -135,18 +135,17 @@ def command_run(args) -> int:
     account: list = [None]  # the narrator of the current play of the game (a new one after each undo)
 
     def attempt(log=None):
-        """The sink and listener of one play of the game: a fresh account (and log, from its start)."""
+        """The sink, listener and observer of one play of the game: a fresh account (and log, from
+        its start); the observer gives the account's labels the state (narrate.AccountLabels)."""
         sinks, listeners = [], []
         if not args.json:
             write = table.say if table is not None else print
-            narrator = narrator_for(game.layout, write, readers, args.rules)
-            unseen = narrator.unseen
+            narrator = narrator_for(game, write, readers, args.rules)
             account[0] = narrator
             if table is not None:
                 table.flush_account = narrator.flush
             sinks.append(narrator.feed)
-            if unseen is not None:
-                listeners.append(unseen.listen)
+            listeners.extend(account_listeners(narrator))
             if getattr(args, "verbose", False) and game.layout.grid_zones:
                 follow_layouts, tell_layout = _layout_after_placements(game, readers, write)
                 sinks.append(tell_layout)
@@ -155,14 +154,14 @@ def command_run(args) -> int:
             log.restart()
             log.write(header(game, args.seed, agent_names, ruleset.folder))
             sinks.append(log.write)
-        return _tee(sinks), _tee(listeners)
+        return tee(sinks), tee(listeners), account_observer(account[0]) if not args.json else None
 
     def played(log=None):
         if table is not None:
             from snowrules.play.table import play_at_table
             return play_at_table(game, agents, args.seed, table, lambda: attempt(log))
-        sink, listen = attempt(log)
-        return play(game, agents, args.seed, sink, listen=listen)
+        sink, listen, observe = attempt(log)
+        return play(game, agents, args.seed, sink, listen=listen, observe=observe)
 
     # a person's thinking is not timed: a game with people stops when they do
     seconds = None if "human" in agent_names else args.time_limit
@@ -222,17 +221,6 @@ def _layout_after_placements(game: Game, seats: set[int] | None, write=print):
             text = layouts_text(game.program, followed_grids(game.program, follower.grids, zones))
             write("\n".join("      " + line if line else "" for line in text.splitlines()))
     return follower.feed, tell_layout
-
-
-def _tee(sinks: list):
-    """One event sink that feeds every sink of the list (None when the list is empty)."""
-    if len(sinks) <= 1:
-        return sinks[0] if sinks else None
-
-    def every(event: dict) -> None:
-        for sink in sinks:
-            sink(event)
-    return every
 
 
 def _print_result(title: str, result: dict) -> None:

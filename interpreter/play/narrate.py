@@ -2,26 +2,89 @@
 
 Events are generic (moves, counter changes, dice, choices, phases), so the account is too; a
 ruleset adds prose with `announce`. Setup moves are summed up rather than listed.
+
+A person reads components as their list's `label:` says, with the values they have when the
+event happens ("green die showing 3: green.workers -> space[7]"; load/labels.py): the account is
+fed the events' JSON forms, which keep the plain names a log keeps, and an `AccountLabels`
+listener, told each event's value just before its JSON form, works out the labels from the live
+state. A counter's line keeps the plain name of the component it is on: the line itself says
+the value.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from snowrules.model.events import CounterChanged, Moved
+from snowrules.model.events import Chosen, CounterChanged, Moved, Reacted
 from snowrules.model.grid import Cell
 from snowrules.model.grid_spots import describe_placement
+
+if TYPE_CHECKING:
+    from snowrules.model.state import State
+    from snowrules.runtime.engine import Game
+
+
+class AccountLabels:
+    """The labels of the components the next event names, worked out when its value is heard
+    (`listen`, before its JSON form reaches the Narrator), from the state of the game being
+    played, which `observe` is given at each decision (play(observe=...)) or `follow` directly.
+    Until a state is known (the moves before a game's first decision) events keep plain names,
+    and so does every event of a ruleset without labels."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.state: State | None = None
+        self.active = any(label is not None for label in game.layout.labels)
+        self.moved: list[str] | None = None   # the components of the next move event, as read
+        self.chosen: str | None = None         # the option of the next choice event
+        self.card: str | None = None           # the reacting component of the next reaction event
+
+    def follow(self, st: State) -> None:
+        """Read labels from `st` from now on (the state a web table or a watched game holds)."""
+        self.state = st
+
+    def observe(self, st: State, seat: int, count: int) -> None:
+        """play()'s `observe`: the state of the game, at each decision."""
+        self.state = st
+
+    def listen(self, event) -> None:
+        st = self.state
+        if st is None or not self.active:
+            return
+        game = self.game
+        if event.__class__ is Moved:
+            self.moved = [game.component_label(st, c) for c in event.components]
+        elif event.__class__ is Chosen:
+            self.chosen = game.shown_label(st, event.value)
+        elif event.__class__ is Reacted and event.card is not None:
+            self.card = game.component_label(st, event.card)
+
+    def take_moved(self, count: int) -> list[str] | None:
+        moved, self.moved = self.moved, None
+        return moved if moved is not None and len(moved) == count else None
+
+    def take_chosen(self) -> str | None:
+        chosen, self.chosen = self.chosen, None
+        return chosen
+
+    def take_card(self) -> str | None:
+        card, self.card = self.card, None
+        return card
 
 
 class Narrator:
     """Turns a stream of events into lines; call `feed` per event (lines go to `write`)."""
 
     def __init__(self, show_rules: bool = False, write=None, secrets: dict[str, bool] | None = None,
-                 unseen: UnseenCounters | None = None, solo: bool = False):
+                 unseen: UnseenCounters | None = None, solo: bool = False,
+                 labels: AccountLabels | None = None):
         """`secrets` (zone label -> hidden from the reader) makes an account for a player at the
         table: components moving between zones they may not see are counted, not named, and other
         seats' choices are not told (their effects, when public, are); with `unseen`, a change of
         a counter on a component the reader cannot see is not told either. A `solo` game (one
-        player, no automa) ends with the player's score, not with a winner."""
+        player, no automa) ends with the player's score, not with a winner. With `labels`, moved,
+        chosen and reacting components read as their list's `label:` says, with values."""
+        self.labels = labels
         self.secrets = secrets
         self.unseen = unseen
         self.show_rules = show_rules
@@ -102,10 +165,11 @@ class Narrator:
             self.phase, self.header = "", None
             self.write(f"\nTurn {event['turn']}")
         elif kind == "move":
+            named = self.labels.take_moved(len(event["what"])) if self.labels is not None else None
             if self.phase == "setup":
                 self.setup_moves += len(event["what"])
                 return
-            what = _items(event["what"])
+            what = _items(named or event["what"])
             if self.secrets is not None and self.secrets.get(event["from"]) and self.secrets.get(event["to"]):
                 what = f"{len(event['what'])} component(s)"
             self._line(f"    {what}: {event['from']} -> {event['to']}{_placed(event)}{self._rule(event)}")
@@ -119,12 +183,16 @@ class Narrator:
         elif kind == "shuffle":
             self._line(f"    shuffled {event['zone']}", fold=self.phase == "setup")
         elif kind == "choice":
+            option = self.labels.take_chosen() if self.labels is not None else None
             if self.secrets is None or event["seat"] in self.secrets.get("", ()):
-                self.revealed.append(f"{event['seat']}: {event['option']}")
+                self.revealed.append(f"{event['seat']}: {option or event['option']}")
         elif kind == "say":
             self._line(f"    {event['text']}{self._rule(event)}", fold=self.phase == "setup")
         elif kind == "react":
-            who = event["card"] if event["card"] is not None else f"the rule at {event['rule']}"
+            card = self.labels.take_card() if self.labels is not None else None
+            if self.secrets is not None:  # a player's account: a card out of their sight keeps its values
+                card = None
+            who = card or (event["card"] if event["card"] is not None else f"the rule at {event['rule']}")
             args = ", ".join("none" if a is None else str(a).lower() if isinstance(a, bool) else str(a)
                              for a in event["args"])
             if self.secrets is not None:  # a player's account: the arguments may name hidden cards
@@ -171,13 +239,30 @@ class UnseenCounters:
             self.last_hidden = c is not None and self.hidden[self.where[c]]
 
 
-def narrator_for(layout, write, readers: set[int] | None, show_rules: bool = False) -> Narrator:
+def narrator_for(game: Game, write, readers: set[int] | None, show_rules: bool = False) -> Narrator:
     """The account one reader gets, in the terminal, the browser or a replay: `readers` are the
     seats whose hidden zones they see (None: everything is told). A solo game (one player, no
-    automa) ends with the player's score."""
+    automa) ends with the player's score. Its `labels` (AccountLabels) and `unseen` listen to the
+    game's event values (`account_listeners`); the labels also need the state (`account_observer`
+    for play(), or `labels.follow`)."""
+    layout = game.layout
     unseen = UnseenCounters(layout, readers) if readers is not None else None
     return Narrator(show_rules, write, secrets_for(layout, readers) if readers is not None else None, unseen,
-                    solo=layout.player_seats == 1 and layout.automa is None)
+                    solo=layout.player_seats == 1 and layout.automa is None, labels=AccountLabels(game))
+
+
+def account_listeners(narrator: Narrator) -> list:
+    """What a narrator made by `narrator_for` listens with, each to be told every event value."""
+    found = [narrator.unseen.listen] if narrator.unseen is not None else []
+    if narrator.labels is not None and narrator.labels.active:
+        found.append(narrator.labels.listen)
+    return found
+
+
+def account_observer(narrator: Narrator | None):
+    """play()'s `observe` for a narrator's labels (None when it has none to read)."""
+    labels = narrator.labels if narrator is not None else None
+    return labels.observe if labels is not None and labels.active else None
 
 
 def secrets_for(layout, seats: set[int]) -> dict:
@@ -214,3 +299,14 @@ def _placed(event: dict) -> str:
         return ""
     x, y = event["at"]
     return f" at {describe_placement(Cell(x, y), event['turned'])}"
+
+
+def tee(listeners: list):
+    """One listener (or sink) telling each of `listeners` every event (None for none)."""
+    if len(listeners) <= 1:
+        return listeners[0] if listeners else None
+
+    def every(event) -> None:
+        for listen in listeners:
+            listen(event)
+    return every

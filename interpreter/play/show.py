@@ -12,7 +12,7 @@ from typing import Any
 
 from snowrules.language.diagnostics import LogError, Position
 from snowrules.play.agents import play
-from snowrules.play.narrate import narrator_for
+from snowrules.play.narrate import account_listeners, account_observer, narrator_for, tee
 from snowrules.play.replay import LoggedChoices, _Divergence
 from snowrules.records.logfile import LoggedGame
 from snowrules.runtime.engine import Game
@@ -29,8 +29,8 @@ def account_steps(logged: LoggedGame, game: Game, seat: int | None) -> list[list
     if seat is not None:
         readers = set(program.seats_of(program.controller(seat))) if seat < layout.player_seats else {seat}
     lines: list[str] = []
-    narrator = narrator_for(layout, lines.append, readers)
-    unseen = narrator.unseen
+    narrator = narrator_for(game, lines.append, readers)
+    listeners = account_listeners(narrator)
     steps: list[list[str]] = []
 
     def feed(event: dict) -> None:
@@ -40,7 +40,7 @@ def account_steps(logged: LoggedGame, game: Game, seat: int | None) -> list[list
             lines.clear()
     try:
         play(game, [LoggedChoices(logged)] * program.players, int(logged.header["seed"]), sink=feed,
-             listen=None if unseen is None else unseen.listen)
+             listen=tee(listeners), observe=account_observer(narrator))
     except _Divergence:
         raise LogError.at(Position(logged.path, 1, 1), "the game no longer plays as the log says",
                           f"`snowrules replay {logged.path}` shows where it differs") from None

@@ -181,19 +181,19 @@ class Seated:
 
 
 def play_at_table(game: Game, agents: list, seed: int, table: Table,
-                  attempt: Callable[[], tuple[Callable | None, Callable | None]]):
+                  attempt: Callable[[], tuple[Callable | None, Callable | None, Callable | None]]):
     """Play a game with people at the terminal, playing it again after each undo. `attempt` is
-    called before each play and gives the event sink and listener of that play (a fresh account
-    and log: the replay writes them again from the start)."""
+    called before each play and gives the event sink, listener and observer (play's `observe`)
+    of that play (a fresh account and log: the replay writes them again from the start)."""
     seated = [Seated(agent, table) for agent in agents]
     while True:
-        sink, listen = attempt()
+        sink, listen, observe = attempt()
 
         def both(event: dict, sink=sink) -> None:
             table.record(event)
             if sink is not None:
                 sink(event)
         try:
-            return play(game, seated, seed, both, listen=listen)
+            return play(game, seated, seed, both, listen=listen, observe=observe)
         except Undo as undo:
             table.restart(undo)

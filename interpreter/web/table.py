@@ -79,6 +79,7 @@ class Table:
         self.answers: dict[int, int] = {}     # seat -> option index, for the decision waiting now
         self.failure: str | None = None       # the rules' error that stopped the game (the page shows it)
         self.st = game.start(seed, self._record, listen=self.accounts.listen)
+        self.accounts.follow(self.st)
         if logged is not None:
             self._resume(logged)
         self._go_on()
@@ -107,7 +108,7 @@ class Table:
                     "places": [{"name": views.player_name(game, p.player), "agent": p.agent} for p in self.places],
                     "seat_names": list(game.layout.seat_names),
                     "view": view, "picture": drawn, "spots": places,
-                    "details": views.details(game, view, decisions), "decisions": decisions,
+                    "details": views.details(game, st, view, decisions), "decisions": decisions,
                     "waiting": [] if self.failure else views.waiting_for(game, st, self.answers),
                     "result": views.result(game, st), "failure": self.failure,
                     "account_start": since, "account": lines[since:]}
@@ -169,6 +170,7 @@ class Table:
     def _stop(self, error: SnowrulesError, state, events: int, told: dict) -> None:
         """The game stopped by a rules error: back to the state before the decision that failed."""
         self.st = state
+        self.accounts.follow(state)
         del self.events[events:]
         for reader, lines in self.accounts.lines.items():
             del lines[told[reader]:]

@@ -15,7 +15,7 @@ from xml.etree import ElementTree
 from snowrules.model.grid_zones import is_spot
 from snowrules.model.state import State
 from snowrules.play.layouts import layouts_picture, state_grids
-from snowrules.play.narrate import Narrator, UnseenCounters, narrator_for
+from snowrules.play.narrate import Narrator, account_listeners, narrator_for
 from snowrules.runtime.engine import Game
 
 SVG = "http://www.w3.org/2000/svg"
@@ -30,9 +30,11 @@ def player_name(game: Game, player: int) -> str:
 def seen(game: Game, st: State, player: int | None) -> dict:
     """The view of `player`, or (None) everything some player sees: each zone's contents when any
     player may see them, else its size. The box (the components not in play) is left out, as the
-    terminal leaves it out: its size tells a player nothing."""
+    terminal leaves it out: its size tells a player nothing. A zone's components read as the
+    terminal's holdings read them: by their list's `label:` with the values they have now; the
+    counters keep their plain names (`green die #2.value`)."""
     if player is not None:
-        return without_box(game, game.view(st, player))
+        return labelled(game, st, without_box(game, game.view(st, player)))
     views = [without_box(game, game.view(st, p)) for p in range(game.program.players)]
     merged = {"player": None, "seats": list(game.layout.seat_names), "zones": {}, "counters": {},
               "variables": views[0]["variables"]}
@@ -41,7 +43,21 @@ def seen(game: Game, st: State, player: int | None) -> dict:
             if isinstance(content, list) or label not in merged["zones"]:
                 merged["zones"][label] = content
         merged["counters"].update(view["counters"])
-    return merged
+    return labelled(game, st, merged)
+
+
+def labelled(game: Game, st: State, view: dict) -> dict:
+    """`view` with each zone it lists read by its components' labels (Game.component_label), in
+    the zone's order; a ruleset without labels keeps the names as they are."""
+    layout = game.layout
+    if not any(label is not None for label in layout.labels):
+        return view
+    zones = view["zones"]
+    for index, zone in enumerate(layout.zones):
+        label = zone.label(layout.seat_names)
+        if isinstance(zones.get(label), list):
+            zones[label] = [game.component_label(st, c) for c in st.zones[index]]
+    return view
 
 
 def without_box(game: Game, view: dict) -> dict:
@@ -49,19 +65,28 @@ def without_box(game: Game, view: dict) -> dict:
     return view
 
 
-def details(game: Game, view: dict, decisions: list[dict] = ()) -> dict[str, str]:
-    """What the components the reader sees are, by name (shown when a card is pointed at): each
-    field the component list gives, one a line, a field of several lines (rules text) by its
-    first line. Only names in the reader's view or options: nothing about a card out of sight."""
+def details(game: Game, st: State, view: dict, decisions: list[dict] = ()) -> dict[str, str]:
+    """What the components the reader sees are, by the text the page shows for them (shown when
+    a card is pointed at): each field the component list gives, one a line, a field of several
+    lines (rules text) by its first line. Only components in the reader's view or options: nothing
+    about a card out of sight."""
     layout = game.layout
-    first = {}
-    for c, name in enumerate(layout.component_names):
-        first.setdefault(name, c)
-    named = {n for content in view["zones"].values() if isinstance(content, list) for n in content}
-    named |= {label for d in decisions for label in d["options"]}
+    shown: dict[str, int] = {}
+    for index, zone in enumerate(layout.zones):
+        content = view["zones"].get(zone.label(layout.seat_names))
+        if isinstance(content, list):
+            for c, text in zip(st.zones[index], content):
+                shown.setdefault(text, c)
+    pending = st.pending
+    if decisions and pending is not None and not pending.chance:
+        for decision in decisions:
+            options = pending.options[pending.seats.index(decision["seat"])]
+            for option, text in zip(options, decision["options"]):
+                if option.__class__ is int and pending.kind == "component":
+                    shown.setdefault(text, option)
     found = {}
-    for name in sorted(named & first.keys()):
-        c, lines = first[name], []
+    for text in sorted(shown):
+        c, lines = shown[text], []
         for field, values in layout.fields.items():
             value = values[c]
             if value is None or field == "name":
@@ -70,9 +95,9 @@ def details(game: Game, view: dict, decisions: list[dict] = ()) -> dict[str, str
                 value = layout.seat_names[value]
             elif isinstance(value, list):
                 value = ", ".join(map(str, value))
-            text = str(value).strip().splitlines()
-            lines.append(f"{field}: {text[0] if text else ''}{' ...' if len(text) > 1 else ''}")
-        found[name] = "\n".join(lines)
+            text_lines = str(value).strip().splitlines()
+            lines.append(f"{field}: {text_lines[0] if text_lines else ''}{' ...' if len(text_lines) > 1 else ''}")
+        found[text] = "\n".join(lines)
     return found
 
 
@@ -155,22 +180,28 @@ class Accounts:
     def __init__(self, game: Game, readers: Iterable[int | None]):
         self.lines: dict[int | None, list[str]] = {}
         self._narrators: list[Narrator] = []
-        self._unseen: list[UnseenCounters] = []
+        self._listeners: list = []
         for reader in readers:
             lines = self.lines[reader] = []
-            narrator = narrator_for(game.layout, lines.append,
+            narrator = narrator_for(game, lines.append,
                                     None if reader is None else set(game.program.seats_of(reader)))
             self._narrators.append(narrator)
-            if narrator.unseen is not None:
-                self._unseen.append(narrator.unseen)
+            self._listeners.extend(account_listeners(narrator))
+
+    def follow(self, st: State) -> None:
+        """The state the game is played in from now on, that the accounts read labels from (a
+        table's state is replaced when a rules error takes it back to a copy)."""
+        for narrator in self._narrators:
+            if narrator.labels is not None:
+                narrator.labels.follow(st)
 
     def sink(self, event: dict) -> None:
         for narrator in self._narrators:
             narrator.feed(event)
 
     def listen(self, event) -> None:
-        for unseen in self._unseen:
-            unseen.listen(event)
+        for listen in self._listeners:
+            listen(event)
 
     def flush(self) -> None:
         for narrator in self._narrators:

@@ -47,6 +47,7 @@ class Watch:
         self.accounts = views.Accounts(game, readers)
         self.events: list[dict] = []
         self.st = game.start(int(logged.header["seed"]), self._record, listen=self.accounts.listen)
+        self.accounts.follow(self.st)
         self.steps = [self._step(self.st, [])]
         self.taken = 0                 # the log's choices played so far
         self.logged, self.stamp = logged, stamp(logged.path)
@@ -63,7 +64,9 @@ class Watch:
                 break                  # a decision of several seats logged in part: wait for the rest
             indexes = logged_indexes(logged, group, st.pending, choices)
             self.taken += len(group)
-            shown = [f"{event.get('seat')}: {event.get('option')}" for _number, event in group]
+            # each answer as the account tells it: by its label, with the values it has as it is chosen
+            shown = [f"{event.get('seat')}: {game.shown_label(st, options[index])}"
+                     for (_number, event), options, index in zip(group, st.pending.options, indexes)]
             game.answer(st, indexes)
             self.steps.append(self._step(st, shown))
         check_same_events(logged, self.events)
@@ -117,7 +120,7 @@ class Watch:
         return {"kind": "watch", "title": self.title, "step": step, "steps": len(self.steps) - 1, "live": live,
                 "turn": here.state.counters[turn], "turns": [[t, n] for t, n in turns.items()],
                 "reader": reader, "readers": [views.player_name(game, p) for p in range(players)],
-                "seat_names": list(game.layout.seat_names), "view": view, "details": views.details(game, view),
+                "seat_names": list(game.layout.seat_names), "view": view, "details": views.details(game, st, view),
                 "picture": views.picture(game, st, reader),
                 "chosen": here.chosen if reader is None else [],
                 "waiting": views.waiting_for(game, st), "result": views.result(game, st),
