@@ -260,16 +260,17 @@ def test_snow_planner_reads_dice_with_their_values_and_spaces_with_their_cost():
     to 3 ([Player Setup 13]); red places its die showing 1 on the snow area's space 1, so green
     is offered the snow area's space 2, whose cost is 2 (action_spaces.yaml: '1-2 snow 2', position
     2, cost 2), and red then the restaurant area first. The raise is a free action: its option
-    still names the die plainly (its label is the engine's free_label, not a component's)."""
+    names its die by the die's label too, the die showing 1, the only one whose raise red can pay
+    (turn.sr raise_cost: as many tickets as the die's value; red holds 1 ticket)."""
     spaces = ["restaurant area, space 1 (cost 0)", "promotion area, space 1 (cost 0)",
               "ticket area, space 1 (cost 0)", "event area, space 1 (cost 0)", "guest area, space 1 (cost 0)",
               "vip area, space 1 (cost 0)", "summit area, space 1 (cost 0)", "job area, space 1 (cost 0)",
               "project area, space 1 (cost 0)"]
     assert _decisions("snow_planner", 2, 3, 6)[1:] == [
         ("red", "place a die on an action space",
-         ["red worker die showing 1", "red worker die showing 3", "free: raise a die (red die)"]),
+         ["red worker die showing 1", "red worker die showing 3", "free: raise a die (red worker die showing 1)"]),
         ("red", "choose an action space for the die",
-         ["snow area, space 1 (cost 0)", *spaces, "free: raise a die (red die)"]),
+         ["snow area, space 1 (cost 0)", *spaces, "free: raise a die (red worker die showing 1)"]),
         ("green", "place a die on an action space", ["green worker die showing 1", "green worker die showing 3"]),
         ("green", "choose an action space for the die", ["snow area, space 2 (cost 2)", *spaces]),
         ("red", "choose an action space for the die", spaces),

@@ -343,8 +343,13 @@ class Game:
         return self._labelled(st, value, plain_label)
 
     def _labelled(self, st: State, value: Any, plain_label: str) -> str:
-        """An option as its component's label reads now (a list of components, each so); any
-        other option keeps its plain label."""
+        """An option as its component's label reads now (a list of components, each so; a free
+        action's component item so); any other option keeps its plain label."""
+        if isinstance(value, dict) and FREE_KEY in value:
+            def item_label(item: Any, kind: str) -> str:
+                plain = self.label(item, kind)
+                return self._labelled(st, item, plain) if kind == "component" else plain
+            return free_label(self.program.free_actions, value, item_label)
         if isinstance(value, list) and value and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
             return "[" + ", ".join(self.component_label(st, v) for v in value) + "]"
         if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(self.layout.labels) \
