@@ -166,7 +166,7 @@ EXPECTATIONS = [
      _contains("Snowfall over Mountains - 1 player,", "woods:\n", "rank:", "picture written to woods.svg")),
 ]
 
-QUICK = {"python tools/bench.py": ["--rounds", "1", "--seconds", "0.05", "--players", "2"],
+QUICK = {"python tools/bench.py": ["--rounds", "1", "--seconds", "0.05", "--players", "2", "--ruleset", "snow_time"],
          "python tools/bench_clone.py": ["--games", "1", "--number", "20", "--repeat", "1", "--players", "2"],
          "python tools/bench_build.py": ["--ruleset", "goofspiel", "--repeat", "1"],
          "python tools/bytecodes.py --ruleset goofspiel --players 2": ["--games", "2"],
