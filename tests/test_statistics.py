@@ -11,7 +11,7 @@ import pytest
 from snowrules.model.events import CounterChanged, Moved
 from snowrules.model.layout import Layout, ZoneFamily
 from snowrules.play.batch import GameSpec, PlayTracker, game_seed, play_batch
-from snowrules.play.statistics import distribution, quantile, summarize, wilson
+from snowrules.play.statistics import Tally, distribution, quantile, summarize, wilson
 from snowrules.records.game_table import GameRecord
 
 # --- Wilson interval ----------------------------------------------------------------------------
@@ -231,3 +231,21 @@ def test_a_resample_as_counts_of_distinct_values(weights, sd, median):
     values, drawn = np.array([1.0, 2.0, 3.0]), np.array([weights])
     assert _weighted(values, drawn, "sd")[0] == pytest.approx(sd)
     assert _weighted(values, drawn, "median")[0] == pytest.approx(median)
+
+
+def test_a_tally_gives_the_same_figures_whatever_the_order_and_the_batches():
+    """simulate adds each batch of games to a Tally as it arrives (workers finish in any order):
+    the figures are those of the whole list at once, exactly, shared wins included (sums of
+    1/k are kept exact, so no float rounding depends on the order)."""
+    games = [GameRecord(i, 100 + i, (i % 5, (i * 3) % 7, 2), tuple(range(i % 3 + 1)), 4 + i % 9,
+                        (("x", i % 3, 1),) if i % 2 else (("y", 0, 2), ("x", 1, 1)), ("x", "y"))
+             for i in range(60)]
+    whole = summarize(games, 3)
+    shuffled = games[::-1][7:] + games[::-1][:7]
+    tally = Tally(3)
+    for start in range(0, 60, 13):
+        tally.add(shuffled[start:start + 13])
+    assert tally.summary() == whole
+    # player 1 wins alone in games i % 3 == 0, shares with player 2 when i % 3 == 1 and with both
+    # others when i % 3 == 2: 20 + 20/2 + 20/3 of 60 games
+    assert whole.per_player[0].win_rate.count == 20 + 10 + 20 / 3
