@@ -146,15 +146,16 @@ def forget(spec: GameSpec) -> None:
 
 def play_batch(spec: GameSpec, master_seed: int, indexes: list[int]) -> list[GameRecord]:
     """Play the games of these indexes, in order; a pure function of its arguments."""
-    from snowrules.play.agents import agent_seed, make_agent, play
+    from snowrules.play.agents import agent_seed, make_agent, parse_agents, play
     game = _game_for(spec)
+    agent_specs = [parse_agents(name)[0] for name in spec.agents]  # read once, built for each game
     tracker = PlayTracker(game.program) if spec.track_components else None
     # the game metrics are read at each decision (play/metrics.py): both or neither
     metrics = MetricsTracker(game.program) if spec.track_components else None
     records = []
     for index in indexes:
         seed = game_seed(master_seed, index)
-        agents = [make_agent(name, agent_seed(seed, i)) for i, name in enumerate(spec.agents)]
+        agents = [make_agent(agent, agent_seed(seed, i)) for i, agent in enumerate(agent_specs)]
         with game_clock(spec.time_limit, game.program):
             st = play(game, agents, seed, listen=tracker.feed if tracker is not None else None,
                       hears=PlayTracker.HEARS, observe=metrics.asked if metrics is not None else None)
