@@ -69,3 +69,21 @@ def test_without_unordered_the_order_of_the_deal_is_told_apart(tmp_path):
     one, two = dealt(game, [2, 0, 4, 1, 3, 5]), dealt(game, [0, 2, 4, 1, 3, 5])
     assert one.information_state_string(0) != two.information_state_string(0)
     assert 'zones.p0.hand=["C", "A", "E"]' in one.information_state_string(0)
+
+
+def test_the_engines_view_shows_an_unordered_hand_sorted_and_the_rules_keep_its_order():
+    """Game.view (the terminal, the browser, `--json`) reads `unordered` from the compiled layout
+    as the adapter does: C, A, E dealt to seat 0 (draws 2, 0, 4 of the six) are seen as A, C, E,
+    the other hand as a count; the state keeps the order of arrival, as the rules see it."""
+    from snowrules.compile.compiler import load_program
+    from snowrules.runtime.engine import Game
+    game = Game(load_program(str(RULESET), None, 2, explicit_chance=True))
+    st = game.start(1, explicit=True)
+    for card in [2, 0, 4, 1, 3, 5]:
+        outcomes = game.chance_outcomes(st)
+        game.answer(st, [[value for value, _ in outcomes].index(card)])
+    names = game.layout.component_names
+    hand = game.layout.zones.index(next(z for z in game.layout.zones if z.family == "hand" and z.owner == 0))
+    assert [names[c] for c in st.zones[hand]] == ["C", "A", "E"]
+    view = game.view(st, 0)
+    assert view["zones"]["p0.hand"] == ["A", "C", "E"] and view["zones"]["p1.hand"] == {"count": 3}

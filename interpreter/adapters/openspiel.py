@@ -41,7 +41,7 @@ from snowrules.adapters.nodes import (
 )
 from snowrules.adapters.observer import SnowrulesObserver
 from snowrules.adapters.option_ids import option_ids
-from snowrules.adapters.recall import Recall, Sight, unordered_zones
+from snowrules.adapters.recall import Recall, Sight
 from snowrules.adapters.tensors import TensorLayout
 from snowrules.compile.action_ids import FreeActionIds, free_action_ids
 from snowrules.compile.compiler import load_program
@@ -114,7 +114,7 @@ class SnowrulesGame(pyspiel.Game):
         self.program: Program = load_program(self.ruleset, variant, players, tuple(sorted(params.items())),
                                              explicit_chance=True)
         self.engine = Game(self.program)
-        self.sight = Sight.of(self.program, loaded.folder, unordered_zones(loaded))
+        self.sight = Sight.of(self.program, loaded.folder)
         self.variant = variant
         self.interface = self.program.interface
         self.ids: dict[tuple, dict] = {key: {} for key in self.interface if key[0] in ("choice", "chance")}

@@ -15,8 +15,6 @@ from operator import ne
 from pathlib import Path
 from typing import Any
 
-from snowrules.language import syntax as s
-from snowrules.load.ruleset import Ruleset
 from snowrules.model.program import Program
 from snowrules.model.state import State
 from snowrules.model.values import Decision
@@ -43,8 +41,7 @@ class Sight:
     unordered: tuple[int, ...] = ()
 
     @classmethod
-    def of(cls, program: Program, folder: Path | None = None, unordered: frozenset[str] = frozenset()) -> Sight:
-        """`unordered`: the names of the zones declared `unordered` (unordered_zones)."""
+    def of(cls, program: Program, folder: Path | None = None) -> Sight:
         layout = program.layout
         sees = [[zone.visibility == "public" or (zone.visibility == "hidden"
                                                  and zone.owner in program.seats_of(program.controller(seat)))
@@ -54,7 +51,7 @@ class Sight:
         return cls([zone.label(layout.seat_names) for zone in layout.zones], list(layout.counter_labels),
                    list(program.variable_names), list(layout.component_names), sees, on_components,
                    str(folder.resolve()) if folder is not None else "",
-                   tuple(i for i, zone in enumerate(layout.zones) if zone.family in unordered))
+                   tuple(i for i, zone in enumerate(layout.zones) if zone.unordered))
 
     def shown(self, zone: int, names: list[str]) -> list[str]:
         """A zone's component names as a seat that sees them is shown them: in the zone's order, or
@@ -70,12 +67,6 @@ class Sight:
             return options
         names = self.component_names
         return sorted(options, key=lambda c: (names[c], c))
-
-
-def unordered_zones(ruleset: Ruleset) -> frozenset[str]:
-    """The names of the zones the ruleset's rules declare `unordered`."""
-    return frozenset(decl.name for rules in ruleset.rules for decl in rules.declarations
-                     if isinstance(decl, s.ZoneDecl) and decl.unordered)
 
 
 @lru_cache(maxsize=4096)

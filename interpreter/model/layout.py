@@ -25,6 +25,7 @@ class ZoneFamily:
     visibility: str
     base: int = 0
     grid: bool = False  # `grid`: its components also lie on a grid (model/grid_zones.py)
+    unordered: bool = False  # `unordered`: the order its components arrived in is never shown
 
     @property
     def width(self) -> int:
@@ -37,6 +38,7 @@ class ZoneInstance:
     owner: int | None
     index: int | None
     visibility: str
+    unordered: bool = False  # its family's: seen as a sorted multiset of names (Game.view, the adapter)
 
     def label(self, seat_names: list[str]) -> str:
         text = self.family if self.owner is None else f"{seat_names[self.owner]}.{self.family}"
@@ -112,7 +114,7 @@ class Layout:
             for index in family.indexes or [None]:
                 if family.grid:
                     self.grid_zones.append(len(self.zones))
-                self.zones.append(ZoneInstance(family.name, owner, index, family.visibility))
+                self.zones.append(ZoneInstance(family.name, owner, index, family.visibility, family.unordered))
 
     def add_counter(self, family: CounterFamily) -> None:
         family.base = len(self.counter_labels)

@@ -416,8 +416,8 @@ class Game:
             content = st.zones[index]
             label = zone.label(layout.seat_names)
             seen.append(zone.visibility == "public" or (zone.visibility == "hidden" and zone.owner in seats))
-            if seen[-1]:
-                zones[label] = [names[c] for c in content]
+            if seen[-1]:  # an `unordered` zone as a sorted multiset: the order of arrival is in no view
+                zones[label] = sorted([names[c] for c in content]) if zone.unordered else [names[c] for c in content]
             else:
                 zones[label] = {"count": len(content)}
         counters = {label: st.counters[i] for i, label in enumerate(layout.counter_labels)}
