@@ -13,6 +13,8 @@ played-through functions, a generated module later), these callers must agree:
   as a replay, a scenario, a human or the OpenSpiel adapter does;
 - **copies**: stopped too, and at every decision the game goes on from a clone or from the
   state written to JSON and read back (what MCTS, `--log` resumption and pickling rely on);
+- **resumed**: stopped at its first decisions, then played on as generated code from the VM's
+  frames (`Game.play_rest_through`, a search's playouts), answered inline;
 - **unlistened**: `play` with nobody listening (the played-through path, where the program has
   one), which writes no log: its end state must be the others' end state;
 - **the adapter**: the game as OpenSpiel plays it (adapters/openspiel.py: explicit chance, every
@@ -113,6 +115,23 @@ def copies(game: Game, seed: int) -> tuple[list[str], State]:
     return _stopped(game, seed, resume)
 
 
+def resumed(game: Game, seed: int) -> tuple[list[str], State]:
+    """Stopped at its first decisions, then played on from the first one it can as generated code
+    from the VM's frames (Game.play_rest_through, what a search's playouts do), each decision
+    answered inline by the same agents."""
+    log: list = []
+    agents = _agents(game, seed)
+
+    def decide(st: State):
+        return game.take(st, _answers(game, st, agents))
+    st = game.start(seed, log.append)
+    decisions = 0
+    while st.result is None and (decisions < 3 or not game.play_rest_through(st, decide)):
+        decisions += 1
+        game.answer(st, _answers(game, st, agents))
+    return [json.dumps(e, sort_keys=True) for e in log], st
+
+
 def _game(case) -> Game:
     """The case's game, on the program conftest's game_for keeps for the test process: the two
     tests below play each case, and the properties' modules play each default-option one."""
@@ -137,7 +156,7 @@ def test_every_caller_plays_the_same_game(case):
     game = _game(case)
     reference, end = _reference(case)
     assert any('"e": "choice"' in line for line in reference), "a game with no decision compares nothing"
-    for caller in (listened_on_vm, stopped, copies):
+    for caller in (listened_on_vm, stopped, copies, resumed):
         log, other_end = caller(game, SEED)
         first = next((i for i, (a, b) in enumerate(zip(reference, log)) if a != b), min(len(reference), len(log)))
         assert log == reference, (f"{caller.__name__} differs from listened at event {first}: "

@@ -305,8 +305,9 @@ def test_an_optional_choice_played_through_offers_none_after_the_items(tmp_path)
 def test_a_game_stopped_anywhere_plays_on_through_as_on_the_vm(config):
     """Game.play_rest_through (a search's playouts): a game stopped by the VM at its k-th decision,
     or paused at the end of its turn `turn`, and played on from there as generated functions with
-    the same generators, ends as the VM ends it; a state it cannot go on with (listened, inside a
-    reaction or a free action) is left as it was."""
+    the same generators, ends as the VM ends it; a state it cannot go on with (explicit chance,
+    inside a reaction or a free action) is left as it was. A listened one is tested in
+    test_differential.py (the `resumed` caller: the same log)."""
     game = game_for(config)
     seats = game.program.seats
     handed_over = 0
@@ -327,10 +328,10 @@ def test_a_game_stopped_anywhere_plays_on_through_as_on_the_vm(config):
             st.decide = None
             if st.result is not None or (how == "turn" and not st.paused):
                 continue  # over before that stop (or no turns loop to pause in)
-            listened = st.clone()
-            listened.sink = print
-            assert not game.play_rest_through(listened, decide, draws)
-            assert (listened.pending is None) == (how == "turn")
+            explicit = st.clone()
+            explicit.explicit = True  # its draws would wait: the VM's to run
+            assert not game.play_rest_through(explicit, decide, draws)
+            assert (explicit.pending is None) == (how == "turn")
             if game.play_rest_through(st, decide, draws):
                 handed_over += 1
                 assert final(st) == on_vm, (seed, stop)

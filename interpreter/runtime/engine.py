@@ -98,13 +98,13 @@ class Game:
         """Play on to its end, as `play_through` plays a game, a state the VM stopped at a plain
         decision (or paused at the end of a turn): the rest of the game runs as generated
         functions from the state's frames (compile/playthrough.py, `resume_entry`), each decision
-        answered by `decide` (and `draws`) in place, the stopped one asked again. False, and the
-        state untouched, when the program or the state cannot go on so (explicit chance, someone
-        listening, a stop inside a reaction or a free action, or at another kind of decision):
-        go on with `answer` then."""
-        if st.explicit or st.sink is not None or st.result is not None or not self._resumable_at(st):
+        answered by `decide` (and `draws`) in place, the stopped one asked again; a state with a
+        listener goes on with every event's line. False, and the state untouched, when the
+        program or the state cannot go on so (explicit chance, a stop inside a reaction or a free
+        action, or at another kind of decision): go on with `answer` then."""
+        if st.explicit or st.result is not None or not self._resumable_at(st):
             return False
-        built = self.played_through(frozenset(), resumable=True)
+        built = self.played_through(frozenset() if st.sink is None else kinds_of(None), resumable=True)
         if built is False:
             return False
         st.pending = st.answer = None
