@@ -83,10 +83,11 @@ class EventTemplates:
         who, source, slot, rule, variable, kind = step.who, step.source, step.slot, step.rule, step.variable, step.kind
         plain = step.count_mode is None and not step.optional
         options, count, none = step.options, step.count, None if step.count_mode is None else []
-        up_to, optional, running = step.up_to, step.optional, self.free_action_running
+        up_to, optional, running, counted = step.up_to, step.optional, self.free_action_running, step.count_slot
 
         def free_choose(st, env) -> None:
-            taken = 0
+            taken = env[counted] or 0  # free actions taken at this decision (a game resumed there: the VM's count)
+            env[counted] = None
             while True:
                 player = who(st, env)
                 found = source(st, env)[:] if plain else options(st, env)
@@ -115,11 +116,12 @@ class EventTemplates:
         """`offer free actions to p` (compile/free_actions.OfferStep): "done" and the free actions
         allowed, again after each one taken; skipped when none is (and for the automa)."""
         table, take, who, rule, automa = step.free, self.free_action_taker(step.free), step.who, step.rule, step.automa
-        running = self.free_action_running
+        running, counted = self.free_action_running, step.count_slot
         done = [{FREE_KEY: DONE_INDEX}]
 
         def offer(st, env) -> None:
-            taken = 0
+            taken = env[counted] or 0  # as free_choose's
+            env[counted] = None
             while True:
                 player = who(st, env)
                 extra = table.allowed(st, player) if player != automa and not running[0] else []

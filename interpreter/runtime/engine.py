@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from snowrules.compile.free_actions import FREE_KEY, free_label
+from snowrules.compile.costs import PayStep
+from snowrules.compile.free_actions import FREE_KEY, FreeChooseStep, OfferStep, free_label
 from snowrules.compile.playthrough import playthrough
 from snowrules.compile.steps import ChooseStep, InlinedBranch
 from snowrules.language.diagnostics import IllegalChoiceError, Position
@@ -37,6 +38,12 @@ class Outcome:
     # winners of `end game`; `winners` and `scores` are the players' only.
     automa_score: int | None = None
     automa_won: bool = False
+
+
+# The decisions a stopped state can wait at and be played on from as generated code (see
+# Game._resumable_at): each asks nothing before its question and keeps nothing but its count of
+# free actions taken, so asking it again from the state asks the same.
+_ASKED_AGAIN = (ChooseStep, FreeChooseStep, OfferStep, PayStep)
 
 
 class Game:
@@ -119,8 +126,9 @@ class Game:
     def _resumable_at(self, st: State) -> bool:
         """Whether generated functions can go on from the state's frames: none of them runs a
         reaction or a free action (the generated code counts those running rather than reading
-        frames), and the top one waits at a plain decision (asked again from its options: the
-        same question) or is a turn paused at its end."""
+        frames), and the top one waits at a decision that its generated code asks again the same
+        (_ASKED_AGAIN: its question is worked out afresh from the state, the free actions taken
+        there read from the environment) or is a turn paused at its end."""
         frames = st.frames
         if not frames or st.pause_after_turn is not None or st.deferring:
             return False
@@ -140,7 +148,7 @@ class Game:
         step = block.steps[top.pc]
         if type(step) is InlinedBranch:
             step = step.step
-        return type(step) is ChooseStep
+        return type(step) in _ASKED_AGAIN
 
     def played_through(self, heard: frozenset[str], resumable: bool = False):
         """The program built to play a game through for listeners of these event kinds (see
