@@ -88,9 +88,11 @@ if __name__ == "__main__":
     print(f"{name} {given}: 100 games, {total} nodes, all equal")
 
 
-def crosscheck_tree(their_game, our_game) -> int:
+def crosscheck_tree(their_game, our_game, prefix: tuple[int, ...] = ()) -> int:
     """Every node of the whole game tree, compared as `crosscheck` compares one random path: for
-    small parameter sets. The number of nodes compared."""
+    small parameter sets. With a `prefix` of actions (applied to both first), every node of the
+    subtree below it: a deep walk of a game whose whole tree is too big. The number of nodes
+    compared."""
     nodes = 0
 
     def check(what, a, b, theirs):
@@ -127,5 +129,9 @@ def crosscheck_tree(their_game, our_game) -> int:
                 b.apply_action(move)
             visit(a, b)
 
-    visit(their_game.new_initial_state(), our_game.new_initial_state())
+    theirs, ours = their_game.new_initial_state(), our_game.new_initial_state()
+    for action in prefix:
+        theirs.apply_action(action)
+        ours.apply_action(action)
+    visit(theirs, ours)
     return nodes

@@ -42,6 +42,12 @@ def test_list_tells_each_ruleset_with_its_variants_and_options(capsys):
     assert code == 0, err
     # From the manifests, read by hand.
     assert out.splitlines() == [
+        "crazy_eights  Crazy Eights 1.0.0, 2-5 players",
+        "    --option max_draw_cards=5  (1..52)  cards a player may draw in a turn before passing",
+        "    --option max_turns=100  (1..10000)  cards played before the game ends",
+        "    --option use_special_cards=false  (true|false)  a queen skips the next player, an ace reverses the "
+        "direction, a 2 makes the next player draw 2",
+        "    --option reshuffle=false  (true|false)  the discards are shuffled back into an empty deck",
         "goofspiel  Goofspiel 1.0.0, 2-10 players",
         "    --option num_cards=13  (1..20)  cards in each hand and in the point deck",
         "    --option points_order=random  (random|ascending|descending)  the order the point cards are dealt",

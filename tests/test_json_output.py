@@ -70,8 +70,8 @@ def test_list_json_follows_its_schema_and_says_what_the_manifests_say(capsys):
     errors = [e.message for e in validator("list.schema.json").iter_errors(listed)]
     assert not errors, errors
     by_name = {entry["name"]: entry for entry in listed["rulesets"]}
-    assert list(by_name) == ["goofspiel", "oh_hell", "snow_planner", "snow_time", "snowfall_over_mountains",
-                             "snowy_tricks"]
+    assert list(by_name) == ["crazy_eights", "goofspiel", "oh_hell", "snow_planner", "snow_time",
+                             "snowfall_over_mountains", "snowy_tricks"]
     # From the manifests, read by hand: Snow Time is for 2-5 players, its two_colours variant for 2,
     # its short_track variant (a shorter score track) for 2-5.
     assert (by_name["snow_time"]["min_players"], by_name["snow_time"]["max_players"]) == (2, 5)

@@ -102,7 +102,8 @@ def _contains(*words: str):
 
 
 def _ruleset_list(out: str) -> None:
-    assert out.splitlines()[0].startswith("goofspiel  Goofspiel 1.0.0, 2-10 players")
+    assert out.splitlines()[0].startswith("crazy_eights  Crazy Eights 1.0.0, 2-5 players")
+    assert "goofspiel  Goofspiel 1.0.0, 2-10 players" in out
     assert "snow_time  Snow Time 1.0.0, 2-5 players" in out
     assert "    --variant two_colours  (2 players)" in out
 
@@ -144,6 +145,9 @@ EXPECTATIONS = [
     (r"run goofspiel .*num_cards=6", _contains("Goofspiel - 3 players, num_cards=6, points_order=descending")),
     (r"run oh_hell .*off_bid_penalty=true",
      _contains("Oh Hell! - 4 players, num_tricks_fixed=5, off_bid_penalty=true")),
+    (r"run crazy_eights .*use_special_cards=true",
+     _contains("Crazy Eights - 3 players, use_special_cards=true, seed 1", "is skipped",
+               "the direction of play is reversed", "result after")),
     (r"snowrules run snow_time --players 3 --seed 1$", _contains("Snow Time - 3 players, seed 1", "result after")),
     (r"^python tools/bench\.py$", _contains("random-agent games per second", "snow_time")),
     (r"^python tools/bench_clone\.py$", _contains("microseconds per clone", "goofspiel")),

@@ -56,7 +56,7 @@ def _references() -> Path:
 
 REFERENCES = _references()
 # Bundled rulesets written from an OpenSpiel game, by OpenSpiel's name for it.
-OPENSPIEL_GAMES = {"goofspiel": "goofspiel", "oh_hell": "oh_hell"}
+OPENSPIEL_GAMES = {"goofspiel": "goofspiel", "oh_hell": "oh_hell", "crazy_eights": "crazy_eights"}
 
 
 def snowrules_round(game: Game, players: int, games: int, first_seed: int) -> float:
