@@ -72,7 +72,7 @@ def test_without_unordered_the_order_of_the_deal_is_told_apart(tmp_path):
 
 
 def test_the_engines_view_shows_an_unordered_hand_sorted_and_the_rules_keep_its_order():
-    """Game.view (the terminal, the browser, `--json`) reads `unordered` from the compiled layout
+    """Game.view (`--json`) and Game.zone_labels (the terminal, the browser) read `unordered` from the compiled layout
     as the adapter does: C, A, E dealt to seat 0 (draws 2, 0, 4 of the six) are seen as A, C, E,
     the other hand as a count; the state keeps the order of arrival, as the rules see it."""
     from snowrules.compile.compiler import load_program
@@ -87,3 +87,4 @@ def test_the_engines_view_shows_an_unordered_hand_sorted_and_the_rules_keep_its_
     assert [names[c] for c in st.zones[hand]] == ["C", "A", "E"]
     view = game.view(st, 0)
     assert view["zones"]["p0.hand"] == ["A", "C", "E"] and view["zones"]["p1.hand"] == {"count": 3}
+    assert game.zone_labels(st, hand) == ["A", "C", "E"]  # the terminal's holdings and the browser's zones

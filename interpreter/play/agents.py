@@ -61,8 +61,9 @@ class Observation:
 
     def zone_labels(self, zone: int) -> list[str]:
         """The components in zone `zone` (an index of the layout's zones) as a person reads them
-        now: by their list's `label:` with values, else by name. For a zone the player sees."""
-        return [self._game.component_label(self._state, c) for c in self._state.zones[zone]]
+        now: by their list's `label:` with values, else by name (Game.zone_labels). For a zone the
+        player sees."""
+        return self._game.zone_labels(self._state, zone)
 
     def plain_labels(self) -> list[str]:
         """Every option by its plain name, as a log and the view's counters name it ("die #2")."""

@@ -365,6 +365,13 @@ class Game:
             return self.component_label(st, value)
         return plain_label
 
+    def zone_labels(self, st: State, zone: int) -> list[str]:
+        """The components of zone `zone` (an index of the layout's zones) as a person reads them
+        now (`component_label`): in the zone's order, or sorted when the zone is `unordered`, as
+        `view` shows its names (the order of arrival is shown nowhere)."""
+        labels = [self.component_label(st, c) for c in st.zones[zone]]
+        return sorted(labels) if self.layout.zones[zone].unordered else labels
+
     def component_label(self, st: State, c: int) -> str:
         """Component `c` as a person reads it now: its list's `label:` with its fields' values and
         its counters' current values, or its plain name when its list has no label."""

@@ -56,7 +56,7 @@ def labelled(game: Game, st: State, view: dict) -> dict:
     for index, zone in enumerate(layout.zones):
         label = zone.label(layout.seat_names)
         if isinstance(zones.get(label), list):
-            zones[label] = [game.component_label(st, c) for c in st.zones[index]]
+            zones[label] = game.zone_labels(st, index)
     return view
 
 
@@ -74,9 +74,9 @@ def details(game: Game, st: State, view: dict, decisions: list[dict] = ()) -> di
     shown: dict[str, int] = {}
     for index, zone in enumerate(layout.zones):
         content = view["zones"].get(zone.label(layout.seat_names))
-        if isinstance(content, list):
-            for c, text in zip(st.zones[index], content):
-                shown.setdefault(text, c)
+        if isinstance(content, list):  # in the zone's order, or sorted (`unordered`): each read as shown
+            for c in st.zones[index]:
+                shown.setdefault(game.component_label(st, c), c)
     pending = st.pending
     if decisions and pending is not None and not pending.chance:
         for decision in decisions:
