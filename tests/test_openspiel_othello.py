@@ -1,11 +1,12 @@
 """Othello, written as a ruleset from OpenSpiel's othello.cc, against OpenSpiel's own game:
 lockstep over seeded random games (the same player to move and legal actions at every node, the
-same board after every move, the same returns at the end), the game's facts, and an opening
-worked by hand.
+same returns at the end), the board after every move of a few more, every node below late
+positions (7 empty squares: the last moves, passes, every ending), the game's facts, and an
+opening worked by hand.
 
-The default run plays a few games (a few seconds: a random game is about 60 moves, and the
-ruleset reads its board through list expressions); the `thorough` profile
-(`--hypothesis-profile=thorough`) ten times as many, and
+The default run plays 20 lockstep games and walks about 3,000 late nodes (a few seconds: a random
+game is about 60 moves, each reading the board through list expressions); the `thorough` profile
+(`--hypothesis-profile=thorough`) plays ten times as many games, and
 `python tests/openspiel_crosscheck.py othello` 100 more by hand.
 """
 from __future__ import annotations
@@ -18,7 +19,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 from conftest import examples  # noqa: E402
-from openspiel_crosscheck import crosscheck, games  # noqa: E402
+from openspiel_crosscheck import crosscheck, crosscheck_tree, games  # noqa: E402
 
 NAME = "othello"
 SEEDS = examples(20)
@@ -58,6 +59,48 @@ def test_same_board_after_every_move(seed):
     assert our_board(ours) == their_board(theirs)
     assert ours.returns() == theirs.returns()
     assert moves >= 50
+
+
+def _late_position(seed: int, empty: int) -> tuple[int, ...]:
+    """OpenSpiel's random game up to the first position with `empty` empty squares: its history."""
+    state = pyspiel.load_game(NAME).new_initial_state()
+    rng = random.Random(seed)
+    while "".join(their_board(state)).count("-") > empty:
+        state.apply_action(rng.choice(state.legal_actions()))
+    return tuple(state.history())
+
+
+def _their_subtree(state) -> tuple[int, int]:
+    """OpenSpiel's nodes below a state, and how many of them are passes (a single legal 64)."""
+    if state.is_terminal():
+        return 1, 0
+    nodes, passes = 1, int(state.legal_actions() == [64])
+    for action in state.legal_actions():
+        below = _their_subtree(state.child(action))
+        nodes, passes = nodes + below[0], passes + below[1]
+    return nodes, passes
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_same_subtree_as_openspiel_below_a_late_position(seed):
+    """Every node below a position with 7 empty squares: the last moves, the passes of a player
+    left without a square, and every way the game ends."""
+    history = _late_position(seed, 7)
+    state = pyspiel.load_game(NAME).new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    nodes, _ = _their_subtree(state)
+    assert crosscheck_tree(*games(NAME, NAME, {}), history) == nodes > 500
+
+
+def test_the_late_positions_walked_hold_passes():
+    counts = []
+    for seed in range(3):
+        state = pyspiel.load_game(NAME).new_initial_state()
+        for action in _late_position(seed, 7):
+            state.apply_action(action)
+        counts.append(_their_subtree(state)[1])
+    assert all(count > 0 for count in counts), counts
 
 
 def test_same_game_facts_as_openspiel():
