@@ -58,6 +58,7 @@ def test_list_tells_each_ruleset_with_its_variants_and_options(capsys):
         "    --option num_tricks_fixed=-1  (-1..17)  tricks in the game; -1 for random",
         "    --option off_bid_penalty=false  (true|false)  a missed bid scores minus points_per_trick per trick off",
         "    --option points_per_trick=1  (0..100)  points for each trick won",
+        "othello  Othello 1.0.0, 2 players",
         "snow_planner  Snow Planner 0.1.0, 1-4 players",
         "    --variant advanced_draft  (1-4 players)",
         "    --option automa_for_two=false  (true|false)  the automa joins a game of two players as a third seat",

@@ -129,7 +129,7 @@ def test_the_listing_says_what_each_statement_does_where_it_is_written(tmp_path)
     assert "when (watches coins)  @ rules.sr:13:1  [may wait]\n  ask for a choice  @ rules.sr:14:5  [may wait]" in text
 
 
-@pytest.mark.parametrize("name", ["crazy_eights", "goofspiel", "oh_hell", "snow_time", "snowy_tricks",
+@pytest.mark.parametrize("name", ["crazy_eights", "goofspiel", "oh_hell", "othello", "snow_time", "snowy_tricks",
                                   "snowfall_over_mountains", "snow_planner"])
 def test_explain_ir_lists_every_bundled_game_at_real_rules(capsys, name):
     """Every listed statement's position is a line of a rules file whose text starts there."""
@@ -153,4 +153,4 @@ def test_explain_ir_lists_every_bundled_game_at_real_rules(capsys, name):
         if line.strip().startswith("move components"):
             assert text[int(column) - 1:].startswith("move"), line
         checked += 1
-    assert checked > 20
+    assert checked >= 17  # the smallest bundled game, Othello, lists 17 statements

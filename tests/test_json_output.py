@@ -70,7 +70,7 @@ def test_list_json_follows_its_schema_and_says_what_the_manifests_say(capsys):
     errors = [e.message for e in validator("list.schema.json").iter_errors(listed)]
     assert not errors, errors
     by_name = {entry["name"]: entry for entry in listed["rulesets"]}
-    assert list(by_name) == ["crazy_eights", "goofspiel", "oh_hell", "snow_planner", "snow_time",
+    assert list(by_name) == ["crazy_eights", "goofspiel", "oh_hell", "othello", "snow_planner", "snow_time",
                              "snowfall_over_mountains", "snowy_tricks"]
     # From the manifests, read by hand: Snow Time is for 2-5 players, its two_colours variant for 2,
     # its short_track variant (a shorter score track) for 2-5.

@@ -148,6 +148,8 @@ EXPECTATIONS = [
     (r"run crazy_eights .*use_special_cards=true",
      _contains("Crazy Eights - 3 players, use_special_cards=true, seed 1", "is skipped",
                "the direction of play is reversed", "result after")),
+    (r"run othello --seed 1$",
+     _contains("Othello - 2 players, seed 1", "turns over", "neither player can move", "result after")),
     (r"snowrules run snow_time --players 3 --seed 1$", _contains("Snow Time - 3 players, seed 1", "result after")),
     (r"^python tools/bench\.py$", _contains("random-agent games per second", "snow_time")),
     (r"^python tools/bench_clone\.py$", _contains("microseconds per clone", "goofspiel")),

@@ -60,7 +60,8 @@ def test_serve_watch_prints_its_link(served, capsys, tmp_path):
 @pytest.mark.parametrize("arguments,code,message", [
     ([], 2, "snowrules serve: error: give a RULESET to play, or --resume LOG, or --watch LOG"),
     (["nosuch"], 2, "snowrules serve: error: no ruleset 'nosuch': give a bundled ruleset (crazy_eights, goofspiel, "
-     "oh_hell, snow_planner, snow_time, snowfall_over_mountains, snowy_tricks) or a folder holding a ruleset.yaml"),
+     "oh_hell, othello, snow_planner, snow_time, snowfall_over_mountains, snowy_tricks) or a folder holding a "
+     "ruleset.yaml"),
     (["goofspiel", "--seats", "random"], 2, "snowrules serve: error: --seats random: no seat is human, so nobody "
      "could play; a game of bots is `snowrules run`, a saved one is watched with --watch LOG"),
     (["goofspiel", "--seats", "human,robot"], 2, "snowrules serve: error: --seats: unknown agent 'robot'; "

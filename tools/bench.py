@@ -56,7 +56,7 @@ def _references() -> Path:
 
 REFERENCES = _references()
 # Bundled rulesets written from an OpenSpiel game, by OpenSpiel's name for it.
-OPENSPIEL_GAMES = {"goofspiel": "goofspiel", "oh_hell": "oh_hell", "crazy_eights": "crazy_eights"}
+OPENSPIEL_GAMES = {"goofspiel": "goofspiel", "oh_hell": "oh_hell", "crazy_eights": "crazy_eights", "othello": "othello"}
 
 
 def snowrules_round(game: Game, players: int, games: int, first_seed: int) -> float:
@@ -182,7 +182,10 @@ def openspiel_reference(name: str, players: int):
         print(f"{name}: open-spiel is not installed; no OpenSpiel reference", file=sys.stderr)
         return None
     from snowrules.adapters.openspiel import load_game
-    return pyspiel.load_game(OPENSPIEL_GAMES[name], {"players": players}), load_game(name, players=players)
+    # A game for a fixed number of players (Othello) takes no `players` parameter.
+    parameters = pyspiel.load_game(OPENSPIEL_GAMES[name]).get_type().parameter_specification
+    given = {"players": players} if "players" in parameters else {}
+    return pyspiel.load_game(OPENSPIEL_GAMES[name], given), load_game(name, players=players)
 
 
 def calibrate(run, seconds: float) -> int:
