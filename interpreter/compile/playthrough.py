@@ -49,6 +49,7 @@ from snowrules.compile.steps import (
     PushBlock,
     RepeatStep,
     ResolveStep,
+    Stopped,
     TriggeredAdd,
     TurnsStep,
     WhileStep,
@@ -60,6 +61,7 @@ from snowrules.language.diagnostics import RuntimeRulesError, SnowrulesError
 from snowrules.model.events import PhaseStarted, kinds_of
 from snowrules.model.program import LOOP, ROUTINE, TURNS, WHILE, Program
 from snowrules.model.rng import seat_draw_text
+from snowrules.model.values import Frame
 
 Run = Callable[[object, list], None]
 
@@ -71,23 +73,26 @@ class _NotPlayable(Exception):
     """A step this module has no template for."""
 
 
-def playthrough(program: Program, heard: frozenset[str] = frozenset(), resumable: bool = False
-                ) -> Callable[[object], None] | None:
+def playthrough(program: Program, heard: frozenset[str] = frozenset(), resumable: bool = False,
+                stoppable: bool = False) -> Callable[[object], None] | None:
     """A function that plays a started state (see Game.play_through) to its end, or None when the
     program has a step without a template here. What is listened to is known when the game is
     built: the event lines of the kinds in `heard` (event class names) are kept, each a direct
     call of `State.sink`; the others are left out and cost nothing. `resumable`: the program also
     gets an entry per block that goes on from a frame of the VM (`_Builder.resume_entry`), and
-    the function's `rest` plays a stopped state on to its end from its frames."""
+    the function's `rest` plays a stopped state on to its end from its frames. `stoppable`
+    (resumable too): a decision nobody answers in place stops the game as the VM would, its
+    frames made on the way out (steps.Stopped), so that `start` and `rest` serve a game answered
+    from outside (None when the program has a statement that cannot stop so yet)."""
     # Blocks are built inside the blocks that call them, so a ruleset whose procedures, effects and
     # reactions nest deeply builds deeply (several hundred frames for a full euro game): the builder
     # gets a higher limit of its own, and a ruleset deeper still is played on the VM instead.
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, BUILD_RECURSION_LIMIT))
     try:
-        builder = _Builder(program, heard)
+        builder = _Builder(program, heard, stoppable)
         main = builder.function(program.main.block)
-        resumes = [builder.resume_entry(block) for block in program.blocks] if resumable else None
+        resumes = [builder.resume_entry(block) for block in program.blocks] if resumable or stoppable else None
         builder.finish()
         builder.module.load()
     except (_NotPlayable, RecursionError):
@@ -118,12 +123,40 @@ def playthrough(program: Program, heard: frozenset[str] = frozenset(), resumable
         def frames_run() -> None:
             while frames:
                 frame = frames[-1]
-                resumes[frame.block](st, frame)
+                try:
+                    resumes[frame.block](st, frame)
+                except Stopped as stop:
+                    frames.pop()  # the frames on the way out are this one's now
+                    _stopped(st, stop)
+                    return
                 frames.pop()
         ended(st, frames_run)
+
+    def start(st) -> None:
+        """A new game run to its first decision nobody answers in place (or its end)."""
+        try:
+            ended(st, main, st, st.envs[0])
+        except Stopped as stop:
+            st.frames = []
+            _stopped(st, stop)
     play.module = builder.module  # its text: `snowrules explain --code`
     play.rest = None if resumes is None else rest
+    play.start = start if stoppable else None
     return play
+
+
+def _stopped(st, stop: Stopped) -> None:
+    """The frames of a game stopped at a decision, outermost first, on top of `st.frames`: each
+    environment by its place in `st.envs` (one not there yet, a routine's, added)."""
+    envs = st.envs
+    for block, pc, env, items, index in reversed(stop.frames):
+        at = len(envs) - 1
+        while at >= 0 and envs[at] is not env:
+            at -= 1
+        if at < 0:
+            envs.append(env)
+            at = len(envs) - 1
+        st.frames.append(Frame(block, pc, at, items, index))
 
 
 def module_title(program: Program, heard: frozenset[str]) -> str:
@@ -137,9 +170,10 @@ def module_title(program: Program, heard: frozenset[str]) -> str:
 
 
 class _Builder(EventTemplates):
-    def __init__(self, program: Program, heard: frozenset[str]):
+    def __init__(self, program: Program, heard: frozenset[str], stoppable: bool = False):
         self.program = program
         self.heard = heard
+        self.stoppable = stoppable  # each statement that may stop adds its frame (see `stopping`)
         self.module = GeneratedModule(module_title(program, heard))
         self.functions: dict[int, Run] = {}  # block id -> its generated function
         self.building: set[int] = set()       # blocks whose function is being generated
@@ -195,15 +229,33 @@ class _Builder(EventTemplates):
             lines += self.statement_lines(block, pc, namespace)
         return lines or ["pass"], namespace
 
-    def statement_lines(self, block, pc: int, namespace: dict) -> list[str]:
-        """Statement `pc` of `block` as lines, under the mark of its rule's position."""
+    def statement_lines(self, block, pc: int, namespace: dict, loop: str = "") -> list[str]:
+        """Statement `pc` of `block` as lines, under the mark of its rule's position. `loop`: the
+        frame's items and position a stop there keeps (a resume entry's ", frame.items, frame.index")."""
         lines = [fuse.mark(block.positions[pc], namespace)]
         native = block.natives[pc]
         if native is not None:
             more, ns, _ = fuse.block_code(native)
             namespace.update(ns)
             return lines + more
-        return lines + self.step_lines(block.steps[pc], namespace)
+        return lines + self.stopping(self.step_lines(block.steps[pc], namespace), f"{int(block.id)}, {int(pc)}",
+                                     loop, namespace)
+
+    def stopping(self, lines: list[str], place: str, loop: str, ns: dict) -> list[str]:
+        """A statement's lines that add its frame (`place`: its block and pc, generated text) to a
+        stop that leaves them (a stoppable build's only; steps.Stopped.at)."""
+        if not self.stoppable:
+            return lines
+        return ["try:", *fuse.indent(lines), f"except {self.bound(Stopped, ns)} as _s:",
+                f"    _s.at({place}, env{loop})", "    raise"]
+
+    def in_loop(self, call: str, items: str | None, index: str, ns: dict) -> list[str]:
+        """A loop's call of its body: in a stoppable build, a stop inside it gives the body's frame
+        the loop's `items` (generated text; None for the turns) and position `index`."""
+        if not self.stoppable:
+            return [call]
+        return ["try:", f"    {call}", f"except {self.bound(Stopped, ns)} as _s:",
+                f"    _s.loop({items or 'None'}, {index})", "    raise"]
 
     def value(self, fn, namespace: dict) -> str:
         src, ns = fuse.expression(fn)
@@ -245,9 +297,10 @@ class _Builder(EventTemplates):
                 source = self.value(plain, ns)
                 copied = not (_fresh_list(source) or length is not None or _constant_row(source, ns))
                 making = [f"{items} = {f'list({source})' if copied else source}"]
-            looping = [f"for {item} in {items}:",
+            at = fuse.fresh()
+            looping = [f"for {at}, {item} in enumerate({items}):" if self.stoppable else f"for {item} in {items}:",
                        f"    env[{int(step.slot)}] = {item}",
-                       f"    {self.call(step.block, ns)}"]
+                       *fuse.indent(self.in_loop(self.call(step.block, ns), items, at, ns))]
             if length is not None:
                 return [*making, *budget.charge_lines(str(length), where, fail), *looping]
             # an empty list (a filter that kept nothing, as often as not) costs one test
@@ -261,10 +314,11 @@ class _Builder(EventTemplates):
         if kind is RepeatStep:
             rounds = fuse.fresh()
             fail, where = self.bound(budget.over_budget, ns), self.bound(self.program.blocks[step.block].position, ns)
+            at = fuse.fresh()
             return [f"{rounds} = {self.value(step.count, ns)}",
                     *budget.charge_lines(f"max({rounds}, 0)", where, fail),
-                    f"for {fuse.fresh()} in range({rounds}):",
-                    f"    {self.call(step.block, ns)}"]
+                    f"for {at} in range({rounds}):",
+                    *fuse.indent(self.in_loop(self.call(step.block, ns), f"range({rounds})", at, ns))]
         if kind is TurnsStep:
             return self.turns_lines(step, ns)
         if kind is _CallStep:
@@ -274,6 +328,11 @@ class _Builder(EventTemplates):
             values = "".join(f"{self.value(arg, ns)}, " for arg in step.arguments)
             spare = self.bound((None,) * (step.env_size - len(step.arguments)), ns)
             return [self.call(step.block, ns, f"[{values}*{spare}]")]
+        if self.stoppable and kind in (FreeChooseStep, OfferStep, Reacting, TriggeredAdd, PayStep):
+            raise _NotPlayable(f"{kind.__name__} cannot stop yet")  # their frames are the VM's own
+        if self.stoppable and kind is ChooseStep and step.simultaneous and step.count_mode is not None \
+                and step.block is not None:
+            raise _NotPlayable("a simultaneous choice of several items cannot stop yet")
         if kind is FreeChooseStep:
             return [f"{self.bound(self.free_choose(step, self.answered(step)), ns)}(st, env)"]
         if kind is OfferStep:
@@ -337,10 +396,20 @@ class _Builder(EventTemplates):
                 f"        for {seat}, {found} in {pairs}:"
                 f" {answered}.append(({seat}, {found}[{seat_draw_text(seat, f'len({found})')}]))",
                 f"    else: {answered} = {self.bound(_asked_each(step.ask_each), ns)}(st, {pairs})",
-                f"    for {seat}, {answer} in {answered}:",
-                f"        env[{seat_slot}] = {seat}",
-                f"        env[{slot}] = {answer}",
-                *fuse.indent(fuse.indent(body))]
+                *self.each_answered(step, answered, seat, answer, seat_slot, slot, body, ns)]
+
+    def each_answered(self, step: ChooseStep, answered: str, seat: str, answer: str, seat_slot: int, slot: int,
+                      body: list[str], ns: dict) -> list[str]:
+        """What follows a decision of several seats, for each seat in turn: in a stoppable build,
+        a body block that stops keeps the loop the VM makes of it (each [seat, answer], its place)."""
+        if not self.stoppable or step.native_body is not None or step.block is None:
+            return [f"    for {seat}, {answer} in {answered}:", f"        env[{seat_slot}] = {seat}",
+                    f"        env[{slot}] = {answer}", *fuse.indent(fuse.indent(body))]
+        at = fuse.fresh()
+        return [f"    for {at}, ({seat}, {answer}) in enumerate({answered}):",
+                f"        env[{seat_slot}] = {seat}", f"        env[{slot}] = {answer}",
+                *fuse.indent(fuse.indent(self.in_loop(self.call(step.block, ns), f"[list(_x) for _x in {answered}]",
+                                                      at, ns)))]
 
     def offered(self, step: ChooseStep, ns: dict) -> str:
         """The options of a decision of one item, as ChooseStep.options makes them: the items,
@@ -372,7 +441,7 @@ class _Builder(EventTemplates):
         if limit is not None:
             lines.append(f"    if {turn} > {limit}(st, env): break")
         return lines + [f"    if {turn} > {int(self.program.max_steps)}: {fail}()",
-                        f"    {started}(st, {counter}, {turn})", f"    {body}"]
+                        f"    {started}(st, {counter}, {turn})", *fuse.indent(self.in_loop(body, None, turn, ns))]
 
     def resume_entry(self, block) -> Run:
         """A function `(st, frame)` that runs `block` on from a VM frame of it (the frame's
@@ -388,11 +457,14 @@ class _Builder(EventTemplates):
         if slots:  # only a stopped decision's frame is ever at a slot
             lines.append(f"if pc > {int(block.size)}:")
             for pc, inlined in slots:
+                # a stop at the slot's step stays there; one inside what it ran goes on after the `if`
+                place = f"{int(block.id)}, {int(pc)} if not _s.frames else {int(inlined.after) - 1}"
                 lines += [f"    if pc == {int(pc)}:", f"        {fuse.mark(block.positions[pc], ns)}",
-                          *fuse.indent(fuse.indent(self.step_lines(inlined.step, ns))),
+                          *fuse.indent(fuse.indent(self.stopping(self.step_lines(inlined.step, ns), place,
+                                                                 KEPT_LOOP, ns))),
                           f"        pc = {int(inlined.after)}"]
         for pc in range(block.size):
-            lines += [f"if pc <= {int(pc)}:", *fuse.indent([*self.statement_lines(block, pc, ns), "pass"])]
+            lines += [f"if pc <= {int(pc)}:", *fuse.indent([*self.statement_lines(block, pc, ns, KEPT_LOOP), "pass"])]
         lines += self.end_of_block_lines(block, ns)
         lines = self.final_lines(lines, ns)
         name = fuse.fresh("_resume")
@@ -415,7 +487,7 @@ class _Builder(EventTemplates):
                     *budget.charge_lines(f"len({items}) - frame.index - 1", where, fail),
                     f"for {at} in range(frame.index + 1, len({items})):",
                     *binding,
-                    f"    {self.call(block.id, ns)}"]
+                    *fuse.indent(self.in_loop(self.call(block.id, ns), items, at, ns))]
         if kind is WHILE:
             return [f"while {self.value(block.cond, ns)}:",
                     f"    {self.call(block.id, ns)}",
@@ -510,6 +582,8 @@ class _Builder(EventTemplates):
                     local[player_slot] = player
                 functions[routine.block](st, local)
         return triggered
+
+KEPT_LOOP = ", frame.items, frame.index"  # a resume entry's statements stop with their frame's loop
 
 SMALL_ENVIRONMENT = 12  # an effect's environment of at most this many slots is written as a list display
 
