@@ -337,3 +337,33 @@ def test_a_game_stopped_anywhere_plays_on_through_as_on_the_vm(config):
                 assert final(st) == on_vm, (seed, stop)
                 assert st.decide is None and st.draws is None
     assert handed_over > 0
+
+
+NO_LIMIT_LATER = """zone hand per player hidden
+counter score per player from 0
+variable lim = 3
+rounds lim:
+    ask first(players) to choose x from [1, 2]
+    add x to first(players).score
+    if turn == 2:
+        lim = none
+    if turn == 6:
+        end game winners players
+at game end:
+    end game winners players
+"""
+
+
+def test_a_rounds_count_that_becomes_none_sets_no_limit_played_through_and_resumed(tmp_path):
+    """`rounds lim:` where `lim` becomes none in turn 2: the VM reads a none count as no limit
+    and plays on to the `end game` of turn 6; so must the game played through and one resumed
+    after its first decision (they compared `turn > none` and failed)."""
+    game = Game(compile_ruleset(ruleset(tmp_path, NO_LIMIT_LATER), 2))
+    on_vm = game.start(0, decide=random_decide(2, 0))
+    assert game.outcome(on_vm).turns == 6 and on_vm.result.rule.endswith(":10:9")
+    assert final(game.play_through(0, random_decide(2, 0))) == final(on_vm)
+    draws = [RandomAgent(seat).drawer for seat in range(2)]
+    st = game.start(0)
+    game.answer(st, [draws[0](st, 2)])
+    assert game.play_rest_through(st, answering_at_random(draws), draws)
+    assert game.outcome(st).turns == 6 and st.result.rule.endswith(":10:9")

@@ -438,8 +438,9 @@ class _Builder(EventTemplates):
         limit = None if block.limit is None else self.bound(block.limit, ns)
         fail = self.bound(_too_long(block.position, self.program.max_steps), ns)
         lines = ([] if done else [f"{turn} = 0"]) + ["while True:", f"    {turn} += 1"]
-        if limit is not None:
-            lines.append(f"    if {turn} > {limit}(st, env): break")
+        if limit is not None:  # a count that is none sets no limit, as on the VM
+            count = fuse.fresh()
+            lines += [f"    {count} = {limit}(st, env)", f"    if {count} is not None and {turn} > {count}: break"]
         return lines + [f"    if {turn} > {int(self.program.max_steps)}: {fail}()",
                         f"    {started}(st, {counter}, {turn})", *fuse.indent(self.in_loop(body, None, turn, ns))]
 
@@ -465,7 +466,7 @@ class _Builder(EventTemplates):
                           f"        pc = {int(inlined.after)}"]
         for pc in range(block.size):
             lines += [f"if pc <= {int(pc)}:", *fuse.indent([*self.statement_lines(block, pc, ns, KEPT_LOOP), "pass"])]
-        lines += self.end_of_block_lines(block, ns)
+        lines += [fuse.mark(block.position, ns), *self.end_of_block_lines(block, ns)]  # its errors at the block
         lines = self.final_lines(lines, ns)
         name = fuse.fresh("_resume")
         return self.module.define(name, f"def {name}(st, frame):\n" + "\n".join(fuse.indent(lines)), ns)

@@ -31,7 +31,7 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from snowrules.model.program import Program
+from snowrules.model.program import TURNS, Program
 from snowrules.model.rng import index_drawer
 from snowrules.model.state import State
 from snowrules.play.greedy import option_key, settle_chance
@@ -264,13 +264,13 @@ class _Search:
             decision = game.decision(st)
             if decision is None or game.play_rest_through(st, decide, draws):
                 return
-            if handing_over and len(st.frames) == 2:  # in a turn of the main turns loop: pause at its end
-                st.pause_after_turn = st.frames[1].index
+            frames = st.frames
+            if handing_over and len(frames) == 2 and game.program.blocks[frames[1].block].kind == TURNS:
+                st.pause_after_turn = frames[1].index  # in a turn of the main turns loop: pause at its end
             st.decide = decide
             try:
                 game.answer(st, [drawer(st, len(options)) for options in decision.options])
                 if st.paused:
-                    st.pause_after_turn = None
                     if game.play_rest_through(st, decide, draws):
                         return
                     handing_over = st.paused = False
