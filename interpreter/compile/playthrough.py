@@ -37,6 +37,7 @@ from snowrules.compile.costs import PayStep
 from snowrules.compile.free_actions import FreeChooseStep, OfferStep
 from snowrules.compile.generated_module import GeneratedModule
 from snowrules.compile.playthrough_events import EventTemplates, trigger_routines
+from snowrules.compile.playthrough_stops import StopTemplates, stopped
 from snowrules.compile.procedure_calls import RoutineCall
 from snowrules.compile.reactions import Reacting
 from snowrules.compile.statements import _CallStep
@@ -55,13 +56,11 @@ from snowrules.compile.steps import (
     WhileStep,
     index_combinations,
 )
-from snowrules.compile.steps import bind as bind_items
 from snowrules.compile.triggers import prefiltered
-from snowrules.language.diagnostics import RuntimeRulesError, SnowrulesError
+from snowrules.language.diagnostics import SnowrulesError
 from snowrules.model.events import PhaseStarted, kinds_of
-from snowrules.model.program import LOOP, ROUTINE, TURNS, WHILE, Program
+from snowrules.model.program import Program
 from snowrules.model.rng import seat_draw_text
-from snowrules.model.values import Frame
 
 Run = Callable[[object, list], None]
 
@@ -127,7 +126,7 @@ def playthrough(program: Program, heard: frozenset[str] = frozenset(), resumable
                     resumes[frame.block](st, frame)
                 except Stopped as stop:
                     frames.pop()  # the frames on the way out are this one's now
-                    _stopped(st, stop)
+                    stopped(st, stop)
                     return
                 frames.pop()
         ended(st, frames_run)
@@ -138,25 +137,12 @@ def playthrough(program: Program, heard: frozenset[str] = frozenset(), resumable
             ended(st, main, st, st.envs[0])
         except Stopped as stop:
             st.frames = []
-            _stopped(st, stop)
+            stopped(st, stop)
     play.module = builder.module  # its text: `snowrules explain --code`
     play.rest = None if resumes is None else rest
     play.start = start if stoppable else None
     return play
 
-
-def _stopped(st, stop: Stopped) -> None:
-    """The frames of a game stopped at a decision, outermost first, on top of `st.frames`: each
-    environment by its place in `st.envs` (one not there yet, a routine's, added)."""
-    envs = st.envs
-    for block, pc, env, items, index in reversed(stop.frames):
-        at = len(envs) - 1
-        while at >= 0 and envs[at] is not env:
-            at -= 1
-        if at < 0:
-            envs.append(env)
-            at = len(envs) - 1
-        st.frames.append(Frame(block, pc, at, items, index))
 
 
 def module_title(program: Program, heard: frozenset[str]) -> str:
@@ -169,7 +155,7 @@ def module_title(program: Program, heard: frozenset[str]) -> str:
     return f"{program.ruleset}, {players}{variant}{options}, hearing {hears}"
 
 
-class _Builder(EventTemplates):
+class _Builder(EventTemplates, StopTemplates):
     def __init__(self, program: Program, heard: frozenset[str], stoppable: bool = False):
         self.program = program
         self.heard = heard
@@ -240,22 +226,6 @@ class _Builder(EventTemplates):
             return lines + more
         return lines + self.stopping(self.step_lines(block.steps[pc], namespace), f"{int(block.id)}, {int(pc)}",
                                      loop, namespace)
-
-    def stopping(self, lines: list[str], place: str, loop: str, ns: dict) -> list[str]:
-        """A statement's lines that add its frame (`place`: its block and pc, generated text) to a
-        stop that leaves them (a stoppable build's only; steps.Stopped.at)."""
-        if not self.stoppable:
-            return lines
-        return ["try:", *fuse.indent(lines), f"except {self.bound(Stopped, ns)} as _s:",
-                f"    _s.at({place}, env{loop})", "    raise"]
-
-    def in_loop(self, call: str, items: str | None, index: str, ns: dict) -> list[str]:
-        """A loop's call of its body: in a stoppable build, a stop inside it gives the body's frame
-        the loop's `items` (generated text; None for the turns) and position `index`."""
-        if not self.stoppable:
-            return [call]
-        return ["try:", f"    {call}", f"except {self.bound(Stopped, ns)} as _s:",
-                f"    _s.loop({items or 'None'}, {index})", "    raise"]
 
     def value(self, fn, namespace: dict) -> str:
         src, ns = fuse.expression(fn)
@@ -398,19 +368,6 @@ class _Builder(EventTemplates):
                 f"    else: {answered} = {self.bound(_asked_each(step.ask_each), ns)}(st, {pairs})",
                 *self.each_answered(step, answered, seat, answer, seat_slot, slot, body, ns)]
 
-    def each_answered(self, step: ChooseStep, answered: str, seat: str, answer: str, seat_slot: int, slot: int,
-                      body: list[str], ns: dict) -> list[str]:
-        """What follows a decision of several seats, for each seat in turn: in a stoppable build,
-        a body block that stops keeps the loop the VM makes of it (each [seat, answer], its place)."""
-        if not self.stoppable or step.native_body is not None or step.block is None:
-            return [f"    for {seat}, {answer} in {answered}:", f"        env[{seat_slot}] = {seat}",
-                    f"        env[{slot}] = {answer}", *fuse.indent(fuse.indent(body))]
-        at = fuse.fresh()
-        return [f"    for {at}, ({seat}, {answer}) in enumerate({answered}):",
-                f"        env[{seat_slot}] = {seat}", f"        env[{slot}] = {answer}",
-                *fuse.indent(fuse.indent(self.in_loop(self.call(step.block, ns), f"[list(_x) for _x in {answered}]",
-                                                      at, ns)))]
-
     def offered(self, step: ChooseStep, ns: dict) -> str:
         """The options of a decision of one item, as ChooseStep.options makes them: the items,
         and none after them when the choice is optional (a new list, so never empty)."""
@@ -436,69 +393,13 @@ class _Builder(EventTemplates):
         started = self.bound(apply.start_turn, ns)
         body = self.call(step.block, ns)
         limit = None if block.limit is None else self.bound(block.limit, ns)
-        fail = self.bound(_too_long(block.position, self.program.max_steps), ns)
+        fail, where = self.bound(budget.over_budget, ns), self.bound(block.position, ns)
         lines = ([] if done else [f"{turn} = 0"]) + ["while True:", f"    {turn} += 1"]
         if limit is not None:  # a count that is none sets no limit, as on the VM
             count = fuse.fresh()
             lines += [f"    {count} = {limit}(st, env)", f"    if {count} is not None and {turn} > {count}: break"]
-        return lines + [f"    if {turn} > {int(self.program.max_steps)}: {fail}()",
+        return lines + [*fuse.indent(budget.charge_lines("1", where, fail)),  # a turn counts as a loop's round
                         f"    {started}(st, {counter}, {turn})", *fuse.indent(self.in_loop(body, None, turn, ns))]
-
-    def resume_entry(self, block) -> Run:
-        """A function `(st, frame)` that runs `block` on from a VM frame of it (the frame's
-        environment, loop items and position, runtime/vm.py) as the VM would to the block's end,
-        everything it starts running in place: a stopped decision's step (its `pc`, or a slot an
-        `if` jumped to) asks again, each statement from `pc` on runs guarded by `if pc <= k`, then
-        what the block's kind does at its end (a loop's next items, a `while`'s next passes, the
-        next turns, a routine's environment dropped). The same statement lines as the block's
-        own function: a game played on from a stop runs the code that plays it through."""
-        ns: dict = {}
-        lines = ["env = st.envs[frame.env]", "pc = frame.pc"]
-        slots = [(pc, inlined) for pc, inlined in enumerate(block.steps) if pc > block.size and inlined is not None]
-        if slots:  # only a stopped decision's frame is ever at a slot
-            lines.append(f"if pc > {int(block.size)}:")
-            for pc, inlined in slots:
-                # a stop at the slot's step stays there; one inside what it ran goes on after the `if`
-                place = f"{int(block.id)}, {int(pc)} if not _s.frames else {int(inlined.after) - 1}"
-                lines += [f"    if pc == {int(pc)}:", f"        {fuse.mark(block.positions[pc], ns)}",
-                          *fuse.indent(fuse.indent(self.stopping(self.step_lines(inlined.step, ns), place,
-                                                                 KEPT_LOOP, ns))),
-                          f"        pc = {int(inlined.after)}"]
-        for pc in range(block.size):
-            lines += [f"if pc <= {int(pc)}:", *fuse.indent([*self.statement_lines(block, pc, ns, KEPT_LOOP), "pass"])]
-        lines += [fuse.mark(block.position, ns), *self.end_of_block_lines(block, ns)]  # its errors at the block
-        lines = self.final_lines(lines, ns)
-        name = fuse.fresh("_resume")
-        return self.module.define(name, f"def {name}(st, frame):\n" + "\n".join(fuse.indent(lines)), ns)
-
-    def end_of_block_lines(self, block, ns: dict) -> list[str]:
-        """What the VM does at the end of a block of each kind (runtime/vm.py), as lines of a
-        resume entry: the frame's next items, passes or turns, each a call of the block's own
-        function; a routine's environment dropped. A sequence ends there."""
-        kind = block.kind
-        fail, where = self.bound(budget.over_budget, ns), self.bound(block.position, ns)
-        if kind is LOOP:
-            items, at = fuse.fresh(), fuse.fresh()
-            slots = tuple(int(slot) for slot in block.slots)
-            if len(slots) == 1:
-                binding = [f"    env[{slots[0]}] = {items}[{at}]"]
-            else:
-                binding = [f"    {self.bound(bind_items, ns)}(env, {slots!r}, {items}[{at}])"] if slots else []
-            return [f"{items} = frame.items",
-                    *budget.charge_lines(f"len({items}) - frame.index - 1", where, fail),
-                    f"for {at} in range(frame.index + 1, len({items})):",
-                    *binding,
-                    *fuse.indent(self.in_loop(self.call(block.id, ns), items, at, ns))]
-        if kind is WHILE:
-            return [f"while {self.value(block.cond, ns)}:",
-                    f"    {self.call(block.id, ns)}",
-                    *fuse.indent(budget.charge_lines("1", where, fail))]
-        if kind is TURNS:
-            turn = fuse.fresh()
-            return [f"{turn} = frame.index", *self.turns_lines(TurnsStep(block.id), ns, done=turn)]
-        if kind is ROUTINE:
-            return ["st.envs.pop()"]
-        return []
 
     def choose_count_lines(self, step: ChooseStep, ns: dict) -> list[str]:
         """One seat's `up to N` / `exactly N` decision (or an optional one), written inline for
@@ -583,8 +484,6 @@ class _Builder(EventTemplates):
                     local[player_slot] = player
                 functions[routine.block](st, local)
         return triggered
-
-KEPT_LOOP = ", frame.items, frame.index"  # a resume entry's statements stop with their frame's loop
 
 SMALL_ENVIRONMENT = 12  # an effect's environment of at most this many slots is written as a list display
 
@@ -689,9 +588,3 @@ def _constant_row(src: str, namespace: dict) -> bool:
         if depth == 0:
             return at == len(body) - 1  # the index's bracket closes only at the end
     return False
-
-
-def _too_long(position, limit: int):
-    def fail():
-        raise RuntimeRulesError.at(position, f"this loop ran more than {limit} times")
-    return fail
