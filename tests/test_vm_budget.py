@@ -2,7 +2,8 @@
 (which runs a game whose agents answer from inside the run) counts statements and stops at the
 statement that went over the budget, whether it is a native statement or a step (a statement the
 VM runs itself), and counts the statements run in the state; the generated code that runs a game
-answered from outside counts the rounds of its loops, turns included, and stops at the loop."""
+answered from outside counts the rounds of its loops and bounds the turns by their number, and
+stops at the loop."""
 from __future__ import annotations
 
 import pytest
@@ -52,5 +53,5 @@ at game end:
     st = Game(program).start(0, decide=_answering_inside)
     assert st.result is not None and st.counters[program.turn_counter] == 3
     assert st.steps == 7
-    generated = Game(program).start(0)  # counts the 3 turns only, as rounds of a loop
-    assert generated.result is not None and generated.steps == 3
+    generated = Game(program).start(0)  # no loop in it: nothing counted (its turns are bounded by their number)
+    assert generated.result is not None and generated.steps == 0

@@ -398,7 +398,8 @@ class _Builder(EventTemplates, StopTemplates):
         if limit is not None:  # a count that is none sets no limit, as on the VM
             count = fuse.fresh()
             lines += [f"    {count} = {limit}(st, env)", f"    if {count} is not None and {turn} > {count}: break"]
-        return lines + [*fuse.indent(budget.charge_lines("1", where, fail)),  # a turn counts as a loop's round
+        # the turns themselves are bounded by their number (the rounds of the loops in them are charged)
+        return lines + [f"    if {turn} > st.max_steps: {fail}({where}, st.max_steps)",
                         f"    {started}(st, {counter}, {turn})", *fuse.indent(self.in_loop(body, None, turn, ns))]
 
     def choose_count_lines(self, step: ChooseStep, ns: dict) -> list[str]:
