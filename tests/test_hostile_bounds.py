@@ -274,9 +274,11 @@ def turns_that_never_ask(game: Path, root: Path):
     first decision: they are not reported as the setup."""
     text = (game / "rules.sr").read_text(encoding="utf-8")
     start, end = text.index("rounds num_cards:\n"), text.index("at game end:")
-    # each turn long enough (a list of the box's cards) that 5 s pass before 5,000,000 steps
+    # each turn long enough (lists of the box's cards) that 5 s pass before 5,000,000 steps, on the
+    # generated code too (a game answered from outside runs there: `run`'s first decision)
+    box = "size([each c in box where c.value > 0])"
     body = ("rounds 1000000000:\n    phase tick:\n        for each p in players:\n"
-            "            add size([each c in box where c.value > 0]) to p.score\n\n")
+            f"            add {' + '.join([box] * 6)} to p.score\n\n")
     (game / "rules.sr").write_text(text[:start] + body + text[end:], encoding="utf-8")
     line = text[:start].count("\n") + 1
     return ["run", "game", "--players", "2", "--json"], \

@@ -37,6 +37,7 @@ from snowrules.compile.costs import PayStep
 from snowrules.compile.free_actions import FreeChooseStep, OfferStep
 from snowrules.compile.generated_module import GeneratedModule
 from snowrules.compile.playthrough_events import EventTemplates, trigger_routines
+from snowrules.compile.playthrough_stops import StopTemplates, stopped
 from snowrules.compile.procedure_calls import RoutineCall
 from snowrules.compile.reactions import Reacting
 from snowrules.compile.statements import _CallStep
@@ -49,16 +50,16 @@ from snowrules.compile.steps import (
     PushBlock,
     RepeatStep,
     ResolveStep,
+    Stopped,
     TriggeredAdd,
     TurnsStep,
     WhileStep,
     index_combinations,
 )
-from snowrules.compile.steps import bind as bind_items
 from snowrules.compile.triggers import prefiltered
-from snowrules.language.diagnostics import RuntimeRulesError, SnowrulesError
+from snowrules.language.diagnostics import SnowrulesError
 from snowrules.model.events import PhaseStarted, kinds_of
-from snowrules.model.program import LOOP, ROUTINE, TURNS, WHILE, Program
+from snowrules.model.program import Program
 from snowrules.model.rng import seat_draw_text
 
 Run = Callable[[object, list], None]
@@ -71,23 +72,26 @@ class _NotPlayable(Exception):
     """A step this module has no template for."""
 
 
-def playthrough(program: Program, heard: frozenset[str] = frozenset(), resumable: bool = False
-                ) -> Callable[[object], None] | None:
+def playthrough(program: Program, heard: frozenset[str] = frozenset(), resumable: bool = False,
+                stoppable: bool = False) -> Callable[[object], None] | None:
     """A function that plays a started state (see Game.play_through) to its end, or None when the
     program has a step without a template here. What is listened to is known when the game is
     built: the event lines of the kinds in `heard` (event class names) are kept, each a direct
     call of `State.sink`; the others are left out and cost nothing. `resumable`: the program also
     gets an entry per block that goes on from a frame of the VM (`_Builder.resume_entry`), and
-    the function's `rest` plays a stopped state on to its end from its frames."""
+    the function's `rest` plays a stopped state on to its end from its frames. `stoppable`
+    (resumable too): a decision nobody answers in place stops the game as the VM would, its
+    frames made on the way out (steps.Stopped), so that `start` and `rest` serve a game answered
+    from outside (None when the program has a statement that cannot stop so yet)."""
     # Blocks are built inside the blocks that call them, so a ruleset whose procedures, effects and
     # reactions nest deeply builds deeply (several hundred frames for a full euro game): the builder
     # gets a higher limit of its own, and a ruleset deeper still is played on the VM instead.
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, BUILD_RECURSION_LIMIT))
     try:
-        builder = _Builder(program, heard)
+        builder = _Builder(program, heard, stoppable)
         main = builder.function(program.main.block)
-        resumes = [builder.resume_entry(block) for block in program.blocks] if resumable else None
+        resumes = [builder.resume_entry(block) for block in program.blocks] if resumable or stoppable else None
         builder.finish()
         builder.module.load()
     except (_NotPlayable, RecursionError):
@@ -118,12 +122,27 @@ def playthrough(program: Program, heard: frozenset[str] = frozenset(), resumable
         def frames_run() -> None:
             while frames:
                 frame = frames[-1]
-                resumes[frame.block](st, frame)
+                try:
+                    resumes[frame.block](st, frame)
+                except Stopped as stop:
+                    frames.pop()  # the frames on the way out are this one's now
+                    stopped(st, stop)
+                    return
                 frames.pop()
         ended(st, frames_run)
+
+    def start(st) -> None:
+        """A new game run to its first decision nobody answers in place (or its end)."""
+        try:
+            ended(st, main, st, st.envs[0])
+        except Stopped as stop:
+            st.frames = []
+            stopped(st, stop)
     play.module = builder.module  # its text: `snowrules explain --code`
     play.rest = None if resumes is None else rest
+    play.start = start if stoppable else None
     return play
+
 
 
 def module_title(program: Program, heard: frozenset[str]) -> str:
@@ -136,10 +155,11 @@ def module_title(program: Program, heard: frozenset[str]) -> str:
     return f"{program.ruleset}, {players}{variant}{options}, hearing {hears}"
 
 
-class _Builder(EventTemplates):
-    def __init__(self, program: Program, heard: frozenset[str]):
+class _Builder(EventTemplates, StopTemplates):
+    def __init__(self, program: Program, heard: frozenset[str], stoppable: bool = False):
         self.program = program
         self.heard = heard
+        self.stoppable = stoppable  # each statement that may stop adds its frame (see `stopping`)
         self.module = GeneratedModule(module_title(program, heard))
         self.functions: dict[int, Run] = {}  # block id -> its generated function
         self.building: set[int] = set()       # blocks whose function is being generated
@@ -195,15 +215,17 @@ class _Builder(EventTemplates):
             lines += self.statement_lines(block, pc, namespace)
         return lines or ["pass"], namespace
 
-    def statement_lines(self, block, pc: int, namespace: dict) -> list[str]:
-        """Statement `pc` of `block` as lines, under the mark of its rule's position."""
+    def statement_lines(self, block, pc: int, namespace: dict, loop: str = "") -> list[str]:
+        """Statement `pc` of `block` as lines, under the mark of its rule's position. `loop`: the
+        frame's items and position a stop there keeps (a resume entry's ", frame.items, frame.index")."""
         lines = [fuse.mark(block.positions[pc], namespace)]
         native = block.natives[pc]
         if native is not None:
             more, ns, _ = fuse.block_code(native)
             namespace.update(ns)
             return lines + more
-        return lines + self.step_lines(block.steps[pc], namespace)
+        return lines + self.stopping(self.step_lines(block.steps[pc], namespace), f"{int(block.id)}, {int(pc)}",
+                                     loop, namespace)
 
     def value(self, fn, namespace: dict) -> str:
         src, ns = fuse.expression(fn)
@@ -245,9 +267,10 @@ class _Builder(EventTemplates):
                 source = self.value(plain, ns)
                 copied = not (_fresh_list(source) or length is not None or _constant_row(source, ns))
                 making = [f"{items} = {f'list({source})' if copied else source}"]
-            looping = [f"for {item} in {items}:",
+            at = fuse.fresh()
+            looping = [f"for {at}, {item} in enumerate({items}):" if self.stoppable else f"for {item} in {items}:",
                        f"    env[{int(step.slot)}] = {item}",
-                       f"    {self.call(step.block, ns)}"]
+                       *fuse.indent(self.in_loop(self.call(step.block, ns), items, at, ns))]
             if length is not None:
                 return [*making, *budget.charge_lines(str(length), where, fail), *looping]
             # an empty list (a filter that kept nothing, as often as not) costs one test
@@ -261,10 +284,11 @@ class _Builder(EventTemplates):
         if kind is RepeatStep:
             rounds = fuse.fresh()
             fail, where = self.bound(budget.over_budget, ns), self.bound(self.program.blocks[step.block].position, ns)
+            at = fuse.fresh()
             return [f"{rounds} = {self.value(step.count, ns)}",
                     *budget.charge_lines(f"max({rounds}, 0)", where, fail),
-                    f"for {fuse.fresh()} in range({rounds}):",
-                    f"    {self.call(step.block, ns)}"]
+                    f"for {at} in range({rounds}):",
+                    *fuse.indent(self.in_loop(self.call(step.block, ns), f"range({rounds})", at, ns))]
         if kind is TurnsStep:
             return self.turns_lines(step, ns)
         if kind is _CallStep:
@@ -274,6 +298,11 @@ class _Builder(EventTemplates):
             values = "".join(f"{self.value(arg, ns)}, " for arg in step.arguments)
             spare = self.bound((None,) * (step.env_size - len(step.arguments)), ns)
             return [self.call(step.block, ns, f"[{values}*{spare}]")]
+        if self.stoppable and kind in (FreeChooseStep, OfferStep, Reacting, TriggeredAdd, PayStep):
+            raise _NotPlayable(f"{kind.__name__} cannot stop yet")  # their frames are the VM's own
+        if self.stoppable and kind is ChooseStep and step.simultaneous and step.count_mode is not None \
+                and step.block is not None:
+            raise _NotPlayable("a simultaneous choice of several items cannot stop yet")
         if kind is FreeChooseStep:
             return [f"{self.bound(self.free_choose(step, self.answered(step)), ns)}(st, env)"]
         if kind is OfferStep:
@@ -337,10 +366,7 @@ class _Builder(EventTemplates):
                 f"        for {seat}, {found} in {pairs}:"
                 f" {answered}.append(({seat}, {found}[{seat_draw_text(seat, f'len({found})')}]))",
                 f"    else: {answered} = {self.bound(_asked_each(step.ask_each), ns)}(st, {pairs})",
-                f"    for {seat}, {answer} in {answered}:",
-                f"        env[{seat_slot}] = {seat}",
-                f"        env[{slot}] = {answer}",
-                *fuse.indent(fuse.indent(body))]
+                *self.each_answered(step, answered, seat, answer, seat_slot, slot, body, ns)]
 
     def offered(self, step: ChooseStep, ns: dict) -> str:
         """The options of a decision of one item, as ChooseStep.options makes them: the items,
@@ -367,66 +393,14 @@ class _Builder(EventTemplates):
         started = self.bound(apply.start_turn, ns)
         body = self.call(step.block, ns)
         limit = None if block.limit is None else self.bound(block.limit, ns)
-        fail = self.bound(_too_long(block.position, self.program.max_steps), ns)
+        fail, where = self.bound(budget.over_budget, ns), self.bound(block.position, ns)
         lines = ([] if done else [f"{turn} = 0"]) + ["while True:", f"    {turn} += 1"]
         if limit is not None:  # a count that is none sets no limit, as on the VM
             count = fuse.fresh()
             lines += [f"    {count} = {limit}(st, env)", f"    if {count} is not None and {turn} > {count}: break"]
-        return lines + [f"    if {turn} > {int(self.program.max_steps)}: {fail}()",
-                        f"    {started}(st, {counter}, {turn})", f"    {body}"]
-
-    def resume_entry(self, block) -> Run:
-        """A function `(st, frame)` that runs `block` on from a VM frame of it (the frame's
-        environment, loop items and position, runtime/vm.py) as the VM would to the block's end,
-        everything it starts running in place: a stopped decision's step (its `pc`, or a slot an
-        `if` jumped to) asks again, each statement from `pc` on runs guarded by `if pc <= k`, then
-        what the block's kind does at its end (a loop's next items, a `while`'s next passes, the
-        next turns, a routine's environment dropped). The same statement lines as the block's
-        own function: a game played on from a stop runs the code that plays it through."""
-        ns: dict = {}
-        lines = ["env = st.envs[frame.env]", "pc = frame.pc"]
-        slots = [(pc, inlined) for pc, inlined in enumerate(block.steps) if pc > block.size and inlined is not None]
-        if slots:  # only a stopped decision's frame is ever at a slot
-            lines.append(f"if pc > {int(block.size)}:")
-            for pc, inlined in slots:
-                lines += [f"    if pc == {int(pc)}:", f"        {fuse.mark(block.positions[pc], ns)}",
-                          *fuse.indent(fuse.indent(self.step_lines(inlined.step, ns))),
-                          f"        pc = {int(inlined.after)}"]
-        for pc in range(block.size):
-            lines += [f"if pc <= {int(pc)}:", *fuse.indent([*self.statement_lines(block, pc, ns), "pass"])]
-        lines += [fuse.mark(block.position, ns), *self.end_of_block_lines(block, ns)]  # its errors at the block
-        lines = self.final_lines(lines, ns)
-        name = fuse.fresh("_resume")
-        return self.module.define(name, f"def {name}(st, frame):\n" + "\n".join(fuse.indent(lines)), ns)
-
-    def end_of_block_lines(self, block, ns: dict) -> list[str]:
-        """What the VM does at the end of a block of each kind (runtime/vm.py), as lines of a
-        resume entry: the frame's next items, passes or turns, each a call of the block's own
-        function; a routine's environment dropped. A sequence ends there."""
-        kind = block.kind
-        fail, where = self.bound(budget.over_budget, ns), self.bound(block.position, ns)
-        if kind is LOOP:
-            items, at = fuse.fresh(), fuse.fresh()
-            slots = tuple(int(slot) for slot in block.slots)
-            if len(slots) == 1:
-                binding = [f"    env[{slots[0]}] = {items}[{at}]"]
-            else:
-                binding = [f"    {self.bound(bind_items, ns)}(env, {slots!r}, {items}[{at}])"] if slots else []
-            return [f"{items} = frame.items",
-                    *budget.charge_lines(f"len({items}) - frame.index - 1", where, fail),
-                    f"for {at} in range(frame.index + 1, len({items})):",
-                    *binding,
-                    f"    {self.call(block.id, ns)}"]
-        if kind is WHILE:
-            return [f"while {self.value(block.cond, ns)}:",
-                    f"    {self.call(block.id, ns)}",
-                    *fuse.indent(budget.charge_lines("1", where, fail))]
-        if kind is TURNS:
-            turn = fuse.fresh()
-            return [f"{turn} = frame.index", *self.turns_lines(TurnsStep(block.id), ns, done=turn)]
-        if kind is ROUTINE:
-            return ["st.envs.pop()"]
-        return []
+        # the turns themselves are bounded by their number (the rounds of the loops in them are charged)
+        return lines + [f"    if {turn} > st.max_steps: {fail}({where}, st.max_steps)",
+                        f"    {started}(st, {counter}, {turn})", *fuse.indent(self.in_loop(body, None, turn, ns))]
 
     def choose_count_lines(self, step: ChooseStep, ns: dict) -> list[str]:
         """One seat's `up to N` / `exactly N` decision (or an optional one), written inline for
@@ -615,9 +589,3 @@ def _constant_row(src: str, namespace: dict) -> bool:
         if depth == 0:
             return at == len(body) - 1  # the index's bracket closes only at the end
     return False
-
-
-def _too_long(position, limit: int):
-    def fail():
-        raise RuntimeRulesError.at(position, f"this loop ran more than {limit} times")
-    return fail

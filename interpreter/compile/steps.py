@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+from typing import Any
 
 from snowrules.compile import apply, fuse
 from snowrules.compile.closures import constant_in, slot_of
@@ -68,6 +69,46 @@ class GameEnded(Exception):
     def __init__(self, winners: list[int], position: Position, reason: Termination = Termination.DURING_PLAY):
         super().__init__("game ended")
         self.ending = Ending(winners, str(position), reason)
+
+
+class Stopped(Exception):
+    """Raised where generated code meets a decision nobody answers in place (no `st.decide`, no
+    drawer): `st.pending` holds it, and each generated statement the exception leaves adds the
+    frame the VM would hold there (`at`; a loop's items and position, `loop`), innermost first,
+    so that the state stops as data and resumes from its frames (compile/playthrough.py)."""
+
+    def __init__(self):
+        super().__init__("stopped at a decision")
+        self.frames: list[list] = []  # [block, pc, env, items, index], innermost first
+
+    def at(self, block: int, pc: int, env: list, items: list | None = None, index: int = 0) -> None:
+        """Statement `pc` of `block` was running: the decision itself (the first frame: it runs
+        again when resumed, as the VM's step steps back), or a statement that ran a block, which
+        goes on after it."""
+        self.frames.append([block, pc if not self.frames else pc + 1, env, items, index])
+
+    def loop(self, items, index: int | None) -> None:
+        """The block just left was a loop's body at `index` of `items` (a turn: `items` None)."""
+        frame = self.frames[-1]
+        frame[3] = None if items is None else list(items)
+        frame[4] = index
+
+
+def answered(st, step) -> Any:
+    """The answer to the decision `step` has just put in `st.pending`: `st.decide`'s, or raise
+    Stopped for the caller to ask (a stopped game resumes with the answer in `st.answer`)."""
+    if st.decide is None:
+        raise Stopped()
+    answer = st.decide(st)
+    st.pending = None
+    return answer
+
+
+def resumed_answer(st) -> Any:
+    """The answer a stopped decision is resumed with (`Game.answer` put it in `st.answer`)."""
+    answer = st.answer
+    st.pending = st.answer = None
+    return answer
 
 
 def bind(env: list, slots: tuple, item) -> None:
@@ -358,19 +399,21 @@ class ChooseStep:
 
     def ask_one(self, st, player: int, found: list):
         """One seat's plain decision put to `st.decide` (the inline decision of a game played
-        through, compile/playthrough.py); the answer."""
-        st.pending = Decision([player], [found], False, self.rule, self.variable, self.kind, optional=self.optional)
-        answer = st.decide(st)
-        st.pending = None
-        return answer
+        through, compile/playthrough.py); the answer. A game resumed at this decision has it."""
+        if st.pending is not None:
+            return resumed_answer(st)
+        st.pending = Decision([player], [found[:]], False, self.rule, self.variable, self.kind,
+                              optional=self.optional)
+        return answered(st, self)
 
     def ask_each(self, st, seats: list[int], options: list[list]) -> list:
         """Several seats' plain decision at once put to `st.decide` (see `ask_one`); the answers,
         one per seat."""
-        st.pending = Decision(seats, options, True, self.rule, self.variable, self.kind, optional=self.optional)
-        answers = st.decide(st)
-        st.pending = None
-        return answers
+        if st.pending is not None:
+            return resumed_answer(st)
+        st.pending = Decision(seats, [found[:] for found in options], True, self.rule, self.variable, self.kind,
+                              optional=self.optional)
+        return answered(st, self)
 
     def played_through(self, st, env, body) -> None:
         """The decision in a game played through (compile/playthrough.py): `st.decide` answers
@@ -381,7 +424,9 @@ class ChooseStep:
             slot = self.player_slot
             if not players:
                 return
-            if forced and not st.explicit:
+            if st.pending is not None:
+                answer = resumed_answer(st)
+            elif forced and not st.explicit:
                 answer = [found[0] for found in options]
             else:
                 how_many = None
@@ -390,8 +435,7 @@ class ChooseStep:
                     how_many = self.count(st, env)
                 st.pending = Decision(players, options, True, self.rule, self.variable, self.kind, False,
                                       how_many, self.up_to, self.optional)
-                answer = st.decide(st)
-                st.pending = None
+                answer = answered(st, self)
             if body is not None:
                 choice_slot = self.slot
                 for p, a in zip(players, answer):
@@ -412,14 +456,15 @@ class ChooseStep:
         if not found:
             env[self.slot] = None if self.count_mode is None else []
             return
-        if len(found) == 1 and not st.explicit:
+        if st.pending is not None:
+            answer = resumed_answer(st)
+        elif len(found) == 1 and not st.explicit:
             answer = found[0]
         else:
             how_many = None if self.count_mode is None else self.count(st, env)
             st.pending = Decision([player], [found], False, self.rule, self.variable, self.kind, False,
                                   how_many, self.up_to, self.optional)
-            answer = st.decide(st)
-            st.pending = None
+            answer = answered(st, self)
         env[self.slot] = answer
         if body is not None:
             body(st, env)

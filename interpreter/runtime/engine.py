@@ -70,7 +70,11 @@ class Game:
         if explicit and not program.explicit_chance:
             raise ValueError("an explicit game needs a program compiled with explicit_chance=True")
         st = self._new_state(seed, sink, forced, decide, explicit, listen)
-        run(program, st)
+        stopping = None if decide is not None else self._stopping(st)
+        if stopping is not None:
+            stopping.start(st)
+        else:
+            run(program, st)
         return st
 
     def play_through(self, seed: int, decide, forced: list | None = None, draws: list | None = None,
@@ -150,14 +154,15 @@ class Game:
             step = step.step
         return type(step) in _ASKED_AGAIN
 
-    def played_through(self, heard: frozenset[str], resumable: bool = False):
+    def played_through(self, heard: frozenset[str], resumable: bool = False, stoppable: bool = False):
         """The program built to play a game through for listeners of these event kinds (see
         `play_through`; its `module` is the generated code), built once; False when the program
         cannot be played through. `resumable`: built to go on from a stopped state too (its
         `rest`), for searches' playouts (a build of its own: a resume entry per block)."""
-        built = self._playthroughs.get((heard, resumable))
+        key = (heard, "stoppable" if stoppable else resumable)
+        built = self._playthroughs.get(key)
         if built is None:
-            built = self._playthroughs[heard, resumable] = playthrough(self.program, heard, resumable) or False
+            built = self._playthroughs[key] = playthrough(self.program, heard, resumable, stoppable) or False
         return built
 
     def _new_state(self, seed: int, sink, forced, decide, explicit: bool, listen) -> State:
@@ -218,12 +223,31 @@ class Game:
 
     def go_on(self, st: State) -> None:
         """Run on from where the state stopped at the end of a turn (`State.paused`)."""
-        run(self.program, st)
+        self._run(st)
 
     def answer(self, st: State, choices: list[int]) -> None:
         """Answer the pending decision with one option index per deciding seat, then continue."""
         st.answer = self.take(st, choices)
-        run(self.program, st)
+        self._run(st)
+
+    def _run(self, st: State) -> None:
+        """Run a stopped state on to its next stop: as generated code from its frames when the
+        program can stop there (compile/playthrough.py, `stoppable`), else on the VM."""
+        stopping = self._stopping(st)
+        if stopping is None:
+            run(self.program, st)
+            return
+        st.paused = False
+        stopping.rest(st)
+
+    def _stopping(self, st: State):
+        """The program built to run `st` as generated code that stops at each decision nobody
+        answers in place, or None: an explicit game, a scenario's pause at a turn's end or an
+        agent answering from inside the run (which may look at the frames) run on the VM, as does
+        a program with a statement that cannot stop so yet."""
+        if st.explicit or st.pause_after_turn is not None or st.decide is not None:
+            return None
+        return self.played_through(frozenset() if st.sink is None else kinds_of(None), stoppable=True) or None
 
     def suspended_copy(self, st: State) -> State:
         """A copy of `st` that waits at its pending decision and that `answer` continues. Agents
@@ -239,7 +263,7 @@ class Game:
         from outside the rules: a scenario imposing a situation, or an agent re-dealing the zones a
         player cannot see (play/determinize.py): the options must come from the new contents."""
         st.pending = st.answer = None
-        run(self.program, st)
+        self._run(st)
 
     def take(self, st: State, choices: list[int]):
         """Check the answers to the pending decision and log them; the chosen value(s)."""

@@ -1,0 +1,137 @@
+"""The played-through code of a game that stops and resumes: a resume entry per block, and the
+lines that make the VM's frames when a decision nobody answers in place stops a game
+(compile/playthrough.py's module docstring says what playing through is).
+
+A stopped state is the VM's: a stack of frames (block, pc, environment, a loop's items and
+position, runtime/vm.py). **Resuming** runs each frame from the top down with its block's resume
+entry: the block's statements from the frame's `pc`, each guarded by `if pc <= k`, then what the
+VM does at the end of a block of that kind (a loop's next items, the next turns); everything they
+start runs in place, as a game played through runs. **Stopping** goes the other way: a decision
+raises steps.Stopped with the decision in `st.pending`, and each statement the exception leaves
+adds its frame, innermost first (the decision's own pc, so that it is asked again and resumed with
+its answer; any other statement's next pc), a loop's items and position added by the loop that
+called the body. So a game answered from outside (a person, a replay, a scenario) runs the same
+generated code as one played through, and its state is data at every stop.
+
+These are `_Builder`'s methods, kept here so that each module holds one job.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from snowrules.compile import budget, fuse
+from snowrules.compile.steps import ChooseStep, Stopped, TurnsStep
+from snowrules.compile.steps import bind as bind_items
+from snowrules.model.program import LOOP, ROUTINE, TURNS, WHILE, Program
+from snowrules.model.values import Frame
+
+Run = Callable[[object, list], None]
+
+KEPT_LOOP = ", frame.items, frame.index"  # a resume entry's statements stop with their frame's loop
+
+
+class StopTemplates:
+    """Mixed into playthrough's `_Builder`: it gives `program`, `module`, `stoppable`, `bound`,
+    `value`, `call`, `statement_lines`, `step_lines`, `turns_lines` and `final_lines`."""
+
+    program: Program
+    stoppable: bool
+
+    def stopping(self, lines: list[str], place: str, loop: str, ns: dict) -> list[str]:
+        """A statement's lines that add its frame (`place`: its block and pc, generated text) to a
+        stop that leaves them (a stoppable build's only; steps.Stopped.at)."""
+        if not self.stoppable:
+            return lines
+        return ["try:", *fuse.indent(lines), f"except {self.bound(Stopped, ns)} as _s:",
+                f"    _s.at({place}, env{loop})", "    raise"]
+
+    def in_loop(self, call: str, items: str | None, index: str, ns: dict) -> list[str]:
+        """A loop's call of its body: in a stoppable build, a stop inside it gives the body's frame
+        the loop's `items` (generated text; None for the turns) and position `index`."""
+        if not self.stoppable:
+            return [call]
+        return ["try:", f"    {call}", f"except {self.bound(Stopped, ns)} as _s:",
+                f"    _s.loop({items or 'None'}, {index})", "    raise"]
+
+    def resume_entry(self, block) -> Run:
+        """A function `(st, frame)` that runs `block` on from a VM frame of it (the frame's
+        environment, loop items and position, runtime/vm.py) as the VM would to the block's end,
+        everything it starts running in place: a stopped decision's step (its `pc`, or a slot an
+        `if` jumped to) asks again, each statement from `pc` on runs guarded by `if pc <= k`, then
+        what the block's kind does at its end (a loop's next items, a `while`'s next passes, the
+        next turns, a routine's environment dropped). The same statement lines as the block's
+        own function: a game played on from a stop runs the code that plays it through."""
+        ns: dict = {}
+        lines = ["env = st.envs[frame.env]", "pc = frame.pc"]
+        slots = [(pc, inlined) for pc, inlined in enumerate(block.steps) if pc > block.size and inlined is not None]
+        if slots:  # only a stopped decision's frame is ever at a slot
+            lines.append(f"if pc > {int(block.size)}:")
+            for pc, inlined in slots:
+                # a stop at the slot's step stays there; one inside what it ran goes on after the `if`
+                place = f"{int(block.id)}, {int(pc)} if not _s.frames else {int(inlined.after) - 1}"
+                lines += [f"    if pc == {int(pc)}:", f"        {fuse.mark(block.positions[pc], ns)}",
+                          *fuse.indent(fuse.indent(self.stopping(self.step_lines(inlined.step, ns), place,
+                                                                 KEPT_LOOP, ns))),
+                          f"        pc = {int(inlined.after)}"]
+        for pc in range(block.size):
+            lines += [f"if pc <= {int(pc)}:", *fuse.indent([*self.statement_lines(block, pc, ns, KEPT_LOOP), "pass"])]
+        lines += [fuse.mark(block.position, ns), *self.end_of_block_lines(block, ns)]  # its errors at the block
+        lines = self.final_lines(lines, ns)
+        name = fuse.fresh("_resume")
+        return self.module.define(name, f"def {name}(st, frame):\n" + "\n".join(fuse.indent(lines)), ns)
+
+    def end_of_block_lines(self, block, ns: dict) -> list[str]:
+        """What the VM does at the end of a block of each kind (runtime/vm.py), as lines of a
+        resume entry: the frame's next items, passes or turns, each a call of the block's own
+        function; a routine's environment dropped. A sequence ends there."""
+        kind = block.kind
+        fail, where = self.bound(budget.over_budget, ns), self.bound(block.position, ns)
+        if kind is LOOP:
+            items, at = fuse.fresh(), fuse.fresh()
+            slots = tuple(int(slot) for slot in block.slots)
+            if len(slots) == 1:
+                binding = [f"    env[{slots[0]}] = {items}[{at}]"]
+            else:
+                binding = [f"    {self.bound(bind_items, ns)}(env, {slots!r}, {items}[{at}])"] if slots else []
+            return [f"{items} = frame.items",
+                    *budget.charge_lines(f"len({items}) - frame.index - 1", where, fail),
+                    f"for {at} in range(frame.index + 1, len({items})):",
+                    *binding,
+                    *fuse.indent(self.in_loop(self.call(block.id, ns), items, at, ns))]
+        if kind is WHILE:
+            return [f"while {self.value(block.cond, ns)}:",
+                    f"    {self.call(block.id, ns)}",
+                    *fuse.indent(budget.charge_lines("1", where, fail))]
+        if kind is TURNS:
+            turn = fuse.fresh()
+            return [f"{turn} = frame.index", *self.turns_lines(TurnsStep(block.id), ns, done=turn)]
+        if kind is ROUTINE:
+            return ["st.envs.pop()"]
+        return []
+
+    def each_answered(self, step: ChooseStep, answered: str, seat: str, answer: str, seat_slot: int, slot: int,
+                      body: list[str], ns: dict) -> list[str]:
+        """What follows a decision of several seats, for each seat in turn: in a stoppable build,
+        a body block that stops keeps the loop the VM makes of it (each [seat, answer], its place)."""
+        if not self.stoppable or step.native_body is not None or step.block is None:
+            return [f"    for {seat}, {answer} in {answered}:", f"        env[{seat_slot}] = {seat}",
+                    f"        env[{slot}] = {answer}", *fuse.indent(fuse.indent(body))]
+        at = fuse.fresh()
+        return [f"    for {at}, ({seat}, {answer}) in enumerate({answered}):",
+                f"        env[{seat_slot}] = {seat}", f"        env[{slot}] = {answer}",
+                *fuse.indent(fuse.indent(self.in_loop(self.call(step.block, ns), f"[list(_x) for _x in {answered}]",
+                                                      at, ns)))]
+
+
+def stopped(st, stop: Stopped) -> None:
+    """The frames of a game stopped at a decision, outermost first, on top of `st.frames`: each
+    environment by its place in `st.envs` (one not there yet, a routine's, added)."""
+    envs = st.envs
+    for block, pc, env, items, index in reversed(stop.frames):
+        at = len(envs) - 1
+        while at >= 0 and envs[at] is not env:
+            at -= 1
+        if at < 0:
+            envs.append(env)
+            at = len(envs) - 1
+        st.frames.append(Frame(block, pc, at, items, index))
