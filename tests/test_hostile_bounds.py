@@ -433,6 +433,20 @@ def memory_past_the_default_limit(game: Path, root: Path):
     return ["run", "game", "--players", "2"], tuple(f"game/rules.sr:{line}:{col}" for col in (5, 14, 15))
 
 
+def memory_past_the_limit_in_a_worker(game: Path, root: Path):
+    """The same lists in the game a worker process plays: its MemoryError lost its traceback
+    crossing back ("snowrules: error: the command ran out of memory", no place); the worker now
+    places it (play/out_of_memory.py)."""
+    args, where = memory_past_the_default_limit(game, root)
+    return ["simulate", "game", "--players", "2", "--games", "1", "--workers", "2"], where
+
+
+def memory_past_the_limit_in_validate(game: Path, root: Path):
+    """validate's smoke games run in worker processes: the same, placed."""
+    args, where = memory_past_the_default_limit(game, root)
+    return ["validate", "game", "--workers", "2"], where
+
+
 BOUNDED = [
     # (case, exit code, diagnostic code or None for a command-line error, what the message says)
     (zone_family, 1, "SR704", "this family has 100000000 zones, more than 10000"),
@@ -484,6 +498,8 @@ BOUNDED = [
     (players_on_command_line, 2, None, "invalid int value: '100000000000000000000000... (5,001 characters)'"),
     (memory_past_the_limit, 1, "SR710", "the command ran out of memory: it needed more than the 100 MB"),
     (memory_past_the_default_limit, 1, "SR710", "the command ran out of memory: it needed more than the 500 MB"),
+    (memory_past_the_limit_in_a_worker, 1, "SR710", "the command ran out of memory: it needed more than the 500 MB"),
+    (memory_past_the_limit_in_validate, 1, "SR710", "the command ran out of memory: it needed more than the 500 MB"),
     (free_action_of_a_million, 1, "SR704",
      "the free action 'pick' offers more than 10000 options at one decision (its items: 1000000)"),
 ]

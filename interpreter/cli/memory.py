@@ -23,7 +23,6 @@ from __future__ import annotations
 import os
 
 from snowrules.cli.usage import UsageError
-from snowrules.language.diagnostics import Position
 
 ENV = "SNOWRULES_MEMORY_MB"
 DEFAULT_MB = 500
@@ -83,28 +82,12 @@ def library_out_of_memory(error: BaseException) -> bool:
 
 
 def out_of_memory(error: BaseException, megabytes: int | None) -> str:
-    """The message for a MemoryError: at the rule that asked for the memory when a game did (as
-    runtime errors are placed, else as the game clock finds the rule running) or while it was
-    compiled (a constant worked out once), else the command's."""
-    from snowrules.compile.fuse import position_of_error
-    from snowrules.runtime.clock import rule_running
-    innermost = error.__traceback__
-    while innermost is not None and innermost.tb_next is not None:
-        innermost = innermost.tb_next
-    where = position_of_error(error.__traceback__) \
-        or (rule_running(innermost.tb_frame) if innermost is not None else None) \
-        or _compiling(innermost.tb_frame if innermost is not None else None)
+    """The message for a MemoryError (or a library that could not be loaded): at the rule that
+    asked for the memory, in this process or in a worker (play/out_of_memory.py), else the
+    command's."""
+    from snowrules.play.out_of_memory import memory_error_place
+    where = memory_error_place(error)
     limit = f"the {megabytes} MB of address space it allows itself ({ENV} sets it)" if megabytes \
         else "the memory of this machine"
     text = f"error: the command ran out of memory: it needed more than {limit} [SR710]"
     return f"{where}: {text}" if where is not None else f"snowrules: {text}"
-
-
-def _compiling(frame) -> Position | None:
-    """The syntax node the compiler was working on (a local `node` with its `pos`), innermost first."""
-    while frame is not None:
-        position = getattr(frame.f_locals.get("node"), "pos", None)
-        if isinstance(position, Position):
-            return position
-        frame = frame.f_back
-    return None

@@ -21,6 +21,7 @@ from snowrules.load.fallbacks import position_id_warnings
 from snowrules.load.provenance import stale_provenance
 from snowrules.load.ruleset import bundled_names, display_path, find_ruleset, read_ruleset
 from snowrules.load.yaml_files import load_yaml, plain
+from snowrules.play.out_of_memory import placed_memory_errors
 from snowrules.play.smoke import DEFAULT_BOUNDS, SmokeBounds, smoke_play
 from snowrules.records.scenarios import inside, outside_scenario_files, run_scenario, scenario_files
 from snowrules.runtime.clock import TIME_LIMIT_CODE, game_clock
@@ -196,15 +197,16 @@ def _play_task(folder: str, bounds: SmokeBounds, task: tuple[str, str | None]) -
     flag = _out_of_time[0] if _out_of_time else None
     if flag is not None and flag.value:
         return None, 0.0
-    if kind == "smoke":
-        problems = smoke_play(read_ruleset(folder, item)[0], bounds)
-    else:
-        try:
-            with game_clock(bounds.seconds):
-                result = run_scenario(Path(item), folder, bounds.max_steps, _scenario_reads)
-            problems = expectation_failures(result.failures)
-        except SnowrulesError as error:
-            problems = list(error.diagnostics)
+    with placed_memory_errors():  # a worker's MemoryError carries its place back
+        if kind == "smoke":
+            problems = smoke_play(read_ruleset(folder, item)[0], bounds)
+        else:
+            try:
+                with game_clock(bounds.seconds):
+                    result = run_scenario(Path(item), folder, bounds.max_steps, _scenario_reads)
+                problems = expectation_failures(result.failures)
+            except SnowrulesError as error:
+                problems = list(error.diagnostics)
     if flag is not None and any(d.code in OUT_OF_TIME_CODES for d in problems):
         flag.value = 1
     return problems, time.perf_counter() - started
