@@ -189,6 +189,14 @@ def swapped_arguments(game: Path, root: Path):
     return ["validate", "game", "--no-play"], f"game/rules.sr:{line + 2}:23"  # `            if margin(` is 22
 
 
+def variable_never_set(game: Path, root: Path):
+    """The planted mistake that deleted `plays = plays + 1`: the variable keeps its first value, and
+    the rule that reads it never fires; the kinds agree, so only this warning sees it."""
+    line = insert_after(game / "rules.sr", "zone discarded shared public", "variable plays = 0")
+    insert_after(game / "rules.sr", "setup:", "    if plays >= 100:\n        end game")
+    return ["validate", "game", "--no-play"], f"game/rules.sr:{line}:1"
+
+
 def command_line_variant(game: Path, root: Path):
     return ["run", "game", "--variant", "two\u202ecolours"], "--variant"
 
@@ -467,6 +475,7 @@ BOUNDED = [
     (seat_names_look_alike, 0, "SR211", "the seat name '\\u04400' looks like 'p0'"),
     (variant_name_differs, 1, "SR208", "this variant is named 'long', but the manifest lists it as 'short'"),
     (swapped_arguments, 0, "SR409", "`margin` is given `loser` for its parameter `winner` and `winner` for `loser`"),
+    (variable_never_set, 0, "SR410", "the variable `plays` is never set: it keeps the value it is declared with"),
     (command_line_variant, 2, None, "the variant name 'two\\u202ecolours' holds U+202E RIGHT-TO-LEFT OVERRIDE"),
     (command_line_option, 2, None, "the option name 'num\\u200bcards' holds U+200B ZERO WIDTH SPACE"),
     (log_of_one_gigabyte_line, 1, "SR802", "this line is longer than 1000000 bytes"),

@@ -17,6 +17,7 @@ from snowrules.cli.junit import Case, expectation_failures
 from snowrules.compile.compiler import check, compile_ruleset, programs_shared
 from snowrules.language.argument_order import swapped_arguments
 from snowrules.language.diagnostics import Diagnostic, Position, SnowrulesError
+from snowrules.language.never_set import never_set_variables
 from snowrules.load.fallbacks import position_id_warnings
 from snowrules.load.provenance import stale_provenance
 from snowrules.load.ruleset import bundled_names, display_path, find_ruleset, read_ruleset
@@ -112,6 +113,7 @@ def _validate_folder(folder: Path, play: bool, bounds: SmokeBounds, scenarios: b
     add(checked(ruleset))
     add(checked(ruleset, partial=True))
     add(swapped_arguments(ruleset.rules))
+    add(never_set_variables(ruleset.rules, (body for c in ruleset.components for body in c.effects.values())))
     for variant in ruleset.variants:
         try:
             variant_ruleset, problems = read_ruleset(str(folder), variant)
