@@ -188,8 +188,10 @@ def _rules_shape(ruleset: str, folder: Path, rules: list[str]) -> Iterator[Mutat
             match = DEFINE.match(line)
             if match and match.group(2).strip():
                 defines[match.group(1)] = [p.strip() for p in match.group(2).split(",")]
+        depth = 0  # brackets open before the line: inside them, indentation means nothing
         for number, line in enumerate(text, 1):
             code = _code_part(line)
+            inside, depth = depth > 0, depth + sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}")
             if not code.strip():
                 continue
             indent = len(line) - len(line.lstrip())
@@ -198,7 +200,8 @@ def _rules_shape(ruleset: str, folder: Path, rules: list[str]) -> Iterator[Mutat
             previous = next((t for t in reversed(text[:number - 1]) if _code_part(t).strip()), "")
             if (indent > 0 and not code.rstrip().endswith(":") and follow_indent <= indent
                     and len(previous) - len(previous.lstrip()) == indent and not previous.rstrip().endswith(":")):
-                yield Mutation("rules-indentation", ruleset, file, number, "  " + line, ("SR301", "SR302"))
+                if not inside:  # a continuation line indented further is the same rules: not a mistake
+                    yield Mutation("rules-indentation", ruleset, file, number, "  " + line, ("SR301", "SR302"))
                 yield Mutation("deleted-line", ruleset, file, number, None, (), exact=False)
             if line.startswith(("setup:", "each turn:", "at game end:")) or re.match(r"^rounds ", line):
                 yield Mutation("deleted-line", ruleset, file, number, None, (), exact=False)
