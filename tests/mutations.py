@@ -24,6 +24,7 @@ RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 NAME = re.compile(r"^\s*(?:zone|counter)\s+(\w+)")
 DEFINE = re.compile(r"^define\s+(\w+)\(([^)]*)\)")
 FLOW_ENTRY = re.compile(r"^(\s*- )\{(.*)\}\s*$")
+PHASE = re.compile(r"^\s*phase\s+\w+\s*:")
 
 
 @dataclass(frozen=True)
@@ -107,8 +108,8 @@ def mutations(ruleset: str) -> Iterator[Mutation]:
 
     def name_uses(file: str, kind: str, inside=lambda number, line: True) -> Iterator[Mutation]:
         for number, line in enumerate(_lines(folder, file), 1):
-            if NAME.match(line) or not _code_part(line).strip() or not inside(number, line):
-                continue
+            if NAME.match(line) or PHASE.match(line) or not _code_part(line).strip() or not inside(number, line):
+                continue  # a phase's name is a label, not a use: `phase bdi:` is the same rules
             for name in sorted(names):
                 new = _replace_word(line, name, misspell(name))
                 if new is not None and misspell(name) not in names:
