@@ -24,6 +24,7 @@ RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 NAME = re.compile(r"^\s*(?:zone|counter)\s+(\w+)")
 DEFINE = re.compile(r"^define\s+(\w+)\(([^)]*)\)")
 FLOW_ENTRY = re.compile(r"^(\s*- )\{(.*)\}\s*$")
+PHASE = re.compile(r"^\s*phase\s+\w+\s*:")
 
 
 @dataclass(frozen=True)
@@ -107,8 +108,8 @@ def mutations(ruleset: str) -> Iterator[Mutation]:
 
     def name_uses(file: str, kind: str, inside=lambda number, line: True) -> Iterator[Mutation]:
         for number, line in enumerate(_lines(folder, file), 1):
-            if NAME.match(line) or not _code_part(line).strip() or not inside(number, line):
-                continue
+            if NAME.match(line) or PHASE.match(line) or not _code_part(line).strip() or not inside(number, line):
+                continue  # a phase's name is a label, not a use: `phase bdi:` is the same rules
             for name in sorted(names):
                 new = _replace_word(line, name, misspell(name))
                 if new is not None and misspell(name) not in names:
@@ -188,8 +189,10 @@ def _rules_shape(ruleset: str, folder: Path, rules: list[str]) -> Iterator[Mutat
             match = DEFINE.match(line)
             if match and match.group(2).strip():
                 defines[match.group(1)] = [p.strip() for p in match.group(2).split(",")]
+        depth = 0  # brackets open before the line: inside them, indentation means nothing
         for number, line in enumerate(text, 1):
             code = _code_part(line)
+            inside, depth = depth > 0, depth + sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}")
             if not code.strip():
                 continue
             indent = len(line) - len(line.lstrip())
@@ -198,7 +201,8 @@ def _rules_shape(ruleset: str, folder: Path, rules: list[str]) -> Iterator[Mutat
             previous = next((t for t in reversed(text[:number - 1]) if _code_part(t).strip()), "")
             if (indent > 0 and not code.rstrip().endswith(":") and follow_indent <= indent
                     and len(previous) - len(previous.lstrip()) == indent and not previous.rstrip().endswith(":")):
-                yield Mutation("rules-indentation", ruleset, file, number, "  " + line, ("SR301", "SR302"))
+                if not inside:  # a continuation line indented further is the same rules: not a mistake
+                    yield Mutation("rules-indentation", ruleset, file, number, "  " + line, ("SR301", "SR302"))
                 yield Mutation("deleted-line", ruleset, file, number, None, (), exact=False)
             if line.startswith(("setup:", "each turn:", "at game end:")) or re.match(r"^rounds ", line):
                 yield Mutation("deleted-line", ruleset, file, number, None, (), exact=False)

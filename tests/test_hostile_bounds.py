@@ -189,6 +189,14 @@ def swapped_arguments(game: Path, root: Path):
     return ["validate", "game", "--no-play"], f"game/rules.sr:{line + 2}:23"  # `            if margin(` is 22
 
 
+def variable_never_set(game: Path, root: Path):
+    """The planted mistake that deleted `plays = plays + 1`: the variable keeps its first value, and
+    the rule that reads it never fires; the kinds agree, so only this warning sees it."""
+    line = insert_after(game / "rules.sr", "zone discarded shared public", "variable plays = 0")
+    insert_after(game / "rules.sr", "setup:", "    if plays >= 100:\n        end game")
+    return ["validate", "game", "--no-play"], f"game/rules.sr:{line}:1"
+
+
 def command_line_variant(game: Path, root: Path):
     return ["run", "game", "--variant", "two\u202ecolours"], "--variant"
 
@@ -420,11 +428,34 @@ def players_on_command_line(game: Path, root: Path):
 
 def memory_past_the_limit(game: Path, root: Path):
     """Nothing bounds a list of a million pairs (each item under the limits), but the command's
-    address space is: 100 MB here, for a fast row (2,048 MB by default)."""
+    address space is: 100 MB here, for a fast row (500 MB by default)."""
     line = insert_after(game / "rules.sr", "setup:", "    let xs = [[i, i] for each i in 1..1000000]")
     # the let, its list, or its range: where the memory ran out
     return [{"SNOWRULES_MEMORY_MB": "100"}, "run", "game", "--players", "2"], \
         tuple(f"game/rules.sr:{line}:{col}" for col in (5, 14, 36))
+
+
+def memory_past_the_default_limit(game: Path, root: Path):
+    """Lists of a million numbers, a new one each round (a range made of the loop's variable is
+    not a constant worked out once): 36 MB each, so the thirteenth passes the 500 MB a command
+    allows itself by default, in 1.3 s of CPU."""
+    line = insert_after(game / "rules.sr", "setup:", "    let xs = [i..i + 999999 for each i in 1..100]")
+    return ["run", "game", "--players", "2"], tuple(f"game/rules.sr:{line}:{col}" for col in (5, 14, 15))
+
+
+def memory_past_the_limit_in_a_worker(game: Path, root: Path):
+    """The same lists in the game a worker process plays: its MemoryError lost its traceback
+    crossing back ("snowrules: error: the command ran out of memory", no place); the worker now
+    places it (play/out_of_memory.py)."""
+    args, where = memory_past_the_default_limit(game, root)
+    return ["simulate", "game", "--players", "2", "--games", "1", "--workers", "2"], where
+
+
+def memory_past_the_limit_in_validate(game: Path, root: Path):
+    """validate's smoke games run in worker processes: the same, placed (under 150 MB, as each of
+    the smoke games fills the limit: 3.7 s of CPU under 500 MB)."""
+    args, where = memory_past_the_default_limit(game, root)
+    return [{"SNOWRULES_MEMORY_MB": "150"}, "validate", "game", "--workers", "2"], where
 
 
 BOUNDED = [
@@ -446,6 +477,7 @@ BOUNDED = [
     (seat_names_look_alike, 0, "SR211", "the seat name '\\u04400' looks like 'p0'"),
     (variant_name_differs, 1, "SR208", "this variant is named 'long', but the manifest lists it as 'short'"),
     (swapped_arguments, 0, "SR409", "`margin` is given `loser` for its parameter `winner` and `winner` for `loser`"),
+    (variable_never_set, 0, "SR410", "the variable `plays` is never set: it keeps the value it is declared with"),
     (command_line_variant, 2, None, "the variant name 'two\\u202ecolours' holds U+202E RIGHT-TO-LEFT OVERRIDE"),
     (command_line_option, 2, None, "the option name 'num\\u200bcards' holds U+200B ZERO WIDTH SPACE"),
     (log_of_one_gigabyte_line, 1, "SR802", "this line is longer than 1000000 bytes"),
@@ -477,6 +509,9 @@ BOUNDED = [
     (seed_on_command_line, 2, None, "'10000000000000000000': give a seed within +-1,000,000,000,000,000,000"),
     (players_on_command_line, 2, None, "invalid int value: '100000000000000000000000... (5,001 characters)'"),
     (memory_past_the_limit, 1, "SR710", "the command ran out of memory: it needed more than the 100 MB"),
+    (memory_past_the_default_limit, 1, "SR710", "the command ran out of memory: it needed more than the 500 MB"),
+    (memory_past_the_limit_in_a_worker, 1, "SR710", "the command ran out of memory: it needed more than the 500 MB"),
+    (memory_past_the_limit_in_validate, 1, "SR710", "the command ran out of memory: it needed more than the 150 MB"),
     (free_action_of_a_million, 1, "SR704",
      "the free action 'pick' offers more than 10000 options at one decision (its items: 1000000)"),
 ]

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from snowrules.cli.usage import UsageError
 from snowrules.compile.compiler import compile_ruleset
+from snowrules.data.extras import installed
 from snowrules.language.diagnostics import Diagnostic, Position, SnowrulesError
 from snowrules.language.names import name_problem
 from snowrules.load.option_text import options_text
@@ -527,10 +528,8 @@ def command_compare(args) -> int:
     _, base_agents = _agents(args.agents, base_players, 0)
     _, other_agents = _agents(args.agents, other_players, 0)
     _check_simulation_arguments(args, base_agents + other_agents)
-    try:
-        import scipy  # noqa: F401
-    except ImportError:
-        raise UsageError("compare needs scipy for its tests: pip install 'snowrules[stats]'") from None
+    if not installed("scipy"):
+        raise UsageError("compare needs scipy for its tests: pip install 'snowrules[stats]'")
     from snowrules.cli.simulation_output import compare_json, print_comparison, side_json
     from snowrules.play.comparison import compare
     runs = []

@@ -322,6 +322,10 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except Exception as error:  # noqa: BLE001 - the last guard: never a traceback for a user
+        from snowrules.cli.memory import library_out_of_memory, out_of_memory
+        if library_out_of_memory(error):
+            print(out_of_memory(error, _memory_mb), file=sys.stderr)
+            return PROBLEMS
         print(f"snowrules: internal error: {type(error).__name__}: {error}\n"
               "This is a bug in snowrules, not in your input; please report it with the command you ran.",
               file=sys.stderr)
@@ -346,7 +350,8 @@ def entry() -> None:
     import signal
     signal.signal(signal.SIGTERM, _terminated)
     if len(sys.argv) > 1 and any(command in sys.argv[1:] for command in _MEMORY_LIMITED):
-        from snowrules.cli.memory import limit_memory
+        from snowrules.cli.memory import fewer_reservations, limit_memory
+        fewer_reservations()
         try:
             _memory_mb = limit_memory()
         except UsageError as error:

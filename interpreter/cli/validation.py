@@ -17,10 +17,12 @@ from snowrules.cli.junit import Case, expectation_failures
 from snowrules.compile.compiler import check, compile_ruleset, programs_shared
 from snowrules.language.argument_order import swapped_arguments
 from snowrules.language.diagnostics import Diagnostic, Position, SnowrulesError
+from snowrules.language.never_set import never_set_variables
 from snowrules.load.fallbacks import position_id_warnings
 from snowrules.load.provenance import stale_provenance
 from snowrules.load.ruleset import bundled_names, display_path, find_ruleset, read_ruleset
 from snowrules.load.yaml_files import load_yaml, plain
+from snowrules.play.out_of_memory import placed_memory_errors
 from snowrules.play.smoke import DEFAULT_BOUNDS, SmokeBounds, smoke_play
 from snowrules.records.scenarios import inside, outside_scenario_files, run_scenario, scenario_files
 from snowrules.runtime.clock import TIME_LIMIT_CODE, game_clock
@@ -111,6 +113,7 @@ def _validate_folder(folder: Path, play: bool, bounds: SmokeBounds, scenarios: b
     add(checked(ruleset))
     add(checked(ruleset, partial=True))
     add(swapped_arguments(ruleset.rules))
+    add(never_set_variables(ruleset.rules, (body for c in ruleset.components for body in c.effects.values())))
     for variant in ruleset.variants:
         try:
             variant_ruleset, problems = read_ruleset(str(folder), variant)
@@ -196,15 +199,16 @@ def _play_task(folder: str, bounds: SmokeBounds, task: tuple[str, str | None]) -
     flag = _out_of_time[0] if _out_of_time else None
     if flag is not None and flag.value:
         return None, 0.0
-    if kind == "smoke":
-        problems = smoke_play(read_ruleset(folder, item)[0], bounds)
-    else:
-        try:
-            with game_clock(bounds.seconds):
-                result = run_scenario(Path(item), folder, bounds.max_steps, _scenario_reads)
-            problems = expectation_failures(result.failures)
-        except SnowrulesError as error:
-            problems = list(error.diagnostics)
+    with placed_memory_errors():  # a worker's MemoryError carries its place back
+        if kind == "smoke":
+            problems = smoke_play(read_ruleset(folder, item)[0], bounds)
+        else:
+            try:
+                with game_clock(bounds.seconds):
+                    result = run_scenario(Path(item), folder, bounds.max_steps, _scenario_reads)
+                problems = expectation_failures(result.failures)
+            except SnowrulesError as error:
+                problems = list(error.diagnostics)
     if flag is not None and any(d.code in OUT_OF_TIME_CODES for d in problems):
         flag.value = 1
     return problems, time.perf_counter() - started

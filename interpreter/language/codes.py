@@ -62,6 +62,8 @@ CATALOGUE: tuple[Code, ...] = (
          "action ids, none for them (a warning)"),
     Code("SR409", "swapped-arguments", "a call's arguments are named like the callee's parameters, two of them "
          "swapped (a warning)"),
+    Code("SR410", "never-set-variable", "a variable no statement sets: it keeps its first value for the whole game "
+         "(a warning)"),
     Code("SR499", "rules-check", "another mistake found when the rules are checked"),
     Code("SR501", "scenario-unknown-name", "a scenario names a seat, zone, card, counter or variant the ruleset lacks"),
     Code("SR502", "scenario-invalid", "a scenario cannot be set up or run as written"),

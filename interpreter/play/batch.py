@@ -15,6 +15,7 @@ from snowrules.model.layout import Layout
 from snowrules.model.program import Program
 from snowrules.model.rng import GOLDEN, MASK, next_u64, seed_state
 from snowrules.play.metrics import MetricsTracker
+from snowrules.play.out_of_memory import placed_memory_errors
 from snowrules.records.game_table import GameRecord
 from snowrules.runtime.clock import game_clock
 from snowrules.runtime.engine import Game
@@ -145,7 +146,13 @@ def forget(spec: GameSpec) -> None:
 
 
 def play_batch(spec: GameSpec, master_seed: int, indexes: list[int]) -> list[GameRecord]:
-    """Play the games of these indexes, in order; a pure function of its arguments."""
+    """Play the games of these indexes, in order; a pure function of its arguments. Run by worker
+    processes: a MemoryError carries its place back (play/out_of_memory.py)."""
+    with placed_memory_errors():
+        return _played(spec, master_seed, indexes)
+
+
+def _played(spec: GameSpec, master_seed: int, indexes: list[int]) -> list[GameRecord]:
     from snowrules.play.agents import agent_seed, make_agent, parse_agents, play
     game = _game_for(spec)
     agent_specs = [parse_agents(name)[0] for name in spec.agents]  # read once, built for each game

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
 
+from snowrules.data.extras import installed
 from snowrules.play.comparison import Comparison, p_text
 from snowrules.play.simulate import SimulationRun
 from snowrules.play.statistics import Summary
@@ -30,10 +31,8 @@ class ReportUnavailable(Exception):
 
 
 def check_report_available() -> None:
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        raise ReportUnavailable("the report needs matplotlib: pip install 'snowrules[report]'") from None
+    if not installed("matplotlib"):
+        raise ReportUnavailable("the report needs matplotlib: pip install 'snowrules[report]'")
 
 
 def report_folder_problem(folder: Path) -> str | None:

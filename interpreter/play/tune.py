@@ -19,6 +19,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from snowrules.data.extras import installed
 from snowrules.load.overrides import Axis
 from snowrules.play.batch import GameSpec
 from snowrules.play.sweep import Figure, FigureDef, at_point, figure_defs, measure, play_point
@@ -40,10 +41,8 @@ class TuneUnavailable(Exception):
 
 
 def check_tune_available() -> None:
-    try:
-        import optuna  # noqa: F401
-    except ImportError:
-        raise TuneUnavailable("tune needs optuna: pip install 'snowrules[tune]'") from None
+    if not installed("optuna"):
+        raise TuneUnavailable("tune needs optuna: pip install 'snowrules[tune]'")
 
 
 @dataclass(frozen=True)

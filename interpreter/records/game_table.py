@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from snowrules.data.extras import installed
 from snowrules.records.logwriter import log_target_problem
 
 TABLE_SUFFIXES = (".csv", ".jsonl", ".parquet")
@@ -58,10 +59,8 @@ def check_table_path(path: Path) -> None:
     if path.suffix not in TABLE_SUFFIXES:
         raise TableFormatError(f"{path}: write .csv, .jsonl or .parquet (the suffix chooses the format)")
     if path.suffix == ".parquet":
-        try:
-            import pyarrow  # noqa: F401
-        except ImportError:
-            raise TableFormatError(f"{path}: Parquet needs pyarrow: pip install 'snowrules[parquet]'") from None
+        if not installed("pyarrow"):
+            raise TableFormatError(f"{path}: Parquet needs pyarrow: pip install 'snowrules[parquet]'")
     if (problem := log_target_problem(path, what="a table of games")) is not None:
         raise TableFormatError(f"{path}: {problem}")
 
