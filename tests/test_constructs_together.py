@@ -424,7 +424,7 @@ def test_the_toy_games_are_played_through_and_ask_what_the_vm_asks(name, players
         vm_state = game.start(seed, decide=recording(seed, on_vm))
         through_state = game.play_through(seed, recording(seed, through))
         assert through == on_vm and final(through_state) == final(vm_state), seed
-    assert game._playthroughs[frozenset(), False], "no step without a template: the game is not played on the VM"
+    assert game._playthroughs[frozenset(), "plain"], "no step without a template: the game is not played on the VM"
 
 
 BOTH = FREE + """
@@ -470,7 +470,7 @@ def test_reactions_payments_and_free_actions_together_ask_the_same_played_throug
         inside += sum(1 for _, rule, options in on_vm if rule.endswith(inside_rule))
         assert all(not any(isinstance(o, dict) and "free action" in o for o in options[0])
                    for _, rule, options in on_vm if rule.endswith(inside_rule))
-    assert inside > 0 and game._playthroughs[frozenset(), False]
+    assert inside > 0 and game._playthroughs[frozenset(), "plain"]
 
 
 def test_a_chain_of_reactions_too_deep_stops_played_through_as_on_the_vm(tmp_path):
@@ -487,7 +487,7 @@ each turn:
         with pytest.raises(RuntimeRulesError) as error:
             play()
         messages.append(str(error.value))
-    assert game._playthroughs[frozenset(), False]
+    assert game._playthroughs[frozenset(), "plain"]
     # the 17th ping is raised inside 16 reactions, at the `raise` of the reaction (line 3, col 5)
     assert messages[0] == messages[1]
     assert "rules.sr:3:5: error: a chain of reactions deeper than 16" in messages[0]

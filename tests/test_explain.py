@@ -56,7 +56,7 @@ def test_a_rules_error_is_reported_at_the_mark_above_its_generated_line(tmp_path
     with pytest.raises(RuntimeRulesError) as caught:
         game.play_through(0, random_decide(2, 0))
     assert "rules.sr:7:5: error: a value is none where this rule needs one" in str(caught.value)
-    lines = game._playthroughs[frozenset(), False].module.text.splitlines()
+    lines = game._playthroughs[frozenset(), "plain"].module.text.splitlines()
     failing = next(number for number, line in enumerate(lines) if "> 5" in line)
     mark = next(MARK.match(line) for line in reversed(lines[:failing]) if line.strip().startswith("# @"))
     assert (mark.group(3), mark.group(4)) == ("7", "5")

@@ -81,7 +81,7 @@ def test_effects_resolved_through_their_entries_play_the_vms_game(tmp_path):
         on_vm.sink = None
         assert final(played_through(game, seed)) == final(on_vm), seed
         assert final(game.play_through(seed, random_decide(2, seed))) == final(on_vm), seed
-    assert game._playthroughs[frozenset(), False]
+    assert game._playthroughs[frozenset(), "plain"]
 
 
 def test_a_decision_inside_an_effect_survives_clone_and_json(tmp_path):
@@ -102,7 +102,7 @@ def test_an_error_inside_an_effect_played_through_is_at_the_effects_line(tmp_pat
     with pytest.raises(RuntimeRulesError) as caught:
         played_through(game, 0)
     assert "pieces.yaml:19:7: error: a value is none where this rule needs one" in str(caught.value)
-    assert game._playthroughs[frozenset(), False]
+    assert game._playthroughs[frozenset(), "plain"]
 
 
 # Each seat's 4 tokens lie on tiles[2]; tiles[1] and tiles[3] are empty.

@@ -41,7 +41,7 @@ def test_a_game_played_through_ends_as_on_the_vm(config):
         through = game.play_through(seed, random_decide(seats, seed))
         assert on_vm[0] is not None  # the result: the VM's game ended
         assert final(through) == on_vm, seed
-    assert game._playthroughs[frozenset(), False], "every bundled ruleset can be played through"
+    assert game._playthroughs[frozenset(), "plain"], "every bundled ruleset can be played through"
 
 
 @pytest.mark.parametrize("config", configurations(), ids=config_id)
@@ -62,7 +62,7 @@ def test_play_with_random_agents_plays_through_and_keeps_its_games():
     game = game_for(("snow_time", None, 4))
     agents = [RandomAgent(seat) for seat in range(4)]
     st = play(game, agents, 7)
-    assert game._playthroughs[frozenset(), False]  # the fast path was taken
+    assert game._playthroughs[frozenset(), "plain"]  # the fast path was taken
     again = game.start(7, decide=random_decide(4, 0))
     assert st.result.winners == again.result.winners and st.counters == again.counters
 
@@ -85,7 +85,7 @@ def test_a_runtime_error_played_through_names_the_rule(tmp_path):
     with pytest.raises(RuntimeRulesError) as caught:
         game.play_through(0, random_decide(2, 0))
     assert "rules.sr:8:9: error: a value is none where this rule needs one" in str(caught.value)
-    assert game._playthroughs[frozenset(), False]
+    assert game._playthroughs[frozenset(), "plain"]
 
 
 @pytest.mark.parametrize("length, sizes", [
@@ -180,7 +180,7 @@ def test_statements_in_place_play_the_game_the_vm_plays(tmp_path, players):
         through = game.play_through(seed, answering_at_random(draws), draws=draws)
         assert final(through) == final(on_vm), seed
         ended_by_the_trigger += str(on_vm.result.rule).endswith(":7:5")
-    assert game._playthroughs[frozenset(), False]
+    assert game._playthroughs[frozenset(), "plain"]
     assert ended_by_the_trigger == 30  # every game ends at `end game` in the `when` rule (line 7)
 
 
@@ -196,7 +196,7 @@ def test_an_error_in_a_statement_in_place_names_it(tmp_path, statement, message)
     with pytest.raises(RuntimeRulesError) as caught:
         game.play_through(0, random_decide(2, 0))
     assert f"rules.sr:{message}" in str(caught.value)
-    assert game._playthroughs[frozenset(), False]
+    assert game._playthroughs[frozenset(), "plain"]
 
 
 def test_a_map_over_a_constant_list_is_worked_out_once_and_copied(tmp_path):

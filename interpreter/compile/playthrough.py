@@ -144,7 +144,6 @@ def playthrough(program: Program, heard: frozenset[str] = frozenset(), resumable
     return play
 
 
-
 def module_title(program: Program, heard: frozenset[str]) -> str:
     """What a played-through module is of, for its file name: the ruleset, the configuration and
     what its events are built for."""

@@ -94,8 +94,8 @@ class Stopped(Exception):
         frame[4] = index
 
 
-def answered(st, step) -> Any:
-    """The answer to the decision `step` has just put in `st.pending`: `st.decide`'s, or raise
+def answered(st) -> Any:
+    """The answer to the decision just put in `st.pending`: `st.decide`'s, or raise
     Stopped for the caller to ask (a stopped game resumes with the answer in `st.answer`)."""
     if st.decide is None:
         raise Stopped()
@@ -404,7 +404,7 @@ class ChooseStep:
             return resumed_answer(st)
         st.pending = Decision([player], [found[:]], False, self.rule, self.variable, self.kind,
                               optional=self.optional)
-        return answered(st, self)
+        return answered(st)
 
     def ask_each(self, st, seats: list[int], options: list[list]) -> list:
         """Several seats' plain decision at once put to `st.decide` (see `ask_one`); the answers,
@@ -413,7 +413,7 @@ class ChooseStep:
             return resumed_answer(st)
         st.pending = Decision(seats, [found[:] for found in options], True, self.rule, self.variable, self.kind,
                               optional=self.optional)
-        return answered(st, self)
+        return answered(st)
 
     def played_through(self, st, env, body) -> None:
         """The decision in a game played through (compile/playthrough.py): `st.decide` answers
@@ -435,7 +435,7 @@ class ChooseStep:
                     how_many = self.count(st, env)
                 st.pending = Decision(players, options, True, self.rule, self.variable, self.kind, False,
                                       how_many, self.up_to, self.optional)
-                answer = answered(st, self)
+                answer = answered(st)
             if body is not None:
                 choice_slot = self.slot
                 for p, a in zip(players, answer):
@@ -464,7 +464,7 @@ class ChooseStep:
             how_many = None if self.count_mode is None else self.count(st, env)
             st.pending = Decision([player], [found], False, self.rule, self.variable, self.kind, False,
                                   how_many, self.up_to, self.optional)
-            answer = answered(st, self)
+            answer = answered(st)
         env[self.slot] = answer
         if body is not None:
             body(st, env)

@@ -46,6 +46,15 @@ class Outcome:
 _ASKED_AGAIN = (ChooseStep, FreeChooseStep, OfferStep, PayStep)
 
 
+_EVERY_EVENT = kinds_of(None)
+
+
+def _heard(st: State) -> frozenset[str]:
+    """The event kinds a stopped state's generated code must tell: every one when it has a
+    listener, none otherwise."""
+    return frozenset() if st.sink is None else _EVERY_EVENT
+
+
 class Game:
     def __init__(self, program: Program):
         self.program = program
@@ -53,7 +62,7 @@ class Game:
         self.layout = layout
         score = layout.counter_families.get("score")
         # built on first use by play_through for the kinds of events heard (False: not possible)
-        self._playthroughs: dict[tuple[frozenset[str], bool], Any] = {}
+        self._playthroughs: dict[tuple[frozenset[str], str], Any] = {}  # (heard, mode) -> built
         self._counted_blocks: frozenset[int] | None = None  # reactions' and free actions' (see _resumable_at)
         self._component_counters = [f for f in layout.counter_families.values() if f.per_component]
         self._score_base = score.base if score is not None and score.per_player and not score.keys else None
@@ -115,7 +124,8 @@ class Game:
         action, or at another kind of decision): go on with `answer` then."""
         if st.explicit or st.result is not None or not self._resumable_at(st):
             return False
-        built = self.played_through(frozenset() if st.sink is None else kinds_of(None), resumable=True)
+        heard = _heard(st)
+        built = self.played_through(heard, "stoppable") or self.played_through(heard, "resumable")
         if built is False:
             return False
         st.pending = st.answer = None
@@ -154,15 +164,17 @@ class Game:
             step = step.step
         return type(step) in _ASKED_AGAIN
 
-    def played_through(self, heard: frozenset[str], resumable: bool = False, stoppable: bool = False):
+    def played_through(self, heard: frozenset[str], mode: str = "plain"):
         """The program built to play a game through for listeners of these event kinds (see
-        `play_through`; its `module` is the generated code), built once; False when the program
-        cannot be played through. `resumable`: built to go on from a stopped state too (its
-        `rest`), for searches' playouts (a build of its own: a resume entry per block)."""
-        key = (heard, "stoppable" if stoppable else resumable)
-        built = self._playthroughs.get(key)
+        `play_through`; its `module` is the generated code), built once per mode; False when the
+        program cannot be built so. Modes: "plain" plays a game from its start; "resumable" also
+        goes on from a stopped state (its `rest`: a resume entry per block); "stoppable" also
+        stops where nobody answers (its `start` and `rest`), where every statement of the program
+        can stop so (compile/playthrough.py)."""
+        built = self._playthroughs.get((heard, mode))
         if built is None:
-            built = self._playthroughs[key] = playthrough(self.program, heard, resumable, stoppable) or False
+            built = self._playthroughs[heard, mode] = playthrough(
+                self.program, heard, resumable=mode != "plain", stoppable=mode == "stoppable") or False
         return built
 
     def _new_state(self, seed: int, sink, forced, decide, explicit: bool, listen) -> State:
@@ -247,7 +259,7 @@ class Game:
         a program with a statement that cannot stop so yet."""
         if st.explicit or st.pause_after_turn is not None or st.decide is not None:
             return None
-        return self.played_through(frozenset() if st.sink is None else kinds_of(None), stoppable=True) or None
+        return self.played_through(_heard(st), "stoppable") or None
 
     def suspended_copy(self, st: State) -> State:
         """A copy of `st` that waits at its pending decision and that `answer` continues. Agents
