@@ -5,12 +5,15 @@ are language/parser.py's.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from lark import Token, Transformer, v_args
+from snowrules.language import editions
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, Position, RulesSyntaxError
 from snowrules.language.names import NAME_HINT, name_problem
+from snowrules.language.prompt_text import read_prompt
 
 
 class Shift:
@@ -69,9 +72,13 @@ class EventsToSyntax(Transformer):
 class ToSyntax(EventsToSyntax):
     """Lark tree to `syntax` dataclasses; one method per `-> alias` of the grammar."""
 
-    def __init__(self, shift: Shift):
+    def __init__(self, shift: Shift, edition: int = editions.CURRENT, notes: list | None = None,
+                 read_expression: Callable[[str, Position], s.Node] | None = None):
         super().__init__()
         self.shift = shift
+        # A prompt's values (language/prompt_text.py) depend on the edition; an older edition's
+        # warnings go to `notes`; `read_expression` parses a value's text (the parser's).
+        self.edition, self.notes, self.read_expression = edition, [] if notes is None else notes, read_expression
 
     def _pos(self, meta) -> Position:
         if getattr(meta, "empty", True):
@@ -395,8 +402,9 @@ class ToSyntax(EventsToSyntax):
         if otherwise is not None and not (optional and count_mode is None):
             raise RulesSyntaxError(Diagnostic(else_at, "only an `optionally` choice of one item has `else:`",
                                               "write `ask p to optionally choose x from ...:`"))
+        template = prompt if prompt is not None and prompt.values else None
         return s.Choose(self._pos(meta), simultaneous, chooser_var, who, optional, count_mode, count,
-                        var, source, body, otherwise, prompt)
+                        var, source, body, otherwise, None if prompt is None else prompt.text, template)
 
     def single_chooser(self, meta, items):
         return (False, None, items[0])
@@ -418,7 +426,8 @@ class ToSyntax(EventsToSyntax):
         problem = name_problem(text, "prompt")
         if problem is not None:
             raise RulesSyntaxError(Diagnostic(at, problem, NAME_HINT, code="SR210"))
-        return text
+        first = Position(at.path, at.line, at.col + 1)  # the text's first character, after the quote
+        return read_prompt(text, first, self.edition, self.read_expression, self.notes)
 
     def must_choose(self, meta, items):
         return False

@@ -17,6 +17,7 @@ from snowrules.play.human import HumanAgent
 from snowrules.play.layouts import state_grids
 from snowrules.play.mcts import MctsAgent
 from snowrules.play.parallel_search import WorldSampler
+from snowrules.play.prompts import prompt_of
 from snowrules.play.start_clock import SetupClock
 from snowrules.runtime.engine import Game
 
@@ -48,8 +49,9 @@ class Observation:
 
     @property
     def choice(self) -> str:
-        """What the decision is, in the rules' words (Game.prompt)."""
-        return self._game.prompt(self._state.pending)
+        """What the decision is, in the rules' words, with the values its prompt shows
+        (play/prompts.py)."""
+        return prompt_of(self._game, self._state, self.seat)
 
     def label(self, option) -> str:
         return self._game.option_label(self._state, option)
