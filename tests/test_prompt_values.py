@@ -19,7 +19,7 @@ from snowrules.compile.compiler import compile_ruleset
 from snowrules.load.ruleset import load_ruleset
 from snowrules.play.agents import play
 from snowrules.play.human import HumanAgent
-from snowrules.play.prompts import prompt_of
+from snowrules.play.prompts import option_labels, prompt_of
 from snowrules.runtime.engine import Game
 
 LABELLED = Path(__file__).resolve().parent / "rulesets" / "labelled_dice"
@@ -141,3 +141,64 @@ def test_in_edition_2_the_braces_are_shown_as_written(tmp_path):
     game = _game(_folder(tmp_path, "raise {p}", "score {1}", edition=2))
     st = game.start(1)
     assert [prompt_of(game, st, seat) for seat in st.pending.seats] == ["score {1}", "score {1}"]
+
+
+# ---- a free action's option text (`free action ... as "TEXT"`) --------------------------------
+FREE = Path(__file__).resolve().parent / "rulesets" / "free_actions"
+
+
+def _free_folder(tmp_path: Path, buy: str, ready: str) -> Path:
+    """tests/rulesets/free_actions in edition 3, "buy a point" and "ready" with option texts."""
+    folder = tmp_path / "free"
+    shutil.copytree(FREE, folder)
+    manifest = folder / "ruleset.yaml"
+    manifest.write_text(manifest.read_text().replace("language: 2 ", "language: 3 "))
+    rules = (folder / "rules.sr").read_text()
+    for head, text in (('free action "buy a point" for p during main when p.coins >= 2', buy),
+                       ('free action "ready" for p, piece in p.bench during main', ready)):
+        assert head + ":" in rules
+        rules = rules.replace(head + ":", f'{head} as "{text}":')
+    (folder / "rules.sr").write_text(rules)
+    return folder
+
+
+def test_a_free_actions_option_reads_its_text_with_its_values_now(tmp_path):
+    """Ann starts with 5 coins and pieces b and c on her bench (a is ready): buying a point costs
+    2 coins, so after one she holds 3; her options are read for her (p) and each piece."""
+    game = _game(_free_folder(tmp_path, "buy a point for 2 of {p.coins} coins",
+                              "ready {piece} ({size(p.bench)} on the bench)"))
+    st = game.start(1)
+    seat = st.pending.seats[0]
+    assert option_labels(game, st, st.pending.options[0], seat) == [
+        "Ann a", "free: buy a point for 2 of 5 coins", "free: ready Ann b (2 on the bench)",
+        "free: ready Ann c (2 on the bench)"]
+    assert game.option_labels(st, st.pending.options[0])[1:] == [  # a log and a scenario keep the name
+        "free: buy a point", "free: ready (Ann b)", "free: ready (Ann c)"]
+    game.answer(st, [1])
+    assert option_labels(game, st, st.pending.options[0], seat)[1] == "free: buy a point for 2 of 3 coins"
+
+
+def test_free_actions_options_that_read_alike_get_their_items_copy_number(tmp_path):
+    game = _game(_free_folder(tmp_path, "buy a point", "ready a piece"))
+    st = game.start(1)
+    assert option_labels(game, st, st.pending.options[0], st.pending.seats[0]) == [
+        "Ann a", "free: buy a point", "free: ready a piece (Ann b)", "free: ready a piece (Ann c)"]
+
+
+def test_an_unknown_name_in_a_free_actions_text_is_reported_at_it(tmp_path):
+    found = _validate(_free_folder(tmp_path, "buy a point", "ready {peice}"))
+    assert found == ["G/rules.sr:21:68: error: unknown name 'peice' (hint: did you mean 'piece'?) [SR401]"]
+
+
+def test_copies_that_read_alike_get_their_copy_numbers_too(tmp_path):
+    """labelled_dice's dice are copies of one entry ("Ann die"): a free action on them whose text
+    names no die reads by the die's name and its copy's number."""
+    folder = _folder(tmp_path)
+    rules = folder / "rules.sr"
+    rules.write_text(rules.read_text() + 'free action "nudge" for p, d in p.workers during main when d.value < 5 '
+                     'as "nudge a die":\n    add 1 to d.value\n')
+    game = _game(folder)
+    st = game.start(1)
+    game.answer(st, [0, 0])  # the secret decision at setup
+    assert option_labels(game, st, st.pending.options[0], st.pending.seats[0])[2:] == [
+        "free: nudge a die (Ann die #1)", "free: nudge a die (Ann die #2)"]

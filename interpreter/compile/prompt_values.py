@@ -17,16 +17,19 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from snowrules.compile.closures import Fn
+from snowrules.compile.scope import RoutineSlots, Scope
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostics
 from snowrules.model import kinds as t
 
 if TYPE_CHECKING:
     from snowrules.compile.expressions import ExpressionCompiler
-    from snowrules.compile.scope import Scope
 
 PROMPT_VALUES = "prompt_values"  # the attribute of a decision's step that holds its PromptValues
 CODE = "SR214"
+# A piece of literal text, then a value: (closure of (state, environment), how a whole number in it
+# reads: "player", "component" or "value", whether it is a list); no value (None) after the last.
+Part = tuple[str, Fn | None, str, bool]
 
 
 @dataclass(frozen=True)
@@ -36,7 +39,7 @@ class PromptValues:
     reads: "player", "component" or "value", whether it is a list). `player_slot`: where a
     secret decision of several players keeps the player asked (each seat reads its own)."""
 
-    parts: tuple[tuple[str, Fn | None, str, bool], ...]
+    parts: tuple[Part, ...]
     player_slot: int | None
     text: str
 
@@ -56,6 +59,11 @@ def compile_prompt(x: ExpressionCompiler, node: s.Choose, scope: Scope, diag: Di
                    "the decision", code=CODE)
     if answer:
         return None
+    return PromptValues(compiled_parts(x, template, scope), player_slot, template.text)
+
+
+def compiled_parts(x: ExpressionCompiler, template: s.PromptText, scope: Scope) -> tuple[Part, ...]:
+    """A text's literal pieces, each with its value compiled in `scope` and how it reads."""
     parts = []
     for literal, expression in template.parts:
         if expression is None:
@@ -69,7 +77,40 @@ def compile_prompt(x: ExpressionCompiler, node: s.Choose, scope: Scope, diag: Di
         each = t.element(kind) if listed else kind
         # a value of unknown kind (a field no schema types) reads as itself, never as a component
         parts.append((literal, fn, "value" if each == t.ANY else each.option_label, listed))
-    return PromptValues(tuple(parts), player_slot, template.text)
+    return tuple(parts)
+
+
+@dataclass(frozen=True)
+class OptionText:
+    """How a free action's option reads (`free action "raise a die" for p, d in p.workers ... as
+    "raise the {d} (tickets: {cost(p, d)})"`): its text's parts, read in an environment of
+    `size` slots holding the player deciding and the option's item."""
+
+    parts: tuple[Part, ...]
+    player_slot: int
+    item_slot: int | None
+    size: int
+
+
+ITEM_KINDS = {"component": t.COMPONENT, "player": t.PLAYER}  # a free action's item kind -> its Kind
+
+
+def compile_option_texts(x: ExpressionCompiler, decls: list[s.FreeActionDecl], actions: list) -> dict[int, OptionText]:
+    """The option texts of the free actions that have one (`as "TEXT"`), by the action's index:
+    each compiled with the action's player and item names bound, as its condition is."""
+    by_name = {action.name: action for action in actions}
+    texts = {}
+    for decl in decls:
+        action = by_name.get(decl.name)
+        if decl.text is None or action is None:
+            continue
+        scope = Scope(RoutineSlots())
+        player_slot = scope.define(decl.player_var, t.PLAYER)
+        item_slot = None if decl.item_var is None else scope.define(
+            decl.item_var, ITEM_KINDS.get(action.item_kind or "", t.ANY))
+        parts = compiled_parts(x, decl.text, scope)
+        texts[action.index] = OptionText(parts, player_slot, item_slot, scope.slots.size)
+    return texts
 
 
 def with_prompt(step, shown: PromptValues | None):

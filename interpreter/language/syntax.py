@@ -479,6 +479,7 @@ class FreeActionDecl(Node):
     cond: Node | None
     body: Block
     var_positions: tuple[Position, ...] = ()  # where the player's (and the item's) name is written
+    text: PromptText | None = None  # `as "TEXT"`: how its option reads, with values (compile/prompt_values.py)
 
 
 @dataclass(frozen=True)

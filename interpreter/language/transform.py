@@ -237,13 +237,13 @@ class ToSyntax(EventsToSyntax):
 
     # free actions (compile/free_actions.py)
     def free_action_decl(self, meta, items):
-        word, name, player, listed, phases, cond, body = items
+        word, name, player, listed, phases, cond, text, body = items
         self._word(word, "action", "`free action \"NAME\" for p ...:`")
         item_var, source, item_at = listed if listed is not None else (None, None, None)
         names, positions = phases if phases is not None else (None, ())
         named_at = (self._tok(player),) + ((item_at,) if item_at is not None else ())
         return s.FreeActionDecl(self._pos(meta), name[1:-1], str(player), item_var, source, names, positions,
-                                cond, body, named_at)
+                                cond, body, named_at, text)
 
     def free_action_items(self, meta, items):
         return (str(items[0]), items[1], self._tok(items[0]))

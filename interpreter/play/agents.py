@@ -17,7 +17,7 @@ from snowrules.play.human import HumanAgent
 from snowrules.play.layouts import state_grids
 from snowrules.play.mcts import MctsAgent
 from snowrules.play.parallel_search import WorldSampler
-from snowrules.play.prompts import prompt_of
+from snowrules.play.prompts import option_labels, prompt_of
 from snowrules.play.start_clock import SetupClock
 from snowrules.runtime.engine import Game
 
@@ -59,7 +59,7 @@ class Observation:
     def labels(self) -> list[str]:
         """Every option's label, copies of one component told apart ("card #2"), with values where
         its component list has a `label:` ("green die showing 3")."""
-        return self._game.option_labels(self._state, self.options)
+        return option_labels(self._game, self._state, self.options, self.seat)
 
     def zone_labels(self, zone: int) -> list[str]:
         """The components in zone `zone` (an index of the layout's zones) as a person reads them

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from snowrules.model.events import Chosen, CounterChanged, Moved, Reacted
 from snowrules.model.grid import Cell
 from snowrules.model.grid_spots import describe_placement
+from snowrules.play.prompts import option_text
 
 if TYPE_CHECKING:
     from snowrules.model.state import State
@@ -55,7 +56,7 @@ class AccountLabels:
         if event.__class__ is Moved:
             self.moved = [game.component_label(st, c) for c in event.components]
         elif event.__class__ is Chosen:
-            self.chosen = game.shown_label(st, event.value)
+            self.chosen = option_text(game, st, event.value, event.seat) or game.shown_label(st, event.value)
         elif event.__class__ is Reacted and event.card is not None:
             self.card = game.component_label(st, event.card)
 

@@ -1,4 +1,5 @@
-"""What a pending decision is, as the person deciding reads it, with the values its prompt shows.
+"""What a pending decision is, and its free actions' options, as the person deciding reads them,
+with the values their texts show.
 
 A prompt with values (`as "check out {c.name}"`, language/prompt_text.py) is compiled on its
 decision's step (compile/prompt_values.py) and worked out here, from the state alone, when the
@@ -12,7 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from snowrules.compile.prompt_values import PROMPT_VALUES, PromptValues
+from snowrules.compile.free_actions import FREE_KEY, ITEM_KEY
+from snowrules.compile.prompt_values import PROMPT_VALUES, Part, PromptValues
 from snowrules.model.state import State
 from snowrules.runtime.engine import Game
 
@@ -29,12 +31,62 @@ def prompt_of(game: Game, st: State, seat: int | None = None) -> str:
     if shown.player_slot is not None and seat is not None:
         env = env.copy()
         env[shown.player_slot] = seat
+    return rendered(game, st, shown.parts, env)
+
+
+def rendered(game: Game, st: State, parts: tuple[Part, ...], env: list) -> str:
+    """A text's parts with their values read from `st` and `env` (the steps they may charge are
+    given back: showing a text changes nothing of the state)."""
     steps = st.steps
     try:
         return "".join(literal + ("" if fn is None else value_text(game, st, fn(st, env), kind, listed))
-                       for literal, fn, kind, listed in shown.parts)
+                       for literal, fn, kind, listed in parts)
     finally:
         st.steps = steps
+
+
+def option_labels(game: Game, st: State, options: list, seat: int) -> list[str]:
+    """The options of `seat` as a person reads them (Game.option_labels), a free action's that
+    says how it reads (`as "TEXT"`) by its text with its values now: "free: TEXT". Free actions'
+    options that still read alike get their item's name, "(red die)", and a copy's number too
+    where the names are alike, "(red die #2)"."""
+    labels = game.option_labels(st, options)
+    if not game.program.option_texts:
+        return labels
+    labels = [option_text(game, st, option, seat) or label for option, label in zip(options, labels)]
+    for told in (_named, _numbered):
+        repeated = {label for label in labels if labels.count(label) > 1}
+        labels = [told(game, label, option) if label in repeated and _component_item(option) else label
+                  for option, label in zip(options, labels)]
+    return labels
+
+
+def _named(game: Game, label: str, option: dict) -> str:
+    return f"{label} ({game.layout.component_names[option[ITEM_KEY]]})"
+
+
+def _numbered(game: Game, label: str, option: dict) -> str:
+    return f"{label[:-1]} #{game.layout.component_copy[option[ITEM_KEY]]})"
+
+
+def option_text(game: Game, st: State, option: Any, seat: int) -> str | None:
+    """A free action's option by its text, "free: TEXT" with the values for `seat` and the
+    option's item; None for any other option."""
+    if not (isinstance(option, dict) and FREE_KEY in option):
+        return None
+    text = game.program.option_texts.get(option[FREE_KEY])
+    if text is None:
+        return None
+    env = [None] * text.size
+    env[text.player_slot] = seat
+    if text.item_slot is not None:
+        env[text.item_slot] = option.get(ITEM_KEY)
+    return "free: " + rendered(game, st, text.parts, env)
+
+
+def _component_item(option: Any) -> bool:
+    item = option.get(ITEM_KEY) if isinstance(option, dict) else None
+    return isinstance(item, int) and not isinstance(item, bool)
 
 
 def prompt_values(game: Game, st: State) -> PromptValues | None:
