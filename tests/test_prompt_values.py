@@ -19,7 +19,7 @@ from snowrules.compile.compiler import compile_ruleset
 from snowrules.load.ruleset import load_ruleset
 from snowrules.play.agents import play
 from snowrules.play.human import HumanAgent
-from snowrules.play.prompts import option_labels, prompt_of
+from snowrules.play.prompts import option_labels, prompt_of, zone_name
 from snowrules.runtime.engine import Game
 
 LABELLED = Path(__file__).resolve().parent / "rulesets" / "labelled_dice"
@@ -202,3 +202,30 @@ def test_copies_that_read_alike_get_their_copy_numbers_too(tmp_path):
     game.answer(st, [0, 0])  # the secret decision at setup
     assert option_labels(game, st, st.pending.options[0], st.pending.seats[0])[2:] == [
         "free: nudge a die (Ann die #1)", "free: nudge a die (Ann die #2)"]
+
+
+# ---- a zone's text (`zone ... as "TEXT"`) ---------------------------------------------------------
+def _zones_folder(tmp_path: Path, rooms: str) -> Path:
+    folder = _folder(tmp_path)
+    rules = folder / "rules.sr"
+    text = rules.read_text()
+    assert "zone rooms per player public\n" in text
+    rules.write_text(text.replace("zone rooms per player public\n", f'zone rooms per player public as "{rooms}"\n'
+                                  'zone shelf[1..3] shared public as "shelf {key} of 3"\n'))
+    return folder
+
+
+def test_a_zone_reads_its_text_with_its_owner_index_and_values_now(tmp_path):
+    """Ann's rooms hold Guest A from the setup (pays 2, DAY 1); a shelf reads its index; a zone
+    without a text reads by its label; before a game has a state, every zone by its label."""
+    game = _game(_zones_folder(tmp_path, "{owner}'s rooms ({size(owner.rooms)} held, first {first(owner.rooms)})"))
+    st = game.start(1)
+    labels = [z.label(game.layout.seat_names) for z in game.layout.zones]
+    assert [zone_name(game, st, labels.index(label)) for label in ("Ann.rooms", "shelf[2]", "Bob.workers")] == [
+        "Ann's rooms (1 held, first Guest A (pays 2) on DAY 1)", "shelf 2 of 3", "Bob.workers"]
+    assert zone_name(game, None, labels.index("Ann.rooms")) == "Ann.rooms"
+
+
+def test_an_unknown_name_in_a_zones_text_is_reported_at_it(tmp_path):
+    found = _validate(_zones_folder(tmp_path, "{ownr}'s rooms"))
+    assert found == ["G/rules.sr:10:35: error: unknown name 'ownr' (hint: did you mean 'owner'?) [SR401]"]

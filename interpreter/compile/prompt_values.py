@@ -119,3 +119,31 @@ def with_prompt(step, shown: PromptValues | None):
     if shown is not None:
         setattr(step, PROMPT_VALUES, shown)
     return step
+
+
+@dataclass(frozen=True)
+class ZoneText:
+    """How the zones of one declaration read (`zone space[1..9] shared public as "space {key}"`):
+    the text's parts, read in an environment of `size` slots holding the zone's index (`key`) and
+    its owner (`owner`, a per-player zone's player)."""
+
+    parts: tuple[Part, ...]
+    key_slot: int
+    owner_slot: int
+    size: int
+
+
+ZONE_NAMES = {"key": t.INT, "owner": t.PLAYER}  # the names a zone's text reads besides the game's
+
+
+def compile_zone_texts(x: ExpressionCompiler, decls: list[s.ZoneDecl]) -> dict[str, ZoneText]:
+    """The texts of the zones declared with one (`as "TEXT"`), by the zone's name."""
+    texts = {}
+    for decl in decls:
+        if decl.text is None:
+            continue
+        scope = Scope(RoutineSlots())
+        slots = {name: scope.define(name, kind) for name, kind in ZONE_NAMES.items()}
+        texts[decl.name] = ZoneText(compiled_parts(x, decl.text, scope), slots["key"], slots["owner"],
+                                    scope.slots.size)
+    return texts

@@ -393,6 +393,7 @@ class ZoneDecl(Node):
     visibility: str  # public, hidden, secret
     grid: bool
     unordered: bool = False  # `unordered`: the order its components arrived in is never shown
+    text: PromptText | None = None  # `as "TEXT"`: how a zone reads to a person (compile/prompt_values.py)
 
 
 @dataclass(frozen=True)

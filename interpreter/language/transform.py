@@ -106,7 +106,7 @@ class ToSyntax(EventsToSyntax):
         return s.GameDecl(self._pos(meta), items[0][1:-1])
 
     def zone_decl(self, meta, items):
-        name, index, scope, *options = items
+        name, index, scope, *options, text = items  # text: `as "TEXT"`, how the zone reads (or None)
         if isinstance(scope, s.PerComponent):
             raise RulesSyntaxError(Diagnostic(scope.pos, "a zone is `per player` or `shared`, not per component",
                                               "only a counter can be `per component`"))
@@ -117,7 +117,7 @@ class ToSyntax(EventsToSyntax):
                                               "a grid shows where each piece lies; leave out `unordered`",
                                               code="SR301"))
         return s.ZoneDecl(self._pos(meta), str(name), index, scope, visibility, "grid" in names,
-                          "unordered" in names)
+                          "unordered" in names, text)
 
     def zone_index(self, meta, items):
         return items[0]

@@ -120,6 +120,9 @@ class Program:
     # How a free action's option reads, with values (`as "TEXT"`): its index -> its compiled text
     # (compile/prompt_values.py OptionText); the others read "free: NAME (ITEM)".
     option_texts: dict[int, Any] = field(default_factory=dict)
+    # How a zone reads to a person, where its declaration says (`as "TEXT"`): the zone's name ->
+    # its compiled text (compile/prompt_values.py ZoneText); the others read by their labels.
+    zone_texts: dict[str, Any] = field(default_factory=dict)
 
     @property
     def seats(self) -> int:

@@ -17,7 +17,7 @@ from snowrules.play.human import HumanAgent
 from snowrules.play.layouts import state_grids
 from snowrules.play.mcts import MctsAgent
 from snowrules.play.parallel_search import WorldSampler
-from snowrules.play.prompts import option_labels, prompt_of
+from snowrules.play.prompts import option_labels, prompt_of, zone_name
 from snowrules.play.start_clock import SetupClock
 from snowrules.runtime.engine import Game
 
@@ -66,6 +66,11 @@ class Observation:
         now: by their list's `label:` with values, else by name (Game.zone_labels). For a zone the
         player sees."""
         return self._game.zone_labels(self._state, zone)
+
+    def zone_name(self, zone: int) -> str:
+        """Zone `zone` (an index of the layout's zones) as a person reads it: its declaration's
+        text with values (`zone ... as "TEXT"`), else its label (play/prompts.py)."""
+        return zone_name(self._game, self._state, zone)
 
     def plain_labels(self) -> list[str]:
         """Every option by its plain name, as a log and the view's counters name it ("die #2")."""

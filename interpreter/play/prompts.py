@@ -1,5 +1,5 @@
-"""What a pending decision is, and its free actions' options, as the person deciding reads them,
-with the values their texts show.
+"""What a pending decision is, its free actions' options and the zones, as a person reads them,
+with the values their texts show (`as "TEXT"`).
 
 A prompt with values (`as "check out {c.name}"`, language/prompt_text.py) is compiled on its
 decision's step (compile/prompt_values.py) and worked out here, from the state alone, when the
@@ -118,3 +118,16 @@ def value_text(game: Game, st: State, value: Any, kind: str, listed: bool) -> st
     if kind == "component" and isinstance(value, int) and not isinstance(value, bool):
         return game.component_label(st, value)
     return game.label(value, kind)
+
+
+def zone_name(game: Game, st: State | None, zone: int) -> str:
+    """Zone `zone` (an index of the layout's zones) as a person reads it: its declaration's text
+    (`as "TEXT"`) with the zone's index and owner, read from `st`; else, or with no state yet,
+    its label ("space[7]", "red.hand"), which logs and views name it by."""
+    instance = game.layout.zones[zone]
+    text = game.program.zone_texts.get(instance.family)
+    if text is None or st is None:
+        return instance.label(game.layout.seat_names)
+    env = [None] * text.size
+    env[text.key_slot], env[text.owner_slot] = instance.index, instance.owner
+    return rendered(game, st, text.parts, env)
