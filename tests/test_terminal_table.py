@@ -45,7 +45,8 @@ def test_a_person_plays_goofspiel_with_help_a_name_and_undo():
     undo after p1 answered, then numbers to the end."""
     child = spawn("run", "goofspiel", "--agents", "human,random", "--seed", "1", *SHORT)
     first = ask(child, "?")
-    assert first.endswith("--- p0 to choose (bid for the point card) ---\r\n"      # the decision's prompt
+    # the decision's prompt, with the point card's value (rules.sr: "worth {first(prize).value}")
+    assert first.endswith("--- p0 to choose (bid for the point card worth 1) ---\r\n"
                           "  p0.hand: p0 bid 1, p0 bid 2, p0 bid 3, p0 bid 4\r\n"
                           "  point_deck: prize 4, prize 3, prize 2\r\n  prize: prize 1\r\n"
                           "  p0.score=0\r\n"                                  # the score, shown at 0
@@ -55,7 +56,7 @@ def test_a_person_plays_goofspiel_with_help_a_name_and_undo():
     assert "nothing to undo: you have not answered yet" in ask(child, "BID 2")   # a name, any case
     second = ask(child, "undo")
     assert "chosen: p0: p0 bid 2" in second and "p1 wins prize 1 with p1 bid 4" in second
-    assert ("--- p0 to choose (bid for the point card) ---\r\n"
+    assert ("--- p0 to choose (bid for the point card worth 2) ---\r\n"
             "  p0.hand: p0 bid 1, p0 bid 3, p0 bid 4\r\n  p0.played: p0 bid 2\r\n"
             "  point_deck: prize 4, prize 3\r\n  prize: prize 2\r\n  p0.score=0\r\n") in second  # what changed
     assert "cannot undo: p1 has answered since" in ask(child, "3")              # bid 4 on prize 2
