@@ -229,3 +229,11 @@ def test_a_zone_reads_its_text_with_its_owner_index_and_values_now(tmp_path):
 def test_an_unknown_name_in_a_zones_text_is_reported_at_it(tmp_path):
     found = _validate(_zones_folder(tmp_path, "{ownr}'s rooms"))
     assert found == ["G/rules.sr:10:35: error: unknown name 'ownr' (hint: did you mean 'owner'?) [SR401]"]
+
+
+def test_a_text_of_too_many_values_is_refused_at_the_first_one_over(tmp_path):
+    """16 values at most (language/prompt_text.py MAX_VALUES): the 17th `{p}` of "{p} " * 17 is at
+    index 64 of the text, column 84 + 64 on the main decision's line."""
+    found = _validate(_folder(tmp_path, "{p} " * 17))
+    assert found == ["G/rules.sr:44:148: error: more than 16 values in one text (hint: show fewer values: a prompt is "
+                     "one line a person reads) [SR214]"]

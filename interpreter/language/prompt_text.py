@@ -22,6 +22,9 @@ from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, Position, RulesSyntaxError
 
 CODE = "SR214"
+# A prompt is a line a person reads: this many values at most (each is parsed on its own, so that a
+# hostile line of thousands of braces is refused at once rather than parsed for seconds).
+MAX_VALUES = 16
 # The edition from which braces in a prompt enclose values (the editions' table's row).
 VALUES_FROM = next(c.edition for c in editions.CHANGES if c.kind == "prompt braces")
 BRACES_HINT = ("write a value in braces, {p.score}, and a brace itself as {{ or }}")
@@ -56,6 +59,9 @@ def read_prompt(text: str, at: Position, edition: int, read_expression: Callable
         end = text.find("}", i + 1)
         if end < 0 or "{" in text[i + 1:end]:
             raise _refused(at, i, "a '{' that no '}' closes in a prompt")
+        if len(parts) == MAX_VALUES:
+            raise _refused(at, i, f"more than {MAX_VALUES} values in one text", "show fewer values: a prompt is "
+                           "one line a person reads")
         inside = text[i + 1:end]
         if not inside.strip():
             raise _refused(at, i, "empty braces in a prompt", "write the value to show between them, {p.score}, "
