@@ -83,7 +83,7 @@ def compiled_parts(x: ExpressionCompiler, template: s.PromptText, scope: Scope) 
 @dataclass(frozen=True)
 class OptionText:
     """How a free action's option reads (`free action "raise a die" for p, d in p.workers ... as
-    "raise the {d} (tickets: {cost(p, d)})"`): its text's parts, read in an environment of
+    "raise the {d} (coins: {cost(p, d)})"`): its text's parts, read in an environment of
     `size` slots holding the player deciding and the option's item."""
 
     parts: tuple[Part, ...]
