@@ -34,6 +34,8 @@ CATALOGUE: tuple[Code, ...] = (
     Code("SR122", "reserved-word", "a reserved word of the language used as a name (in edition 1: a name that "
          "edition 2 reserves, a warning)"),
     Code("SR123", "edition-missing", "a manifest without `language:`: read as the first edition (a note)"),
+    Code("SR124", "reserved-word-3", "`remembered` used as a name (reserved from edition 3; in editions 1 and 2, "
+         "a warning)"),
     Code("SR201", "unknown-field", "a YAML map has a field its schema does not know (often a misspelling)"),
     Code("SR202", "missing-field", "a YAML map lacks a field its schema requires"),
     Code("SR203", "wrong-type", "a YAML value is of the wrong type (a text for a number, ...)"),

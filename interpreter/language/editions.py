@@ -19,7 +19,7 @@ from functools import lru_cache
 from snowrules.language.diagnostics import Diagnostic, Position
 
 FIRST = 1
-CURRENT = 2
+CURRENT = 3
 MANIFEST_KEY = "language"
 
 # How a reserved word used as a name is renamed (by `upgrade` and in the hint).
@@ -55,12 +55,19 @@ RESERVED_IN_2 = frozenset("""
     weighted when where while zone
 """.split())
 
+# `remembered as EXPR` after a decision's options (what its chooser remembers of the answer) can
+# stand where a name could: reserved from edition 3.
+RESERVED_IN_3 = frozenset({"remembered"})
+
 CHANGES: tuple[Change, ...] = (
     Change(2, "SR121", "component key", "count", "copies",
            "an entry's number of copies is `copies: N`; `count` is an ordinary field"),
     Change(2, "SR122", "reserved word", "{word}", RENAMED,
            "a keyword the grammar can read where a name stands is reserved: it cannot be a name",
            RESERVED_IN_2),
+    Change(3, "SR124", "reserved word", "{word}", RENAMED,
+           "`remembered` (`ask p to choose c from X remembered as EXPR`) is reserved: it cannot be a name",
+           RESERVED_IN_3),
 )
 
 

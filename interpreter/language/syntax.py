@@ -331,6 +331,9 @@ class Choose(Node):
     body: Block | None
     otherwise: Block | None = None  # `else:` of an `optionally` decision, run on a decline
     prompt: str | None = None  # `as "TEXT"`: what the decision is, in the rulebook's words
+    # `remembered as EXPR`: what the chooser remembers of the answer (read by an adapter's
+    # information state instead of the answer itself)
+    remembered: Node | None = None
 
 
 # ---- costs: `pay` ------------------------------------------------------------------------------
