@@ -24,6 +24,7 @@ from snowrules.compile.grid_statements import GridStatements
 from snowrules.compile.ir.effects import Effects
 from snowrules.compile.procedure_calls import ProcedureCalls
 from snowrules.compile.reactions import Events, Reacting
+from snowrules.compile.remembered import RememberedStatements
 from snowrules.compile.scope import RECURSION_HINT, Scope, Symbols, recursion_message, refined, suggest
 from snowrules.compile.steps import (
     ChooseStep,
@@ -75,7 +76,7 @@ def declined_or_chosen(node: s.Choose) -> s.Block | None:
     return s.Block(at, (s.If(at, ((chosen, node.body),), node.otherwise),))
 
 
-class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, GridStatements):
+class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, GridStatements, RememberedStatements):
     _handlers: dict = {}  # node class -> method; filled below the class
 
     def __init__(self, exprs: ExpressionCompiler, blocks: list[Block], analysis: Effects,
@@ -244,13 +245,12 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
         else:
             who = self.x.expect(node.who, scope, t.PLAYER, "the player who chooses")
         source, kind, is_zone = self.x.sequence_of(node.source, inner, "the options")
-        count = None
-        if node.count is not None:
-            count = self.x.expect(node.count, inner, t.INT, "the number of items")
+        count = None if node.count is None else self.x.expect(node.count, inner, t.INT, "the number of items")
         chosen = t.element(kind) if node.count_mode is None else (kind if t.is_list(kind) else t.list_of(
             t.COMPONENT))
         if kind == t.list_of(t.COMPONENT) and node.count_mode is not None:
             chosen = kind
+        self.remembered_of(node, chosen, scope)
         target = inner if node.simultaneous or node.body is not None else scope
         slot = target.define(node.var, chosen)
         if _answer_never_none(node, is_zone and kind != t.ANY):

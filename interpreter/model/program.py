@@ -117,6 +117,9 @@ class Program:
     # What each decision is, in the rules' words (`ask p to choose d from D as "place a die"`):
     # the decision's rule (path:line:col, as `Decision.rule`) -> its prompt.
     prompts: dict[str, str] = field(default_factory=dict)
+    # What a decision's chooser remembers of the answer (`remembered as EXPR`): the decision's rule
+    # -> compile/remembered.py's RememberedValue, read by the adapters' information states.
+    remembered: dict[str, Any] = field(default_factory=dict)
 
     @property
     def seats(self) -> int:
