@@ -8,6 +8,7 @@ import json
 from typing import TYPE_CHECKING
 
 import numpy as np
+from snowrules.adapters.picks import picking_text
 from snowrules.adapters.recall import rule_in_folder
 
 if TYPE_CHECKING:
@@ -66,9 +67,10 @@ class SnowrulesObserver:
     def string_from(self, state: SnowrulesState, player: int) -> str:
         """The seat's view, and the decision it is asked (its rule and its options: a player
         knows what is asked of them, so two states that ask differently never look alike)."""
-        if self.perfect_recall:
-            return state.recall_now().text(player, self.game.sight, self.game.engine)
         program = self.game.program
+        if self.perfect_recall:  # with the picks held apart while a decision asked item by item is open
+            return state.recall_now().text(player, self.game.sight, self.game.engine) \
+                + picking_text(state._picking, program, state.st.pending, player, self.game.engine)
         st = state.st
         view = self.game.engine.view(st, program.controller(player))
         sight = self.game.sight
@@ -79,7 +81,11 @@ class SnowrulesObserver:
         text = json.dumps(view, sort_keys=True)
         pending = st.pending
         if pending is not None and not pending.chance and player in pending.seats:
-            options = sight.options_shown(st, pending.options[pending.seats.index(player)], pending.kind)
-            labels = [self.game.engine.option_label(st, o) for o in options]
+            picking = state._picking  # a decision asked item by item: the items left (adapters/picks.py)
+            options = pending.options[pending.seats.index(player)] if picking is None else picking.left()
+            labels = [self.game.engine.option_label(st, o) for o in sight.options_shown(st, options, pending.kind)]
             text += f"\nasked at {rule_in_folder(pending.rule, self.game.sight.folder)}: " + json.dumps(labels)
+            if picking is not None and picking.picked:  # what it picked so far, as a set
+                picked = sorted(self.game.engine.label(o, pending.kind) for o in picking.picked_items())
+                text += "\npicked " + json.dumps(picked)
         return text

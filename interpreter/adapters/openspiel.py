@@ -41,6 +41,7 @@ from snowrules.adapters.nodes import (
 )
 from snowrules.adapters.observer import SnowrulesObserver
 from snowrules.adapters.option_ids import option_ids
+from snowrules.adapters.picks import Picking, note_answer, note_asked, note_pick, picking_of
 from snowrules.adapters.recall import Recall, Sight
 from snowrules.adapters.tensors import TensorLayout
 from snowrules.compile.action_ids import FreeActionIds, free_action_ids
@@ -143,7 +144,7 @@ class SnowrulesGame(pyspiel.Game):
         # The initial state, made once: a new one (and each clone, which pyspiel starts from a new
         # one) copies it instead of running the setup again. The setup draws nothing at random
         # that is not a chance node, so every initial state is the same.
-        self.first_state: tuple[State, Recall, int, Node | None] | None = None
+        self.first_state: tuple[State, Recall, int, Node | None, bool, Picking | None] | None = None
         # Its states' class: SnowrulesState with what they read at every node (see Shared).
         self.state_class = type(f"{type(self).__name__}State", (SnowrulesState,),
                                 {"_shared": Shared(self.ids, self.program)})
@@ -222,7 +223,7 @@ class SnowrulesState(pyspiel.State):
         super().__init__(game)
         first = game.first_state
         if first is not None:  # every game starts alike: the first one, copied when it first changes
-            self.st, self.recall, self._player, self._node, self._looked = first
+            self.st, self.recall, self._player, self._node, self._looked, self._picking = first
             self._own = False
             self._kept = NO_KEPT
             return
@@ -239,13 +240,16 @@ class SnowrulesState(pyspiel.State):
         # Each seat's last options with declared ids, for its next node's ids (nodes.Kept).
         self._kept = NO_KEPT
         self._observe()
-        game.first_state = (self.st.clone(), self.recall.__deepcopy__({}), self._player, self._node, self._looked)
+        game.first_state = (self.st.clone(), self.recall.__deepcopy__({}), self._player, self._node, self._looked,
+                            self._picking)
 
     # A new state shares the game's first state (engine state and notes) until it first changes
     # them (`_owned`): pyspiel's clone() makes a new initial state and then overwrites each of its
     # attributes with a deep copy of the original's, so a copy made there would be thrown away at
     # every clone. Anything that changes `st` or `recall` calls `_owned` first.
     _own = True
+    # A `choose exactly N` decision asked item by item (adapters/picks.py), while it is open.
+    _picking: Picking | None = None
 
     def _owned(self) -> None:
         if not self._own:
@@ -267,6 +271,8 @@ class SnowrulesState(pyspiel.State):
 
     def _work_out_node(self) -> Node:
         pending = self.st.pending
+        if self._picking is not None:
+            return self._picking.node(pending.seats[0])
         chance = pending.chance
         group = "chance" if chance else "choice"
         # The common case first (nodes.declared_node): whole-number options whose declared ids
@@ -299,7 +305,7 @@ class SnowrulesState(pyspiel.State):
         if player not in seats:
             return [], []
         index = seats.index(player)
-        return self._node_ids()[index][0], pending.options[index]
+        return self._node_ids()[index][0], pending.options[index] if self._picking is None else self._picking.left()
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """pyspiel's `State.legal_actions`, answered in Python. Through pyspiel, a Python state's
@@ -371,6 +377,11 @@ class SnowrulesState(pyspiel.State):
         except ValueError:
             raise self._illegal(ids, action, None if pending.chance else pending.seats[0]) from None
         options = pending.options[0]
+        picked = self._picking is not None
+        if picked:
+            index = self._picked(index)
+            if index is None:  # the same seat picks its next item
+                return
         value = options[index]
         if pending.chance:  # a draw: run on, and arrive as _observe does
             if st.sink is not None:
@@ -392,7 +403,7 @@ class SnowrulesState(pyspiel.State):
         if not self._looked:  # nobody noted this node: the notes stop being kept
             self.recall = None
         elif self.recall is not None:
-            self.recall.chose(pending.seats[0], value, pending.kind)
+            note_answer(self.recall, self._shared.program, st, pending, pending.seats[0], value, picked)
         if pending.simultaneous:  # a secret decision that only one seat has to make
             value = [value]
         if st.sink is not None:
@@ -401,6 +412,21 @@ class SnowrulesState(pyspiel.State):
             st.answer = value
             run(self._shared.program, st)
         self._observe()
+
+    def _picked(self, at: int) -> int | None:
+        """The item at `at` among those left picked (adapters/picks.py), and noted: once the last
+        is picked, the index of the whole answer among the options; before, None."""
+        pending = self.st.pending
+        picking = self._picking.pick(self._node.ids[0][0][at])
+        if not self._looked:
+            self.recall = None
+        elif self.recall is not None:
+            note_pick(self.recall, self._shared.program, pending, picking.items[picking.picked[-1]])
+        if len(picking.picked) < pending.how_many:
+            self._picking, self._node = picking, None
+            return None
+        self._picking = None
+        return picking.answer(pending.options[0])
 
     def _apply_actions(self, actions: list[int]) -> None:
         """A simultaneous node's actions, one per seat (see above)."""
@@ -425,9 +451,8 @@ class SnowrulesState(pyspiel.State):
         if not self._looked:
             self.recall = None
         elif self.recall is not None:
-            recall = self.recall
             for seat, value in zip(seats, values):
-                recall.chose(seat, value, pending.kind)
+                note_answer(self.recall, self._shared.program, st, pending, seat, value, False)
         if st.sink is not None:
             self.get_game().engine.answer(st, answers)
         else:
@@ -452,7 +477,7 @@ class SnowrulesState(pyspiel.State):
         is a simultaneous node; a draw is the chance player's, with nothing to note); the seats
         note it now only if eager."""
         st = self.st
-        self._node = None
+        self._node = self._picking = None
         if st.result is not None:
             self._player = TERMINAL_PLAYER
         else:
@@ -463,6 +488,8 @@ class SnowrulesState(pyspiel.State):
                 return
             seats = pending.seats
             self._player = SIMULTANEOUS_PLAYER if pending.simultaneous and len(seats) > 1 else seats[0]
+            if pending.how_many is not None:
+                self._picking = picking_of(self.get_game(), pending)
         self._looked = False
         if self._eager:
             self._note_node()
@@ -474,7 +501,9 @@ class SnowrulesState(pyspiel.State):
         recall = self.recall
         sight = self.get_game().sight
         recall.look(st, sight)
-        if st.result is None:
+        if st.result is None and self._picking is not None:
+            note_asked(recall, st.pending, self._picking, st, sight)
+        elif st.result is None:
             recall.asked_each(st.pending, st, sight)
         self._looked = True
 
