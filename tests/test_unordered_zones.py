@@ -88,3 +88,21 @@ def test_the_engines_view_shows_an_unordered_hand_sorted_and_the_rules_keep_its_
     view = game.view(st, 0)
     assert view["zones"]["p0.hand"] == ["A", "C", "E"] and view["zones"]["p1.hand"] == {"count": 3}
     assert game.zone_labels(st, hand) == ["A", "C", "E"]  # the terminal's holdings and the browser's zones
+
+
+def test_without_declared_ids_an_option_is_numbered_by_its_place_in_the_sorted_hand(tmp_path):
+    """Without `choice:` ids the options of seat 0's play are numbered by position: by their
+    place in the hand as seat 0 is shown it (A, C, E), not as dealt, so that one information
+    state never has an action meaning C in one state and A in another."""
+    folder = tmp_path / "position_ids"
+    shutil.copytree(RULESET, folder)
+    manifest = folder / "ruleset.yaml"
+    manifest.write_text(manifest.read_text().replace("  choice: {component: it.rank}\n", "  by_position: true\n"))
+    game = load_game(str(folder), players=2)
+    one, two = dealt(game, [2, 0, 4, 1, 3, 5]), dealt(game, [0, 2, 4, 1, 3, 5])
+    assert one.information_state_string(0) == two.information_state_string(0)
+    assert [one.action_to_string(0, a) for a in one.legal_actions()] == ["A", "C", "E"]
+    assert [two.action_to_string(0, a) for a in two.legal_actions()] == ["A", "C", "E"]
+    one.apply_action(1)
+    two.apply_action(1)
+    assert str(one) == str(two)  # C played in both

@@ -287,7 +287,7 @@ class SnowrulesState(pyspiel.State):
         for options in pending.options:
             pair = None if known is None else declared_ids(known, options)
             if pair is None:
-                ids = option_ids(self.get_game(), pending, group, options)
+                ids = option_ids(self.get_game(), pending, group, options, self.st)
                 pair = (ids, sorted(ids))
                 by_option = False
             found.append(pair)
