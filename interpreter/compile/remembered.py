@@ -70,7 +70,8 @@ def compile_remembered(exprs: ExpressionCompiler, remembered: ir.Remembered, ans
                              + " and anything global: zones, counters, variables, constants, defines", code="SR401")
             return RememberedValue(lambda st, env: None, 1, 0, None, "value", remembered.pos)
     fn, kind = exprs.compile(remembered.expression, scope)
-    return RememberedValue(fn, scope.slots.size, answer, chooser, outcome_kind(t.element(kind)), remembered.pos)
+    item = t.element(kind) if t.is_list(kind) or kind == t.ZONE else kind  # a list's numbers read as its items
+    return RememberedValue(fn, scope.slots.size, answer, chooser, outcome_kind(item), remembered.pos)
 
 
 class RememberedStatements:
