@@ -15,7 +15,9 @@ winners share +1 and the others share -1, which is zero-sum.
 
 Information states have perfect recall: each seat's whole sequence of observations (what it saw
 change, what it was asked, what it chose; see Recall), noted only when asked for (see
-SnowrulesState.recall_now). Observation strings are its view now.
+SnowrulesState.recall_now), except what a decision declares its chooser remembers of the answer
+(`remembered as`, adapters/picks.py). A `choose exactly N` of one seat with declared ids is asked
+item by item (picks.py). Observation strings are its view now.
 Both are also tensors of a fixed size (adapters/tensors.py), made only when asked for.
 
 OpenSpiel players are seats: a variant giving a player several seats shows one player per seat.
@@ -463,13 +465,14 @@ class SnowrulesState(pyspiel.State):
     # ---- what the seats remember ------------------------------------------------------------
     # Each seat notes what it sees change at every node that is not a draw, then what it is asked
     # (Recall): draws in a row with no decision between them (a deal) are seen together, once
-    # they are done, so the order in which a hand was dealt is not remembered (as in OpenSpiel's
-    # card games). Noting costs about a third of a playout's time and most playouts never ask for
-    # an information state, so a node is noted only when someone asks at it (an information
-    # state; the state does not change between arriving at a node and leaving it, so noting late
-    # notes the same). Leaving a node that nobody noted drops the notes (`recall` None); asking
-    # later works them out afresh by replaying the moves (`_replayed`). Algorithms that ask at
-    # every node (CFR, the information-state tests) keep them up to date, one node at a time.
+    # they are done, so in an `unordered` zone (shown sorted) the order in which a hand was dealt
+    # is not remembered (as in OpenSpiel's card games). Noting costs about a third of a playout's
+    # time and most playouts never ask for an information state, so a node is noted only when
+    # someone asks at it (an information state; the state does not change between arriving at a
+    # node and leaving it, so noting late notes the same). Leaving a node that nobody noted drops
+    # the notes (`recall` None); asking later works them out afresh by replaying the moves
+    # (`_replayed`). Algorithms that ask at every node (CFR, the information-state tests) keep
+    # them up to date, one node at a time.
     _eager = False  # a replaying state notes every node as it arrives
 
     def _observe(self) -> None:
