@@ -135,3 +135,20 @@ def test_a_value_of_the_answer_and_of_the_chooser_is_remembered_instead_of_the_a
 def test_openspiels_checks_pass(tmp_path, remembered):
     game = GAME if remembered else edited(tmp_path, ' remembered as sorted(cards)', '')
     pyspiel.random_sim_test(game, num_sims=10, serialize=True, verbose=False)
+
+
+def test_pettingzoos_api_test_passes_with_picks_asked_one_by_one():
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.test import api_test
+    from snowrules.adapters.pettingzoo import env
+    api_test(env(str(RULESET), observation="information_state"), num_cycles=50)
+
+
+def test_a_remembered_value_that_fails_is_reported_at_its_place_when_the_answer_is_given(tmp_path):
+    from snowrules.language.diagnostics import RuntimeRulesError
+    game = edited(tmp_path, "remembered as sorted(cards)", "remembered as first(cards).rank / (size(cards) - 3)")
+    state = played(game, DEAL + [0, 1])
+    state.information_state_string(0)  # the seats keep notes: the last pick is noted
+    with pytest.raises(RuntimeRulesError) as raised:
+        state.apply_action(2)
+    assert str(raised.value) == f"{tmp_path}/passed_cards/rules.sr:17:111: error: division by zero"
