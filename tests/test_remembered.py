@@ -103,6 +103,13 @@ def test_picks_so_far_are_held_as_a_set_while_the_pass_is_open():
         FIRST_LOOK, 'asked at rules.sr:17:5: ["A", "B", "C", "D"]', 'picking ["A", "C"]'])
     assert one.observation_string(0).endswith('\nasked at rules.sr:17:5: ["B", "D"]\npicked ["A", "C"]')
     assert one.information_state_string(1) == played(GAME, DEAL).information_state_string(1)
+    # the picks held count in the tensor's `chose` piece (names A..H, then the two seats): A and C
+    from open_spiel.python.observation import make_observation
+    observer = make_observation(GAME, pyspiel.IIGObservationType(perfect_recall=True))
+    observer.set_from(one, 0)
+    assert observer.dict["chose"].tolist() == [1, 0, 1, 0, 0, 0, 0, 0, 0, 0]
+    observer.set_from(played(GAME, DEAL + [0, 2, 3]), 0)  # once the pass is made: the remembered A, C, D
+    assert observer.dict["chose"].tolist() == [1, 0, 1, 1, 0, 0, 0, 0, 0, 0]
 
 
 def test_without_the_declaration_the_chooser_remembers_the_order(tmp_path):

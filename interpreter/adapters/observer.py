@@ -8,7 +8,7 @@ import json
 from typing import TYPE_CHECKING
 
 import numpy as np
-from snowrules.adapters.picks import picking_text
+from snowrules.adapters.picks import held_picks, picking_text
 from snowrules.adapters.recall import rule_in_folder
 
 if TYPE_CHECKING:
@@ -63,6 +63,9 @@ class SnowrulesObserver:
         layout.observe(state.st, player, self._dict)
         if self.perfect_recall:
             layout.remember(state.recall_now(), player, self._dict)
+            held = held_picks(state._picking, self.game.program, state.st.pending, player)
+            if held:  # picks held apart while the decision is open (adapters/picks.py) count as chosen
+                layout.count_chosen(held, state.st.pending.kind, self._dict["chose"])
 
     def string_from(self, state: SnowrulesState, player: int) -> str:
         """The seat's view, and the decision it is asked (its rule and its options: a player

@@ -115,12 +115,19 @@ def note_asked(recall: Recall, pending: Decision, picking: Picking, st: State, s
                                            pending.kind))
 
 
-def picking_text(picking: Picking | None, program: Program, pending: Decision | None, seat: int,
-                 engine: Game) -> str:
-    """The picks held apart so far (a declared `remembered as`), as the chooser's information
-    state shows them while the decision is open: as a set (sorted by name), since the order is
-    what the declaration forgets; "" when there are none."""
+def held_picks(picking: Picking | None, program: Program, pending: Decision | None, seat: int) -> list:
+    """The items `seat` has picked so far and holds apart (a declared `remembered as`: they are in
+    no note until the last is picked); none for any other seat or decision."""
     if picking is None or not picking.picked or pending is None or seat not in pending.seats \
             or pending.rule not in program.remembered:
-        return ""
-    return "\npicking " + json.dumps(sorted(engine.label(item, pending.kind) for item in picking.picked_items()))
+        return []
+    return picking.picked_items()
+
+
+def picking_text(picking: Picking | None, program: Program, pending: Decision | None, seat: int,
+                 engine: Game) -> str:
+    """The picks held apart so far, as the chooser's information state shows them while the
+    decision is open: as a set (sorted by name), since the order is what the declaration forgets;
+    "" when there are none."""
+    held = held_picks(picking, program, pending, seat)
+    return "\npicking " + json.dumps(sorted(engine.label(item, pending.kind) for item in held)) if held else ""
