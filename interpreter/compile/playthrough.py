@@ -36,7 +36,7 @@ from snowrules.compile.closures import constant_in
 from snowrules.compile.costs import PayStep
 from snowrules.compile.free_actions import FreeChooseStep, OfferStep
 from snowrules.compile.generated_module import GeneratedModule
-from snowrules.compile.playthrough_events import EventTemplates, trigger_routines
+from snowrules.compile.playthrough_events import EventTemplates
 from snowrules.compile.playthrough_stops import StopTemplates, stopped
 from snowrules.compile.procedure_calls import RoutineCall
 from snowrules.compile.reactions import Reacting
@@ -120,16 +120,35 @@ def playthrough(program: Program, heard: frozenset[str] = frozenset(), resumable
         frames = st.frames
 
         def frames_run() -> None:
-            while frames:
-                frame = frames[-1]
-                try:
-                    resumes[frame.block](st, frame)
-                except Stopped as stop:
-                    frames.pop()  # the frames on the way out are this one's now
-                    stopped(st, stop)
-                    return
-                frames.pop()
+            try:
+                while frames:
+                    frame = frames[-1]
+                    if counted:
+                        running_from_frames(frames)
+                    try:
+                        resumes[frame.block](st, frame)
+                    except Stopped as stop:
+                        frames.pop()  # the frames on the way out are this one's now
+                        stopped(st, stop)
+                        return
+                    frames.pop()
+            finally:
+                reactions_running[0] = free_action_running[0] = 0
         ended(st, frames_run)
+
+    # The counts the generated code keeps of the reactions and free actions running, read from
+    # the frames when a stopped game goes on from them, as the VM reads them (reactions.dispatch:
+    # a reaction has started when its frame's pc is past 0; free_actions.inside_one).
+    reactions_running, free_action_running = builder.reactions_running, builder.free_action_running
+    reacting = program.reactions.blocks if program.reactions is not None else frozenset()
+    freeing = frozenset(action.routine.block for action in program.free_actions)
+    counted = bool(reacting or freeing)
+
+    def running_from_frames(frames: list) -> None:
+        top = frames[-1]
+        reactions_running[0] = (top.block in reacting) + sum(
+            1 for frame in frames[:-1] if frame.block in reacting and frame.pc > 0)
+        free_action_running[0] = sum(1 for frame in frames if frame.block in freeing)
 
     def start(st) -> None:
         """A new game run to its first decision nobody answers in place (or its end)."""
@@ -297,11 +316,8 @@ class _Builder(EventTemplates, StopTemplates):
             values = "".join(f"{self.value(arg, ns)}, " for arg in step.arguments)
             spare = self.bound((None,) * (step.env_size - len(step.arguments)), ns)
             return [self.call(step.block, ns, f"[{values}*{spare}]")]
-        if self.stoppable and kind in (FreeChooseStep, OfferStep, Reacting, TriggeredAdd, PayStep):
-            raise _NotPlayable(f"{kind.__name__} cannot stop yet")  # their frames are the VM's own
-        if self.stoppable and kind is ChooseStep and step.simultaneous and step.count_mode is not None \
-                and step.block is not None:
-            raise _NotPlayable("a simultaneous choice of several items cannot stop yet")
+        if self.stoppable and kind is ChooseStep and step.simultaneous and step.count_mode is not None:
+            return self.answered_together_lines(step, ns)
         if kind is FreeChooseStep:
             return [f"{self.bound(self.free_choose(step, self.answered(step)), ns)}(st, env)"]
         if kind is OfferStep:
@@ -472,18 +488,6 @@ class _Builder(EventTemplates, StopTemplates):
         return _entry_function(self.module, lines, namespace, routine.env_size, routine.slots["this"],
                                routine.slots["me"])
 
-    def triggered(self, step: TriggeredAdd) -> Run:
-        functions, change = self.functions, step.change
-        for block in trigger_routines(self.program):
-            self.ensure(block.id)
-
-        def triggered(st, env) -> None:
-            for routine, player_slot, player in change(st, env) or ():
-                local = [None] * routine.env_size
-                if player_slot is not None:
-                    local[player_slot] = player
-                functions[routine.block](st, local)
-        return triggered
 
 SMALL_ENVIRONMENT = 12  # an effect's environment of at most this many slots is written as a list display
 

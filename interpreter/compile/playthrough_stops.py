@@ -68,7 +68,7 @@ class StopTemplates:
             lines.append(f"if pc > {int(block.size)}:")
             for pc, inlined in slots:
                 # a stop at the slot's step stays there; one inside what it ran goes on after the `if`
-                place = f"{int(block.id)}, {int(pc)} if not _s.frames else {int(inlined.after) - 1}"
+                place = f"{int(block.id)}, {int(pc)} if not _s.frames or _s.again else {int(inlined.after) - 1}"
                 lines += [f"    if pc == {int(pc)}:", f"        {fuse.mark(block.positions[pc], ns)}",
                           *fuse.indent(fuse.indent(self.stopping(self.step_lines(inlined.step, ns), place,
                                                                  KEPT_LOOP, ns))),
@@ -108,6 +108,15 @@ class StopTemplates:
         if kind is ROUTINE:
             return ["st.envs.pop()"]
         return []
+
+    def answered_together_lines(self, step: ChooseStep, ns: dict) -> list[str]:
+        """A simultaneous decision of several items a seat, in a stoppable build: the seats'
+        answers (ChooseStep.answered_together: asked, or resumed), then what follows for each seat
+        in turn (`each_answered`)."""
+        answered, seat, answer = fuse.fresh(), fuse.fresh(), fuse.fresh()
+        body = self.body_lines(step, ns)
+        return [f"{answered} = {self.bound(step.answered_together, ns)}(st, env)", f"if {answered}:",
+                *self.each_answered(step, answered, seat, answer, int(step.player_slot), int(step.slot), body, ns)]
 
     def each_answered(self, step: ChooseStep, answered: str, seat: str, answer: str, seat_slot: int, slot: int,
                       body: list[str], ns: dict) -> list[str]:

@@ -80,12 +80,24 @@ class Stopped(Exception):
     def __init__(self):
         super().__init__("stopped at a decision")
         self.frames: list[list] = []  # [block, pc, env, items, index], innermost first
+        # the statement the stop leaves next runs again when resumed: a decision that offers free
+        # actions, stopped inside one taken there (it is asked again once the free action is done)
+        self.again = False
 
     def at(self, block: int, pc: int, env: list, items: list | None = None, index: int = 0) -> None:
         """Statement `pc` of `block` was running: the decision itself (the first frame: it runs
-        again when resumed, as the VM's step steps back), or a statement that ran a block, which
-        goes on after it."""
-        self.frames.append([block, pc if not self.frames else pc + 1, env, items, index])
+        again when resumed, as the VM's step steps back; or a decision asked `again`), or a
+        statement that ran a block, which goes on after it."""
+        again = self.again or not self.frames
+        self.again = False
+        self.frames.append([block, pc if again else pc + 1, env, items, index])
+
+    def waiting(self, routines) -> None:
+        """The routines a statement was to run after the one that stopped, each with its
+        environment (`(block, env)` pairs, in the order they run): frames of their own at their
+        start under the stopped one's, as the VM pushes a statement's reactions and `when` rules."""
+        for block, env in routines:
+            self.frames.append([block, 0, env, None, 0])
 
     def loop(self, items, index: int | None) -> None:
         """The block just left was a loop's body at `index` of `items` (a turn: `items` None)."""
@@ -420,30 +432,35 @@ class ChooseStep:
         at once, and `body` (the generated function of what follows, or None) runs straight
         away, for each deciding seat in turn when the decision is simultaneous."""
         if self.simultaneous:
-            players, options, forced = self._gather_each(st, env)
-            slot = self.player_slot
-            if not players:
-                return
-            if st.pending is not None:
-                answer = resumed_answer(st)
-            elif forced and not st.explicit:
-                answer = [found[0] for found in options]
-            else:
-                how_many = None
-                if self.count_mode is not None:
-                    env[slot] = players[0]
-                    how_many = self.count(st, env)
-                st.pending = Decision(players, options, True, self.rule, self.variable, self.kind, False,
-                                      how_many, self.up_to, self.optional)
-                answer = answered(st)
+            answers = self.answered_together(st, env)
             if body is not None:
-                choice_slot = self.slot
-                for p, a in zip(players, answer):
+                slot, choice_slot = self.player_slot, self.slot
+                for p, a in answers:
                     env[slot] = p
                     env[choice_slot] = a
                     body(st, env)
             return
         self.played_through_one(st, env, self.who(st, env), body)
+
+    def answered_together(self, st, env) -> list[tuple[int, Any]]:
+        """A simultaneous decision asked (or resumed with its answer): each seat that had options
+        with its answer, in order (none when no seat had any)."""
+        players, options, forced = self._gather_each(st, env)
+        if not players:
+            return []
+        if st.pending is not None:
+            answer = resumed_answer(st)
+        elif forced and not st.explicit:
+            answer = [found[0] for found in options]
+        else:
+            how_many = None
+            if self.count_mode is not None:
+                env[self.player_slot] = players[0]
+                how_many = self.count(st, env)
+            st.pending = Decision(players, options, True, self.rule, self.variable, self.kind, False,
+                                  how_many, self.up_to, self.optional)
+            answer = answered(st)
+        return list(zip(players, answer))
 
     def played_through_one(self, st, env, player: int, body) -> None:
         """`played_through` of one seat's decision, the seat known (the generated up-to

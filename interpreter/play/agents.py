@@ -252,29 +252,17 @@ def play(game: Game, agents: list, seed: int, sink=None, forced=None, listen=Non
                                          hears=hears)
             return game.play_through(seed, drawing_and_taking(game, draws), forced, sink=sink, listen=listen,
                                      hears=hears)
-        decide = setup.deciding(observing(observe, _asking(game, by_seat)))
-        st = game.start(seed, sink, forced, decide, listen=listen)
-    st.decide = None
-    while st.result is None:  # a state whose run stopped at a decision (never, today)
+        # Any other agent is asked from outside the run, at each decision the game stops at: a
+        # search agent copies the state it is shown, which is whole only at a stop (its frames).
+        st = game.start(seed, sink, forced, listen=listen)
+    while st.result is None:
         pending = st.pending
+        if observe is not None:
+            for seat, options in zip(pending.seats, pending.options):
+                observe(st, seat, len(options))
         game.answer(st, [by_seat[seat].choose(Observation(game, st, seat, options))
                          for seat, options in zip(pending.seats, pending.options)])
     return st
-
-
-def _asking(game: Game, by_seat: list):
-    """The `decide` of `play` for any agents: each is shown an Observation, its answer checked."""
-
-    def decide(st: State):
-        """Answer the decision the rules wait for, from inside the run (no suspending)."""
-        pending = st.pending
-        seats = pending.seats
-        if len(seats) == 1:
-            seat = seats[0]
-            return game.take(st, [by_seat[seat].choose(Observation(game, st, seat, pending.options[0]))])
-        return game.take(st, [by_seat[seat].choose(Observation(game, st, seat, options))
-                              for seat, options in zip(seats, pending.options)])
-    return decide
 
 
 def observing(observe: Callable[[State, int, int], None] | None,
