@@ -551,7 +551,8 @@ class SnowrulesState(pyspiel.State):
             return f"action {action}"
         engine = self.get_game().engine
         # as a person reads them: a component list's `label:` with the values it shows now
-        labels = [engine.shown_label(self.st, o) for o in options]
+        sight = self.get_game().sight  # a combination from an `unordered` zone: its items by name
+        labels = [engine.shown_label(self.st, sight.option_shown(self.st, o, pending.kind)) for o in options]
         label = labels[ids.index(action)]
         if labels.count(label) > 1:
             label += f" #{action}"

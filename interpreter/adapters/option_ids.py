@@ -53,9 +53,11 @@ def option_ids(game: SnowrulesGame, pending: Decision, group: str, options: list
                                    f"declare `action_ids: {{{what}: ...}}` in the ruleset's manifest")
     if st is not None and group == "choice" and game.sight.unordered:
         shown = game.sight.options_shown(st, options, pending.kind)
-        if shown is not options:
-            place = {option: at for at, option in enumerate(shown)}
-            return [place[option] for option in options]
+        if shown is not options:  # a combination is known by its items, whatever their order
+            def key(option):
+                return tuple(sorted(option)) if type(option) is list else option
+            place = {key(option): at for at, option in enumerate(shown)}
+            return [place[key(option)] for option in options]
     return list(range(len(options)))
 
 
