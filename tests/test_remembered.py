@@ -159,3 +159,34 @@ def test_a_remembered_value_that_fails_is_reported_at_its_place_when_the_answer_
     with pytest.raises(RuntimeRulesError) as raised:
         state.apply_action(2)
     assert str(raised.value) == f"{tmp_path}/passed_cards/rules.sr:17:111: error: division by zero"
+
+
+SECRET_PASS = ('    ask each p in players secretly to choose exactly 2 cards from p.hand as "pass two cards" '
+               'remembered as sorted(cards):\n        move cards to left_of(p).passed')
+FIRST_PASS = ('    ask first(players) to choose exactly 3 cards from first(players).hand as "pass three cards" '
+              'remembered as sorted(cards):\n        move cards to last(players).passed')
+
+
+@pytest.mark.parametrize("remembered", [True, False])
+def test_a_secret_pass_is_asked_card_by_card_of_every_seat_at_once(tmp_path, remembered):
+    """Both seats pass two cards at once: two simultaneous nodes, each seat's cards by their ids.
+    Seat 0 passes A and C, seat 1 E and H, in two orders: with the declaration each seat ends in
+    one information state; without, each tells its own orders apart."""
+    rules = SECRET_PASS if remembered else SECRET_PASS.replace(" remembered as sorted(cards)", "")
+    game = edited(tmp_path, FIRST_PASS, rules)
+    state = played(game, DEAL)
+    assert (state.current_player(), state.legal_actions(0), state.legal_actions(1)) == (-2, [0, 1, 2, 3], [4, 5, 6, 7])
+    state.apply_actions([0, 7])
+    assert (state.current_player(), state.legal_actions(0), state.legal_actions(1)) == (-2, [1, 2, 3], [4, 5, 6])
+    one = played(game, DEAL)
+    one.apply_actions([0, 7])
+    one.apply_actions([2, 4])
+    two = played(game, DEAL)
+    two.apply_actions([2, 4])
+    two.apply_actions([0, 7])
+    assert str(one) == str(two) and (one.current_player(), one.legal_actions()) == (1, [5, 6])
+    lines = one.information_state_string(0).splitlines()
+    assert lines[2:-1] == (["chose [A, C]"] if remembered else ["chose A", "chose C"])
+    for seat in (0, 1):
+        assert (one.information_state_string(seat) == two.information_state_string(seat)) is remembered
+    pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)

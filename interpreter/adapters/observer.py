@@ -84,7 +84,8 @@ class SnowrulesObserver:
         text = json.dumps(view, sort_keys=True)
         pending = st.pending
         if pending is not None and not pending.chance and player in pending.seats:
-            picking = state._picking  # a decision asked item by item: the items left (adapters/picks.py)
+            # a decision asked item by item: the seat's items left (adapters/picks.py)
+            picking = None if state._picking is None else state._picking.of(pending, player)
             options = pending.options[pending.seats.index(player)] if picking is None else picking.left()
             labels = [self.game.engine.option_label(st, o) for o in sight.options_shown(st, options, pending.kind)]
             text += f"\nasked at {rule_in_folder(pending.rule, self.game.sight.folder)}: " + json.dumps(labels)

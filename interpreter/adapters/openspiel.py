@@ -16,8 +16,8 @@ winners share +1 and the others share -1, which is zero-sum.
 Information states have perfect recall: each seat's whole sequence of observations (what it saw
 change, what it was asked, what it chose; see Recall), noted only when asked for (see
 SnowrulesState.recall_now), except what a decision declares its chooser remembers of the answer
-(`remembered as`, adapters/picks.py). A `choose exactly N` of one seat with declared ids is asked
-item by item (picks.py). Observation strings are its view now.
+(`remembered as`, adapters/picks.py). A `choose exactly N` with declared ids is asked item by
+item (picks.py). Observation strings are its view now.
 Both are also tensors of a fixed size (adapters/tensors.py), made only when asked for.
 
 OpenSpiel players are seats: a variant giving a player several seats shows one player per seat.
@@ -43,7 +43,7 @@ from snowrules.adapters.nodes import (
 )
 from snowrules.adapters.observer import SnowrulesObserver
 from snowrules.adapters.option_ids import option_ids
-from snowrules.adapters.picks import Picking, note_answer, note_asked, note_pick, picking_of
+from snowrules.adapters.picks import Picks, note_answer, note_asked, note_picks, picks_of
 from snowrules.adapters.recall import Recall, Sight
 from snowrules.adapters.tensors import TensorLayout
 from snowrules.compile.action_ids import FreeActionIds, free_action_ids
@@ -146,7 +146,7 @@ class SnowrulesGame(pyspiel.Game):
         # The initial state, made once: a new one (and each clone, which pyspiel starts from a new
         # one) copies it instead of running the setup again. The setup draws nothing at random
         # that is not a chance node, so every initial state is the same.
-        self.first_state: tuple[State, Recall, int, Node | None, bool, Picking | None] | None = None
+        self.first_state: tuple[State, Recall, int, Node | None, bool, Picks | None] | None = None
         # Its states' class: SnowrulesState with what they read at every node (see Shared).
         self.state_class = type(f"{type(self).__name__}State", (SnowrulesState,),
                                 {"_shared": Shared(self.ids, self.program)})
@@ -251,7 +251,7 @@ class SnowrulesState(pyspiel.State):
     # every clone. Anything that changes `st` or `recall` calls `_owned` first.
     _own = True
     # A `choose exactly N` decision asked item by item (adapters/picks.py), while it is open.
-    _picking: Picking | None = None
+    _picking: Picks | None = None
 
     def _owned(self) -> None:
         if not self._own:
@@ -274,7 +274,7 @@ class SnowrulesState(pyspiel.State):
     def _work_out_node(self) -> Node:
         pending = self.st.pending
         if self._picking is not None:
-            return self._picking.node(pending.seats[0])
+            return self._picking.node(pending)
         chance = pending.chance
         group = "chance" if chance else "choice"
         # The common case first (nodes.declared_node): whole-number options whose declared ids
@@ -307,7 +307,8 @@ class SnowrulesState(pyspiel.State):
         if player not in seats:
             return [], []
         index = seats.index(player)
-        return self._node_ids()[index][0], pending.options[index] if self._picking is None else self._picking.left()
+        return self._node_ids()[index][0], pending.options[index] if self._picking is None \
+            else self._picking.each[index].left()
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """pyspiel's `State.legal_actions`, answered in Python. Through pyspiel, a Python state's
@@ -381,9 +382,10 @@ class SnowrulesState(pyspiel.State):
         options = pending.options[0]
         picked = self._picking is not None
         if picked:
-            index = self._picked(index)
-            if index is None:  # the same seat picks its next item
+            answers = self._picked([index])
+            if answers is None:  # the same seat picks its next item
                 return
+            index = answers[0]
         value = options[index]
         if pending.chance:  # a draw: run on, and arrive as _observe does
             if st.sink is not None:
@@ -415,20 +417,19 @@ class SnowrulesState(pyspiel.State):
             run(self._shared.program, st)
         self._observe()
 
-    def _picked(self, at: int) -> int | None:
-        """The item at `at` among those left picked (adapters/picks.py), and noted: once the last
-        is picked, the index of the whole answer among the options; before, None."""
+    def _picked(self, positions: list[int]) -> list[int] | None:
+        """Each seat's item at its position among those left picked (adapters/picks.py), and
+        noted: once the last are picked, each seat's answer (its index among its options);
+        before, None."""
         pending = self.st.pending
-        picking = self._picking.pick(self._node.ids[0][0][at])
+        picks = self._picking.picked(self._node, positions)
         if not self._looked:
             self.recall = None
         elif self.recall is not None:
-            note_pick(self.recall, self._shared.program, pending, picking.items[picking.picked[-1]])
-        if len(picking.picked) < pending.how_many:
-            self._picking, self._node = picking, None
-            return None
-        self._picking = None
-        return picking.answer(pending.options[0])
+            note_picks(self.recall, self._shared.program, pending, picks)
+        answers = picks.answers(pending)
+        self._picking, self._node = (picks, None) if answers is None else (None, self._node)
+        return answers
 
     def _apply_actions(self, actions: list[int]) -> None:
         """A simultaneous node's actions, one per seat (see above)."""
@@ -447,14 +448,19 @@ class SnowrulesState(pyspiel.State):
                 answers.append(ids.index(action))
             except ValueError:
                 raise self._illegal(ids, action, seat) from None
-        if node.by_option:
+        picked = self._picking is not None
+        if picked:
+            answers = self._picked(answers)
+            if answers is None:  # the seats pick their next items
+                return
+        elif node.by_option:
             self._kept = after_decision_left(self._kept, pending, node, answers)
         values = list(map(list.__getitem__, pending.options, answers))
         if not self._looked:
             self.recall = None
         elif self.recall is not None:
             for seat, value in zip(seats, values):
-                note_answer(self.recall, self._shared.program, st, pending, seat, value, False)
+                note_answer(self.recall, self._shared.program, st, pending, seat, value, picked)
         if st.sink is not None:
             self.get_game().engine.answer(st, answers)
         else:
@@ -492,7 +498,7 @@ class SnowrulesState(pyspiel.State):
             seats = pending.seats
             self._player = SIMULTANEOUS_PLAYER if pending.simultaneous and len(seats) > 1 else seats[0]
             if pending.how_many is not None:
-                self._picking = picking_of(self.get_game(), pending)
+                self._picking = picks_of(self.get_game(), pending)
         self._looked = False
         if self._eager:
             self._note_node()

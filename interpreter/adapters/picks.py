@@ -1,12 +1,13 @@
 """What a seat chooses, as OpenSpiel's actions and as the seat remembers it.
 
-A `choose exactly N` decision of one seat whose options' kind has declared ids (the manifest's
-`action_ids: choice:`) is asked one item at a time (`Picking`): N nodes of the same seat, each
-offering the items not picked yet by their own declared ids, as OpenSpiel's card games ask a pass
-of three cards. Choosing card X is then the same action wherever X lies in the hand; the rules
-still get one answer (the combination, by its index among the decision's options: the log is as
-without the adapter). Any other decision (of several seats, `up to N`, `optionally`, no declared
-ids) keeps one node whose combinations are numbered by position.
+A `choose exactly N` decision whose options' kind has declared ids (the manifest's `action_ids:
+choice:`) is asked one item at a time (`Picks`): N nodes, each offering every seat of the
+decision the items it has not picked yet by their own declared ids (a secret decision of several
+seats: N simultaneous nodes), as OpenSpiel's hearts asks a pass of three cards. Choosing card X
+is then the same action wherever X lies in the hand; the rules still get one answer per seat
+(the combination, by its index among the seat's options: the log is as without the adapter).
+Any other decision (`up to N`, `optionally`, no declared ids) keeps one node whose combinations
+are numbered by position.
 
 What the chooser remembers of its answer (`remember`) is the answer, or the value the decision
 declares (`remembered as EXPR`, compile/remembered.py). Picks are noted one by one as they are
@@ -21,7 +22,7 @@ import json
 from math import comb
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from snowrules.adapters.nodes import Node
+from snowrules.adapters.nodes import NOTHING_TO_DECIDE, Node
 from snowrules.adapters.option_ids import option_ids
 from snowrules.adapters.recall import Recall, Sight
 from snowrules.model.program import Program
@@ -45,10 +46,8 @@ class Picking(NamedTuple):
     def __deepcopy__(self, memo: dict) -> Picking:
         return self
 
-    def node(self, seat: int) -> Node:
-        """The node of the next pick: the items not picked yet, by their ids."""
-        ids = [i for at, i in enumerate(self.ids) if at not in self.picked]
-        return Node([(ids, sorted(ids))], {seat: sorted(ids)}, [])
+    def ids_left(self) -> list[int]:
+        return [i for at, i in enumerate(self.ids) if at not in self.picked]
 
     def left(self) -> list:
         return [item for at, item in enumerate(self.items) if at not in self.picked]
@@ -70,18 +69,52 @@ class Picking(NamedTuple):
         return options.index([self.items[at] for at in sorted(self.picked)])
 
 
-def picking_of(game: SnowrulesGame, pending: Decision) -> Picking | None:
+class Picks(NamedTuple):
+    """A decision asked item by item: each seat's Picking, in the decision's order of seats.
+    Never changed: a pick makes a new one."""
+
+    each: tuple[Picking, ...]
+
+    def __deepcopy__(self, memo: dict) -> Picks:
+        return self
+
+    def node(self, pending: Decision) -> Node:
+        """The node of the next pick: each seat's items not picked yet, by their ids (a seat of
+        a secret decision with nothing to pick has the single action NOTHING_TO_DECIDE)."""
+        pairs = [(ids, sorted(ids)) for ids in (seat.ids_left() for seat in self.each)]
+        seats = pending.seats
+        return Node(pairs, {seat: pair[1] for seat, pair in zip(seats, pairs)},
+                    [NOTHING_TO_DECIDE] if pending.simultaneous and len(seats) > 1 else [])
+
+    def of(self, pending: Decision, seat: int) -> Picking | None:
+        return self.each[pending.seats.index(seat)] if seat in pending.seats else None
+
+    def picked(self, node: Node, positions: list[int]) -> Picks:
+        """With each seat's item at its position among its ids left (node.ids) picked."""
+        return Picks(tuple(seat.pick(ids[at]) for seat, (ids, _), at in zip(self.each, node.ids, positions)))
+
+    def answers(self, pending: Decision) -> list[int] | None:
+        """Each seat's answer (its combination's index among its options) once every item is
+        picked; None before."""
+        if len(self.each[0].picked) < pending.how_many:
+            return None
+        return [seat.answer(options) for seat, options in zip(self.each, pending.options)]
+
+
+def picks_of(game: SnowrulesGame, pending: Decision) -> Picks | None:
     """The decision asked item by item, or None when it is asked as one node (see above)."""
-    if pending.how_many is None or pending.up_to or pending.optional or pending.chance or len(pending.seats) != 1 \
+    if pending.how_many is None or pending.up_to or pending.optional or pending.chance \
             or pending.how_many < 1 or ("choice", pending.kind) not in game.interface:
         return None
-    options = pending.options[0]
-    if not all(type(o) is list for o in options):  # free actions offered beside the combinations
-        return None
-    items = list(dict.fromkeys(item for option in options for item in option))
-    if comb(len(items), pending.how_many) != len(options):  # an item offered twice: positions
-        return None
-    return Picking(items, option_ids(game, pending, "choice", items))
+    each = []
+    for options in pending.options:
+        if not all(type(o) is list for o in options):  # free actions offered beside the combinations
+            return None
+        items = list(dict.fromkeys(item for option in options for item in option))
+        if comb(len(items), pending.how_many) != len(options):  # an item offered twice: positions
+            return None
+        each.append(Picking(items, option_ids(game, pending, "choice", items)))
+    return Picks(tuple(each))
 
 
 def remembered(program: Program, st: State, pending: Decision, seat: int, answer: Any) -> tuple[Any, str]:
@@ -93,11 +126,12 @@ def remembered(program: Program, st: State, pending: Decision, seat: int, answer
     return declared.of(st, answer, seat), declared.kind
 
 
-def note_pick(recall: Recall, program: Program, pending: Decision, item: Any) -> None:
-    """A pick of an item asked one by one: noted at once, unless what the seat remembers is
-    declared (then only the declared value is noted, once the last item is picked)."""
+def note_picks(recall: Recall, program: Program, pending: Decision, picks: Picks) -> None:
+    """Each seat's last pick of an item asked one by one: noted at once, unless what the seat
+    remembers is declared (then only the declared value is noted, once the last item is picked)."""
     if pending.rule not in program.remembered:
-        recall.chose(pending.seats[0], item, pending.kind)
+        for seat, picking in zip(pending.seats, picks.each):
+            recall.chose(seat, picking.items[picking.picked[-1]], pending.kind)
 
 
 def note_answer(recall: Recall, program: Program, st: State, pending: Decision, seat: int, answer: Any,
@@ -108,26 +142,27 @@ def note_answer(recall: Recall, program: Program, st: State, pending: Decision, 
         recall.chose(seat, *remembered(program, st, pending, seat, answer))
 
 
-def note_asked(recall: Recall, pending: Decision, picking: Picking, st: State, sight: Sight) -> None:
-    """A decision asked item by item is noted with its items (the seat's actions), not its
+def note_asked(recall: Recall, pending: Decision, picks: Picks, st: State, sight: Sight) -> None:
+    """A decision asked item by item is noted with each seat's items (its actions), not its
     combinations."""
-    recall.notes[pending.seats[0]].append(("asked", pending.rule, sight.options_shown(st, picking.items, pending.kind),
-                                           pending.kind))
+    for seat, picking in zip(pending.seats, picks.each):
+        recall.notes[seat].append(("asked", pending.rule, sight.options_shown(st, picking.items, pending.kind),
+                                   pending.kind))
 
 
-def held_picks(picking: Picking | None, program: Program, pending: Decision | None, seat: int) -> list:
+def held_picks(picks: Picks | None, program: Program, pending: Decision | None, seat: int) -> list:
     """The items `seat` has picked so far and holds apart (a declared `remembered as`: they are in
     no note until the last is picked); none for any other seat or decision."""
-    if picking is None or not picking.picked or pending is None or seat not in pending.seats \
-            or pending.rule not in program.remembered:
+    picking = None if picks is None or pending is None else picks.of(pending, seat)
+    if picking is None or pending.rule not in program.remembered:
         return []
     return picking.picked_items()
 
 
-def picking_text(picking: Picking | None, program: Program, pending: Decision | None, seat: int,
+def picking_text(picks: Picks | None, program: Program, pending: Decision | None, seat: int,
                  engine: Game) -> str:
     """The picks held apart so far, as the chooser's information state shows them while the
     decision is open: as a set (sorted by name), since the order is what the declaration forgets;
     "" when there are none."""
-    held = held_picks(picking, program, pending, seat)
+    held = held_picks(picks, program, pending, seat)
     return "\npicking " + json.dumps(sorted(engine.label(item, pending.kind) for item in held)) if held else ""
