@@ -257,7 +257,7 @@ ROWS += [
            "SR402"),
     Misuse("`remembered` as a name in edition 3", "passed_cards", "rules.sr", "    move all from box to deck",
            "    let remembered = 1\n    move all from box to deck", "let remembered", 9,
-           "'remembered' is a keyword and cannot be a name", "SR124"),
+           "'remembered' is a keyword and cannot be a name", "SR125"),
 ]
 
 

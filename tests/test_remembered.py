@@ -190,3 +190,21 @@ def test_a_secret_pass_is_asked_card_by_card_of_every_seat_at_once(tmp_path, rem
     for seat in (0, 1):
         assert (one.information_state_string(seat) == two.information_state_string(seat)) is remembered
     pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
+
+
+def test_a_prompt_with_values_and_what_is_remembered_in_one_decision(tmp_path):
+    """Edition 3's two changes together: `as "pass {2} cards to {last(players)}" remembered as
+    sorted(x)`. The person deciding reads the values (2, the seat p1); the chooser remembers the
+    two cards as a set (A and C picked in either order: one information state)."""
+    from snowrules.compile.compiler import compile_ruleset
+    from snowrules.play.prompts import prompt_of
+    from snowrules.runtime.engine import Game
+    game = edited(tmp_path, FIRST_PASS, '    ask first(players) to choose exactly 2 x from first(players).hand as '
+                  '"pass {2} cards to {last(players)}" remembered as sorted(x):\n'
+                  '        move x to last(players).passed')
+    engine = Game(compile_ruleset(load_ruleset(str(tmp_path / "passed_cards")), 2))
+    st = engine.start(1)
+    assert (st.pending.seats, prompt_of(engine, st, 0)) == ([0], "pass 2 cards to p1")
+    one, two = played(game, DEAL + [0, 2]), played(game, DEAL + [2, 0])
+    assert str(one) == str(two) and seen_by(one, 0) == seen_by(two, 0)
+    assert one.information_state_string(0).splitlines()[2] == "chose [A, C]"

@@ -109,3 +109,35 @@ def test_the_probe_stops_inside_each_kind_of_routine():
 def test_a_stop_inside_a_reaction_of_the_reactions_toy():
     """tests/rulesets/reactions: the host's reaction asks for a bonus, then raises the pings."""
     assert _stops(_toy("reactions"), 1, _toy("reactions").program.reactions.blocks) == 1
+
+
+@pytest.mark.parametrize(("name", "players"), [("goofspiel", 2), ("oh_hell", 3), ("crazy_eights", 2)])
+def test_an_explicit_game_stopped_at_every_draw_as_generated_code_is_the_vms(name, players):
+    """A program with explicit chance (the OpenSpiel adapter's) stops its generated code at each
+    draw too, each resumed with its outcome; Game runs such games on the VM for now (see
+    Game._stopping), so its stoppable build is driven here directly: the same log as the VM's."""
+    game = Game(load_program(name, None, players, explicit_chance=True))
+    built = game.played_through(kinds_of(None), "stoppable")
+    assert built is not False
+    for seed in range(3):
+        logs = []
+        for way in ("vm", "generated"):
+            log: list = []
+            answers = random.Random(seed)
+            if way == "vm":
+                st = game.start(seed, log.append, explicit=True)
+            else:
+                st = game._new_state(seed, log.append, None, None, True, None)
+                built.start(st)
+            nodes = draws = 0
+            while st.result is None:
+                draws += st.pending.chance
+                chosen = [answers.randrange(len(options)) for options in st.pending.options]
+                if way == "vm":
+                    game.answer(st, chosen)
+                else:
+                    st.answer = game.take(st, chosen)
+                    built.rest(st)
+                nodes += 1
+            logs.append([json.dumps(event, sort_keys=True) for event in log])
+        assert logs[1] == logs[0] and nodes > draws > 0

@@ -38,10 +38,11 @@ class EventTemplates:
         settle = step.settle_inline
         after = self.after_statement(step.table, step.position)
 
-        def pay(st, env) -> None:
+        def pay(st, env) -> Stopped | None:
             waiting = settle(st, env)
-            if waiting or st.raised:
-                after(st, waiting)
+            if waiting.__class__ is Stopped:
+                return waiting
+            return after(st, waiting) if waiting or st.raised else None
         return pay
 
     def after_statement(self, table, position) -> Callable:
@@ -49,24 +50,22 @@ class EventTemplates:
         order, then the reactions to the events it raised (`table`: None when it raises none),
         decided before the first of them runs, as the VM pushes them all at once. When one of
         them stops the game, the ones after it become frames at their start under it
-        (steps.Stopped.waiting), as on the VM's stack."""
+        (steps.Stopped.waiting), as on the VM's stack, and the stop is returned."""
         functions = self.functions
         for block in trigger_routines(self.program):
             self.ensure(block.id)
         react = self.reactions(table, position) if table is not None else None
 
-        def after(st, waiting) -> None:
+        def after(st, waiting) -> Stopped | None:
             fired = react.fired(st) if react is not None and st.raised else None
             if waiting:
                 for at, (routine, player_slot, player) in enumerate(waiting):
-                    try:
-                        functions[routine.block](st, _routine_env(routine, player_slot, player))
-                    except Stopped as stop:
+                    stop = functions[routine.block](st, _routine_env(routine, player_slot, player))
+                    if stop is not None:
                         stop.waiting([*((r.block, _routine_env(r, slot, p)) for r, slot, p in waiting[at + 1:]),
                                       *((reaction.block, local) for reaction, local in fired or ())])
-                        raise
-            if fired:
-                react.run(st, fired)
+                        return stop
+            return react.run(st, fired) if fired else None
         return after
 
     # ---- events and free actions ----------------------------------------------------------
@@ -80,10 +79,9 @@ class EventTemplates:
         decided once it is done, then the `when` rules it set off run, then the reactions."""
         change, after = step.change, self.after_statement(step.table, step.position)
 
-        def reacting(st, env) -> None:
+        def reacting(st, env) -> Stopped | None:
             waiting = change(st, env)
-            if waiting or st.raised:
-                after(st, waiting)
+            return after(st, waiting) if waiting or st.raised else None
         return reacting
 
     def triggered(self, step: TriggeredAdd) -> Run:
@@ -91,10 +89,9 @@ class EventTemplates:
         run after it, in order."""
         change, after = step.change, self.after_statement(None, None)
 
-        def triggered(st, env) -> None:
+        def triggered(st, env) -> Stopped | None:
             waiting = change(st, env)
-            if waiting:
-                after(st, waiting)
+            return after(st, waiting) if waiting else None
         return triggered
 
     def free_choose(self, step: FreeChooseStep, body) -> Run:
@@ -108,7 +105,7 @@ class EventTemplates:
         options, count, none = step.options, step.count, None if step.count_mode is None else []
         up_to, optional, running, counted = step.up_to, step.optional, self.free_action_running, step.count_slot
 
-        def free_choose(st, env) -> None:
+        def free_choose(st, env) -> Stopped | None:
             taken = env[counted] or 0  # free actions taken at this decision (a game resumed there: the VM's count)
             env[counted] = None
             while True:
@@ -119,7 +116,7 @@ class EventTemplates:
                     found = source(st, env)[:] if plain else options(st, env)
                     if not found:
                         env[slot] = none
-                        return
+                        return None
                     extra = table.allowed(st, player) if not running[0] else []
                     if not extra and len(found) == 1 and not st.explicit:
                         answer = found[0]
@@ -127,16 +124,18 @@ class EventTemplates:
                     how_many = None if plain or step.count_mode is None else count(st, env)
                     st.pending = Decision([player], [found + extra], False, rule, variable, kind, False, how_many,
                                           up_to, optional)
-                    if st.decide is None:
-                        env[counted] = taken or None
                     answer = answered(st)
+                    if answer.__class__ is Stopped:
+                        env[counted] = taken or None
+                        return answer
                 if not is_free(answer):
                     break
-                take(st, answer, taken, player, rule, env, counted)
+                stop = take(st, answer, taken, player, rule, env, counted)
+                if stop is not None:
+                    return stop
                 taken += 1
             env[slot] = answer
-            if body is not None:
-                body(st, env)
+            return None if body is None else body(st, env)
         return free_choose
 
     def offer(self, step: OfferStep) -> Run:
@@ -147,7 +146,7 @@ class EventTemplates:
         running, counted = self.free_action_running, step.count_slot
         done = [{FREE_KEY: DONE_INDEX}]
 
-        def offer(st, env) -> None:
+        def offer(st, env) -> Stopped | None:
             taken = env[counted] or 0  # as free_choose's
             env[counted] = None
             while True:
@@ -157,14 +156,17 @@ class EventTemplates:
                     player = who(st, env)
                     extra = table.allowed(st, player) if player != automa and not running[0] else []
                     if not extra:
-                        return
+                        return None
                     st.pending = Decision([player], [done + extra], False, rule, FREE_KEY, "value")
-                    if st.decide is None:
-                        env[counted] = taken or None
                     answer = answered(st)
+                    if answer.__class__ is Stopped:
+                        env[counted] = taken or None
+                        return answer
                 if answer[FREE_KEY] == DONE_INDEX:
-                    return
-                take(st, answer, taken, player, rule, env, counted)
+                    return None
+                stop = take(st, answer, taken, player, rule, env, counted)
+                if stop is not None:
+                    return stop
                 taken += 1
         return offer
 
@@ -176,17 +178,17 @@ class EventTemplates:
         for action in table.actions:
             self.ensure(action.routine.block)
 
-        def take(st, option: dict, taken: int, player: int, rule: str, env: list, counted: int) -> None:
+        def take(st, option: dict, taken: int, player: int, rule: str, env: list, counted: int) -> Stopped | None:
             action, local = table.started(st, option, taken, player, rule)
             running[0] += 1
             try:
-                functions[action.routine.block](st, local)
-            except Stopped as stop:
-                env[counted] = taken + 1
-                stop.again = True
-                raise
+                stop = functions[action.routine.block](st, local)
             finally:
                 running[0] -= 1
+            if stop is not None:
+                env[counted] = taken + 1
+                stop.again = True
+            return stop
         return take
 
 
@@ -210,18 +212,18 @@ class _Reactions:
             check_depth(self.running[0], queue, self.position)
         return fired
 
-    def run(self, st, fired: list) -> None:
+    def run(self, st, fired: list) -> Stopped | None:
         functions, running = self.functions, self.running
         running[0] += 1
         try:
             for at, (reaction, local) in enumerate(fired):
-                try:
-                    functions[reaction.block](st, local)
-                except Stopped as stop:  # the reactions after it wait at their start
+                stop = functions[reaction.block](st, local)
+                if stop is not None:  # the reactions after it wait at their start
                     stop.waiting([(after.block, env) for after, env in fired[at + 1:]])
-                    raise
+                    return stop
         finally:
             running[0] -= 1
+        return None
 
 
 def trigger_routines(program: Program):

@@ -18,11 +18,13 @@ from snowrules.compile.chance import CHANCE, ChanceStatements, outcome_kind
 from snowrules.compile.changes import ChangeStatements
 from snowrules.compile.closures import constant_in
 from snowrules.compile.costs import CostStatements
+from snowrules.compile.decision_blocks import answer_never_none, declined_or_chosen
 from snowrules.compile.expressions import ExpressionCompiler
 from snowrules.compile.free_actions import FreeActionTable, FreeChooseStep, OfferStep
 from snowrules.compile.grid_statements import GridStatements
 from snowrules.compile.ir.effects import Effects
 from snowrules.compile.procedure_calls import ProcedureCalls
+from snowrules.compile.prompt_values import compile_prompt, with_prompt
 from snowrules.compile.reactions import Events, Reacting
 from snowrules.compile.remembered import RememberedStatements
 from snowrules.compile.scope import RECURSION_HINT, Scope, Symbols, recursion_message, refined, suggest
@@ -63,17 +65,6 @@ def assigned_names(node: s.Node) -> frozenset[str]:
 
 
 _ASSIGNED: dict[int, tuple[s.Node, frozenset[str]]] = {}  # id of a body -> (the body, its names)
-
-
-def declined_or_chosen(node: s.Choose) -> s.Block | None:
-    """The block a decision runs after its answer. An `optionally` decision's block runs only
-    when something was chosen, its `else:` only on a decline: the block becomes
-    `if VAR != none: BLOCK else: ELSE`, so the decision step itself needs no special case."""
-    if not node.optional or node.count_mode is not None or node.body is None:
-        return node.body
-    at = node.body.pos
-    chosen = s.Binary(at, "!=", s.Name(at, node.var), s.Literal(at, None))
-    return s.Block(at, (s.If(at, ((chosen, node.body),), node.otherwise),))
 
 
 class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, GridStatements, RememberedStatements):
@@ -246,6 +237,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
             who = self.x.expect(node.who, scope, t.PLAYER, "the player who chooses")
         source, kind, is_zone = self.x.sequence_of(node.source, inner, "the options")
         count = None if node.count is None else self.x.expect(node.count, inner, t.INT, "the number of items")
+        shown = compile_prompt(self.x, node, inner, self.diag, player_slot)  # before the answer is named
         chosen = t.element(kind) if node.count_mode is None else (kind if t.is_list(kind) else t.list_of(
             t.COMPONENT))
         if kind == t.list_of(t.COMPONENT) and node.count_mode is not None:
@@ -253,7 +245,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
         self.remembered_of(node, chosen, scope)
         target = inner if node.simultaneous or node.body is not None else scope
         slot = target.define(node.var, chosen)
-        if _answer_never_none(node, is_zone and kind != t.ANY):
+        if answer_never_none(node, is_zone and kind != t.ANY):
             target.present.add(node.var)
         block = native_body = None
         body = declined_or_chosen(node)
@@ -266,10 +258,10 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
             else:  # what follows the answer cannot wait: run it straight away
                 native_body = self.native_body(body, body_scope)
         who = played_by_rules(who, node.who, self.layout, node.simultaneous, node.pos, self.diag)
-        step = ChooseStep(simultaneous=node.simultaneous, who=who, player_slot=player_slot, source=source,
-                          slot=slot, optional=node.optional, count_mode=node.count_mode, count=count,
-                          block=block, native_body=native_body, position=node.pos, variable=node.var,
-                          kind=outcome_kind(t.element(kind)))
+        step = with_prompt(ChooseStep(simultaneous=node.simultaneous, who=who, player_slot=player_slot,
+                                      source=source, slot=slot, optional=node.optional, count_mode=node.count_mode,
+                                      count=count, block=block, native_body=native_body, position=node.pos,
+                                      variable=node.var, kind=outcome_kind(t.element(kind))), shown)
         if self.free_table is not None and not node.simultaneous:
             # a slot of its own counts the free actions taken before the decision is answered
             return FreeChooseStep.around(step, self.free_table, scope.slots.new())
@@ -554,19 +546,6 @@ def _zone_loop_lines(zone: str, items: str, item: str, slot: int, body: list[str
             f"    for {item} in {items}:",
             f"        env[{slot}] = {item}",
             *fuse.indent(fuse.indent(body))]
-
-
-def _answer_never_none(node: s.Choose, from_zone: bool) -> bool:
-    """Whether a decision's answer always holds a component in what follows it: each seat's one
-    item of a simultaneous decision among a zone's components (a seat without options runs
-    nothing; no answer is optional), which the block never assigns. A move of it needs no check
-    for none, as a loop variable over a zone (Scope.never_none). A single seat's decision does
-    go on with none when it has no options."""
-    if not (from_zone and node.simultaneous and node.count_mode is None and not node.optional):
-        return False
-    body = declined_or_chosen(node)
-    return body is not None and not any(isinstance(inner, s.Assign) and inner.name == node.var
-                                         for inner in s.walk(body))
 
 
 def _known_loop_values(node: s.ForEach, source) -> dict[str, frozenset]:

@@ -30,8 +30,9 @@ RENAMED = "my_{word}"
 class Change:
     """One change of meaning: from `edition` on, `old` is spelt `new`.
 
-    `kind` says where the spelling stands: "component key" (a key of a component list's entry)
-    or "reserved word" (a word of the rules that can no longer be a name; `words` lists them)."""
+    `kind` says where the spelling stands: "component key" (a key of a component list's entry),
+    "reserved word" (a word of the rules that can no longer be a name; `words` lists them) or
+    "prompt braces" (a brace in a decision's `as "TEXT"`, which encloses a value from then on)."""
 
     edition: int
     code: str
@@ -65,7 +66,10 @@ CHANGES: tuple[Change, ...] = (
     Change(2, "SR122", "reserved word", "{word}", RENAMED,
            "a keyword the grammar can read where a name stands is reserved: it cannot be a name",
            RESERVED_IN_2),
-    Change(3, "SR124", "reserved word", "{word}", RENAMED,
+    Change(3, "SR124", "prompt braces", "{", "{{",
+           "a brace in a decision's prompt (`as \"TEXT\"`) encloses a value to show, `{c.name}`; "
+           "a brace itself is written twice, `{{` and `}}`"),
+    Change(3, "SR125", "reserved word", "{word}", RENAMED,
            "`remembered` (`ask p to choose c from X remembered as EXPR`) is reserved: it cannot be a name",
            RESERVED_IN_3),
 )

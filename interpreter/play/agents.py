@@ -17,6 +17,7 @@ from snowrules.play.human import HumanAgent
 from snowrules.play.layouts import state_grids
 from snowrules.play.mcts import MctsAgent
 from snowrules.play.parallel_search import WorldSampler
+from snowrules.play.prompts import option_labels, prompt_of, zone_name
 from snowrules.play.start_clock import SetupClock
 from snowrules.runtime.engine import Game
 
@@ -48,8 +49,9 @@ class Observation:
 
     @property
     def choice(self) -> str:
-        """What the decision is, in the rules' words (Game.prompt)."""
-        return self._game.prompt(self._state.pending)
+        """What the decision is, in the rules' words, with the values its prompt shows
+        (play/prompts.py)."""
+        return prompt_of(self._game, self._state, self.seat)
 
     def label(self, option) -> str:
         return self._game.option_label(self._state, option)
@@ -57,13 +59,18 @@ class Observation:
     def labels(self) -> list[str]:
         """Every option's label, copies of one component told apart ("card #2"), with values where
         its component list has a `label:` ("green die showing 3")."""
-        return self._game.option_labels(self._state, self.options)
+        return option_labels(self._game, self._state, self.options, self.seat)
 
     def zone_labels(self, zone: int) -> list[str]:
         """The components in zone `zone` (an index of the layout's zones) as a person reads them
         now: by their list's `label:` with values, else by name (Game.zone_labels). For a zone the
         player sees."""
         return self._game.zone_labels(self._state, zone)
+
+    def zone_name(self, zone: int) -> str:
+        """Zone `zone` (an index of the layout's zones) as a person reads it: its declaration's
+        text with values (`zone ... as "TEXT"`), else its label (play/prompts.py)."""
+        return zone_name(self._game, self._state, zone)
 
     def plain_labels(self) -> list[str]:
         """Every option by its plain name, as a log and the view's counters name it ("die #2")."""
