@@ -20,6 +20,7 @@ import sys
 import time
 
 from snowrules.compile.compiler import load_program
+from snowrules.language.diagnostics import SnowrulesError
 from snowrules.runtime import engine
 from snowrules.runtime.engine import Game
 
@@ -74,7 +75,11 @@ def main(argv=None) -> int:
     try:
         for name in args.rulesets:
             for players in args.players:
-                row = measure(name, players, args.explicit, args.rounds, args.seconds)
+                try:
+                    row = measure(name, players, args.explicit, args.rounds, args.seconds)
+                except SnowrulesError as error:  # a player count the ruleset does not take, a wrong name
+                    print(f"{name:<26}{players:>8}  skipped: {error}")
+                    continue
                 print(f"{name:<26}{players:>8}{row['vm']:>12.0f}{row['generated']:>12.0f}{row['ratio']:>8.3f}")
     finally:
         engine.Game._stopping = original

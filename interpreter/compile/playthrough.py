@@ -126,10 +126,15 @@ def playthrough(program: Program, heard: frozenset[str] = frozenset(), resumable
                 stop = resumes[frame.block](st, frame)
                 if stop is not None:
                     left = stop.frames
-                    if len(left) == 1 and left[0][0] == frame.block and left[0][2] is st.envs[frame.env]:
-                        # stopped again at one of its own statements (a deal's next draw, the
-                        # next seat's turn in its loop): the frame stays, at its new place
-                        frame.pc, frame.items, frame.index = left[0][1], left[0][3], left[0][4]
+                    outer = left[-1]
+                    if outer[0] == frame.block and outer[2] is st.envs[frame.env]:
+                        # stopped again inside this frame's block (a deal's next draw, the next
+                        # seat's turn in its loop, the next turn): the frame stays, at its new
+                        # place, the frames inside it on top
+                        frame.pc, frame.items, frame.index = outer[1], outer[3], outer[4]
+                        if len(left) > 1:
+                            del left[-1]
+                            stopped(st, stop)
                         return
                     frames.pop()  # the frames on the way out are this one's now
                     stopped(st, stop)

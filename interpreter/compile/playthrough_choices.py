@@ -10,13 +10,15 @@ from collections.abc import Callable
 
 from snowrules.compile import fuse
 from snowrules.compile.closures import constant_in
-from snowrules.compile.steps import FEW_ITEMS, ChooseStep, Stopped, index_combinations
+from snowrules.compile.steps import FEW_ITEMS, ChooseStep, Stopped, index_combinations, resumed_answer
 from snowrules.model.rng import seat_draw_text
 
 
 class ChoiceTemplates:
     """Mixed into playthrough's `_Builder`: it gives `bound`, `value`, `call`, `answered`,
-    `checked`, `checked_value` and `each_answered`."""
+    `checked`, `checked_value`, `each_answered` and `stoppable`."""
+
+    stoppable: bool
 
     def choose_one_lines(self, step: ChooseStep, ns: dict) -> list[str]:
         """One seat's choice of one item, written inline (ChooseStep.played_through_plain as
@@ -27,16 +29,25 @@ class ChoiceTemplates:
         player, found, slot = fuse.fresh(), fuse.fresh(), int(step.slot)
         body = self.body_lines(step, ns)
         drawn = seat_draw_text(player, f"len({found})")
-        return [f"{player} = {self.value(step.who, ns)}",
-                f"{found} = {self.offered(step, ns)}",
-                f"if not {found}:",
-                f"    env[{slot}] = None",
+        asking = [f"{player} = {self.value(step.who, ns)}",
+                  f"{found} = {self.offered(step, ns)}",
+                  f"if not {found}:",
+                  f"    env[{slot}] = None",
+                  "else:",
+                  f"    if len({found}) == 1 and not st.explicit: env[{slot}] = {found}[0]",
+                  f"    elif st.draws is not None: env[{slot}] = {found}[{drawn}]",
+                  "    else:",
+                  *fuse.indent(fuse.indent(self.checked_value(f"env[{slot}]", f"{self.bound(step.ask_one, ns)}"
+                                                                              f"(st, {player}, {found})", ns)))]
+        if not self.stoppable:
+            return [*asking, *fuse.indent(body)]
+        # a stopped game resumed at this decision takes its answer, its options not worked out again
+        return ["if st.pending is not None:",
+                f"    env[{slot}] = {self.bound(resumed_answer, ns)}(st)",
+                f"    {found} = True",
                 "else:",
-                f"    if len({found}) == 1 and not st.explicit: env[{slot}] = {found}[0]",
-                f"    elif st.draws is not None: env[{slot}] = {found}[{drawn}]",
-                "    else:",
-                *fuse.indent(fuse.indent(self.checked_value(f"env[{slot}]", f"{self.bound(step.ask_one, ns)}(st, "
-                                                                              f"{player}, {found})", ns))),
+                *fuse.indent(asking),
+                f"if {found}:",
                 *fuse.indent(body)]
 
     def choose_each_lines(self, step: ChooseStep, ns: dict) -> list[str]:
@@ -48,6 +59,24 @@ class ChoiceTemplates:
         seat, found, answer = fuse.fresh(), fuse.fresh(), fuse.fresh()
         seat_slot, slot = int(step.player_slot), int(step.slot)
         body = self.body_lines(step, ns)
+        if self.stoppable:  # a stopped game resumed here takes its answers, the options not worked out again
+            answering = self.each_answered(step, answered, seat, answer, seat_slot, slot, body, ns)
+            return [f"{answered} = None",
+                    "if st.pending is not None:",
+                    f"    {answered} = list(zip(st.pending.seats, {self.bound(resumed_answer, ns)}(st)))",
+                    "else:",
+                    *fuse.indent(self.gathered_each(step, pairs, forced, answered, seat, found, ns)),
+                    f"if {answered}:",
+                    *answering]
+        return [*self.gathered_each(step, pairs, forced, answered, seat, found, ns),
+                *self.each_answered(step, answered, seat, answer, seat_slot, slot, body, ns)]
+
+    def gathered_each(self, step: ChooseStep, pairs: str, forced: str, answered: str, seat: str, found: str,
+                      ns: dict) -> list[str]:
+        """The seats with options of a decision of each seat at once and their answers (each
+        taken, drawn or asked through ChooseStep.ask_each), the lines of `choose_each_lines`;
+        what follows the answers goes inside the last `if`."""
+        seat_slot = int(step.player_slot)
         return [f"{pairs}, {forced} = [], True",
                 f"for {seat} in {self.value(step.who, ns)}:",
                 *_options_of_seat(self.offered(step, ns), seat, seat_slot, found),
@@ -64,8 +93,7 @@ class ChoiceTemplates:
                 f" {answered}.append(({seat}, {found}[{seat_draw_text(seat, f'len({found})')}]))",
                 "    else:",
                 *fuse.indent(fuse.indent(self.checked_value(answered, f"{self.bound(_asked_each(step.ask_each), ns)}"
-                                                                      f"(st, {pairs})", ns))),
-                *self.each_answered(step, answered, seat, answer, seat_slot, slot, body, ns)]
+                                                                      f"(st, {pairs})", ns)))]
 
     def offered(self, step: ChooseStep, ns: dict) -> str:
         """The options of a decision of one item, as ChooseStep.options makes them: the items,
