@@ -27,7 +27,7 @@ from snowrules.model.events import (
 from snowrules.model.grid import GridError, Placement, covering, is_covered, placement_of, take_off, turn_in_place
 from snowrules.model.grid import place as put_on_grid
 from snowrules.model.grid_spots import describe_placement
-from snowrules.model.grid_zones import spot_placement, spot_problem
+from snowrules.model.grid_zones import cell_pair, spot_placement, spot_problem
 from snowrules.model.layout import Layout
 from snowrules.model.values import Ending
 
@@ -259,6 +259,7 @@ class GridMoves:
         self.names = layout.component_names
         self.zones = layout.zones
         self.seat_names = layout.seat_names
+        self.bounds = layout.grid_bounds
 
     def _zone(self, index: int) -> str:
         return self.zones[index].label(self.seat_names)
@@ -291,6 +292,8 @@ class GridMoves:
         grid = st.grids.get(b)
         if grid is None:
             self._fail(rule, f"`at` a spot needs a grid zone; {self._zone(b)} is not one")
+        if b in self.bounds:
+            spot = self._on_board(c, b, spot, rule)
         placement = spot_placement(spot)
         if placement is None:
             self._fail(rule, f"not a spot: {spot!r}", "a spot is a record {cell: {x: 0, y: 0}, rotation: 0} "
@@ -324,6 +327,21 @@ class GridMoves:
         st.where[c] = b
         if st.sink is not None:
             st.sink(Moved([c], a, b, rule, False, (anchor.x, anchor.y, rotation)))
+
+    def _on_board(self, c: int, b: int, spot, rule: str):
+        """A spot on a bounded grid zone: a cell `{x, y}` is the spot at that cell, turned east;
+        every cell the piece would cover must be on the board."""
+        if cell_pair(spot) is not None:
+            spot = {"cell": spot, "rotation": 0}
+        placement = spot_placement(spot)
+        if placement is not None:
+            width, height = self.bounds[b]
+            anchor, rotation = placement
+            for cell in self.pieces[c].cells(anchor, rotation):
+                if not (0 <= cell.x < width and 0 <= cell.y < height):
+                    self._fail(rule, f"{self.names[c]} cannot go to {self._zone(b)} at {cell}: the cell is off "
+                               f"the board, whose cells are (0,0) to ({width - 1},{height - 1})")
+        return spot
 
     def turn(self, st, c: int | None, degrees: int, rule: str) -> None:
         """`turn c by DEGREES`: an uncovered component of a grid zone turned clockwise so that it

@@ -378,6 +378,7 @@ class ZoneDecl(Node):
     visibility: str  # public, hidden, secret
     grid: bool
     unordered: bool = False  # `unordered`: the order its components arrived in is never shown
+    bounds: tuple[int, int] | None = None  # `grid W by H`: a bounded board of W columns, H rows
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,11 @@ if TYPE_CHECKING:
 SIDES = ("n", "e", "s", "w")
 STEP = {"n": (0, 1), "e": (1, 0), "s": (0, -1), "w": (-1, 0)}
 OPPOSITE = {"n": "s", "e": "w", "s": "n", "w": "e"}
+# The eight directions, clockwise from north, as steps: a bounded grid's neighbours and lines
+# (model/grid_board.py) go this way; the sides above are its orthogonal four.
+DIRECTIONS = {"n": (0, 1), "ne": (1, 1), "e": (1, 0), "se": (1, -1), "s": (0, -1), "sw": (-1, -1), "w": (-1, 0),
+              "nw": (-1, 1)}
+ADJACENCY = {"orthogonal": SIDES, "diagonal": ("ne", "se", "sw", "nw"), "all": tuple(DIRECTIONS)}
 ROTATIONS = (0, 90, 180, 270)
 # A rotation is told by where the piece's own east (its +x axis) points once turned.
 FACING = {0: "east", 90: "south", 180: "west", 270: "north"}
