@@ -49,9 +49,9 @@ def cells(*pairs: tuple[int, int]) -> list[Cell]:
 
 
 # ---- the geometry -------------------------------------------------------------------------------
-def test_a_board_lists_its_cells_by_column_then_row():
+def test_a_board_lists_its_cells_row_by_row():
     board = Board(2, 3)
-    assert board.cells == tuple(cells((0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)))
+    assert board.cells == tuple(cells((0, 0), (1, 0), (0, 1), (1, 1), (0, 2), (1, 2)))
     assert [board.holds(*pair) for pair in [(0, 0), (1, 2), (2, 0), (0, 3), (-1, 0)]] == [True, True, False, False,
                                                                                           False]
 

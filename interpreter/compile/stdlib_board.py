@@ -101,7 +101,8 @@ def _piece_at(call: Call):
     return top_piece
 
 
-@function("cells", "every cell of a bounded grid zone, by column (x) then row (y), free or not",
+@function("cells", "every cell of a bounded grid zone, row by row (y) from the south, each west to east (x), "
+          "free or not",
           "[each c in cells(board) where piece_at(board, c) == none]", (t.ZONE,), CELLS)
 def _cells(call: Call):
     board_of = _board(call)
@@ -184,16 +185,19 @@ register("flanked", "the cells of the runs of other players' pieces that a piece
          Overload((t.ZONE, t.RECORD, t.PLAYER, t.STR), CELLS, _flanked))
 
 
-@function("flanking", "the free cells of a bounded grid zone (by column, then row) where a piece of a player's "
-          "would close in at least one run of other players' pieces along a line", "flanking(board, p)",
+@function("flanking", "the free cells of a bounded grid zone (row by row, each west to east) where a piece of a "
+          "player's would close in at least one run of other players' pieces along a line", "flanking(board, p)",
           (t.ZONE, t.PLAYER), CELLS)
 def _flanking(call: Call):
     board_of, seat, owners = _board(call), call.args[1], call.compiler.layout.fields["owner"]
 
     def flanking_cells(st, env):
         grid, board = board_of(st, env)
-        record = board.record
-        return [record[c] for c in flanking(grid, board, owners, seat(st, env))]
+        p, record = seat(st, env), board.record
+        # made once while the board stays the same (Grid.remembered): a game asks whether a
+        # player can move, then which cells they may play, and the next turn asks again
+        found = grid.remembered(("flanking", p), lambda: flanking(grid, board, owners, p))
+        return [record[c] for c in found]
     return flanking_cells
 
 

@@ -27,8 +27,9 @@ class Board:
 
     def __init__(self, width: int, height: int):
         self.width, self.height = width, height
-        # every cell, by x then y (as `squares` orders a grid's squares), and its record {x, y}
-        self.cells = tuple(Cell(x, y) for x in range(width) for y in range(height))
+        # every cell, row by row from the south (y), each row west to east (x): the order in
+        # which board games number their cells (row x width + column), and its record {x, y}
+        self.cells = tuple(Cell(x, y) for y in range(height) for x in range(width))
         self.record = {cell: {"x": cell.x, "y": cell.y} for cell in self.cells}
         self._lines: dict[tuple[Cell, str], tuple[Cell, ...]] = {}
         self._all_lines: dict[Cell, tuple[tuple[Cell, ...], ...]] = {}
@@ -121,7 +122,7 @@ def flanked(grid: Grid, board: Board, cell: Cell, owners: Sequence[Any], seat: i
 
 
 def flanking(grid: Grid, board: Board, owners: Sequence[Any], seat: int) -> list[Cell]:
-    """The free cells of the board (by x, then y) where a piece of the seat's would close in at
+    """The free cells of the board (row by row, each west to east) where a piece of the seat's would close in at
     least one run of other seats' pieces along a line."""
     stacks, found = grid.stacks, []
     for cell in board.cells:
