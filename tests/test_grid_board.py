@@ -22,6 +22,7 @@ of nobody's):
 """
 from __future__ import annotations
 
+import random
 import shutil
 from pathlib import Path
 
@@ -201,3 +202,21 @@ def test_bad_board_input_is_refused_at_its_place(tmp_path, capsys, old, new, lin
             assert f"rules.sr:{line}:{column}:" in text, text
         else:
             assert f"rules.sr:{line}:" in text, text
+
+
+@pytest.mark.parametrize(("width", "height"), [(5, 4), (8, 8), (3, 7), (1, 6), (9, 2)])
+def test_flanking_is_every_free_cell_where_flanked_finds_something(width, height):
+    """`flanking` works on bit masks; `flanked` walks each line: on random positions (a third of
+    the cells free, nobody's pieces among them, boards that are not square) they agree."""
+    rng = random.Random(width * 100 + height)
+    board = Board(width, height)
+    owners = [RED] * 100 + [BLUE] * 100 + [None] * 100
+    found = 0
+    for _ in range(200):
+        grid = Grid({cell: [Layer(rng.choice([0, 100, 100, 200]) + n, 0, 0)]
+                     for n, cell in enumerate(board.cells) if rng.random() < 0.66})
+        for seat in (RED, BLUE):
+            walked = [c for c in board.cells if c not in grid.stacks and flanked(grid, board, c, owners, seat)]
+            assert flanking(grid, board, owners, seat) == walked
+            found += len(walked)
+    assert found >= 10  # positions where something can be closed in, not only empty answers

@@ -12,6 +12,8 @@ Each piece is small and does no checking the compiler already did: they run in t
 """
 from __future__ import annotations
 
+from typing import Any
+
 from snowrules.compile.triggers import fire
 from snowrules.language.diagnostics import Position, RuntimeRulesError
 from snowrules.language.limits import MAX_GRID_REACH
@@ -292,8 +294,9 @@ class GridMoves:
         grid = st.grids.get(b)
         if grid is None:
             self._fail(rule, f"`at` a spot needs a grid zone; {self._zone(b)} is not one")
+        on_cell = False  # a cell of a board, put down as it is: nothing more to check
         if b in self.bounds:
-            spot = self._on_board(c, b, spot, rule)
+            spot, on_cell = self._on_board(c, b, spot, rule)
         placement = spot_placement(spot)
         if placement is None:
             self._fail(rule, f"not a spot: {spot!r}", "a spot is a record {cell: {x: 0, y: 0}, rotation: 0} "
@@ -303,7 +306,7 @@ class GridMoves:
         if a in st.grids:
             was = placement_of(st.grids[a], self.pieces, c)
             self.lift(st, c, a, rule)
-        problem = spot_problem(grid, self.pieces, c, spot, self.names)
+        problem = None if on_cell else spot_problem(grid, self.pieces, c, spot, self.names)
         if problem is not None:
             if was is not None:  # put it back where it was: the refused move changes nothing
                 put_on_grid(st.grids[a], self.pieces, c, was)
@@ -312,8 +315,8 @@ class GridMoves:
                        f"{describe_placement(anchor, rotation)}: {problem}",
                        "the spot is not legal any more: ask for placements(...) again")
         anchor, rotation = placement
-        far = [cell for cell in self.pieces[c].cells(anchor, rotation)
-               if max(abs(cell.x), abs(cell.y)) > MAX_GRID_REACH]
+        far = [] if on_cell else [cell for cell in self.pieces[c].cells(anchor, rotation)
+                                  if max(abs(cell.x), abs(cell.y)) > MAX_GRID_REACH]
         if far:  # a grid is drawn and searched cell by cell: its cells stay near the origin
             if was is not None:
                 put_on_grid(st.grids[a], self.pieces, c, was)
@@ -328,10 +331,12 @@ class GridMoves:
         if st.sink is not None:
             st.sink(Moved([c], a, b, rule, False, (anchor.x, anchor.y, rotation)))
 
-    def _on_board(self, c: int, b: int, spot, rule: str):
-        """A spot on a bounded grid zone: a cell `{x, y}` is the spot at that cell, turned east;
-        every cell the piece would cover must be on the board."""
-        if cell_pair(spot) is not None:
+    def _on_board(self, c: int, b: int, spot, rule: str) -> tuple[Any, bool]:
+        """A spot on a bounded grid zone, and whether it is a cell: a cell `{x, y}` is the spot
+        at that cell, turned east (a free placement: nothing else to check). Every cell the
+        piece would cover must be on the board."""
+        on_cell = cell_pair(spot) is not None
+        if on_cell:
             spot = {"cell": spot, "rotation": 0}
         placement = spot_placement(spot)
         if placement is not None:
@@ -341,7 +346,7 @@ class GridMoves:
                 if not (0 <= cell.x < width and 0 <= cell.y < height):
                     self._fail(rule, f"{self.names[c]} cannot go to {self._zone(b)} at {cell}: the cell is off "
                                f"the board, whose cells are (0,0) to ({width - 1},{height - 1})")
-        return spot
+        return spot, on_cell
 
     def turn(self, st, c: int | None, degrees: int, rule: str) -> None:
         """`turn c by DEGREES`: an uncovered component of a grid zone turned clockwise so that it

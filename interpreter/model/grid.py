@@ -525,7 +525,8 @@ def covering(grid: Grid, piece: int) -> list[int]:
 def take_off(grid: Grid, piece: int) -> tuple[Cell, ...]:
     """Take an uncovered piece off the grid without knowing its shape (every layer of it is the
     top of its stack); returns the cells it freed, sorted. A piece not on the grid frees none."""
-    cells = sorted(cell for cell, stack in grid.stacks.items() if any(layer.piece == piece for layer in stack))
+    # one flat comprehension, no generator per stack: a board game lifts a piece at every capture
+    cells = sorted([cell for cell, stack in grid.stacks.items() for layer in stack if layer.piece == piece])
     for cell in cells:
         if grid.stacks[cell][-1].piece != piece:
             raise GridError(f"piece {piece} is covered: lift what lies on it first")

@@ -34,6 +34,14 @@ class Board:
         self._lines: dict[tuple[Cell, str], tuple[Cell, ...]] = {}
         self._all_lines: dict[Cell, tuple[tuple[Cell, ...], ...]] = {}
         self._neighbours: dict[tuple[Cell, str], tuple[Cell, ...]] = {}
+        # The board as a bit mask: cell (x, y) is bit y x W + x, its index in `cells`. A step in
+        # a direction is a shift by dy x W + dx, masked so that nothing wraps round an edge.
+        self.bit = {cell: 1 << index for index, cell in enumerate(self.cells)}
+        self.full = full = (1 << (width * height)) - 1
+        west = sum(self.bit[Cell(0, y)] for y in range(height))
+        east = sum(self.bit[Cell(width - 1, y)] for y in range(height))
+        self.steps = tuple((dy * width + dx, full & ~(west if dx == 1 else east if dx == -1 else 0))
+                           for dx, dy in DIRECTIONS.values())
 
     def __repr__(self) -> str:
         return f"Board({self.width} by {self.height})"
@@ -122,23 +130,49 @@ def flanked(grid: Grid, board: Board, cell: Cell, owners: Sequence[Any], seat: i
 
 
 def flanking(grid: Grid, board: Board, owners: Sequence[Any], seat: int) -> list[Cell]:
-    """The free cells of the board (row by row, each west to east) where a piece of the seat's would close in at
-    least one run of other seats' pieces along a line."""
-    stacks, found = grid.stacks, []
-    for cell in board.cells:
-        if cell in stacks:
-            continue
-        for line in board.lines(cell):
-            stack = stacks.get(line[0])
-            if stack is None:
-                continue
-            owner = owners[stack[-1].piece]
-            if owner is None or owner == seat:
-                continue  # the run next to the cell is empty: nothing to close this way
-            if flanked_on(grid, line, owners, seat):
-                found.append(cell)
-                break
-    return found
+    """The free cells of the board (row by row, each west to east) where a piece of the seat's
+    would close in at least one run of other seats' pieces along a line.
+
+    Worked on bit masks of the board, every cell at once, direction by direction: the other
+    seats' pieces next to one of the seat's, the run grown a step at a time along the
+    direction, and the free cells one step beyond a run are the cells that close it in (looking
+    back, they see the run and then the seat's piece). A few dozen operations on whole numbers
+    instead of a walk from every free cell along eight lines."""
+    bit, own, other, taken = board.bit, 0, 0, 0
+    for cell, stack in grid.stacks.items():
+        here = bit[cell]
+        taken |= here  # a piece of nobody's too: its cell is not free, and it closes no run
+        owner = owners[stack[-1].piece]
+        if owner == seat:
+            own |= here
+        elif owner is not None:
+            other |= here
+    free = board.full & ~taken
+    found = 0
+    for shift, mask in board.steps:
+        if shift > 0:
+            run = (own << shift) & mask & other
+            while run:
+                grown = run | ((run << shift) & mask & other)
+                if grown == run:
+                    break
+                run = grown
+            found |= (run << shift) & mask & free
+        else:
+            back = -shift
+            run = (own >> back) & mask & other
+            while run:
+                grown = run | ((run >> back) & mask & other)
+                if grown == run:
+                    break
+                run = grown
+            found |= (run >> back) & mask & free
+    cells, index = board.cells, []
+    while found:
+        low = found & -found
+        index.append(cells[low.bit_length() - 1])
+        found ^= low
+    return index
 
 
 def first_free(grid: Grid, board: Board, x: int) -> Cell | None:
