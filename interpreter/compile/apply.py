@@ -12,8 +12,6 @@ Each piece is small and does no checking the compiler already did: they run in t
 """
 from __future__ import annotations
 
-from typing import Any
-
 from snowrules.compile.triggers import fire
 from snowrules.language.diagnostics import Position, RuntimeRulesError
 from snowrules.language.limits import MAX_GRID_REACH
@@ -26,7 +24,7 @@ from snowrules.model.events import (
     TurnStarted,
     VariableSet,
 )
-from snowrules.model.grid import GridError, Placement, covering, is_covered, placement_of, take_off, turn_in_place
+from snowrules.model.grid import Cell, GridError, Placement, covering, is_covered, placement_of, take_off, turn_in_place
 from snowrules.model.grid import place as put_on_grid
 from snowrules.model.grid_spots import describe_placement
 from snowrules.model.grid_zones import cell_pair, spot_placement, spot_problem
@@ -294,9 +292,12 @@ class GridMoves:
         grid = st.grids.get(b)
         if grid is None:
             self._fail(rule, f"`at` a spot needs a grid zone; {self._zone(b)} is not one")
-        on_cell = False  # a cell of a board, put down as it is: nothing more to check
         if b in self.bounds:
-            spot, on_cell = self._on_board(c, b, spot, rule)
+            pair = cell_pair(spot)
+            if pair is not None:  # a cell of a board
+                self._place_on_cell(st, c, b, grid, Cell(*pair), rule)
+                return
+            self._on_board(c, b, spot_placement(spot), rule)
         placement = spot_placement(spot)
         if placement is None:
             self._fail(rule, f"not a spot: {spot!r}", "a spot is a record {cell: {x: 0, y: 0}, rotation: 0} "
@@ -306,7 +307,7 @@ class GridMoves:
         if a in st.grids:
             was = placement_of(st.grids[a], self.pieces, c)
             self.lift(st, c, a, rule)
-        problem = None if on_cell else spot_problem(grid, self.pieces, c, spot, self.names)
+        problem = spot_problem(grid, self.pieces, c, spot, self.names)
         if problem is not None:
             if was is not None:  # put it back where it was: the refused move changes nothing
                 put_on_grid(st.grids[a], self.pieces, c, was)
@@ -315,8 +316,8 @@ class GridMoves:
                        f"{describe_placement(anchor, rotation)}: {problem}",
                        "the spot is not legal any more: ask for placements(...) again")
         anchor, rotation = placement
-        far = [] if on_cell else [cell for cell in self.pieces[c].cells(anchor, rotation)
-                                  if max(abs(cell.x), abs(cell.y)) > MAX_GRID_REACH]
+        far = [cell for cell in self.pieces[c].cells(anchor, rotation)
+               if max(abs(cell.x), abs(cell.y)) > MAX_GRID_REACH]
         if far:  # a grid is drawn and searched cell by cell: its cells stay near the origin
             if was is not None:
                 put_on_grid(st.grids[a], self.pieces, c, was)
@@ -325,28 +326,37 @@ class GridMoves:
                        f"than {MAX_GRID_REACH} cells from the grid's origin",
                        "a spot from placements(...) stays near the layout", code="SR708")
         put_on_grid(grid, self.pieces, c, Placement(anchor, rotation))
+        self._arrive(st, c, a, b, anchor, rotation, rule)
+
+    def _place_on_cell(self, st, c: int, b: int, grid, cell: Cell, rule: str) -> None:
+        """`move c to BOARD at CELL`: a free placement turned east, every cell it covers on the
+        board (checked before anything changes); nothing else to check, so the grid's own
+        check that the piece is not on it already is left out when its zone says so."""
+        self._on_board(c, b, (cell, 0), rule)
+        a = st.where[c]
+        if a in st.grids:
+            self.lift(st, c, a, rule)
+        put_on_grid(grid, self.pieces, c, Placement(cell, 0), checked=a != b)
+        self._arrive(st, c, a, b, cell, 0, rule)
+
+    def _arrive(self, st, c: int, a: int, b: int, anchor: Cell, rotation: int, rule: str) -> None:
+        """The component, now on b's grid, joins the top of b's list, and the move is told."""
         st.zones[a].remove(c)
         st.zones[b].append(c)
         st.where[c] = b
         if st.sink is not None:
             st.sink(Moved([c], a, b, rule, False, (anchor.x, anchor.y, rotation)))
 
-    def _on_board(self, c: int, b: int, spot, rule: str) -> tuple[Any, bool]:
-        """A spot on a bounded grid zone, and whether it is a cell: a cell `{x, y}` is the spot
-        at that cell, turned east (a free placement: nothing else to check). Every cell the
-        piece would cover must be on the board."""
-        on_cell = cell_pair(spot) is not None
-        if on_cell:
-            spot = {"cell": spot, "rotation": 0}
-        placement = spot_placement(spot)
-        if placement is not None:
-            width, height = self.bounds[b]
-            anchor, rotation = placement
-            for cell in self.pieces[c].cells(anchor, rotation):
-                if not (0 <= cell.x < width and 0 <= cell.y < height):
-                    self._fail(rule, f"{self.names[c]} cannot go to {self._zone(b)} at {cell}: the cell is off "
-                               f"the board, whose cells are (0,0) to ({width - 1},{height - 1})")
-        return spot, on_cell
+    def _on_board(self, c: int, b: int, placement: tuple[Cell, int] | None, rule: str) -> None:
+        """Every cell the piece would cover on a bounded grid zone must be on the board."""
+        if placement is None:
+            return  # not a spot: refused as on any grid
+        width, height = self.bounds[b]
+        anchor, rotation = placement
+        for cell in self.pieces[c].cells(anchor, rotation):
+            if not (0 <= cell.x < width and 0 <= cell.y < height):
+                self._fail(rule, f"{self.names[c]} cannot go to {self._zone(b)} at {cell}: the cell is off "
+                           f"the board, whose cells are (0,0) to ({width - 1},{height - 1})")
 
     def turn(self, st, c: int | None, degrees: int, rule: str) -> None:
         """`turn c by DEGREES`: an uncovered component of a grid zone turned clockwise so that it

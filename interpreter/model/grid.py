@@ -464,15 +464,19 @@ def side_fields_of(square_lists: Iterable[Iterable[Mapping[str, Any]]]) -> froze
 
 
 # ---- changing the layout (in place) --------------------------------------------------------------
-def place(grid: Grid, pieces: Pieces, piece: int, placement: Placement | Spot) -> tuple[Cell, ...]:
+def place(grid: Grid, pieces: Pieces, piece: int, placement: Placement | Spot,
+          checked: bool = False) -> tuple[Cell, ...]:
     """Put a piece on the grid (on top of whatever its cells hold); returns the cells it covers.
-    The placement is not checked against any rule: `grid_spots.legal_spots` says which ones are legal."""
+    The placement is not checked against any rule: `grid_spots.legal_spots` says which ones are legal.
+    `checked`: the caller knows the piece is not on the grid (its zone is another), so the look
+    through every stack for it is left out (a board game puts a piece down at every capture)."""
     if not isinstance(placement, Placement):  # a Spot (model/grid_spots.py)
         placement = placement.placement
-    for stack in grid.stacks.values():
-        for layer in stack:
-            if layer.piece == piece:
-                raise GridError(f"piece {piece} is already on the grid")
+    if not checked:
+        for stack in grid.stacks.values():
+            for layer in stack:
+                if layer.piece == piece:
+                    raise GridError(f"piece {piece} is already on the grid")
     cells = pieces[piece].cells(placement.anchor, placement.rotation)
     stacks, rotation = grid.stacks, placement.rotation % 360
     for index, cell in enumerate(cells):  # a new list: copies of the grid share the old one
