@@ -32,6 +32,7 @@ from snowrules.compile.compiler import load_program
 from snowrules.model.grid import Cell, Grid, Layer
 from snowrules.model.grid_board import Board, first_free, flanked, flanked_on, flanking, piece_at, run_length
 from snowrules.model.grid_zones import grid_of
+from snowrules.play.layouts import layouts_text, seat_letters, state_grids
 from snowrules.runtime.engine import Game
 
 BOARD = Path(__file__).resolve().parent / "rulesets" / "board"
@@ -220,3 +221,33 @@ def test_flanking_is_every_free_cell_where_flanked_finds_something(width, height
             assert flanking(grid, board, owners, seat) == walked
             found += len(walked)
     assert found >= 10  # positions where something can be closed in, not only empty answers
+
+
+def test_a_board_is_drawn_whole_its_pieces_by_their_seats_letter():
+    """After red 0, blue 1, red 2 (blue's piece at (1,0) turned red): the 5 by 4 board drawn
+    whole, north up, a free cell `-`, red's pieces `R` (red and blue begin with other letters);
+    blocks three characters wide, three lines high (the empty north and south lines of each
+    row are blank, the top one left out)."""
+    game = board_game()
+    st = game.start(0)
+    for column in (0, 1, 2):
+        game.answer(st, [game.option_labels(st, st.pending.options[0]).index(str(column))])
+    free_row = "  -  -  -  -  -"
+    assert layouts_text(game.program, state_grids(game.program, st)).splitlines() == [
+        "board:",
+        "3" + free_row, "", "",
+        "2" + free_row, "", "",
+        "1" + free_row, "", "",
+        "0  R  R  R  -  -", "",
+        "   0  1  2  3  4",
+        "R red",
+    ]
+
+
+@pytest.mark.parametrize(("seats", "letters"), [
+    (["black", "white"], ["B", "W"]),
+    (["red", "blue"], ["R", "B"]),
+    (["blue", "black"], ["1", "2"]),   # both B: the seats' numbers instead
+])
+def test_each_seat_has_a_letter_of_its_own(seats, letters):
+    assert seat_letters(seats) == letters

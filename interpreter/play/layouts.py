@@ -54,10 +54,28 @@ def displays(program: Program) -> dict[str, GridDisplay]:
             or GridDisplay(layout.zones[z].family) for z in layout.grid_zones}
 
 
+def seat_letters(seat_names: list[str]) -> list[str]:
+    """A letter per seat, to draw its pieces by: its name's first letter in capitals (black B,
+    white W), or, when two seats' names begin alike, the seat's number from 1."""
+    letters = [name[:1].upper() or "?" for name in seat_names]
+    return letters if len(set(letters)) == len(letters) else [str(n + 1) for n in range(len(seat_names))]
+
+
+def seat_marks(program: Program) -> dict[int, tuple[str, str]]:
+    """Each piece of a per-seat list, drawn by its owner's letter: {component: (letter, seat)}."""
+    layout = program.layout
+    letters = seat_letters(layout.seat_names)
+    return {c: (letters[owner], layout.seat_names[owner]) for c, owner in enumerate(layout.fields.get("owner", []))
+            if owner is not None}
+
+
 def layouts_text(program: Program, grids: Drawn) -> str:
-    """Each grid under its zone's label, as text grids (an empty string when there is none)."""
-    shown = displays(program)
-    return "\n".join(f"{label}:\n{grid_text(grid, pieces, shown.get(label))}"
+    """Each grid under its zone's label, as text grids (an empty string when there is none): a
+    bounded grid zone whole, a piece of a seat's by its seat's letter when nothing else shows."""
+    shown, layout = displays(program), program.layout
+    boards = {layout.zones[z].label(layout.seat_names): size for z, size in layout.grid_bounds.items()}
+    marks = seat_marks(program)
+    return "\n".join(f"{label}:\n{grid_text(grid, pieces, shown.get(label), board=boards.get(label), marks=marks)}"
                      for label, (grid, pieces) in grids.items())
 
 
