@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 from snowrules.cli.main import main
 from snowrules.compile.compiler import load_program
-from snowrules.model.grid import Cell, Grid, Layer
+from snowrules.model.grid import Cell, Grid, Layer, Piece, Placement, place, take_off
 from snowrules.model.grid_board import Board, first_free, flanked, flanked_on, flanking, piece_at, run_length
 from snowrules.model.grid_zones import grid_of
 from snowrules.play.layouts import layouts_text, seat_letters, state_grids
@@ -251,3 +251,17 @@ def test_a_board_is_drawn_whole_its_pieces_by_their_seats_letter():
 ])
 def test_each_seat_has_a_letter_of_its_own(seats, letters):
     assert seat_letters(seats) == letters
+
+
+def test_taking_a_piece_off_finds_it_where_it_lies_whatever_moved_it():
+    """`take_off` first believes where `place` put the piece, checked against the stacks: a piece
+    moved since by a direct change of the stacks is still found where it lies."""
+    pieces = {7: Piece.from_data([{}])}
+    grid = Grid()
+    place(grid, pieces, 7, Placement(Cell(2, 1), 0))
+    copy = grid.copy()
+    assert take_off(grid, 7) == (Cell(2, 1),) and grid.stacks == {}
+    copy.stacks.clear()                                   # as `move all` empties a grid
+    copy.stacks[Cell(0, 3)] = [Layer(7, 0, 0)]            # and a scenario lays it out again
+    assert take_off(copy, 7) == (Cell(0, 3),) and copy.stacks == {}
+    assert take_off(copy, 7) == ()                        # no longer on the grid: frees nothing

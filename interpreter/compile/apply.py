@@ -297,7 +297,9 @@ class GridMoves:
             if pair is not None:  # a cell of a board
                 self._place_on_cell(st, c, b, grid, Cell(*pair), rule)
                 return
-            self._on_board(c, b, spot_placement(spot), rule)
+            placement = spot_placement(spot)
+            if placement is not None:  # (not a spot: refused below, as on any grid)
+                self._on_board(c, b, self.pieces[c].cells(*placement), rule)
         placement = spot_placement(spot)
         if placement is None:
             self._fail(rule, f"not a spot: {spot!r}", "a spot is a record {cell: {x: 0, y: 0}, rotation: 0} "
@@ -332,11 +334,12 @@ class GridMoves:
         """`move c to BOARD at CELL`: a free placement turned east, every cell it covers on the
         board (checked before anything changes); nothing else to check, so the grid's own
         check that the piece is not on it already is left out when its zone says so."""
-        self._on_board(c, b, (cell, 0), rule)
+        cells = self.pieces[c].cells(cell, 0)
+        self._on_board(c, b, cells, rule)
         a = st.where[c]
         if a in st.grids:
             self.lift(st, c, a, rule)
-        put_on_grid(grid, self.pieces, c, Placement(cell, 0), checked=a != b)
+        put_on_grid(grid, self.pieces, c, Placement(cell, 0), checked=a != b, cells=cells)
         self._arrive(st, c, a, b, cell, 0, rule)
 
     def _arrive(self, st, c: int, a: int, b: int, anchor: Cell, rotation: int, rule: str) -> None:
@@ -347,13 +350,10 @@ class GridMoves:
         if st.sink is not None:
             st.sink(Moved([c], a, b, rule, False, (anchor.x, anchor.y, rotation)))
 
-    def _on_board(self, c: int, b: int, placement: tuple[Cell, int] | None, rule: str) -> None:
+    def _on_board(self, c: int, b: int, cells: tuple[Cell, ...], rule: str) -> None:
         """Every cell the piece would cover on a bounded grid zone must be on the board."""
-        if placement is None:
-            return  # not a spot: refused as on any grid
         width, height = self.bounds[b]
-        anchor, rotation = placement
-        for cell in self.pieces[c].cells(anchor, rotation):
+        for cell in cells:
             if not (0 <= cell.x < width and 0 <= cell.y < height):
                 self._fail(rule, f"{self.names[c]} cannot go to {self._zone(b)} at {cell}: the cell is off "
                            f"the board, whose cells are (0,0) to ({width - 1},{height - 1})")

@@ -209,6 +209,9 @@ class Grid:
     stacks: dict[Cell, list[Layer]] = field(default_factory=dict)
     # what readers derived from the visible squares (see `remembered`): never part of the value
     _memo: dict[Any, tuple[Any, Any]] = field(default_factory=dict, compare=False, repr=False)
+    # where `place` put each piece, a hint for `take_off` checked against the stacks before it
+    # is believed (a change by any other means leaves it stale, and then it is not used)
+    _put: dict[int, tuple[Cell, ...]] = field(default_factory=dict, compare=False, repr=False)
 
     def remembered(self, key: Any, make: Callable[[], Any]) -> Any:
         """What `make()` derives from the visible squares, made once while they stay the same: a
@@ -242,7 +245,7 @@ class Grid:
         The stacks are shared, since a change replaces a cell's stack and never changes one in
         place (a bot copies the state for each option it tries: copying every stack was a tenth
         of the copy)."""
-        return Grid(self.stacks.copy(), self._memo.copy())
+        return Grid(self.stacks.copy(), self._memo.copy(), self._put.copy())
 
     def to_json(self) -> list[list]:
         """`[[x, y, [[piece, square, rotation], ...]], ...]` sorted by cell: plain lists, stable bytes."""
@@ -465,11 +468,12 @@ def side_fields_of(square_lists: Iterable[Iterable[Mapping[str, Any]]]) -> froze
 
 # ---- changing the layout (in place) --------------------------------------------------------------
 def place(grid: Grid, pieces: Pieces, piece: int, placement: Placement | Spot,
-          checked: bool = False) -> tuple[Cell, ...]:
+          checked: bool = False, cells: tuple[Cell, ...] | None = None) -> tuple[Cell, ...]:
     """Put a piece on the grid (on top of whatever its cells hold); returns the cells it covers.
     The placement is not checked against any rule: `grid_spots.legal_spots` says which ones are legal.
     `checked`: the caller knows the piece is not on the grid (its zone is another), so the look
-    through every stack for it is left out (a board game puts a piece down at every capture)."""
+    through every stack for it is left out (a board game puts a piece down at every capture);
+    `cells`: the piece's cells at the placement, when the caller has worked them out already."""
     if not isinstance(placement, Placement):  # a Spot (model/grid_spots.py)
         placement = placement.placement
     if not checked:
@@ -477,10 +481,12 @@ def place(grid: Grid, pieces: Pieces, piece: int, placement: Placement | Spot,
             for layer in stack:
                 if layer.piece == piece:
                     raise GridError(f"piece {piece} is already on the grid")
-    cells = pieces[piece].cells(placement.anchor, placement.rotation)
+    if cells is None:
+        cells = pieces[piece].cells(placement.anchor, placement.rotation)
     stacks, rotation = grid.stacks, placement.rotation % 360
     for index, cell in enumerate(cells):  # a new list: copies of the grid share the old one
         stacks[cell] = [*stacks.get(cell, ()), Layer(piece, index, rotation)]
+    grid._put[piece] = cells
     return cells
 
 
@@ -529,14 +535,25 @@ def covering(grid: Grid, piece: int) -> list[int]:
 def take_off(grid: Grid, piece: int) -> tuple[Cell, ...]:
     """Take an uncovered piece off the grid without knowing its shape (every layer of it is the
     top of its stack); returns the cells it freed, sorted. A piece not on the grid frees none."""
-    # one flat comprehension, no generator per stack: a board game lifts a piece at every capture
-    cells = sorted([cell for cell, stack in grid.stacks.items() for layer in stack if layer.piece == piece])
+    cells = _cells_holding(grid, piece)
     for cell in cells:
         if grid.stacks[cell][-1].piece != piece:
             raise GridError(f"piece {piece} is covered: lift what lies on it first")
     for cell in cells:
         _pop(grid.stacks, cell)
     return tuple(cells)
+
+
+def _cells_holding(grid: Grid, piece: int) -> list[Cell]:
+    """The cells where a layer of the piece lies, sorted: where `place` last put it, when each of
+    those cells still holds it (a piece is put down whole, and only `place` puts one down, so
+    they are all its cells), else found by looking through every stack (a board game lifts a
+    piece at every capture: the look was a tenth of its time)."""
+    stacks = grid.stacks
+    put = grid._put.pop(piece, None)
+    if put is not None and all(any(layer.piece == piece for layer in stacks.get(cell, ())) for cell in put):
+        return sorted(put)
+    return sorted([cell for cell, stack in stacks.items() for layer in stack if layer.piece == piece])
 
 
 def _pop(stacks: dict[Cell, list[Layer]], cell: Cell) -> None:
