@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 import shutil
+import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 import pytest
@@ -32,10 +33,12 @@ from snowrules.compile.compiler import load_program
 from snowrules.model.grid import Cell, Grid, Layer, Piece, Placement, place, take_off
 from snowrules.model.grid_board import Board, first_free, flanked, flanked_on, flanking, piece_at, run_length
 from snowrules.model.grid_zones import grid_of
-from snowrules.play.layouts import layouts_text, seat_letters, state_grids
+from snowrules.play.grid_picture import SEAT_COLOURS
+from snowrules.play.layouts import layouts_picture, layouts_text, seat_letters, state_grids
 from snowrules.runtime.engine import Game
 
 BOARD = Path(__file__).resolve().parent / "rulesets" / "board"
+SVG = "{http://www.w3.org/2000/svg}"
 RED, BLUE = 0, 1
 # piece id -> owner seat: 0 and 1 red, 2 to 4 blue, 5 nobody's
 OWNERS = [RED, RED, BLUE, BLUE, BLUE, None]
@@ -265,3 +268,19 @@ def test_taking_a_piece_off_finds_it_where_it_lies_whatever_moved_it():
     copy.stacks[Cell(0, 3)] = [Layer(7, 0, 0)]            # and a scenario lays it out again
     assert take_off(copy, 7) == (Cell(0, 3),) and copy.stacks == {}
     assert take_off(copy, 7) == ()                        # no longer on the grid: frees nothing
+
+
+def test_the_picture_draws_the_board_whole_and_each_piece_in_its_seats_colour():
+    """The same three moves: 20 cells, 17 of them free (`class="cell"`), three red discs
+    (`class="piece"`, red's colour, `R`) on (0,0), (1,0), (2,0)."""
+    game = board_game()
+    st = game.start(0)
+    for column in (0, 1, 2):
+        game.answer(st, [game.option_labels(st, st.pending.options[0]).index(str(column))])
+    svg = ElementTree.fromstring(layouts_picture(game.program, state_grids(game.program, st)))
+    free = [e.get("data-cell") for e in svg.iter(f"{SVG}rect") if e.get("class") == "cell"]
+    pieces = [(e.get("data-cell"), e.get("data-letter"), e.get("fill")) for e in svg.iter(f"{SVG}circle")
+              if e.get("class") == "piece"]
+    assert len(free) == 17 and {"0,0", "1,0", "2,0"}.isdisjoint(free) and "4,3" in free
+    assert sorted(pieces) == [("0,0", "R", SEAT_COLOURS["red"]), ("1,0", "R", SEAT_COLOURS["red"]),
+                              ("2,0", "R", SEAT_COLOURS["red"])]
