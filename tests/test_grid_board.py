@@ -228,7 +228,8 @@ def test_flanking_is_every_free_cell_where_flanked_finds_something(width, height
 
 def test_a_board_is_drawn_whole_its_pieces_by_their_seats_letter():
     """After red 0, blue 1, red 2 (blue's piece at (1,0) turned red): the 5 by 4 board drawn
-    whole, north up, a free cell `-`, red's pieces `R` (red and blue begin with other letters);
+    whole, north up, a free cell `-`, red's pieces `R` (red and blue begin with other letters),
+    the columns a to e and the rows 1 to 4 as a board's players name them;
     blocks three characters wide, three lines high (the empty north and south lines of each
     row are blank, the top one left out)."""
     game = board_game()
@@ -238,11 +239,11 @@ def test_a_board_is_drawn_whole_its_pieces_by_their_seats_letter():
     free_row = "  -  -  -  -  -"
     assert layouts_text(game.program, state_grids(game.program, st)).splitlines() == [
         "board:",
+        "4" + free_row, "", "",
         "3" + free_row, "", "",
         "2" + free_row, "", "",
-        "1" + free_row, "", "",
-        "0  R  R  R  -  -", "",
-        "   0  1  2  3  4",
+        "1  R  R  R  -  -", "",
+        "   a  b  c  d  e",
         "R red",
     ]
 
@@ -284,3 +285,13 @@ def test_the_picture_draws_the_board_whole_and_each_piece_in_its_seats_colour():
     assert len(free) == 17 and {"0,0", "1,0", "2,0"}.isdisjoint(free) and "4,3" in free
     assert sorted(pieces) == [("0,0", "R", SEAT_COLOURS["red"]), ("1,0", "R", SEAT_COLOURS["red"]),
                               ("2,0", "R", SEAT_COLOURS["red"])]
+
+
+def test_the_account_names_a_boards_cells_as_its_players_do(capsys):
+    """The `first` agent drops into column 0 (a) every time: red a1, blue a2, red a3 closes blue's
+    a2 in against a1 (it goes back to blue's supply, a red piece takes a2): red's a1-a3, red wins."""
+    assert main(["run", str(BOARD), "--agents", "first,first"]) == 0
+    told = [line.strip() for line in capsys.readouterr().out.splitlines() if "piece:" in line]
+    assert told == ["red piece: red.supply -> board at a1", "blue piece: blue.supply -> board at a2",
+                    "red piece: red.supply -> board at a3", "blue piece: board -> blue.supply",
+                    "red piece: red.supply -> board at a2"]

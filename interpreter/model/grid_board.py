@@ -84,6 +84,18 @@ class Board:
         return found
 
 
+def column_name(x: int, width: int) -> str:
+    """A board's column as people name it: a, b, c ... from the west (its number, from 0, on a
+    board of more than 26 columns)."""
+    return chr(ord("a") + x) if width <= 26 else str(x)
+
+
+def row_name(y: int, width: int) -> str:
+    """A board's row as people name it: 1, 2, 3 ... from the south (with lettered columns; else
+    its number, from 0, as the column's)."""
+    return str(y + 1) if width <= 26 else str(y)
+
+
 def piece_at(grid: Grid, cell: tuple[int, int]) -> int | None:
     """The piece on top at a cell, or None when the cell is free."""
     stack = grid.stacks.get(cell)  # a pair finds the same stack as its Cell

@@ -25,6 +25,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from snowrules.load.display import GridDisplay
 from snowrules.model.grid import STEP, Cell, Grid, Pieces, visible
+from snowrules.model.grid_board import column_name, row_name
 from snowrules.records.logwriter import log_target_problem
 
 SIZE = 48           # a square's side, in pixels
@@ -161,10 +162,12 @@ def _zone(zone: str, grid: Grid, pieces: Pieces, display: GridDisplay, names: Ma
     bottom = origin_y + (high_y - low_y + 1) * SIZE
     for column in range(low_x, high_x + 1):
         x = MARGIN + (column - low_x) * SIZE + SIZE // 2
-        out.append(f'<text class="axis" x="{x}" y="{bottom + 16}" font-size="11" text-anchor="middle">{column}</text>')
+        name = column if board is None else column_name(column, board[0])
+        out.append(f'<text class="axis" x="{x}" y="{bottom + 16}" font-size="11" text-anchor="middle">{name}</text>')
     for row in range(low_y, high_y + 1):
         y = origin_y + (high_y - row) * SIZE + SIZE // 2 + 4
-        out.append(f'<text class="axis" x="{MARGIN - 6}" y="{y}" font-size="11" text-anchor="end">{row}</text>')
+        name = row if board is None else row_name(row, board[0])
+        out.append(f'<text class="axis" x="{MARGIN - 6}" y="{y}" font-size="11" text-anchor="end">{name}</text>')
     out.append("</g>")
     return out, MARGIN * 2 + (high_x - low_x + 1) * SIZE, bottom + 24 - top
 

@@ -7,7 +7,8 @@ neighbouring squares join across their shared side. An occupied square with noth
 shows `.` (or its owner's letter, on a board); an empty cell is blank, and `-` on a bounded
 grid zone, which is drawn whole. A square whose only drawing is lines has its middle drawn
 too: `-` or `|`, `+` where lines turn or cross. North is up; the x coordinates run along the bottom and the
-y coordinates down the left. A legend names each letter drawn.
+y coordinates down the left (a board's columns a, b, c ... and rows 1, 2, 3 ..., as its players
+name them: x 0 is a, y 0 is 1). A legend names each letter drawn.
 
 The block is as wide as the most letters any square shows (made odd, so that a vertical line
 has a middle to run through) plus one character each side for the west and east lines:
@@ -18,9 +19,11 @@ Pure: a Grid, its pieces and a display declaration in, a string out.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 
 from snowrules.load.display import GridDisplay
 from snowrules.model.grid import Cell, Grid, Pieces, Seen, visible
+from snowrules.model.grid_board import column_name, row_name
 
 EMPTY = "(no squares)"
 
@@ -45,15 +48,19 @@ def grid_text(grid: Grid, pieces: Pieces, display: GridDisplay | None = None, le
     else:
         xs = range(min(c.x for c in drawn), max(c.x for c in drawn) + 1)
         ys = range(max(c.y for c in drawn), min(c.y for c in drawn) - 1, -1)   # north first
-    label_width = max(len(str(y)) for y in ys)
+    if board is not None:  # a board's columns a, b, c ... and rows 1, 2, 3 ..., as its players name them
+        column_label, row_label = partial(column_name, width=board[0]), partial(row_name, width=board[0])
+    else:
+        column_label = row_label = str
+    label_width = max(len(row_label(y)) for y in ys)
     blank = _block("-", set(), inner) if board is not None else [" " * width] * 3
     lines = []
     for y in ys:
         blocks = [_block(*drawn[c], inner) if (c := Cell(x, y)) in drawn else blank for x in xs]
         for row in range(3):
-            label = str(y) if row == 1 else ""
+            label = row_label(y) if row == 1 else ""
             lines.append(f"{label:>{label_width}} " + "".join(block[row] for block in blocks))
-    lines.append(" " * (label_width + 1) + "".join(str(x).center(width) for x in xs))
+    lines.append(" " * (label_width + 1) + "".join(column_label(x).center(width) for x in xs))
     if legend:
         lines += _legend(squares, pieces, display, marks)
     lines = [line.rstrip() for line in lines]
