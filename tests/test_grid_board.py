@@ -295,3 +295,17 @@ def test_the_account_names_a_boards_cells_as_its_players_do(capsys):
     assert told == ["red piece: red.supply -> board at a1", "blue piece: blue.supply -> board at a2",
                     "red piece: red.supply -> board at a3", "blue piece: board -> blue.supply",
                     "red piece: red.supply -> board at a2"]
+
+
+def test_a_scenario_laying_a_piece_off_the_board_is_refused_at_its_entry(tmp_path, capsys):
+    folder = tmp_path / "othello"
+    shutil.copytree(BOARD.parent.parent.parent / "rulesets" / "othello", folder)
+    scenario = folder / "scenarios" / "pass_and_end.yaml"
+    old = '      - {component: "black disc", at: [7, 7]}'
+    assert old in scenario.read_text()
+    scenario.write_text(scenario.read_text().replace(old, '      - {component: "black disc", at: [9, 7]}'))
+    line = next(n for n, text in enumerate(scenario.read_text().splitlines(), 1) if "[9, 7]" in text)
+    assert main(["test", str(folder)]) == 1
+    out = capsys.readouterr().out
+    assert f"pass_and_end.yaml:{line}:9: error: black disc at (9,7) is off the board, whose cells are (0,0) to " \
+           "(7,7)" in out, out
