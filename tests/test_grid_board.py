@@ -309,3 +309,19 @@ def test_a_scenario_laying_a_piece_off_the_board_is_refused_at_its_entry(tmp_pat
     out = capsys.readouterr().out
     assert f"pass_and_end.yaml:{line}:9: error: black disc at (9,7) is off the board, whose cells are (0,0) to " \
            "(7,7)" in out, out
+
+
+def test_placements_on_a_board_are_only_the_spots_on_it(tmp_path):
+    """The three-tile game on a board of 2 by 2: tile A lies on (0,0), (1,0); tile B, two
+    squares, touching it without covering it, fits only on the row above: anchored at (0,1)
+    turned east, or at (1,1) turned west (upright it would need (x,0), taken, or (x,2), off)."""
+    folder = tmp_path / "tiles"
+    shutil.copytree(BOARD.parent / "tiles", folder)
+    rules = folder / "rules.sr"
+    text = rules.read_text()
+    rules.write_text(text.replace("zone table shared public grid\n", "zone table shared public grid 2 by 2\n"))
+    game = Game(load_program(str(folder), None, 1))
+    st = game.start(0)
+    game.answer(st, [game.option_labels(st, st.pending.options[0]).index("tile B")])
+    assert game.option_labels(st, st.pending.options[0]) == ["(0,1) turned east, covers nothing",
+                                                              "(1,1) turned west, covers nothing"]
