@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
@@ -36,9 +35,6 @@ ADJACENCY = {"orthogonal": SIDES, "diagonal": ("ne", "se", "sw", "nw"), "all": t
 ROTATIONS = (0, 90, 180, 270)
 # A rotation is told by where the piece's own east (its +x axis) points once turned.
 FACING = {0: "east", 90: "south", 180: "west", 270: "north"}
-
-
-_TOP = itemgetter(-1)  # a stack's top layer
 
 
 class GridError(ValueError):
@@ -216,12 +212,14 @@ class Grid:
     def remembered(self, key: Any, make: Callable[[], Any]) -> Any:
         """What `make()` derives from the visible squares, made once while they stay the same: a
         game reads its grid many times between two changes (each scoring card asks for the
-        squares). An entry is kept with the cells and top layers it was made from, compared
+        squares). An entry is kept with the cells and the stacks it was made from, compared
         when read, so a change by any means (the changes below, or a caller's own edit of
-        `stacks`) is seen without being told: no invalidation to forget. Layers are immutable
-        and a copy shares them, so the comparison is mostly of identical objects."""
+        `stacks`) is seen without being told: no invalidation to forget. A stack is replaced,
+        never changed in place, and a copy shares them, so the comparison is mostly of
+        identical objects (the stacks, not their tops: no call per cell, a third of the time
+        of a board game's question asked again, whose cells change at every move)."""
         stacks = self.stacks
-        seen = (tuple(stacks), tuple(map(_TOP, stacks.values())))
+        seen = (tuple(stacks), tuple(stacks.values()))
         entry = self._memo.get(key)
         if entry is not None and entry[0] == seen:
             return entry[1]
