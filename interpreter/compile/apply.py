@@ -260,6 +260,7 @@ class GridMoves:
         self.zones = layout.zones
         self.seat_names = layout.seat_names
         self.bounds = layout.grid_bounds
+        self._east: dict[Cell, Placement] = {}  # a board's cell -> the placement there, turned east
 
     def _zone(self, index: int) -> str:
         return self.zones[index].label(self.seat_names)
@@ -334,12 +335,17 @@ class GridMoves:
         """`move c to BOARD at CELL`: a free placement turned east, every cell it covers on the
         board (checked before anything changes); nothing else to check, so the grid's own
         check that the piece is not on it already is left out when its zone says so."""
-        cells = self.pieces[c].cells(cell, 0)
+        piece = self.pieces[c]
+        one = len(piece.squares) == 1 and piece.squares[0].offset == (0, 0)  # a disc, a stone: its cell
+        cells = (cell,) if one else piece.cells(cell, 0)
         self._on_board(c, b, cells, rule)
         a = st.where[c]
         if a in st.grids:
             self.lift(st, c, a, rule)
-        put_on_grid(grid, self.pieces, c, Placement(cell, 0), checked=a != b, cells=cells)
+        east = self._east.get(cell)
+        if east is None:  # made once per cell (a frozen dataclass is slow to make; a board has few cells)
+            east = self._east[cell] = Placement(cell, 0)
+        put_on_grid(grid, self.pieces, c, east, checked=a != b, cells=cells)
         self._arrive(st, c, a, b, cell, 0, rule)
 
     def _arrive(self, st, c: int, a: int, b: int, anchor: Cell, rotation: int, rule: str) -> None:

@@ -549,8 +549,12 @@ def _cells_holding(grid: Grid, piece: int) -> list[Cell]:
     piece at every capture: the look was a tenth of its time)."""
     stacks = grid.stacks
     put = grid._put.pop(piece, None)
-    if put is not None and all(any(layer.piece == piece for layer in stacks.get(cell, ())) for cell in put):
-        return sorted(put)
+    if put is not None:
+        for cell in put:
+            if not [layer for layer in stacks.get(cell, ()) if layer.piece == piece]:
+                break  # not there any more: the hint is stale
+        else:
+            return sorted(put)
     return sorted([cell for cell, stack in stacks.items() for layer in stack if layer.piece == piece])
 
 
