@@ -172,7 +172,7 @@ def test_component_file_constants_keep_their_kind():
 # (manifest edit, argv extras, exit code, the note's line as printed)
 NOTES = [
     ([], 0, "ruleset.yaml:1:1: note: no `language:` here: this ruleset is read as edition 1 of the language "
-            "(the current edition is 2) (hint: add `language: 2` once the edition warnings are fixed "
+            "(the current edition is 3) (hint: add `language: 3` once the edition warnings are fixed "
             "(`snowrules upgrade` does both)) [SR123]"),
     (["--strict"], 0, None),  # a note never fails
     (["--format", "github"], 0, "::notice file={f}/ruleset.yaml,line=1,col=1,title=SR123::no `language:` here"),
@@ -181,7 +181,7 @@ NOTES = [
 
 @pytest.mark.parametrize("extra, code, line", NOTES)
 def test_a_manifest_without_language_gets_a_note(made, tmp_path, capsys, extra, code, line):
-    folder = copy_of(made, tmp_path, {"ruleset.yaml": ("language: 2", "")})
+    folder = copy_of(made, tmp_path, {"ruleset.yaml": ("language: 3", "")})
     capsys.readouterr()
     assert main(["validate", "--no-play", "--no-scenarios", *extra, str(folder)]) == code
     out = capsys.readouterr().out

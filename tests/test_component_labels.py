@@ -20,6 +20,7 @@ from snowrules.compile.compiler import compile_ruleset
 from snowrules.load.ruleset import load_ruleset
 from snowrules.play.agents import Observation
 from snowrules.play.human import HumanAgent
+from snowrules.play.prompts import option_labels, prompt_of
 from snowrules.runtime.engine import Game
 
 RULESETS = Path(__file__).resolve().parent / "rulesets"
@@ -249,8 +250,8 @@ def _decisions(ruleset: str, players: int, seed: int, count: int) -> list[tuple[
     st, seen = game.start(seed), []
     while st.result is None and len(seen) < count:
         pending = st.pending
-        seen.append((game.layout.seat_names[pending.seats[0]], game.prompt(pending),
-                     game.option_labels(st, pending.options[0])))
+        seen.append((game.layout.seat_names[pending.seats[0]], prompt_of(game, st, pending.seats[0]),
+                     option_labels(game, st, pending.options[0], pending.seats[0])))
         game.answer(st, [0] * len(pending.seats))
     return seen
 
@@ -260,21 +261,38 @@ def test_snow_planner_reads_dice_with_their_values_and_spaces_with_their_cost():
     to 3 ([Player Setup 13]); red places its die showing 1 on the snow area's space 1, so green
     is offered the snow area's space 2, whose cost is 2 (action_spaces.yaml: '1-2 snow 2', position
     2, cost 2), and red then the restaurant area first. The raise is a free action: its option
-    names its die by the die's label too, the die showing 1, the only one whose raise red can pay
-    (turn.sr raise_cost: as many tickets as the die's value; red holds 1 ticket)."""
+    reads with its die's label and its cost (turn.sr `as "raise the {d} (tickets to return: ...)"`):
+    the die showing 1, the only one whose raise red can pay (raise_cost: as many tickets as the
+    die's value; red holds 1 ticket)."""
     spaces = ["restaurant area, space 1 (cost 0)", "promotion area, space 1 (cost 0)",
               "ticket area, space 1 (cost 0)", "event area, space 1 (cost 0)", "guest area, space 1 (cost 0)",
               "vip area, space 1 (cost 0)", "summit area, space 1 (cost 0)", "job area, space 1 (cost 0)",
               "project area, space 1 (cost 0)"]
     assert _decisions("snow_planner", 2, 3, 6)[1:] == [
         ("red", "place a die on an action space",
-         ["red worker die showing 1", "red worker die showing 3", "free: raise a die (red worker die showing 1)"]),
-        ("red", "choose an action space for the die",
-         ["snow area, space 1 (cost 0)", *spaces, "free: raise a die (red worker die showing 1)"]),
+         ["red worker die showing 1", "red worker die showing 3",
+          "free: raise the red worker die showing 1 (tickets to return: 1)"]),
+        # the prompt names the die just chosen, with its value (turn.sr: "for the {d}")
+        ("red", "choose an action space for the red worker die showing 1",
+         ["snow area, space 1 (cost 0)", *spaces, "free: raise the red worker die showing 1 (tickets to return: 1)"]),
         ("green", "place a die on an action space", ["green worker die showing 1", "green worker die showing 3"]),
-        ("green", "choose an action space for the die", ["snow area, space 2 (cost 2)", *spaces]),
-        ("red", "choose an action space for the die", spaces),
+        ("green", "choose an action space for the green worker die showing 1",
+         ["snow area, space 2 (cost 2)", *spaces]),
+        ("red", "choose an action space for the red worker die showing 3", spaces),
     ]
+
+
+def test_snow_planner_check_out_names_the_card_with_its_day_and_stay_conditions():
+    """[(f) Check-out Phase]: the first check-out of 2 players, seed 3, first options throughout,
+    asks green about opening guest 2, on DAY 1, which stays on with 0 windows on DAY 1 and 1 on
+    DAY 2 (opening_guests.yaml: stay [0, 1]; hotel.sr `as "check-out: {c} stays ..."`)."""
+    from snowrules.compile.compiler import load_program
+    game = Game(load_program("snow_planner", None, 2))
+    st = game.start(3)
+    while "stays" not in st.pending.options[0]:
+        game.answer(st, [0] * len(st.pending.seats))
+    assert (game.layout.seat_names[st.pending.seats[0]], prompt_of(game, st, st.pending.seats[0])) == (
+        "green", "check-out: opening guest 2 (DAY 1; to stay: 0/1 windows on DAY 1/2) stays another day or checks out")
 
 
 def test_snow_planner_cards_read_with_their_day_and_stay_conditions():

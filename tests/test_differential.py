@@ -31,6 +31,7 @@ from collections.abc import Callable
 import pytest
 from conftest import configurations, game_for, generator_draw, round_trip
 from snowrules.load.ruleset import bundled_names, load_ruleset
+from snowrules.model.events import kinds_of
 from snowrules.model.rng import seed_state
 from snowrules.model.state import State
 from snowrules.play.agents import Observation, RandomAgent, agent_seed, play
@@ -162,6 +163,9 @@ def test_every_caller_plays_the_same_game(case):
         assert log == reference, (f"{caller.__name__} differs from listened at event {first}: "
                                   f"{log[first:first + 1]} != {reference[first:first + 1]}")
         assert _end(game, other_end) == _end(game, end)
+    # the stopped callers ran the generated code, not the VM: every statement of every bundled
+    # program can stop there (payments, reactions, free actions and offers included)
+    assert game.played_through(kinds_of(None), "stoppable") is not False
     unlistened = play(game, _agents(game, SEED), SEED)
     assert _end(game, unlistened) == _end(game, end)
 

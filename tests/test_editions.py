@@ -52,7 +52,7 @@ def test_reserved_words_by_edition(edition, text, expected):
         found = list(error.diagnostics) + notes
     assert [(d.code, d.severity, d.position.line, d.position.col, d.message) for d in found] == expected
     renamed = [d.hint for d in found if d.severity == "warning"]
-    assert all(h == "rename it my_dice and declare `language: 2` (`snowrules upgrade` does both)" for h in renamed)
+    assert all(h == "rename it my_dice and declare `language: 3` (`snowrules upgrade` does both)" for h in renamed)
 
 
 def test_the_editions_table_reserves_exactly_what_the_grammar_cannot_tell_from_a_name():
@@ -74,7 +74,7 @@ def folder(tmp_path: Path, edition: int | None, entry: str, schema: str) -> Path
 COUNTS = [
     (None, "  - {name: star, count: 5}", SCHEMA_WITH_COUNT, 5, [
         ("SR123", "note", 1, 1, "no `language:` here: this ruleset is read as edition 1 of the language "
-                                "(the current edition is 2)"),
+                                "(the current edition is 3)"),
         ("SR121", "warning", 3, 18, "`count: 5` here made 5 copies in edition 1; edition 2 writes `copies: 5`")]),
     (1, "  - name: star\n    count: 3", SCHEMA_CLOSED, 3, [
         ("SR121", "warning", 4, 5, "`count: 3` here made 3 copies in edition 1; edition 2 writes `copies: 3`")]),
@@ -105,6 +105,8 @@ EDITION_1 = {
     "rules.sr": "game \"Old\"\nzone deck shared hidden\ncounter score per player from 0\n"
                 "define winners() = players\neach turn:\n    for each p in players:\n"
                 "        let dice = size(deck)  # the deck's size\n        add dice to p.score\n"
+                "        ask p to choose n from [1, 2] as \"take {1 or 2}\":  # braces: text in edition 1\n"
+                "            add n to p.score\n"
                 "    end game winners winners()\n",
 }
 
@@ -120,22 +122,24 @@ def test_upgrade_prints_then_writes_the_rewrites(tmp_path, capsys):
         "F/components/cards.yaml:5:18: count -> copies",
         "F/rules.sr:7:13: dice -> my_dice",
         "F/rules.sr:8:13: dice -> my_dice",
+        'F/rules.sr:9:42: "take {1 or 2}" -> "take {{1 or 2}}"',
         "F/schemas/card.schema.json: no longer declares count",
-        "F/ruleset.yaml: language: 2",
-        "6 change(s) to edition 2; `snowrules upgrade F --write` makes them",
+        "F/ruleset.yaml: language: 3",
+        "7 change(s) to edition 3; `snowrules upgrade F --write` makes them",
     ]
     assert all((tmp_path / n).read_text() == t for n, t in EDITION_1.items())  # nothing written
     assert main(["upgrade", str(tmp_path), "--write"]) == 0
     capsys.readouterr()
     assert (tmp_path / "components/cards.yaml").read_text() == (
         "schema: card.schema.json\ncomponents:\n  - name: star   # five\n    copies: 5\n  - {name: moon, copies: 2}\n")
-    assert (tmp_path / "rules.sr").read_text() == EDITION_1["rules.sr"].replace(" dice", " my_dice")
-    assert "version: \"1\"\nlanguage: 2\nplayers" in (tmp_path / "ruleset.yaml").read_text()
+    assert (tmp_path / "rules.sr").read_text() == EDITION_1["rules.sr"].replace(" dice", " my_dice").replace(
+        "{1 or 2}", "{{1 or 2}}")
+    assert "version: \"1\"\nlanguage: 3\nplayers" in (tmp_path / "ruleset.yaml").read_text()
     ruleset, problems = read_ruleset(str(tmp_path))
-    assert (problems, ruleset.edition_notes, ruleset.edition) == ([], [], 2)
+    assert (problems, ruleset.edition_notes, ruleset.edition) == ([], [], 3)
     assert sorted((c.name, c.count) for c in ruleset.components) == [("moon", 2), ("star", 5)]
     assert main(["upgrade", str(tmp_path)]) == 0
-    assert capsys.readouterr().out == f"{tmp_path}: already in edition 2 of the language: nothing to rewrite\n"
+    assert capsys.readouterr().out == f"{tmp_path}: already in edition 3 of the language: nothing to rewrite\n"
 
 
 @pytest.mark.parametrize("args, code, said", [

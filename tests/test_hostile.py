@@ -184,6 +184,13 @@ def unlisted_symlink_outside(game: Path, root: Path):
     return "components/leak.yaml", 1
 
 
+def many_prompt_values(game: Path, root: Path):
+    # a prompt of 10,000 values (each would be parsed on its own): refused at the 17th
+    line = replace(game / "rules.sr", 'as "bid for the point card worth {first(prize).value}"',
+                   'as "' + "{p}" * 10_000 + '"')
+    return "rules.sr", line
+
+
 HOSTILE = [
     # (case, the code it is refused with)
     (component_bomb, "SR702"),
@@ -195,6 +202,7 @@ HOSTILE = [
     (huge_roll, "SR704"),
     (huge_range, "SR704"),
     (deep_nesting, "SR705"),
+    (many_prompt_values, "SR214"),
     (huge_board, "SR708"),
     (absolute_path, "SR106"),
     (parent_path, "SR106"),

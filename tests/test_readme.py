@@ -132,7 +132,7 @@ EXPECTATIONS = [
     (r"--agents human,random,random$", _contains("Snow Time - 3 players", "to choose", "choice 1-")),
     (r"validate rulesets/snow_time$", _contains("rulesets/snow_time: valid")),
     (r"snowrules new my_game$", _contains("my_game: a new ruleset (7 files)")),
-    (r"upgrade rulesets/snow_time$", _contains("rulesets/snow_time: already in edition 2 of the language")),
+    (r"upgrade rulesets/snow_time$", _contains("rulesets/snow_time: already in edition 3 of the language")),
     (r"test snow_time$", _contains(" passed, 0 failed")),
     (r"explain goofspiel --players 2 --code$",
      _contains("# snowrules module", "goofspiel, 2 players", "def _block", "rulesets/goofspiel/rules.sr:")),

@@ -45,7 +45,8 @@ def test_a_person_plays_goofspiel_with_help_a_name_and_undo():
     undo after p1 answered, then numbers to the end."""
     child = spawn("run", "goofspiel", "--agents", "human,random", "--seed", "1", *SHORT)
     first = ask(child, "?")
-    assert first.endswith("--- p0 to choose (bid for the point card) ---\r\n"      # the decision's prompt
+    # the decision's prompt, with the point card's value (rules.sr: "worth {first(prize).value}")
+    assert first.endswith("--- p0 to choose (bid for the point card worth 1) ---\r\n"
                           "  p0.hand: p0 bid 1, p0 bid 2, p0 bid 3, p0 bid 4\r\n"
                           "  point_deck: prize 4, prize 3, prize 2\r\n  prize: prize 1\r\n"
                           "  p0.score=0\r\n"                                  # the score, shown at 0
@@ -55,7 +56,7 @@ def test_a_person_plays_goofspiel_with_help_a_name_and_undo():
     assert "nothing to undo: you have not answered yet" in ask(child, "BID 2")   # a name, any case
     second = ask(child, "undo")
     assert "chosen: p0: p0 bid 2" in second and "p1 wins prize 1 with p1 bid 4" in second
-    assert ("--- p0 to choose (bid for the point card) ---\r\n"
+    assert ("--- p0 to choose (bid for the point card worth 2) ---\r\n"
             "  p0.hand: p0 bid 1, p0 bid 3, p0 bid 4\r\n  p0.played: p0 bid 2\r\n"
             "  point_deck: prize 4, prize 3\r\n  prize: prize 2\r\n  p0.score=0\r\n") in second  # what changed
     assert "cannot undo: p1 has answered since" in ask(child, "3")              # bid 4 on prize 2
@@ -112,14 +113,16 @@ def test_a_person_reads_snow_planner_dice_spaces_and_cards_with_their_values():
     3 ([Player Setup 13]); red (first) places its die showing 3, told with its value in green's
     account; green's die options and holdings read with their values, the spaces with their cost
     (action_spaces.yaml, the 1-2 side: each area's space 1 costs 0), the opening guest with its
-    DAY and stay conditions (opening_guests.yaml: 0 windows on DAY 1, 1 on DAY 2)."""
+    DAY and stay conditions (opening_guests.yaml: 0 windows on DAY 1, 1 on DAY 2). Zones read as
+    setup.sr says: space[7] is the 1-2 side's action space number 7, the ticket area's space 1
+    (action_spaces.yaml '1-2 ticket 1'), a worker zone is the player's worker area."""
     child = spawn("run", "snow_planner", "--players", "2", "--seed", "3", "--agents", "human,random")
     ask(child, "1")                                     # keep the talent ENTREPRENEUR
     dice = ask(child, "1")                              # the die showing 1
-    assert "    red worker die showing 3: red.workers -> space[7]\r\n" in dice
+    assert "    red worker die showing 3: red's worker area -> ticket area, space 1 (cost 0)\r\n" in dice
     assert ("--- green to choose (place a die on an action space) ---\r\n"
-            "  green.workers: green worker die showing 1, green worker die showing 3\r\n") in dice
-    assert "  green.rooms: opening guest 2 (DAY 1; to stay: 0/1 windows on DAY 1/2)\r\n" in dice
+            "  green's worker area: green worker die showing 1, green worker die showing 3\r\n") in dice
+    assert "  green's guest rooms: opening guest 2 (DAY 1; to stay: 0/1 windows on DAY 1/2)\r\n" in dice
     assert "  1) green worker die showing 1\r\n  2) green worker die showing 3\r\nchoice 1-2 " in dice
     spaces = ask(child, "1")                            # the snow area's space 1
     assert "    chosen: green: green worker die showing 1\r\n" in spaces

@@ -101,7 +101,7 @@ def test_each_seat_reads_its_own_view_only():
     assert "p1 bid" not in json.dumps(mine)        # p1's cards are named nowhere in p0's page
     assert theirs["view"]["zones"]["p0.hand"] == {"count": 13}
     assert "p0 bid" not in json.dumps(theirs)
-    assert mine["decisions"] == [{"seat": 0, "seat_name": "p0", "choice": "bid for the point card",
+    assert mine["decisions"] == [{"seat": 0, "seat_name": "p0", "choice": "bid for the point card worth 13",
                                   "options": [f"p0 bid {n}" for n in range(1, 14)], "cells": None}]
     assert (mine["you"], mine["waiting"], mine["result"]) == ("p0", ["p0", "p1"], None)
 

@@ -24,6 +24,7 @@ Needs the `open-spiel` package (`pip install 'snowrules[openspiel]'`).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import cache, cached_property
 from itertools import repeat
 from typing import Any, NamedTuple
@@ -52,7 +53,6 @@ from snowrules.model.state import State
 from snowrules.model.values import Decision
 from snowrules.runtime.engine import Game
 from snowrules.runtime.returns import evaluate_manifest, seat_returns
-from snowrules.runtime.vm import run
 
 PREFIX = "snowrules_"
 # Whose turn, as pyspiel names it (read at every node: module constants, not enum lookups).
@@ -146,7 +146,7 @@ class SnowrulesGame(pyspiel.Game):
         self.first_state: tuple[State, Recall, int, Node | None] | None = None
         # Its states' class: SnowrulesState with what they read at every node (see Shared).
         self.state_class = type(f"{type(self).__name__}State", (SnowrulesState,),
-                                {"_shared": Shared(self.ids, self.program)})
+                                {"_shared": Shared(self.ids, self.program, self.engine.go_on)})
 
     def _utility(self, declared: bool) -> tuple[str, float | None]:
         """How the returns add up, and their sum when it is fixed. The manifest's `utility` may
@@ -377,7 +377,7 @@ class SnowrulesState(pyspiel.State):
                 self.get_game().engine.answer(st, [index])
             else:
                 st.answer = value
-                run(self._shared.program, st)
+                self._shared.go_on(st)
             after = st.pending
             if after is None or not after.chance or st.result is not None:
                 if node.by_option:  # the next draw, after the decisions between, may keep these ids
@@ -399,7 +399,7 @@ class SnowrulesState(pyspiel.State):
             self.get_game().engine.answer(st, [index])
         else:
             st.answer = value
-            run(self._shared.program, st)
+            self._shared.go_on(st)
         self._observe()
 
     def _apply_actions(self, actions: list[int]) -> None:
@@ -432,7 +432,7 @@ class SnowrulesState(pyspiel.State):
             self.get_game().engine.answer(st, answers)
         else:
             st.answer = values
-            run(self._shared.program, st)
+            self._shared.go_on(st)
         self._observe()
 
     # ---- what the seats remember ------------------------------------------------------------
@@ -556,3 +556,4 @@ class Shared(NamedTuple):
 
     ids: dict[tuple, dict]
     program: Program
+    go_on: Callable[[State], None]  # the engine's: runs a state whose answer is set on to its next node

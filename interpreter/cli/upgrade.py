@@ -2,7 +2,7 @@
 of the language, printed, or applied with --write.
 
 The rewrites are the edition warnings the reader gives (language/editions.py's table: `count:`
-for copies, a name a later edition reserves), each at its place; with them the manifest gets
+for copies, a name a later edition reserves, a prompt's braces doubled), each at its place; with them the manifest gets
 `language: N`, and a schema of the ruleset's own that declared the old key (`count`, as edition 1
 schemas did) loses it. Only the words at those places change, so comments and layout are kept.
 Each file is written whole to a temporary file beside it and moved over it (never half written).
@@ -13,11 +13,13 @@ import json
 import os
 import re
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from snowrules.language import editions
 from snowrules.language.diagnostics import Diagnostic, Position, RulesetError
+from snowrules.language.prompt_text import escaped_text
 from snowrules.load.ruleset import find_ruleset, read_ruleset
 from snowrules.load.yaml_files import load_yaml
 
@@ -36,9 +38,12 @@ class Rewrite:
         return f"{self.path}:{self.line}:{self.col}: {self.old} -> {self.new}"
 
 
-def rewrites(notes: list[Diagnostic], taken: frozenset[str] = frozenset()) -> list[Rewrite]:
+def rewrites(notes: list[Diagnostic], taken: frozenset[str] = frozenset(),
+             line_at: Callable[[str, int], str] | None = None) -> list[Rewrite]:
     """The rewrite of each edition warning, by its change's row of the table. A renamed word gets
-    a name no word of the ruleset (`taken`) has: `my_dice`, else `my_dice_2`, ..."""
+    a name no word of the ruleset (`taken`) has: `my_dice`, else `my_dice_2`, ... A prompt's
+    braces are doubled in its whole quoted text, read at the warning's place (`line_at(path,
+    line)`: that line of the file)."""
     by_code = {c.code: c for c in editions.CHANGES}
     found: list[Rewrite] = []
     for note in notes:
@@ -46,11 +51,22 @@ def rewrites(notes: list[Diagnostic], taken: frozenset[str] = frozenset()) -> li
         if change is None:
             continue
         where = note.position
+        if change.kind == "prompt braces":
+            quoted = re.match(r'"[^"\n]*"', (line_at or _line_of)(where.path, where.line)[where.col - 1:])
+            if quoted:
+                found.append(Rewrite(Path(where.path), where.line, where.col, quoted.group(),
+                                     escaped_text(quoted.group())))
+            continue
         word = re.match(r"`?'?([A-Za-z_]\w*)", note.message)
         old = change.old if change.kind == "component key" else (word.group(1) if word else "")
         new = change.new if change.kind == "component key" else _free(change.new.format(word=old), taken)
         found.append(Rewrite(Path(where.path), where.line, where.col, old, new))
     return sorted(set(found), key=lambda r: (str(r.path), r.line, r.col))
+
+
+def _line_of(path: str, line: int) -> str:
+    lines = Path(path).read_text(encoding="utf-8").split("\n")
+    return lines[line - 1] if 0 < line <= len(lines) else ""
 
 
 def _free(name: str, taken: frozenset[str]) -> str:
@@ -68,7 +84,8 @@ def apply(text: str, changes: list[Rewrite]) -> tuple[str, list[Rewrite]]:
     for r in sorted(changes, key=lambda r: (r.line, r.col), reverse=True):  # later columns first
         line = lines[r.line - 1] if 0 < r.line <= len(lines) else ""
         at = r.col - 1
-        if line[at:at + len(r.old)] != r.old or re.match(r"\w", line[at + len(r.old):at + len(r.old) + 1]):
+        after = line[at + len(r.old):at + len(r.old) + 1]
+        if line[at:at + len(r.old)] != r.old or (re.match(r"\w", r.old[-1:]) and re.match(r"\w", after)):
             missed.append(r)
             continue
         lines[r.line - 1] = line[:at] + r.new + line[at + len(r.old):]

@@ -79,6 +79,16 @@ class ChanceStep:
             progress = self.apply(st, env, progress, chosen)
 
     def run(self, st: State, frame: list, env: list, program: Any) -> bool:
+        if self.advance(st, env):
+            frame.pc -= 1  # asked again, with the outcome
+            return True
+        return False
+
+    def advance(self, st: State, env: list) -> bool:
+        """Draw on (the outcome of a waiting draw, in st.answer, taken first) until the statement
+        is done (False) or, in an explicit state, a draw waits as a chance decision in
+        `st.pending` (True): the VM's `run` and the generated code's chance statement
+        (compile/playthrough.py) both go on from here."""
         pending = st.pending
         if pending is not None:  # the outcome of a waiting draw is in st.answer
             outcome = st.answer
@@ -94,7 +104,6 @@ class ChanceStep:
                 continue
             st.pending = Decision([], [outcomes], False, self.rule, self.what, self.kind, chance=True,
                                   progress=progress, weights=weights)
-            frame.pc -= 1
             return True
         return False
 
@@ -262,12 +271,12 @@ class DrawStep(ChanceStep):
         progress["left"] -= 1
         return progress if progress["left"] > 0 and st.zones[a] else None
 
-    def run(self, st: State, frame: list, env: list, program: Any) -> bool:
-        """ChanceStep.run for a draw, the common chance node (a deal: one per component dealt):
-        the same draws, progress and decisions, with `apply`, `outcomes` and `weights` (always
-        None: any item left is as likely) written in."""
+    def advance(self, st: State, env: list) -> bool:
+        """ChanceStep.advance for a draw, the common chance node (a deal: one per component
+        dealt): the same draws, progress and decisions, with `apply`, `outcomes` and `weights`
+        (always None: any item left is as likely) written in."""
         if not st.explicit:
-            return super().run(st, frame, env, program)
+            return super().advance(st, env)
         pending = st.pending
         if pending is not None:  # the outcome of a waiting draw is in st.answer
             outcome = st.answer
@@ -294,7 +303,6 @@ class DrawStep(ChanceStep):
             progress = {"from": a, "to": b, "left": n}
         st.pending = Decision([], [source[:]], False, self.rule, self.what, self.kind, True, None, False, False,
                               progress)
-        frame.pc -= 1
         return True
 
     def sampled(self, st: State, env: list) -> None:

@@ -23,6 +23,7 @@ from snowrules.compile.fuse import PYTHON_ERRORS, rules_error
 from snowrules.compile.ir.effects import Effects
 from snowrules.compile.ir.lower import Lowering, outline
 from snowrules.compile.ir.nodes import Ask, Outline
+from snowrules.compile.prompt_values import compile_option_texts, compile_zone_texts
 from snowrules.compile.reactions import Events
 from snowrules.compile.scope import BOUND_NAMES, BUILTIN_VALUES, RoutineSlots, Scope, Symbols, Variable, suggest
 from snowrules.compile.statements import StatementCompiler, TriggerRuntime
@@ -259,6 +260,9 @@ class _Compiler:
         if free_decls:
             FreeActionCompiler(statements, self.diag, self.seen).compile(
                 free_decls, statements.free_table, phase_names(every_node))
+        # how each free action's option reads, where it says (`as "TEXT"`)
+        option_texts = compile_option_texts(self.exprs, free_decls, statements.free_table.actions) if free_decls else {}
+        zone_texts = compile_zone_texts(self.exprs, self._of(s.ZoneDecl))  # how zones read, where they say
 
         interface = self._interface()
         if not self.diag.items:
@@ -277,6 +281,7 @@ class _Compiler:
             explicit_chance=self.explicit_chance,
             options=dict(ruleset.option_values), reactions=self.events.program_table(),
             free_actions=statements.free_table.actions if free_decls else [], display=dict(ruleset.display),
+            option_texts=option_texts, zone_texts=zone_texts,
             prompts={str(x.pos): x.prompt for x in self.outline.statements() if isinstance(x, Ask) and x.prompt})
 
     def _field_expressions(self) -> None:

@@ -19,6 +19,7 @@ from snowrules.compile import apply
 from snowrules.compile.closures import Fn, const, constant_in, fail
 from snowrules.compile.reactions import ReactionTable, dispatch
 from snowrules.compile.scope import Scope, family_name
+from snowrules.compile.steps import Stopped, answered, resumed_answer
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Position
 from snowrules.model import kinds as t
@@ -147,17 +148,22 @@ class PayStep:
             waiting += apply.change_counter(st, i, new, penalty.triggers, self.rule, penalty.react) or []
         return waiting
 
-    def settle_inline(self, st, env) -> list:
-        """The payment straight through: a decision, if any, is answered by `st.decide` at once.
-        The triggered bodies that may wait, for the caller to run."""
+    def settle_inline(self, st, env) -> list | Stopped:
+        """The payment straight through: a decision, if any, is answered by `st.decide` at once
+        (with no `st.decide`, the game stops there: a steps.Stopped is returned). The triggered
+        bodies that may wait, for the caller to run."""
+        if st.pending is not None:  # a stopped game resumed at this payment with the chosen way
+            answer = resumed_answer(st)
+            return self._settle(st, env, answer["paid"], answer["worth"])
         if self.penalty is not None:
             return self._short(st, env)
         amount, where, rates, ways = self._ways(st, env)
         if self._at_once(st, where, ways):
             return self._settle(st, env, list(ways[0].paid), ways[0].worth)
         st.pending = self._decision(amount, where, rates, ways)
-        answer = st.decide(st)
-        st.pending = None
+        answer = answered(st)
+        if answer.__class__ is Stopped:
+            return answer
         return self._settle(st, env, answer["paid"], answer["worth"])
 
     def native(self, st, env) -> None:

@@ -22,8 +22,9 @@ which reactions fire once it is done, runs the `when` rules it set off, then the
 the VM's order; a decision offering free actions is a loop that runs each free action taken
 and asks again (these templates are in compile/playthrough_events.py).
 
-Only a program whose every step is known here is played through (chance steps wait only in
-explicit games, which the VM runs); `playthrough` returns None otherwise.
+Only a program whose every step is known here is played through; `playthrough` returns None
+otherwise. A program compiled with explicit chance (the OpenSpiel adapter's) has its draws as
+steps: in an explicit state each waits as a chance decision, and the game stops there.
 """
 from __future__ import annotations
 
@@ -32,11 +33,12 @@ import sys
 from collections.abc import Callable
 
 from snowrules.compile import apply, budget, fuse
+from snowrules.compile.chance import ChanceStep
 from snowrules.compile.closures import constant_in
 from snowrules.compile.costs import PayStep
 from snowrules.compile.free_actions import FreeChooseStep, OfferStep
 from snowrules.compile.generated_module import GeneratedModule
-from snowrules.compile.playthrough_events import EventTemplates, trigger_routines
+from snowrules.compile.playthrough_events import EventTemplates
 from snowrules.compile.playthrough_stops import StopTemplates, stopped
 from snowrules.compile.procedure_calls import RoutineCall
 from snowrules.compile.reactions import Reacting
@@ -100,9 +102,9 @@ def playthrough(program: Program, heard: frozenset[str] = frozenset(), resumable
         sys.setrecursionlimit(limit)
     position = program.blocks[program.main.block].position
 
-    def ended(st, run: Callable, *arguments) -> None:
+    def ended(st, run: Callable, *arguments) -> Stopped | None:
         try:
-            run(*arguments)
+            return run(*arguments)
         except GameEnded as end:
             apply.end_game(st, end.ending)
         except SnowrulesError:
@@ -116,26 +118,54 @@ def playthrough(program: Program, heard: frozenset[str] = frozenset(), resumable
     def rest(st) -> None:
         """A state stopped by the VM played on to its end: its frames from the top down, each
         block's statements from the frame's `pc` and what its kind does at its end (the next
-        items of a loop, the next turns), everything they start running in place."""
+        items of a loop, the next turns), everything they start running in place. (`ended`
+        written in: a game answered from outside comes here at every decision.)"""
         frames = st.frames
-
-        def frames_run() -> None:
+        try:
             while frames:
                 frame = frames[-1]
-                try:
-                    resumes[frame.block](st, frame)
-                except Stopped as stop:
+                if counted:
+                    running_from_frames(frames)
+                stop = resumes[frame.block](st, frame)
+                if stop is not None:
+                    left = stop.frames
+                    if len(left) == 1 and left[0][0] == frame.block and left[0][2] is st.envs[frame.env]:
+                        # stopped again at one of its own statements (a deal's next draw, the
+                        # next seat's turn in its loop): the frame stays, at its new place
+                        frame.pc, frame.items, frame.index = left[0][1], left[0][3], left[0][4]
+                        return
                     frames.pop()  # the frames on the way out are this one's now
                     stopped(st, stop)
                     return
                 frames.pop()
-        ended(st, frames_run)
+        except GameEnded as end:
+            apply.end_game(st, end.ending)
+        except SnowrulesError:
+            raise
+        except fuse.PYTHON_ERRORS as error:
+            raise fuse.rules_error(error, position, "while the game ran") from None
+        finally:
+            if counted:
+                reactions_running[0] = free_action_running[0] = 0
+
+    # The counts the generated code keeps of the reactions and free actions running, read from
+    # the frames when a stopped game goes on from them, as the VM reads them (reactions.dispatch:
+    # a reaction has started when its frame's pc is past 0; free_actions.inside_one).
+    reactions_running, free_action_running = builder.reactions_running, builder.free_action_running
+    reacting = program.reactions.blocks if program.reactions is not None else frozenset()
+    freeing = frozenset(action.routine.block for action in program.free_actions)
+    counted = bool(reacting or freeing)
+
+    def running_from_frames(frames: list) -> None:
+        top = frames[-1]
+        reactions_running[0] = (top.block in reacting) + sum(
+            1 for frame in frames[:-1] if frame.block in reacting and frame.pc > 0)
+        free_action_running[0] = sum(1 for frame in frames if frame.block in freeing)
 
     def start(st) -> None:
         """A new game run to its first decision nobody answers in place (or its end)."""
-        try:
-            ended(st, main, st, st.envs[0])
-        except Stopped as stop:
+        stop = ended(st, main, st, st.envs[0])
+        if stop is not None:
             st.frames = []
             stopped(st, stop)
     play.module = builder.module  # its text: `snowrules explain --code`
@@ -167,12 +197,13 @@ class _Builder(EventTemplates, StopTemplates):
         self.free_action_running = [0]
         self.unfilled: list[tuple[dict, ResolveStep]] = []  # see effect_entries
         self.entries: dict[int, Callable] = {}  # an effect's block id -> its entry
+        self.on_stop: list[str] = []  # see StopTemplates
 
     def function(self, block_id: int) -> Run:
         if block_id not in self.functions:
             self.building.add(block_id)
             try:
-                lines, namespace = self.block_lines(block_id)
+                lines, namespace = self.separately(lambda: self.block_lines(block_id))
                 lines = self.final_lines(lines, namespace)
                 name = fuse.fresh("_block")
                 source = f"def {name}(st, env):\n" + "\n".join(fuse.indent(lines))
@@ -223,8 +254,8 @@ class _Builder(EventTemplates, StopTemplates):
             more, ns, _ = fuse.block_code(native)
             namespace.update(ns)
             return lines + more
-        return lines + self.stopping(self.step_lines(block.steps[pc], namespace), f"{int(block.id)}, {int(pc)}",
-                                     loop, namespace)
+        return lines + self.stopping(f"{int(block.id)}, {int(pc)}", loop,
+                                     lambda: self.step_lines(block.steps[pc], namespace))
 
     def value(self, fn, namespace: dict) -> str:
         src, ns = fuse.expression(fn)
@@ -248,9 +279,10 @@ class _Builder(EventTemplates, StopTemplates):
             lines = []
             for number, (cond, block) in enumerate(step.branches):
                 lines += [f"{'if' if number == 0 else 'elif'} {self.value(cond, ns)}:",
-                          f"    {self.call(block, ns)}"]
+                          *fuse.indent(self.checked(self.call(block, ns)))]
             if step.otherwise is not None:
-                lines += (["else:"] if lines else ["if True:"]) + [f"    {self.call(step.otherwise, ns)}"]
+                otherwise = self.checked(self.call(step.otherwise, ns))
+                lines += (["else:"] if lines else ["if True:"]) + fuse.indent(otherwise)
             return lines
         # Loops count their rounds against the game's step budget, as native loops do (budget.py).
         if kind is ForStep:
@@ -278,7 +310,7 @@ class _Builder(EventTemplates, StopTemplates):
         if kind is WhileStep:
             fail, where = self.bound(budget.over_budget, ns), self.bound(self.program.blocks[step.block].position, ns)
             return [f"while {self.value(step.cond, ns)}:",
-                    f"    {self.call(step.block, ns)}",
+                    *fuse.indent(self.checked(self.call(step.block, ns))),
                     *fuse.indent(budget.charge_lines("1", where, fail))]
         if kind is RepeatStep:
             rounds = fuse.fresh()
@@ -292,34 +324,37 @@ class _Builder(EventTemplates, StopTemplates):
             return self.turns_lines(step, ns)
         if kind is _CallStep:
             lines = [f"env[{int(slot)}] = {self.value(arg, ns)}" for slot, arg in step.bindings]
-            return lines + [self.call(step.block, ns)]
+            return lines + self.checked(self.call(step.block, ns))
         if kind is RoutineCall:  # a procedure compiled once: its own environment, its arguments first
             values = "".join(f"{self.value(arg, ns)}, " for arg in step.arguments)
             spare = self.bound((None,) * (step.env_size - len(step.arguments)), ns)
-            return [self.call(step.block, ns, f"[{values}*{spare}]")]
-        if self.stoppable and kind in (FreeChooseStep, OfferStep, Reacting, TriggeredAdd, PayStep):
-            raise _NotPlayable(f"{kind.__name__} cannot stop yet")  # their frames are the VM's own
-        if self.stoppable and kind is ChooseStep and step.simultaneous and step.count_mode is not None \
-                and step.block is not None:
-            raise _NotPlayable("a simultaneous choice of several items cannot stop yet")
+            return self.checked(self.call(step.block, ns, f"[{values}*{spare}]"))
+        if self.stoppable and kind is ChooseStep and step.simultaneous and step.count_mode is not None:
+            return self.answered_together_lines(step, ns)
         if kind is FreeChooseStep:
-            return [f"{self.bound(self.free_choose(step, self.answered(step)), ns)}(st, env)"]
+            return self.checked(f"{self.bound(self.free_choose(step, self.answered(step)), ns)}(st, env)")
         if kind is OfferStep:
-            return [f"{self.bound(self.offer(step), ns)}(st, env)"]
+            return self.checked(f"{self.bound(self.offer(step), ns)}(st, env)")
         if kind is Reacting:
-            return [f"{self.bound(self.reacting(step), ns)}(st, env)"]
+            return self.checked(f"{self.bound(self.reacting(step), ns)}(st, env)")
         if kind is ChooseStep and step.count_mode is None:  # one item (or none, when optional)
             return self.choose_each_lines(step, ns) if step.simultaneous else self.choose_one_lines(step, ns)
         if kind is ChooseStep and not step.simultaneous:
             return self.choose_count_lines(step, ns)
         if kind is ChooseStep:
-            return [f"{self.bound(step.played_through, ns)}(st, env, {self.bound(self.answered(step), ns)})"]
+            return self.played_through_lines(step, ns)
         if kind is ResolveStep:
             return self.resolve_lines(step, ns)
         if kind is TriggeredAdd:
-            return [f"{self.bound(self.triggered(step), ns)}(st, env)"]
+            return self.checked(f"{self.bound(self.triggered(step), ns)}(st, env)")
         if kind is PayStep:
-            return [f"{self.bound(self.pay(step), ns)}(st, env)"]
+            return self.checked(f"{self.bound(self.pay(step), ns)}(st, env)")
+        if isinstance(step, ChanceStep):  # a draw of a program with explicit chance: it waits in an explicit state
+            advance = f"{self.bound(step.advance, ns)}(st, env)"
+            if not self.stoppable:
+                return [advance]
+            return [f"if {advance}:", f"    _r = {self.bound(Stopped, ns)}()",
+                    *fuse.indent([*self.on_stop, "return _r"])]
         raise _NotPlayable(kind.__name__)
 
     def choose_one_lines(self, step: ChooseStep, ns: dict) -> list[str]:
@@ -338,7 +373,9 @@ class _Builder(EventTemplates, StopTemplates):
                 "else:",
                 f"    if len({found}) == 1 and not st.explicit: env[{slot}] = {found}[0]",
                 f"    elif st.draws is not None: env[{slot}] = {found}[{drawn}]",
-                f"    else: env[{slot}] = {self.bound(step.ask_one, ns)}(st, {player}, {found})",
+                "    else:",
+                *fuse.indent(fuse.indent(self.checked_value(f"env[{slot}]", f"{self.bound(step.ask_one, ns)}(st, "
+                                                                              f"{player}, {found})", ns))),
                 *fuse.indent(body)]
 
     def choose_each_lines(self, step: ChooseStep, ns: dict) -> list[str]:
@@ -364,7 +401,9 @@ class _Builder(EventTemplates, StopTemplates):
                 f"        {answered} = []",
                 f"        for {seat}, {found} in {pairs}:"
                 f" {answered}.append(({seat}, {found}[{seat_draw_text(seat, f'len({found})')}]))",
-                f"    else: {answered} = {self.bound(_asked_each(step.ask_each), ns)}(st, {pairs})",
+                "    else:",
+                *fuse.indent(fuse.indent(self.checked_value(answered, f"{self.bound(_asked_each(step.ask_each), ns)}"
+                                                                      f"(st, {pairs})", ns))),
                 *self.each_answered(step, answered, seat, answer, seat_slot, slot, body, ns)]
 
     def offered(self, step: ChooseStep, ns: dict) -> str:
@@ -373,6 +412,10 @@ class _Builder(EventTemplates, StopTemplates):
         items = self.value(step.source, ns)
         return f"({items} + [None])" if step.optional else items
 
+    def played_through_lines(self, step: ChooseStep, ns: dict) -> list[str]:
+        """A decision as ChooseStep.played_through asks it, what follows as a function."""
+        return self.checked(f"{self.bound(step.played_through, ns)}(st, env, {self.bound(self.answered(step), ns)})")
+
     def body_lines(self, step: ChooseStep, ns: dict) -> list[str]:
         """The lines of what follows a decision's answer: its native statements in place, or a
         call of its block's function."""
@@ -380,7 +423,7 @@ class _Builder(EventTemplates, StopTemplates):
             body, body_ns, _ = fuse.block_code(step.native_body)
             ns.update(body_ns)
             return body
-        return ["pass"] if step.block is None else [self.call(step.block, ns)]
+        return ["pass"] if step.block is None else self.checked(self.call(step.block, ns))
 
     def turns_lines(self, step: TurnsStep, ns: dict, done: str | None = None) -> list[str]:
         """`each turn:` / `rounds N:` as TurnsStep and the VM's end of a turns block run it: each
@@ -408,7 +451,7 @@ class _Builder(EventTemplates, StopTemplates):
         answer bound and what follows in place. Any other case is
         ChooseStep.played_through_one, with what follows as a function."""
         if step.count_mode is None:
-            return [f"{self.bound(step.played_through, ns)}(st, env, {self.bound(self.answered(step), ns)})"]
+            return self.played_through_lines(step, ns)
         player, items, count, length, table, total = (fuse.fresh() for _ in range(6))
         slot = int(step.slot)
         if step.count_mode == "exactly":
@@ -434,8 +477,9 @@ class _Builder(EventTemplates, StopTemplates):
                 f"        env[{slot}] = [{items}[_i] for _i in {table}[0 if {total} == 1 else "
                 f"{seat_draw_text(player, total)}]]",
                 *fuse.indent(fuse.indent(self.body_lines(step, ns))),
-                f"else: {self.bound(step.played_through_one, ns)}(st, env, {player}, "
-                f"{self.bound(self.answered(step), ns)})"]
+                "else:",
+                *fuse.indent(self.checked(f"{self.bound(step.played_through_one, ns)}(st, env, {player}, "
+                                          f"{self.bound(self.answered(step), ns)})"))]
 
     def resolve_lines(self, step: ResolveStep, ns: dict) -> list[str]:
         """`resolve CARD for PLAYER` written inline (as ResolveStep.run, without a frame): the
@@ -445,7 +489,8 @@ class _Builder(EventTemplates, StopTemplates):
         return [f"{card} = {self.value(step.card, ns)}",
                 f"if {card} is not None:",
                 f"    {entry} = {self.bound(self.effect_entries(step), ns)}.get({self.bound(step.defs, ns)}[{card}])",
-                f"    if {entry} is not None: {entry}(st, {card}, {self.value(step.player, ns)})"]
+                f"    if {entry} is not None:",
+                *fuse.indent(fuse.indent(self.checked(f"{entry}(st, {card}, {self.value(step.player, ns)})")))]
 
     def effect_entries(self, step: ResolveStep) -> dict:
         """Definition -> the entry of its effect, a generated function `(st, this, me)` that makes
@@ -467,23 +512,11 @@ class _Builder(EventTemplates, StopTemplates):
                 table[definition] = self.entries[routine.block]
 
     def entry(self, routine) -> Callable:
-        lines, namespace = self.block_lines(routine.block)
+        lines, namespace = self.separately(lambda: self.block_lines(routine.block))
         lines = self.final_lines(lines, namespace)
         return _entry_function(self.module, lines, namespace, routine.env_size, routine.slots["this"],
                                routine.slots["me"])
 
-    def triggered(self, step: TriggeredAdd) -> Run:
-        functions, change = self.functions, step.change
-        for block in trigger_routines(self.program):
-            self.ensure(block.id)
-
-        def triggered(st, env) -> None:
-            for routine, player_slot, player in change(st, env) or ():
-                local = [None] * routine.env_size
-                if player_slot is not None:
-                    local[player_slot] = player
-                functions[routine.block](st, local)
-        return triggered
 
 SMALL_ENVIRONMENT = 12  # an effect's environment of at most this many slots is written as a list display
 
@@ -504,9 +537,10 @@ def _entry_function(module: GeneratedModule, lines: list[str], namespace: dict, 
 
 def _asked_each(ask_each: Callable) -> Callable:
     """ChooseStep.ask_each for (seat, options) pairs, answering (seat, answer) pairs."""
-    def asked(st, pairs: list[tuple]) -> list[tuple]:
+    def asked(st, pairs: list[tuple]) -> list[tuple] | Stopped:
         seats = [seat for seat, _ in pairs]
-        return list(zip(seats, ask_each(st, seats, [options for _, options in pairs])))
+        answers = ask_each(st, seats, [options for _, options in pairs])
+        return answers if answers.__class__ is Stopped else list(zip(seats, answers))
     return asked
 
 

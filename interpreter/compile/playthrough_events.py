@@ -12,6 +12,7 @@ from collections.abc import Callable
 from snowrules.compile.costs import PayStep
 from snowrules.compile.free_actions import DONE_INDEX, FREE_KEY, FreeChooseStep, OfferStep, is_free
 from snowrules.compile.reactions import Reacting, check_depth, fired_reactions
+from snowrules.compile.steps import Stopped, TriggeredAdd, answered, resumed_answer
 from snowrules.model.program import Program
 from snowrules.model.values import Decision
 
@@ -31,24 +32,41 @@ class EventTemplates:
         raise NotImplementedError
 
     def pay(self, step: PayStep) -> Run:
-        """A payment (compile/costs.py): its decision answered at once, then the triggers it set off
-        that may wait, in order, then its reactions (as PayStep does on the VM)."""
-        functions, settle = self.functions, step.settle_inline
+        """A payment (compile/costs.py): its decision answered at once (or the game stopped
+        there), then the triggers it set off that may wait, in order, then its reactions (as
+        PayStep does on the VM)."""
+        settle = step.settle_inline
+        after = self.after_statement(step.table, step.position)
+
+        def pay(st, env) -> Stopped | None:
+            waiting = settle(st, env)
+            if waiting.__class__ is Stopped:
+                return waiting
+            return after(st, waiting) if waiting or st.raised else None
+        return pay
+
+    def after_statement(self, table, position) -> Callable:
+        """What runs once a statement is done: the `when` rules it set off that may wait, in
+        order, then the reactions to the events it raised (`table`: None when it raises none),
+        decided before the first of them runs, as the VM pushes them all at once. When one of
+        them stops the game, the ones after it become frames at their start under it
+        (steps.Stopped.waiting), as on the VM's stack, and the stop is returned."""
+        functions = self.functions
         for block in trigger_routines(self.program):
             self.ensure(block.id)
-        react = self.reactions(step.table, step.position) if step.table is not None else None
+        react = self.reactions(table, position) if table is not None else None
 
-        def pay(st, env) -> None:
-            waiting = settle(st, env)
+        def after(st, waiting) -> Stopped | None:
             fired = react.fired(st) if react is not None and st.raised else None
-            for routine, player_slot, player in waiting:
-                local = [None] * routine.env_size
-                if player_slot is not None:
-                    local[player_slot] = player
-                functions[routine.block](st, local)
-            if fired:
-                react.run(st, fired)
-        return pay
+            if waiting:
+                for at, (routine, player_slot, player) in enumerate(waiting):
+                    stop = functions[routine.block](st, _routine_env(routine, player_slot, player))
+                    if stop is not None:
+                        stop.waiting([*((r.block, _routine_env(r, slot, p)) for r, slot, p in waiting[at + 1:]),
+                                      *((reaction.block, local) for reaction, local in fired or ())])
+                        return stop
+            return react.run(st, fired) if fired else None
+        return after
 
     # ---- events and free actions ----------------------------------------------------------
     def reactions(self, table, position) -> _Reactions:
@@ -59,97 +77,127 @@ class EventTemplates:
     def reacting(self, step: Reacting) -> Run:
         """A statement that raises events (compile/reactions.Reacting): which reactions fire is
         decided once it is done, then the `when` rules it set off run, then the reactions."""
-        functions, change = self.functions, step.change
-        for block in trigger_routines(self.program):
-            self.ensure(block.id)
-        react = self.reactions(step.table, step.position)
+        change, after = step.change, self.after_statement(step.table, step.position)
 
-        def reacting(st, env) -> None:
+        def reacting(st, env) -> Stopped | None:
             waiting = change(st, env)
-            fired = react.fired(st) if st.raised else None
-            for routine, player_slot, player in waiting or ():
-                local = [None] * routine.env_size
-                if player_slot is not None:
-                    local[player_slot] = player
-                functions[routine.block](st, local)
-            if fired:
-                react.run(st, fired)
+            return after(st, waiting) if waiting or st.raised else None
         return reacting
+
+    def triggered(self, step: TriggeredAdd) -> Run:
+        """A counter change whose `when` rules may wait (steps.TriggeredAdd): those it set off
+        run after it, in order."""
+        change, after = step.change, self.after_statement(None, None)
+
+        def triggered(st, env) -> Stopped | None:
+            waiting = change(st, env)
+            return after(st, waiting) if waiting else None
+        return triggered
 
     def free_choose(self, step: FreeChooseStep, body) -> Run:
         """A decision that offers free actions (compile/free_actions.FreeChooseStep): asked again
-        after each free action taken, until one of its own options is chosen."""
+        after each free action taken, until one of its own options is chosen. With nobody to
+        answer, the game stops there, the free actions taken so far kept in the environment, as
+        the VM keeps them; one resumed there goes on with its answer."""
         table, take = step.free, self.free_action_taker(step.free)
         who, source, slot, rule, variable, kind = step.who, step.source, step.slot, step.rule, step.variable, step.kind
         plain = step.count_mode is None and not step.optional
         options, count, none = step.options, step.count, None if step.count_mode is None else []
         up_to, optional, running, counted = step.up_to, step.optional, self.free_action_running, step.count_slot
 
-        def free_choose(st, env) -> None:
+        def free_choose(st, env) -> Stopped | None:
             taken = env[counted] or 0  # free actions taken at this decision (a game resumed there: the VM's count)
             env[counted] = None
             while True:
-                player = who(st, env)
-                found = source(st, env)[:] if plain else options(st, env)
-                if not found:
-                    env[slot] = none
-                    return
-                extra = table.allowed(st, player) if not running[0] else []
-                if not extra and len(found) == 1 and not st.explicit:
-                    answer = found[0]
-                    break
-                how_many = None if plain or step.count_mode is None else count(st, env)
-                st.pending = Decision([player], [found + extra], False, rule, variable, kind, False, how_many,
-                                      up_to, optional)
-                answer = st.decide(st)
-                st.pending = None
+                if st.pending is not None:  # resumed at this decision with its answer
+                    player, answer = st.pending.seats[0], resumed_answer(st)
+                else:
+                    player = who(st, env)
+                    found = source(st, env)[:] if plain else options(st, env)
+                    if not found:
+                        env[slot] = none
+                        return None
+                    extra = table.allowed(st, player) if not running[0] else []
+                    if not extra and len(found) == 1 and not st.explicit:
+                        answer = found[0]
+                        break
+                    how_many = None if plain or step.count_mode is None else count(st, env)
+                    st.pending = Decision([player], [found + extra], False, rule, variable, kind, False, how_many,
+                                          up_to, optional)
+                    answer = answered(st)
+                    if answer.__class__ is Stopped:
+                        env[counted] = taken or None
+                        return answer
                 if not is_free(answer):
                     break
-                take(st, answer, taken, player, rule)
+                stop = take(st, answer, taken, player, rule, env, counted)
+                if stop is not None:
+                    return stop
                 taken += 1
             env[slot] = answer
-            if body is not None:
-                body(st, env)
+            return None if body is None else body(st, env)
         return free_choose
 
     def offer(self, step: OfferStep) -> Run:
         """`offer free actions to p` (compile/free_actions.OfferStep): "done" and the free actions
-        allowed, again after each one taken; skipped when none is (and for the automa)."""
+        allowed, again after each one taken; skipped when none is (and for the automa). It stops
+        and resumes as `free_choose`."""
         table, take, who, rule, automa = step.free, self.free_action_taker(step.free), step.who, step.rule, step.automa
         running, counted = self.free_action_running, step.count_slot
         done = [{FREE_KEY: DONE_INDEX}]
 
-        def offer(st, env) -> None:
+        def offer(st, env) -> Stopped | None:
             taken = env[counted] or 0  # as free_choose's
             env[counted] = None
             while True:
-                player = who(st, env)
-                extra = table.allowed(st, player) if player != automa and not running[0] else []
-                if not extra:
-                    return
-                st.pending = Decision([player], [done + extra], False, rule, FREE_KEY, "value")
-                answer = st.decide(st)
-                st.pending = None
+                if st.pending is not None:
+                    player, answer = st.pending.seats[0], resumed_answer(st)
+                else:
+                    player = who(st, env)
+                    extra = table.allowed(st, player) if player != automa and not running[0] else []
+                    if not extra:
+                        return None
+                    st.pending = Decision([player], [done + extra], False, rule, FREE_KEY, "value")
+                    answer = answered(st)
+                    if answer.__class__ is Stopped:
+                        env[counted] = taken or None
+                        return answer
                 if answer[FREE_KEY] == DONE_INDEX:
-                    return
-                take(st, answer, taken, player, rule)
+                    return None
+                stop = take(st, answer, taken, player, rule, env, counted)
+                if stop is not None:
+                    return stop
                 taken += 1
         return offer
 
     def free_action_taker(self, table) -> Callable:
-        """Runs a chosen free action's body, counted as running (its decisions offer none)."""
+        """Runs a chosen free action's body, counted as running (its decisions offer none). When
+        the body stops the game, the decision that offered it is asked again once it is done
+        (steps.Stopped.again), the free actions taken there counted in its environment."""
         functions, running = self.functions, self.free_action_running
         for action in table.actions:
             self.ensure(action.routine.block)
 
-        def take(st, option: dict, taken: int, player: int, rule: str) -> None:
+        def take(st, option: dict, taken: int, player: int, rule: str, env: list, counted: int) -> Stopped | None:
             action, local = table.started(st, option, taken, player, rule)
             running[0] += 1
             try:
-                functions[action.routine.block](st, local)
+                stop = functions[action.routine.block](st, local)
             finally:
                 running[0] -= 1
+            if stop is not None:
+                env[counted] = taken + 1
+                stop.again = True
+            return stop
         return take
+
+
+def _routine_env(routine, player_slot: int | None, player: int | None) -> list:
+    """The environment a triggered routine starts with: its player, if it has one."""
+    local = [None] * routine.env_size
+    if player_slot is not None:
+        local[player_slot] = player
+    return local
 
 
 class _Reactions:
@@ -164,14 +212,18 @@ class _Reactions:
             check_depth(self.running[0], queue, self.position)
         return fired
 
-    def run(self, st, fired: list) -> None:
+    def run(self, st, fired: list) -> Stopped | None:
         functions, running = self.functions, self.running
         running[0] += 1
         try:
-            for reaction, local in fired:
-                functions[reaction.block](st, local)
+            for at, (reaction, local) in enumerate(fired):
+                stop = functions[reaction.block](st, local)
+                if stop is not None:  # the reactions after it wait at their start
+                    stop.waiting([(after.block, env) for after, env in fired[at + 1:]])
+                    return stop
         finally:
             running[0] -= 1
+        return None
 
 
 def trigger_routines(program: Program):

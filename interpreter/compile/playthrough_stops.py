@@ -7,10 +7,12 @@ position, runtime/vm.py). **Resuming** runs each frame from the top down with it
 entry: the block's statements from the frame's `pc`, each guarded by `if pc <= k`, then what the
 VM does at the end of a block of that kind (a loop's next items, the next turns); everything they
 start runs in place, as a game played through runs. **Stopping** goes the other way: a decision
-raises steps.Stopped with the decision in `st.pending`, and each statement the exception leaves
-adds its frame, innermost first (the decision's own pc, so that it is asked again and resumed with
-its answer; any other statement's next pc), a loop's items and position added by the loop that
-called the body. So a game answered from outside (a person, a replay, a scenario) runs the same
+returns a steps.Stopped with the decision in `st.pending`, and each statement it is returned
+through adds its frame, innermost first (the decision's own pc, so that it is asked again and
+resumed with its answer; any other statement's next pc), a loop's items and position added by the
+loop that called the body. (A returned value rather than an exception: a game answered from
+outside stops at every decision, and an exception costs several times as much at each function it
+leaves.) So a game answered from outside (a person, a replay, a scenario) runs the same
 generated code as one played through, and its state is data at every stop.
 
 These are `_Builder`'s methods, kept here so that each module holds one job.
@@ -32,26 +34,57 @@ KEPT_LOOP = ", frame.items, frame.index"  # a resume entry's statements stop wit
 
 class StopTemplates:
     """Mixed into playthrough's `_Builder`: it gives `program`, `module`, `stoppable`, `bound`,
-    `value`, `call`, `statement_lines`, `step_lines`, `turns_lines` and `final_lines`."""
+    `value`, `call`, `statement_lines`, `step_lines`, `turns_lines` and `final_lines`, and keeps
+    `on_stop`: the lines that add the frames of the statements being generated (innermost
+    first), which a stop returned through them runs."""
 
     program: Program
     stoppable: bool
+    on_stop: list[str]
 
-    def stopping(self, lines: list[str], place: str, loop: str, ns: dict) -> list[str]:
-        """A statement's lines that add its frame (`place`: its block and pc, generated text) to a
-        stop that leaves them (a stoppable build's only; steps.Stopped.at)."""
+    def stopping(self, place: str, loop: str, make: Callable[[], list[str]]) -> list[str]:
+        """A statement's lines (`make()`), generated with its frame (`place`: its block and pc,
+        generated text; `loop`: the frame's loop, see KEPT_LOOP) added to any stop returned
+        through them (a stoppable build's only; steps.Stopped.at)."""
         if not self.stoppable:
-            return lines
-        return ["try:", *fuse.indent(lines), f"except {self.bound(Stopped, ns)} as _s:",
-                f"    _s.at({place}, env{loop})", "    raise"]
+            return make()
+        outer = self.on_stop
+        self.on_stop = [f"_r.at({place}, env{loop})", *outer]
+        try:
+            return make()
+        finally:
+            self.on_stop = outer
+
+    def checked(self, call: str, loop: str | None = None) -> list[str]:
+        """A call of a generated function or routine (None, or in a stoppable build a Stopped
+        when the game stopped inside): lines that return a stop on, the frame of a loop's body
+        (`loop`: a line) and of each statement it leaves added."""
+        if not self.stoppable:
+            return [call]
+        returned = [*([loop] if loop else []), *self.on_stop, "return _r"]
+        return [f"_r = {call}", "if _r is not None:", *fuse.indent(returned)]
+
+    def checked_value(self, target: str, call: str, ns: dict) -> list[str]:
+        """`target = call` for a helper that returns an answer, or in a stoppable build a Stopped
+        (returned on as `checked` returns it)."""
+        if not self.stoppable:
+            return [f"{target} = {call}"]
+        return [f"_r = {call}", f"if _r.__class__ is {self.bound(Stopped, ns)}:",
+                *fuse.indent([*self.on_stop, "return _r"]), f"{target} = _r"]
 
     def in_loop(self, call: str, items: str | None, index: str, ns: dict) -> list[str]:
         """A loop's call of its body: in a stoppable build, a stop inside it gives the body's frame
         the loop's `items` (generated text; None for the turns) and position `index`."""
-        if not self.stoppable:
-            return [call]
-        return ["try:", f"    {call}", f"except {self.bound(Stopped, ns)} as _s:",
-                f"    _s.loop({items or 'None'}, {index})", "    raise"]
+        return self.checked(call, f"_r.loop({items or 'None'}, {index})")
+
+    def separately(self, make: Callable[[], object]) -> object:
+        """`make()` generating a function of its own: its statements add no frame of the
+        statement being generated when the function was asked for."""
+        outer, self.on_stop = self.on_stop, []
+        try:
+            return make()
+        finally:
+            self.on_stop = outer
 
     def resume_entry(self, block) -> Run:
         """A function `(st, frame)` that runs `block` on from a VM frame of it (the frame's
@@ -68,10 +101,10 @@ class StopTemplates:
             lines.append(f"if pc > {int(block.size)}:")
             for pc, inlined in slots:
                 # a stop at the slot's step stays there; one inside what it ran goes on after the `if`
-                place = f"{int(block.id)}, {int(pc)} if not _s.frames else {int(inlined.after) - 1}"
+                place = f"{int(block.id)}, {int(pc)} if _r.again else {int(inlined.after) - 1}"
                 lines += [f"    if pc == {int(pc)}:", f"        {fuse.mark(block.positions[pc], ns)}",
-                          *fuse.indent(fuse.indent(self.stopping(self.step_lines(inlined.step, ns), place,
-                                                                 KEPT_LOOP, ns))),
+                          *fuse.indent(fuse.indent(self.stopping(
+                              place, KEPT_LOOP, lambda inlined=inlined: self.step_lines(inlined.step, ns)))),
                           f"        pc = {int(inlined.after)}"]
         for pc in range(block.size):
             lines += [f"if pc <= {int(pc)}:", *fuse.indent([*self.statement_lines(block, pc, ns, KEPT_LOOP), "pass"])]
@@ -100,7 +133,7 @@ class StopTemplates:
                     *fuse.indent(self.in_loop(self.call(block.id, ns), items, at, ns))]
         if kind is WHILE:
             return [f"while {self.value(block.cond, ns)}:",
-                    f"    {self.call(block.id, ns)}",
+                    *fuse.indent(self.checked(self.call(block.id, ns))),
                     *fuse.indent(budget.charge_lines("1", where, fail))]
         if kind is TURNS:
             turn = fuse.fresh()
@@ -108,6 +141,16 @@ class StopTemplates:
         if kind is ROUTINE:
             return ["st.envs.pop()"]
         return []
+
+    def answered_together_lines(self, step: ChooseStep, ns: dict) -> list[str]:
+        """A simultaneous decision of several items a seat, in a stoppable build: the seats'
+        answers (ChooseStep.answered_together: asked, or resumed), then what follows for each seat
+        in turn (`each_answered`)."""
+        answered, seat, answer = fuse.fresh(), fuse.fresh(), fuse.fresh()
+        body = self.body_lines(step, ns)
+        return [*self.checked_value(answered, f"{self.bound(step.answered_together, ns)}(st, env)", ns),
+                f"if {answered}:",
+                *self.each_answered(step, answered, seat, answer, int(step.player_slot), int(step.slot), body, ns)]
 
     def each_answered(self, step: ChooseStep, answered: str, seat: str, answer: str, seat_slot: int, slot: int,
                       body: list[str], ns: dict) -> list[str]:

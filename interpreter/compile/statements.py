@@ -23,6 +23,7 @@ from snowrules.compile.free_actions import FreeActionTable, FreeChooseStep, Offe
 from snowrules.compile.grid_statements import GridStatements
 from snowrules.compile.ir.effects import Effects
 from snowrules.compile.procedure_calls import ProcedureCalls
+from snowrules.compile.prompt_values import compile_prompt, with_prompt
 from snowrules.compile.reactions import Events, Reacting
 from snowrules.compile.scope import RECURSION_HINT, Scope, Symbols, recursion_message, refined, suggest
 from snowrules.compile.steps import (
@@ -244,9 +245,8 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
         else:
             who = self.x.expect(node.who, scope, t.PLAYER, "the player who chooses")
         source, kind, is_zone = self.x.sequence_of(node.source, inner, "the options")
-        count = None
-        if node.count is not None:
-            count = self.x.expect(node.count, inner, t.INT, "the number of items")
+        count = None if node.count is None else self.x.expect(node.count, inner, t.INT, "the number of items")
+        shown = compile_prompt(self.x, node, inner, self.diag, player_slot)  # before the answer is named
         chosen = t.element(kind) if node.count_mode is None else (kind if t.is_list(kind) else t.list_of(
             t.COMPONENT))
         if kind == t.list_of(t.COMPONENT) and node.count_mode is not None:
@@ -266,10 +266,10 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
             else:  # what follows the answer cannot wait: run it straight away
                 native_body = self.native_body(body, body_scope)
         who = played_by_rules(who, node.who, self.layout, node.simultaneous, node.pos, self.diag)
-        step = ChooseStep(simultaneous=node.simultaneous, who=who, player_slot=player_slot, source=source,
-                          slot=slot, optional=node.optional, count_mode=node.count_mode, count=count,
-                          block=block, native_body=native_body, position=node.pos, variable=node.var,
-                          kind=outcome_kind(t.element(kind)))
+        step = with_prompt(ChooseStep(simultaneous=node.simultaneous, who=who, player_slot=player_slot,
+                                      source=source, slot=slot, optional=node.optional, count_mode=node.count_mode,
+                                      count=count, block=block, native_body=native_body, position=node.pos,
+                                      variable=node.var, kind=outcome_kind(t.element(kind))), shown)
         if self.free_table is not None and not node.simultaneous:
             # a slot of its own counts the free actions taken before the decision is answered
             return FreeChooseStep.around(step, self.free_table, scope.slots.new())

@@ -71,34 +71,52 @@ class GameEnded(Exception):
         self.ending = Ending(winners, str(position), reason)
 
 
-class Stopped(Exception):
-    """Raised where generated code meets a decision nobody answers in place (no `st.decide`, no
-    drawer): `st.pending` holds it, and each generated statement the exception leaves adds the
-    frame the VM would hold there (`at`; a loop's items and position, `loop`), innermost first,
-    so that the state stops as data and resumes from its frames (compile/playthrough.py)."""
+class Stopped:
+    """What generated code returns where it meets a decision nobody answers in place (no
+    `st.decide`, no drawer), instead of None: `st.pending` holds the decision, and each generated
+    statement it is returned through adds the frame the VM would hold there (`at`; a loop's items
+    and position, `loop`), innermost first, so that the state stops as data and resumes from its
+    frames (compile/playthrough_stops.py). A value returned, not an exception raised: a game
+    answered from outside stops at every decision, and an exception costs several times a
+    return at each function it leaves. Helpers that return an answer return this instead of one."""
+
+    __slots__ = ("frames", "again")
 
     def __init__(self):
-        super().__init__("stopped at a decision")
         self.frames: list[list] = []  # [block, pc, env, items, index], innermost first
+        # the next statement added runs again when resumed: the stopped decision itself (as the
+        # VM's step steps back), or a decision that offers free actions, stopped inside one taken
+        # there (it is asked again once the free action is done)
+        self.again = True
 
     def at(self, block: int, pc: int, env: list, items: list | None = None, index: int = 0) -> None:
-        """Statement `pc` of `block` was running: the decision itself (the first frame: it runs
-        again when resumed, as the VM's step steps back), or a statement that ran a block, which
-        goes on after it."""
-        self.frames.append([block, pc if not self.frames else pc + 1, env, items, index])
+        """Statement `pc` of `block` was running: the decision itself or one asked `again`, or a
+        statement that ran a block, which goes on after it."""
+        self.frames.append([block, pc if self.again else pc + 1, env, items, index])
+        self.again = False
+
+    def waiting(self, routines) -> None:
+        """The routines a statement was to run after the one that stopped, each with its
+        environment (`(block, env)` pairs, in the order they run): frames of their own at their
+        start under the stopped one's, as the VM pushes a statement's reactions and `when` rules."""
+        for block, env in routines:
+            self.frames.append([block, 0, env, None, 0])
 
     def loop(self, items, index: int | None) -> None:
         """The block just left was a loop's body at `index` of `items` (a turn: `items` None)."""
         frame = self.frames[-1]
-        frame[3] = None if items is None else list(items)
+        # a loop's list is never changed once the loop starts (a copy, a new list or a constant
+        # one: playthrough's ForStep): the frame shares it, as the VM's frames do; a count's range
+        # becomes a list, the frame's data
+        frame[3] = items if items is None or items.__class__ is list else list(items)
         frame[4] = index
 
 
 def answered(st) -> Any:
-    """The answer to the decision just put in `st.pending`: `st.decide`'s, or raise
-    Stopped for the caller to ask (a stopped game resumes with the answer in `st.answer`)."""
+    """The answer to the decision just put in `st.pending`: `st.decide`'s, or a Stopped for the
+    caller to return (a stopped game resumes with the answer in `st.answer`)."""
     if st.decide is None:
-        raise Stopped()
+        return Stopped()
     answer = st.decide(st)
     st.pending = None
     return answer
@@ -415,47 +433,56 @@ class ChooseStep:
                               optional=self.optional)
         return answered(st)
 
-    def played_through(self, st, env, body) -> None:
+    def played_through(self, st, env, body) -> Stopped | None:
         """The decision in a game played through (compile/playthrough.py): `st.decide` answers
         at once, and `body` (the generated function of what follows, or None) runs straight
-        away, for each deciding seat in turn when the decision is simultaneous."""
-        if self.simultaneous:
-            players, options, forced = self._gather_each(st, env)
-            slot = self.player_slot
-            if not players:
-                return
-            if st.pending is not None:
-                answer = resumed_answer(st)
-            elif forced and not st.explicit:
-                answer = [found[0] for found in options]
-            else:
-                how_many = None
-                if self.count_mode is not None:
-                    env[slot] = players[0]
-                    how_many = self.count(st, env)
-                st.pending = Decision(players, options, True, self.rule, self.variable, self.kind, False,
-                                      how_many, self.up_to, self.optional)
-                answer = answered(st)
+        away, for each deciding seat in turn when the decision is simultaneous. A Stopped when
+        the game stops there or in what follows (a stoppable build)."""
+        if self.simultaneous:  # (a stoppable build writes this out: playthrough_stops.answered_together_lines)
+            answers = self.answered_together(st, env)
+            if answers.__class__ is Stopped:
+                return answers
             if body is not None:
-                choice_slot = self.slot
-                for p, a in zip(players, answer):
+                slot, choice_slot = self.player_slot, self.slot
+                for p, a in answers:
                     env[slot] = p
                     env[choice_slot] = a
                     body(st, env)
-            return
-        self.played_through_one(st, env, self.who(st, env), body)
+            return None
+        return self.played_through_one(st, env, self.who(st, env), body)
 
-    def played_through_one(self, st, env, player: int, body) -> None:
+    def answered_together(self, st, env) -> list[tuple[int, Any]] | Stopped:
+        """A simultaneous decision asked (or resumed with its answer): each seat that had options
+        with its answer, in order (none when no seat had any); or the stop, when nobody answers."""
+        players, options, forced = self._gather_each(st, env)
+        if not players:
+            return []
+        if st.pending is not None:
+            answer = resumed_answer(st)
+        elif forced and not st.explicit:
+            answer = [found[0] for found in options]
+        else:
+            how_many = None
+            if self.count_mode is not None:
+                env[self.player_slot] = players[0]
+                how_many = self.count(st, env)
+            st.pending = Decision(players, options, True, self.rule, self.variable, self.kind, False,
+                                  how_many, self.up_to, self.optional)
+            answer = answered(st)
+            if answer.__class__ is Stopped:
+                return answer
+        return list(zip(players, answer))
+
+    def played_through_one(self, st, env, player: int, body) -> Stopped | None:
         """`played_through` of one seat's decision, the seat known (the generated up-to
         decision, compile/playthrough.py, calls it for any agent but a random one)."""
         if self.count_mode is not None and st.draws is not None and not st.explicit:
-            self._draw_combination(st, env, player, body)
-            return
+            return self._draw_combination(st, env, player, body)
         found = self.source(st, env)[:] if self.count_mode is None and not self.optional \
             else self.options(st, env)
         if not found:
             env[self.slot] = None if self.count_mode is None else []
-            return
+            return None
         if st.pending is not None:
             answer = resumed_answer(st)
         elif len(found) == 1 and not st.explicit:
@@ -465,11 +492,12 @@ class ChooseStep:
             st.pending = Decision([player], [found], False, self.rule, self.variable, self.kind, False,
                                   how_many, self.up_to, self.optional)
             answer = answered(st)
+            if answer.__class__ is Stopped:
+                return answer
         env[self.slot] = answer
-        if body is not None:
-            body(st, env)
+        return None if body is None else body(st, env)
 
-    def _draw_combination(self, st, env, player: int, body) -> None:
+    def _draw_combination(self, st, env, player: int, body) -> Stopped | None:
         """`played_through` of one seat's `up to N` / `exactly N` decision answered by a random
         agent (st.draws): the same answer as drawn among `options()`, which are only counted."""
         items = self.source(st, env)
@@ -483,18 +511,17 @@ class ChooseStep:
             total = len(table)
             if total == 0:
                 env[self.slot] = []
-                return
+                return None
             index = 0 if total == 1 else st.draws[player](st, total)
             env[self.slot] = [items[at] for at in table[index]]
         else:
             total = combination_count(len(items), sizes)
             if total == 0:
                 env[self.slot] = []
-                return
+                return None
             index = 0 if total == 1 else st.draws[player](st, total)
             env[self.slot] = combination_at(items, sizes, index)
-        if body is not None:
-            body(st, env)
+        return None if body is None else body(st, env)
 
     def _go_on(self, st, frame, env, seats: list[int], answer) -> bool:
         """What the rules do with the answer of `seats` (one value, or one per seat)."""

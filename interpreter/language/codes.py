@@ -34,6 +34,8 @@ CATALOGUE: tuple[Code, ...] = (
     Code("SR122", "reserved-word", "a reserved word of the language used as a name (in edition 1: a name that "
          "edition 2 reserves, a warning)"),
     Code("SR123", "edition-missing", "a manifest without `language:`: read as the first edition (a note)"),
+    Code("SR124", "edition-prompt-braces", "a brace in a decision's prompt: plain text in editions 1 and 2 (a "
+         "warning), a value's braces from edition 3 on (`{{` for a brace itself)"),
     Code("SR201", "unknown-field", "a YAML map has a field its schema does not know (often a misspelling)"),
     Code("SR202", "missing-field", "a YAML map lacks a field its schema requires"),
     Code("SR203", "wrong-type", "a YAML value is of the wrong type (a text for a number, ...)"),
@@ -49,6 +51,8 @@ CATALOGUE: tuple[Code, ...] = (
          "or list of values, a name template naming no generated field, an override that matches nothing"),
     Code("SR213", "bad-label", "a component list's `label:` template cannot be read, or names a value that is "
          "not a field or counter of every entry"),
+    Code("SR214", "bad-prompt", "a decision's prompt cannot be read: a lone brace, empty braces, or a value the "
+         "decision cannot show (its own answer)"),
     Code("SR301", "rules-syntax", "rules text (a rules file or an effect in YAML) does not follow the grammar"),
     Code("SR302", "rules-indentation", "a rules line's indentation matches no enclosing block"),
     Code("SR401", "unknown-name", "a name (zone, counter, field, variable, procedure, function) is not declared"),

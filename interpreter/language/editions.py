@@ -19,7 +19,7 @@ from functools import lru_cache
 from snowrules.language.diagnostics import Diagnostic, Position
 
 FIRST = 1
-CURRENT = 2
+CURRENT = 3
 MANIFEST_KEY = "language"
 
 # How a reserved word used as a name is renamed (by `upgrade` and in the hint).
@@ -30,8 +30,9 @@ RENAMED = "my_{word}"
 class Change:
     """One change of meaning: from `edition` on, `old` is spelt `new`.
 
-    `kind` says where the spelling stands: "component key" (a key of a component list's entry)
-    or "reserved word" (a word of the rules that can no longer be a name; `words` lists them)."""
+    `kind` says where the spelling stands: "component key" (a key of a component list's entry),
+    "reserved word" (a word of the rules that can no longer be a name; `words` lists them) or
+    "prompt braces" (a brace in a decision's `as "TEXT"`, which encloses a value from then on)."""
 
     edition: int
     code: str
@@ -61,6 +62,9 @@ CHANGES: tuple[Change, ...] = (
     Change(2, "SR122", "reserved word", "{word}", RENAMED,
            "a keyword the grammar can read where a name stands is reserved: it cannot be a name",
            RESERVED_IN_2),
+    Change(3, "SR124", "prompt braces", "{", "{{",
+           "a brace in a decision's prompt (`as \"TEXT\"`) encloses a value to show, `{c.name}`; "
+           "a brace itself is written twice, `{{` and `}}`"),
 )
 
 

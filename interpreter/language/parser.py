@@ -20,7 +20,7 @@ from lark.indenter import DedentError, Indenter
 from snowrules.data import cache as build_cache
 from snowrules.language import editions
 from snowrules.language import syntax as s
-from snowrules.language.diagnostics import Diagnostic, RulesSyntaxError
+from snowrules.language.diagnostics import Diagnostic, Position, RulesSyntaxError
 from snowrules.language.hints import statement_hint
 from snowrules.language.limits import (
     MAX_BLOCK_DEPTH,
@@ -92,7 +92,7 @@ class _ReservedWord(Exception):
 
 # The text being parsed: its ruleset's edition, and the names it uses that a later edition
 # reserves (their tokens, for the warnings). Set by `_parse` for the lexer's callback.
-_READING: ContextVar[tuple[int, list[Token]]] = ContextVar("_READING", default=(editions.CURRENT, []))
+_READING: ContextVar[tuple[int, list[Token | Diagnostic]]] = ContextVar("_READING", default=(editions.CURRENT, []))
 
 
 def _refuse_keyword(token: Token) -> Token:
@@ -349,9 +349,18 @@ def _parse(text: str, start: str, shift: Shift, edition: int = editions.CURRENT,
         return tree
     finally:
         for token in later if notes is not None else []:
-            note = _reserved_later(token, edition, shift)
+            # a name a later edition reserves, or a warning the transformer made (a prompt's braces)
+            note = token if isinstance(token, Diagnostic) else _reserved_later(token, edition, shift)
             if note not in notes:
                 notes.append(note)
+
+
+def _value_reader(edition: int):
+    """How the transformer reads a value written in a prompt's braces (language/prompt_text.py):
+    an expression of the same edition, at its place in the file."""
+    def read(text: str, at: Position):
+        return parse_expression(text, at.path, at.line, at.col, edition=edition)
+    return read
 
 
 def _reserved_later(token: Token, edition: int, shift: Shift) -> Diagnostic:
@@ -382,7 +391,8 @@ def _parse_text(text: str, start: str, shift: Shift):
         try:
             parsed = _parser().parse(text, start=start)
             _check_depth(parsed, shift)
-            tree = ToSyntax(shift).transform(parsed)
+            edition, later = _READING.get()
+            tree = ToSyntax(shift, edition, later, _value_reader(edition)).transform(parsed)
             if not found:
                 return tree
             raise RulesSyntaxError(found, tree, frozenset(skipped))

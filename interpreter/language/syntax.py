@@ -330,7 +330,22 @@ class Choose(Node):
     source: Node
     body: Block | None
     otherwise: Block | None = None  # `else:` of an `optionally` decision, run on a decline
-    prompt: str | None = None  # `as "TEXT"`: what the decision is, in the rulebook's words
+    prompt: str | None = None  # `as "TEXT"`: what the decision is, in the rulebook's words, as written
+    template: PromptText | None = None  # the prompt with the values it shows (None: it shows none)
+
+
+@dataclass(frozen=True)
+class PromptText(Node):
+    """A prompt's text (language/prompt_text.py): `text` as written between the quotes, `parts`
+    its literal pieces each followed by the expression whose value is shown there (None after
+    the last piece)."""
+
+    text: str
+    parts: tuple[tuple[str, Node | None], ...]
+
+    @property
+    def values(self) -> tuple[Node, ...]:
+        return tuple(e for _, e in self.parts if e is not None)
 
 
 # ---- costs: `pay` ------------------------------------------------------------------------------
@@ -378,6 +393,7 @@ class ZoneDecl(Node):
     visibility: str  # public, hidden, secret
     grid: bool
     unordered: bool = False  # `unordered`: the order its components arrived in is never shown
+    text: PromptText | None = None  # `as "TEXT"`: how a zone reads to a person (compile/prompt_values.py)
     bounds: tuple[int, int] | None = None  # `grid W by H`: a bounded board of W columns, H rows
 
 
@@ -465,6 +481,7 @@ class FreeActionDecl(Node):
     cond: Node | None
     body: Block
     var_positions: tuple[Position, ...] = ()  # where the player's (and the item's) name is written
+    text: PromptText | None = None  # `as "TEXT"`: how its option reads, with values (compile/prompt_values.py)
 
 
 @dataclass(frozen=True)

@@ -5,13 +5,16 @@ are language/parser.py's.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from lark import Token, Transformer, v_args
+from snowrules.language import editions
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, Position, RulesSyntaxError
 from snowrules.language.limits import MAX_BOARD_CELLS, MAX_GRID_REACH
 from snowrules.language.names import NAME_HINT, name_problem
+from snowrules.language.prompt_text import read_prompt
 
 
 class Shift:
@@ -70,9 +73,13 @@ class EventsToSyntax(Transformer):
 class ToSyntax(EventsToSyntax):
     """Lark tree to `syntax` dataclasses; one method per `-> alias` of the grammar."""
 
-    def __init__(self, shift: Shift):
+    def __init__(self, shift: Shift, edition: int = editions.CURRENT, notes: list | None = None,
+                 read_expression: Callable[[str, Position], s.Node] | None = None):
         super().__init__()
         self.shift = shift
+        # A prompt's values (language/prompt_text.py) depend on the edition; an older edition's
+        # warnings go to `notes`; `read_expression` parses a value's text (the parser's).
+        self.edition, self.notes, self.read_expression = edition, [] if notes is None else notes, read_expression
 
     def _pos(self, meta) -> Position:
         if getattr(meta, "empty", True):
@@ -100,7 +107,7 @@ class ToSyntax(EventsToSyntax):
         return s.GameDecl(self._pos(meta), items[0][1:-1])
 
     def zone_decl(self, meta, items):
-        name, index, scope, *options = items
+        name, index, scope, *options, text = items  # text: `as "TEXT"`, how the zone reads (or None)
         if isinstance(scope, s.PerComponent):
             raise RulesSyntaxError(Diagnostic(scope.pos, "a zone is `per player` or `shared`, not per component",
                                               "only a counter can be `per component`"))
@@ -112,7 +119,7 @@ class ToSyntax(EventsToSyntax):
                                               "a grid shows where each piece lies; leave out `unordered`",
                                               code="SR301"))
         return s.ZoneDecl(self._pos(meta), str(name), index, scope, visibility, "grid" in names,
-                          "unordered" in names, bounds)
+                          "unordered" in names, text, bounds)
 
     def zone_index(self, meta, items):
         return items[0]
@@ -248,13 +255,13 @@ class ToSyntax(EventsToSyntax):
 
     # free actions (compile/free_actions.py)
     def free_action_decl(self, meta, items):
-        word, name, player, listed, phases, cond, body = items
+        word, name, player, listed, phases, cond, text, body = items
         self._word(word, "action", "`free action \"NAME\" for p ...:`")
         item_var, source, item_at = listed if listed is not None else (None, None, None)
         names, positions = phases if phases is not None else (None, ())
         named_at = (self._tok(player),) + ((item_at,) if item_at is not None else ())
         return s.FreeActionDecl(self._pos(meta), name[1:-1], str(player), item_var, source, names, positions,
-                                cond, body, named_at)
+                                cond, body, named_at, text)
 
     def free_action_items(self, meta, items):
         return (str(items[0]), items[1], self._tok(items[0]))
@@ -413,8 +420,9 @@ class ToSyntax(EventsToSyntax):
         if otherwise is not None and not (optional and count_mode is None):
             raise RulesSyntaxError(Diagnostic(else_at, "only an `optionally` choice of one item has `else:`",
                                               "write `ask p to optionally choose x from ...:`"))
+        template = prompt if prompt is not None and prompt.values else None
         return s.Choose(self._pos(meta), simultaneous, chooser_var, who, optional, count_mode, count,
-                        var, source, body, otherwise, prompt)
+                        var, source, body, otherwise, None if prompt is None else prompt.text, template)
 
     def single_chooser(self, meta, items):
         return (False, None, items[0])
@@ -436,7 +444,8 @@ class ToSyntax(EventsToSyntax):
         problem = name_problem(text, "prompt")
         if problem is not None:
             raise RulesSyntaxError(Diagnostic(at, problem, NAME_HINT, code="SR210"))
-        return text
+        first = Position(at.path, at.line, at.col + 1)  # the text's first character, after the quote
+        return read_prompt(text, first, self.edition, self.read_expression, self.notes)
 
     def must_choose(self, meta, items):
         return False

@@ -117,6 +117,12 @@ class Program:
     # What each decision is, in the rules' words (`ask p to choose d from D as "place a die"`):
     # the decision's rule (path:line:col, as `Decision.rule`) -> its prompt.
     prompts: dict[str, str] = field(default_factory=dict)
+    # How a free action's option reads, with values (`as "TEXT"`): its index -> its compiled text
+    # (compile/prompt_values.py OptionText); the others read "free: NAME (ITEM)".
+    option_texts: dict[int, Any] = field(default_factory=dict)
+    # How a zone reads to a person, where its declaration says (`as "TEXT"`): the zone's name ->
+    # its compiled text (compile/prompt_values.py ZoneText); the others read by their labels.
+    zone_texts: dict[str, Any] = field(default_factory=dict)
 
     @property
     def seats(self) -> int:

@@ -17,6 +17,7 @@ from snowrules.play.human import HumanAgent
 from snowrules.play.layouts import state_grids
 from snowrules.play.mcts import MctsAgent
 from snowrules.play.parallel_search import WorldSampler
+from snowrules.play.prompts import option_labels, prompt_of, zone_name
 from snowrules.play.start_clock import SetupClock
 from snowrules.runtime.engine import Game
 
@@ -48,8 +49,9 @@ class Observation:
 
     @property
     def choice(self) -> str:
-        """What the decision is, in the rules' words (Game.prompt)."""
-        return self._game.prompt(self._state.pending)
+        """What the decision is, in the rules' words, with the values its prompt shows
+        (play/prompts.py)."""
+        return prompt_of(self._game, self._state, self.seat)
 
     def label(self, option) -> str:
         return self._game.option_label(self._state, option)
@@ -57,13 +59,18 @@ class Observation:
     def labels(self) -> list[str]:
         """Every option's label, copies of one component told apart ("card #2"), with values where
         its component list has a `label:` ("green die showing 3")."""
-        return self._game.option_labels(self._state, self.options)
+        return option_labels(self._game, self._state, self.options, self.seat)
 
     def zone_labels(self, zone: int) -> list[str]:
         """The components in zone `zone` (an index of the layout's zones) as a person reads them
         now: by their list's `label:` with values, else by name (Game.zone_labels). For a zone the
         player sees."""
         return self._game.zone_labels(self._state, zone)
+
+    def zone_name(self, zone: int) -> str:
+        """Zone `zone` (an index of the layout's zones) as a person reads it: its declaration's
+        text with values (`zone ... as "TEXT"`), else its label (play/prompts.py)."""
+        return zone_name(self._game, self._state, zone)
 
     def plain_labels(self) -> list[str]:
         """Every option by its plain name, as a log and the view's counters name it ("die #2")."""
@@ -252,29 +259,17 @@ def play(game: Game, agents: list, seed: int, sink=None, forced=None, listen=Non
                                          hears=hears)
             return game.play_through(seed, drawing_and_taking(game, draws), forced, sink=sink, listen=listen,
                                      hears=hears)
-        decide = setup.deciding(observing(observe, _asking(game, by_seat)))
-        st = game.start(seed, sink, forced, decide, listen=listen)
-    st.decide = None
-    while st.result is None:  # a state whose run stopped at a decision (never, today)
+        # Any other agent is asked from outside the run, at each decision the game stops at: a
+        # search agent copies the state it is shown, which is whole only at a stop (its frames).
+        st = game.start(seed, sink, forced, listen=listen)
+    while st.result is None:
         pending = st.pending
+        if observe is not None:
+            for seat, options in zip(pending.seats, pending.options):
+                observe(st, seat, len(options))
         game.answer(st, [by_seat[seat].choose(Observation(game, st, seat, options))
                          for seat, options in zip(pending.seats, pending.options)])
     return st
-
-
-def _asking(game: Game, by_seat: list):
-    """The `decide` of `play` for any agents: each is shown an Observation, its answer checked."""
-
-    def decide(st: State):
-        """Answer the decision the rules wait for, from inside the run (no suspending)."""
-        pending = st.pending
-        seats = pending.seats
-        if len(seats) == 1:
-            seat = seats[0]
-            return game.take(st, [by_seat[seat].choose(Observation(game, st, seat, pending.options[0]))])
-        return game.take(st, [by_seat[seat].choose(Observation(game, st, seat, options))
-                              for seat, options in zip(seats, pending.options)])
-    return decide
 
 
 def observing(observe: Callable[[State, int, int], None] | None,

@@ -227,7 +227,8 @@ def own_zones(observation: Observation, view: dict) -> list[str]:
     """`hand`: the player's own zones that hold something (each component as its list's `label:`
     reads it now), and their counters."""
     indexes = _zone_indexes(observation)
-    lines = [f"  {label}: {_folded(observation.zone_labels(indexes[label]), runs=False)}"
+    lines = [f"  {observation.zone_name(indexes[label])}: "
+             f"{_folded(observation.zone_labels(indexes[label]), runs=False)}"
              for label, whose in _zones(observation)
              if whose == "own" and isinstance(view["zones"].get(label), list) and view["zones"][label]]
     return (lines or ["  your zones are empty"]) + _counters(observation, view)
@@ -249,15 +250,16 @@ def holdings(observation: Observation, view: dict, shown: dict[str, list]) -> li
             if shown.get(label, []) == content:
                 continue
             shown[label] = list(content)
+        name = observation.zone_name(indexes[label])  # as the rules say it reads, else its label
         if not content:
             if whose == "shared":
-                lines.append(f"  {label}: empty")
+                lines.append(f"  {name}: empty")
             continue
         # each component as its list's `label:` reads it now (a die with its value); a zone seen
         text = _folded(observation.zone_labels(indexes[label]), runs=whose == "shared")
         if whose == "shared" and text.count(", ") >= SHORT_ZONE:
             text = f"{len(content)} components (board lists them)"
-        lines.append(f"  {label}: {text}")
+        lines.append(f"  {name}: {text}")
     return lines + _counters(observation, view)
 
 
@@ -265,14 +267,15 @@ def board(observation: Observation, view: dict) -> list[str]:
     """`board`: every zone of the others and of the table that holds something: the contents of
     those in sight, the size of the others; and the layout of the grid zones."""
     lines = []
+    indexes = _zone_indexes(observation)
     for label, whose in _zones(observation):
         content = view["zones"].get(label)
         if whose == "own":
             continue
         if isinstance(content, list) and content:
-            lines.append(f"  {label}: {_folded(content)}")
+            lines.append(f"  {observation.zone_name(indexes[label])}: {_folded(content)}")
         elif isinstance(content, dict) and content.get("count"):
-            lines.append(f"  {label}: {content['count']} unseen")
+            lines.append(f"  {observation.zone_name(indexes[label])}: {content['count']} unseen")
     if observation.game.layout.grid_zones:
         text = layouts_text(observation.game.program, observation.grids())
         lines += [f"  {line}" if line else "" for line in text.splitlines()]

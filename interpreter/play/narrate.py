@@ -19,6 +19,7 @@ from snowrules.model.events import Chosen, CounterChanged, Moved, Reacted
 from snowrules.model.grid import Cell
 from snowrules.model.grid_board import column_name, row_name
 from snowrules.model.grid_spots import describe_placement
+from snowrules.play.prompts import option_text, zone_name
 
 if TYPE_CHECKING:
     from snowrules.model.state import State
@@ -35,7 +36,11 @@ class AccountLabels:
     def __init__(self, game: Game):
         self.game = game
         self.state: State | None = None
-        self.active = any(label is not None for label in game.layout.labels)
+        program = game.program
+        self.active = any(label is not None for label in game.layout.labels) or bool(program.option_texts)
+        # a zone label -> its index, for the zones whose declaration says how they read
+        self._zones = {z.label(game.layout.seat_names): i for i, z in enumerate(game.layout.zones)
+                       if z.family in program.zone_texts}
         self.moved: list[str] | None = None   # the components of the next move event, as read
         self.chosen: str | None = None         # the option of the next choice event
         self.card: str | None = None           # the reacting component of the next reaction event
@@ -56,9 +61,14 @@ class AccountLabels:
         if event.__class__ is Moved:
             self.moved = [game.component_label(st, c) for c in event.components]
         elif event.__class__ is Chosen:
-            self.chosen = game.shown_label(st, event.value)
+            self.chosen = option_text(game, st, event.value, event.seat) or game.shown_label(st, event.value)
         elif event.__class__ is Reacted and event.card is not None:
             self.card = game.component_label(st, event.card)
+
+    def zone(self, label: str) -> str:
+        """A zone of an event (by its label) as a person reads it now (play/prompts.py zone_name)."""
+        index = self._zones.get(label)
+        return label if index is None else zone_name(self.game, self.state, index)
 
     def take_moved(self, count: int) -> list[str] | None:
         moved, self.moved = self.moved, None
@@ -187,7 +197,9 @@ class Narrator:
             what = _items(named or event["what"])
             if self.secrets is not None and self.secrets.get(event["from"]) and self.secrets.get(event["to"]):
                 what = f"{len(event['what'])} component(s)"
-            self._line(f"    {what}: {event['from']} -> {event['to']}{self._placed(event)}{self._rule(event)}")
+            source, dest = (event["from"], event["to"]) if self.labels is None else \
+                (self.labels.zone(event["from"]), self.labels.zone(event["to"]))
+            self._line(f"    {what}: {source} -> {dest}{self._placed(event)}{self._rule(event)}")
         elif kind == "count":
             if self.unseen is None or not self.unseen.last_hidden:
                 self.counts.append(event)

@@ -63,6 +63,7 @@ class Game:
         score = layout.counter_families.get("score")
         # built on first use by play_through for the kinds of events heard (False: not possible)
         self._playthroughs: dict[tuple[frozenset[str], str], Any] = {}  # (heard, mode) -> built
+        self._quiet_stopping = None  # the stoppable build for a state nobody listens to (see _stopping)
         self._counted_blocks: frozenset[int] | None = None  # reactions' and free actions' (see _resumable_at)
         self._component_counters = [f for f in layout.counter_families.values() if f.per_component]
         self._score_base = score.base if score is not None and score.per_player and not score.keys else None
@@ -234,7 +235,9 @@ class Game:
         return st.pending
 
     def go_on(self, st: State) -> None:
-        """Run on from where the state stopped at the end of a turn (`State.paused`)."""
+        """Run on from where the state stopped: at the end of a turn (`State.paused`), or at a
+        decision or a draw whose answer a caller has checked and put in `st.answer` itself (the
+        OpenSpiel adapter, which checks its own ids)."""
         self._run(st)
 
     def answer(self, st: State, choices: list[int]) -> None:
@@ -254,12 +257,20 @@ class Game:
 
     def _stopping(self, st: State):
         """The program built to run `st` as generated code that stops at each decision nobody
-        answers in place, or None: an explicit game, a scenario's pause at a turn's end or an
-        agent answering from inside the run (which may look at the frames) run on the VM, as does
-        a program with a statement that cannot stop so yet."""
-        if st.explicit or st.pause_after_turn is not None or st.decide is not None:
+        answers in place, or None: a scenario's pause at a turn's end or an agent answering from
+        inside the run (which may look at the frames) run on the VM, as does a program with a
+        statement that cannot stop so yet. So does an explicit game (the OpenSpiel adapter's):
+        its generated code stops at each draw too (compile/playthrough.py), but a game that stops
+        at every node runs at 0.8-0.9 of the VM's speed there (tools/bench_stops.py --explicit), and the
+        adapter's speed is a target of its own."""
+        if st.pause_after_turn is not None or st.decide is not None or st.explicit:
             return None
-        return self.played_through(_heard(st), "stoppable") or None
+        if st.sink is None:  # the common case, at every decision: one build, kept
+            quiet = self._quiet_stopping
+            if quiet is None:
+                quiet = self._quiet_stopping = self.played_through(frozenset(), "stoppable") or False
+            return quiet or None
+        return self.played_through(_EVERY_EVENT, "stoppable") or None
 
     def suspended_copy(self, st: State) -> State:
         """A copy of `st` that waits at its pending decision and that `answer` continues. Agents

@@ -16,6 +16,7 @@ from snowrules.model.grid_zones import is_spot
 from snowrules.model.state import State
 from snowrules.play.layouts import layouts_picture, state_grids
 from snowrules.play.narrate import Narrator, account_listeners, narrator_for
+from snowrules.play.prompts import option_labels, prompt_of
 from snowrules.runtime.engine import Game
 
 SVG = "http://www.w3.org/2000/svg"
@@ -145,8 +146,8 @@ def decisions(game: Game, st: State, player: int | None, answered: Iterable[int]
         return []
     done = set(answered)
     names = game.layout.seat_names
-    return [{"seat": seat, "seat_name": names[seat], "choice": game.prompt(pending),
-             "options": game.option_labels(st, options), "cells": spot_cells(options)}
+    return [{"seat": seat, "seat_name": names[seat], "choice": prompt_of(game, st, seat),
+             "options": option_labels(game, st, options, seat), "cells": spot_cells(options)}
             for seat, options in zip(pending.seats, pending.options)
             if game.program.controller(seat) == player and seat not in done]
 
