@@ -228,6 +228,38 @@ ROWS += [
            "each argument of first_nonempty() must be a list or a zone, not a number", "SR402"),
 ]
 
+# `remembered as EXPR` (issue 27 item 3), in tests/rulesets/passed_cards: seat 0 passes three cards,
+# `... as "pass three cards" remembered as sorted(cards):` (line 17, `remembered` at column 96)
+_PASS = '"pass three cards" remembered as sorted(cards)'
+ROWS += [
+    Misuse("`remembered as` after a statement that is no decision", "passed_cards", "rules.sr",
+           "    move all from box to deck", "    move all from box to deck remembered as 1",
+           "move all from box to deck remembered", 31, "unexpected 'remembered'", "SR301"),
+    Misuse("`remembered as` an unknown function", "passed_cards", "rules.sr", _PASS,
+           '"pass three cards" remembered as shuffled(cards)', "remembered as shuffled", 111,
+           "unknown function 'shuffled'", "SR401"),
+    Misuse("`remembered as` a misspelt answer", "passed_cards", "rules.sr", _PASS,
+           '"pass three cards" remembered as sorted(card)', "remembered as sorted(card)", 118,
+           "unknown name 'card' (hint: did you mean 'cards'?)", "SR401"),
+    Misuse("`remembered as` a local of the rules around the decision", "passed_cards", "rules.sr",
+           "each turn:\n    ask first(players) to choose exactly 3 cards from first(players).hand as " + _PASS,
+           "each turn:\n    let n = 2\n    ask first(players) to choose exactly 3 cards from first(players).hand as "
+           '"pass three cards" remembered as [n]', "remembered as [n]", 112,
+           "`remembered as` cannot read 'n', a local name of the rules around the decision (hint: it may read the "
+           "answer (cards) and anything global", "SR401"),
+    Misuse("`remembered as` nothing", "passed_cards", "rules.sr", _PASS, '"pass three cards" remembered as',
+           "remembered as:", 110, "unexpected ':'", "SR301"),
+    Misuse("the prompt after `remembered as`", "passed_cards", "rules.sr", 'as ' + _PASS,
+           'remembered as sorted(cards) as "pass three cards"', "remembered as sorted(cards) as", 103,
+           "unexpected 'as'", "SR301"),
+    Misuse("`remembered as` a number divided", "passed_cards", "rules.sr", _PASS, _PASS + " / 2",
+           "remembered as sorted(cards) / 2", 111, "the left side of `/` must be a number, not a list of components",
+           "SR402"),
+    Misuse("`remembered` as a name in edition 3", "passed_cards", "rules.sr", "    move all from box to deck",
+           "    let remembered = 1\n    move all from box to deck", "let remembered", 9,
+           "'remembered' is a keyword and cannot be a name", "SR125"),
+]
+
 
 def planted(tmp_path: Path, row: Misuse) -> tuple[Path, str]:
     folder = tmp_path / row.ruleset

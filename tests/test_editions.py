@@ -39,6 +39,22 @@ NAMES = [
     (2, "define winners() = []\neach turn:\n    end game winners winners()\n", []),
     (2, "variable public = 1\nvariable shared = 2\nvariable random = public + shared\n", []),
     (2, "setup:\n    let x = first(players).secret\n", []),
+    # edition 3 reserves `remembered` (a decision's `remembered as EXPR`): a name before, with a warning
+    (2, "setup:\n    let remembered = 2\n", [
+        ("SR125", "warning", 2, 9, "'remembered' is a name in edition 2, but a keyword from edition 3 on")]),
+    (1, "define f(remembered) = remembered\n", [
+        ("SR125", "warning", 1, 10, "'remembered' is a name in edition 1, but a keyword from edition 3 on"),
+        ("SR125", "warning", 1, 24, "'remembered' is a name in edition 1, but a keyword from edition 3 on")]),
+    (3, "setup:\n    let remembered = 2\n", [
+        ("SR125", "error", 2, 9, "'remembered' is a keyword and cannot be a name")]),
+    (3, "setup:\n    let dice = 2\n", [("SR122", "error", 2, 9, "'dice' is a keyword and cannot be a name")]),
+    # the construct itself is read in every edition
+    (2, "each turn:\n    ask first(players) to choose c from [1, 2] remembered as c\n", []),
+    # edition 3's two changes in one decision: a prompt with a value and what is remembered
+    (3, "each turn:\n    ask first(players) to choose c from [1, 2] as \"pick {1 + 1}\" remembered as c\n", []),
+    (2, "each turn:\n    ask first(players) to choose c from [1, 2] as \"pick {2}\" remembered as c\n", [
+        ("SR124", "warning", 2, 51, "the braces of the prompt 'pick {2}' are plain text in edition 2, but enclose "
+                                    "a value from edition 3 on")]),
 ]
 
 
@@ -51,8 +67,9 @@ def test_reserved_words_by_edition(edition, text, expected):
     except RulesSyntaxError as error:
         found = list(error.diagnostics) + notes
     assert [(d.code, d.severity, d.position.line, d.position.col, d.message) for d in found] == expected
-    renamed = [d.hint for d in found if d.severity == "warning"]
-    assert all(h == "rename it my_dice and declare `language: 3` (`snowrules upgrade` does both)" for h in renamed)
+    renamed = [d.hint for d in found if d.severity == "warning" and d.code != "SR124"]  # SR124: braces
+    word = "my_remembered" if "'remembered'" in "".join(d.message for d in found) else "my_dice"
+    assert all(h == f"rename it {word} and declare `language: 3` (`snowrules upgrade` does both)" for h in renamed)
 
 
 def test_the_editions_table_reserves_exactly_what_the_grammar_cannot_tell_from_a_name():
@@ -105,8 +122,8 @@ EDITION_1 = {
     "rules.sr": "game \"Old\"\nzone deck shared hidden\ncounter score per player from 0\n"
                 "define winners() = players\neach turn:\n    for each p in players:\n"
                 "        let dice = size(deck)  # the deck's size\n        add dice to p.score\n"
-                "        ask p to choose n from [1, 2] as \"take {1 or 2}\":  # braces: text in edition 1\n"
-                "            add n to p.score\n"
+                "        ask p to choose remembered from [1, 2] as \"take {1 or 2}\":  # braces: text in edition 1\n"
+                "            add remembered to p.score\n"
                 "    end game winners winners()\n",
 }
 
@@ -122,10 +139,12 @@ def test_upgrade_prints_then_writes_the_rewrites(tmp_path, capsys):
         "F/components/cards.yaml:5:18: count -> copies",
         "F/rules.sr:7:13: dice -> my_dice",
         "F/rules.sr:8:13: dice -> my_dice",
-        'F/rules.sr:9:42: "take {1 or 2}" -> "take {{1 or 2}}"',
+        "F/rules.sr:9:25: remembered -> my_remembered",
+        'F/rules.sr:9:51: "take {1 or 2}" -> "take {{1 or 2}}"',
+        "F/rules.sr:10:17: remembered -> my_remembered",
         "F/schemas/card.schema.json: no longer declares count",
         "F/ruleset.yaml: language: 3",
-        "7 change(s) to edition 3; `snowrules upgrade F --write` makes them",
+        "9 change(s) to edition 3; `snowrules upgrade F --write` makes them",
     ]
     assert all((tmp_path / n).read_text() == t for n, t in EDITION_1.items())  # nothing written
     assert main(["upgrade", str(tmp_path), "--write"]) == 0
@@ -133,7 +152,7 @@ def test_upgrade_prints_then_writes_the_rewrites(tmp_path, capsys):
     assert (tmp_path / "components/cards.yaml").read_text() == (
         "schema: card.schema.json\ncomponents:\n  - name: star   # five\n    copies: 5\n  - {name: moon, copies: 2}\n")
     assert (tmp_path / "rules.sr").read_text() == EDITION_1["rules.sr"].replace(" dice", " my_dice").replace(
-        "{1 or 2}", "{{1 or 2}}")
+        " remembered", " my_remembered").replace("{1 or 2}", "{{1 or 2}}")
     assert "version: \"1\"\nlanguage: 3\nplayers" in (tmp_path / "ruleset.yaml").read_text()
     ruleset, problems = read_ruleset(str(tmp_path))
     assert (problems, ruleset.edition_notes, ruleset.edition) == ([], [], 3)

@@ -88,3 +88,38 @@ def test_the_engines_view_shows_an_unordered_hand_sorted_and_the_rules_keep_its_
     view = game.view(st, 0)
     assert view["zones"]["p0.hand"] == ["A", "C", "E"] and view["zones"]["p1.hand"] == {"count": 3}
     assert game.zone_labels(st, hand) == ["A", "C", "E"]  # the terminal's holdings and the browser's zones
+
+
+# (how seat 0 chooses, the options of C, A, E dealt as seat 0 reads them by id, the id played, what it plays)
+BY_POSITION = [
+    ("choose c from", ["A", "C", "E"], 1, ["C"]),
+    ("choose exactly 2 c from", ["[A, C]", "[A, E]", "[C, E]"], 2, ["C", "E"]),
+    ("choose up to 2 c from", ["[A, C]", "[A, E]", "[C, E]", "[A]", "[C]", "[E]", "none of them"], 1, ["A", "E"]),
+]
+
+
+@pytest.mark.parametrize("choice, labels, action, played", BY_POSITION)
+def test_without_declared_ids_an_option_is_numbered_by_its_place_in_the_sorted_hand(tmp_path, choice, labels,
+                                                                                    action, played):
+    """Without `choice:` ids the options of seat 0's play are numbered by position: by their
+    place as seat 0 is shown them (a card or a combination of cards of the hand, by name), not as
+    dealt, so that one information state never has an action meaning C in one state and A in
+    another (the hand dealt C, A, E and A, C, E)."""
+    folder = tmp_path / "position_ids"
+    shutil.copytree(RULESET, folder)
+    manifest = folder / "ruleset.yaml"
+    manifest.write_text(manifest.read_text().replace("  choice: {component: it.rank}\n", "  by_position: true\n")
+                        .replace('distinct: "6"', 'distinct: "7"'))
+    rules = folder / "rules.sr"
+    rules.write_text(rules.read_text().replace("choose c from", choice))
+    game = load_game(str(folder), players=2)
+    one, two = dealt(game, [2, 0, 4, 1, 3, 5]), dealt(game, [0, 2, 4, 1, 3, 5])
+    assert one.information_state_string(0) == two.information_state_string(0)
+    assert one.observation_string(0) == two.observation_string(0)
+    assert [one.action_to_string(0, a) for a in one.legal_actions()] == labels
+    assert [two.action_to_string(0, a) for a in two.legal_actions()] == labels
+    one.apply_action(action)
+    two.apply_action(action)
+    names = game.program.layout.component_names
+    assert [sorted(names[c] for c in s.st.zones[game.program.layout.zones.index(
+        next(z for z in game.program.layout.zones if z.family == "played"))]) for s in (one, two)] == [played, played]

@@ -8,6 +8,7 @@ import json
 from typing import TYPE_CHECKING
 
 import numpy as np
+from snowrules.adapters.picks import held_picks, picking_text
 from snowrules.adapters.recall import rule_in_folder
 
 if TYPE_CHECKING:
@@ -62,13 +63,17 @@ class SnowrulesObserver:
         layout.observe(state.st, player, self._dict)
         if self.perfect_recall:
             layout.remember(state.recall_now(), player, self._dict)
+            held = held_picks(state._picking, self.game.program, state.st.pending, player)
+            if held:  # picks held apart while the decision is open (adapters/picks.py) count as chosen
+                layout.count_chosen(held, state.st.pending.kind, self._dict["chose"])
 
     def string_from(self, state: SnowrulesState, player: int) -> str:
         """The seat's view, and the decision it is asked (its rule and its options: a player
         knows what is asked of them, so two states that ask differently never look alike)."""
-        if self.perfect_recall:
-            return state.recall_now().text(player, self.game.sight, self.game.engine)
         program = self.game.program
+        if self.perfect_recall:  # with the picks held apart while a decision asked item by item is open
+            return state.recall_now().text(player, self.game.sight, self.game.engine) \
+                + picking_text(state._picking, program, state.st.pending, player, self.game.engine)
         st = state.st
         view = self.game.engine.view(st, program.controller(player))
         sight = self.game.sight
@@ -79,7 +84,12 @@ class SnowrulesObserver:
         text = json.dumps(view, sort_keys=True)
         pending = st.pending
         if pending is not None and not pending.chance and player in pending.seats:
-            options = sight.options_shown(st, pending.options[pending.seats.index(player)], pending.kind)
-            labels = [self.game.engine.option_label(st, o) for o in options]
+            # a decision asked item by item: the seat's items left (adapters/picks.py)
+            picking = None if state._picking is None else state._picking.of(pending, player)
+            options = pending.options[pending.seats.index(player)] if picking is None else picking.left()
+            labels = [self.game.engine.option_label(st, o) for o in sight.options_shown(st, options, pending.kind)]
             text += f"\nasked at {rule_in_folder(pending.rule, self.game.sight.folder)}: " + json.dumps(labels)
+            if picking is not None and picking.picked:  # what it picked so far, as a set
+                picked = sorted(self.game.engine.label(o, pending.kind) for o in picking.picked_items())
+                text += "\npicked " + json.dumps(picked)
         return text

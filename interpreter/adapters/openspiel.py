@@ -15,7 +15,9 @@ winners share +1 and the others share -1, which is zero-sum.
 
 Information states have perfect recall: each seat's whole sequence of observations (what it saw
 change, what it was asked, what it chose; see Recall), noted only when asked for (see
-SnowrulesState.recall_now). Observation strings are its view now.
+SnowrulesState.recall_now), except what a decision declares its chooser remembers of the answer
+(`remembered as`, adapters/picks.py). A `choose exactly N` with declared ids is asked item by
+item (picks.py). Observation strings are its view now.
 Both are also tensors of a fixed size (adapters/tensors.py), made only when asked for.
 
 OpenSpiel players are seats: a variant giving a player several seats shows one player per seat.
@@ -42,6 +44,7 @@ from snowrules.adapters.nodes import (
 )
 from snowrules.adapters.observer import SnowrulesObserver
 from snowrules.adapters.option_ids import option_ids
+from snowrules.adapters.picks import Picks, note_answer, note_asked, note_picks, picks_of
 from snowrules.adapters.recall import Recall, Sight
 from snowrules.adapters.tensors import TensorLayout
 from snowrules.compile.action_ids import FreeActionIds, free_action_ids
@@ -143,7 +146,7 @@ class SnowrulesGame(pyspiel.Game):
         # The initial state, made once: a new one (and each clone, which pyspiel starts from a new
         # one) copies it instead of running the setup again. The setup draws nothing at random
         # that is not a chance node, so every initial state is the same.
-        self.first_state: tuple[State, Recall, int, Node | None] | None = None
+        self.first_state: tuple[State, Recall, int, Node | None, bool, Picks | None] | None = None
         # Its states' class: SnowrulesState with what they read at every node (see Shared).
         self.state_class = type(f"{type(self).__name__}State", (SnowrulesState,),
                                 {"_shared": Shared(self.ids, self.program, self.engine.go_on)})
@@ -222,7 +225,7 @@ class SnowrulesState(pyspiel.State):
         super().__init__(game)
         first = game.first_state
         if first is not None:  # every game starts alike: the first one, copied when it first changes
-            self.st, self.recall, self._player, self._node, self._looked = first
+            self.st, self.recall, self._player, self._node, self._looked, self._picking = first
             self._own = False
             self._kept = NO_KEPT
             return
@@ -239,13 +242,16 @@ class SnowrulesState(pyspiel.State):
         # Each seat's last options with declared ids, for its next node's ids (nodes.Kept).
         self._kept = NO_KEPT
         self._observe()
-        game.first_state = (self.st.clone(), self.recall.__deepcopy__({}), self._player, self._node, self._looked)
+        game.first_state = (self.st.clone(), self.recall.__deepcopy__({}), self._player, self._node, self._looked,
+                            self._picking)
 
     # A new state shares the game's first state (engine state and notes) until it first changes
     # them (`_owned`): pyspiel's clone() makes a new initial state and then overwrites each of its
     # attributes with a deep copy of the original's, so a copy made there would be thrown away at
     # every clone. Anything that changes `st` or `recall` calls `_owned` first.
     _own = True
+    # A `choose exactly N` decision asked item by item (adapters/picks.py), while it is open.
+    _picking: Picks | None = None
 
     def _owned(self) -> None:
         if not self._own:
@@ -267,6 +273,8 @@ class SnowrulesState(pyspiel.State):
 
     def _work_out_node(self) -> Node:
         pending = self.st.pending
+        if self._picking is not None:
+            return self._picking.node(pending)
         chance = pending.chance
         group = "chance" if chance else "choice"
         # The common case first (nodes.declared_node): whole-number options whose declared ids
@@ -281,7 +289,7 @@ class SnowrulesState(pyspiel.State):
         for options in pending.options:
             pair = None if known is None else declared_ids(known, options)
             if pair is None:
-                ids = option_ids(self.get_game(), pending, group, options)
+                ids = option_ids(self.get_game(), pending, group, options, self.st)
                 pair = (ids, sorted(ids))
                 by_option = False
             found.append(pair)
@@ -299,7 +307,8 @@ class SnowrulesState(pyspiel.State):
         if player not in seats:
             return [], []
         index = seats.index(player)
-        return self._node_ids()[index][0], pending.options[index]
+        return self._node_ids()[index][0], pending.options[index] if self._picking is None \
+            else self._picking.each[index].left()
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """pyspiel's `State.legal_actions`, answered in Python. Through pyspiel, a Python state's
@@ -371,6 +380,12 @@ class SnowrulesState(pyspiel.State):
         except ValueError:
             raise self._illegal(ids, action, None if pending.chance else pending.seats[0]) from None
         options = pending.options[0]
+        picked = self._picking is not None
+        if picked:
+            answers = self._picked([index])
+            if answers is None:  # the same seat picks its next item
+                return
+            index = answers[0]
         value = options[index]
         if pending.chance:  # a draw: run on, and arrive as _observe does
             if st.sink is not None:
@@ -392,7 +407,7 @@ class SnowrulesState(pyspiel.State):
         if not self._looked:  # nobody noted this node: the notes stop being kept
             self.recall = None
         elif self.recall is not None:
-            self.recall.chose(pending.seats[0], value, pending.kind)
+            note_answer(self.recall, self._shared.program, st, pending, pending.seats[0], value, picked)
         if pending.simultaneous:  # a secret decision that only one seat has to make
             value = [value]
         if st.sink is not None:
@@ -401,6 +416,20 @@ class SnowrulesState(pyspiel.State):
             st.answer = value
             self._shared.go_on(st)
         self._observe()
+
+    def _picked(self, positions: list[int]) -> list[int] | None:
+        """Each seat's item at its position among those left picked (adapters/picks.py), and
+        noted: once the last are picked, each seat's answer (its index among its options);
+        before, None."""
+        pending = self.st.pending
+        picks = self._picking.picked(self._node, positions)
+        if not self._looked:
+            self.recall = None
+        elif self.recall is not None:
+            note_picks(self.recall, self._shared.program, pending, picks)
+        answers = picks.answers(pending)
+        self._picking, self._node = (picks, None) if answers is None else (None, self._node)
+        return answers
 
     def _apply_actions(self, actions: list[int]) -> None:
         """A simultaneous node's actions, one per seat (see above)."""
@@ -419,15 +448,19 @@ class SnowrulesState(pyspiel.State):
                 answers.append(ids.index(action))
             except ValueError:
                 raise self._illegal(ids, action, seat) from None
-        if node.by_option:
+        picked = self._picking is not None
+        if picked:
+            answers = self._picked(answers)
+            if answers is None:  # the seats pick their next items
+                return
+        elif node.by_option:
             self._kept = after_decision_left(self._kept, pending, node, answers)
         values = list(map(list.__getitem__, pending.options, answers))
         if not self._looked:
             self.recall = None
         elif self.recall is not None:
-            recall = self.recall
             for seat, value in zip(seats, values):
-                recall.chose(seat, value, pending.kind)
+                note_answer(self.recall, self._shared.program, st, pending, seat, value, picked)
         if st.sink is not None:
             self.get_game().engine.answer(st, answers)
         else:
@@ -438,13 +471,14 @@ class SnowrulesState(pyspiel.State):
     # ---- what the seats remember ------------------------------------------------------------
     # Each seat notes what it sees change at every node that is not a draw, then what it is asked
     # (Recall): draws in a row with no decision between them (a deal) are seen together, once
-    # they are done, so the order in which a hand was dealt is not remembered (as in OpenSpiel's
-    # card games). Noting costs about a third of a playout's time and most playouts never ask for
-    # an information state, so a node is noted only when someone asks at it (an information
-    # state; the state does not change between arriving at a node and leaving it, so noting late
-    # notes the same). Leaving a node that nobody noted drops the notes (`recall` None); asking
-    # later works them out afresh by replaying the moves (`_replayed`). Algorithms that ask at
-    # every node (CFR, the information-state tests) keep them up to date, one node at a time.
+    # they are done, so in an `unordered` zone (shown sorted) the order in which a hand was dealt
+    # is not remembered (as in OpenSpiel's card games). Noting costs about a third of a playout's
+    # time and most playouts never ask for an information state, so a node is noted only when
+    # someone asks at it (an information state; the state does not change between arriving at a
+    # node and leaving it, so noting late notes the same). Leaving a node that nobody noted drops
+    # the notes (`recall` None); asking later works them out afresh by replaying the moves
+    # (`_replayed`). Algorithms that ask at every node (CFR, the information-state tests) keep
+    # them up to date, one node at a time.
     _eager = False  # a replaying state notes every node as it arrives
 
     def _observe(self) -> None:
@@ -452,7 +486,7 @@ class SnowrulesState(pyspiel.State):
         is a simultaneous node; a draw is the chance player's, with nothing to note); the seats
         note it now only if eager."""
         st = self.st
-        self._node = None
+        self._node = self._picking = None
         if st.result is not None:
             self._player = TERMINAL_PLAYER
         else:
@@ -463,6 +497,8 @@ class SnowrulesState(pyspiel.State):
                 return
             seats = pending.seats
             self._player = SIMULTANEOUS_PLAYER if pending.simultaneous and len(seats) > 1 else seats[0]
+            if pending.how_many is not None:
+                self._picking = picks_of(self.get_game(), pending)
         self._looked = False
         if self._eager:
             self._note_node()
@@ -474,7 +510,9 @@ class SnowrulesState(pyspiel.State):
         recall = self.recall
         sight = self.get_game().sight
         recall.look(st, sight)
-        if st.result is None:
+        if st.result is None and self._picking is not None:
+            note_asked(recall, st.pending, self._picking, st, sight)
+        elif st.result is None:
             recall.asked_each(st.pending, st, sight)
         self._looked = True
 
@@ -519,7 +557,8 @@ class SnowrulesState(pyspiel.State):
             return f"action {action}"
         engine = self.get_game().engine
         # as a person reads them: a component list's `label:` with the values it shows now
-        labels = [engine.shown_label(self.st, o) for o in options]
+        sight = self.get_game().sight  # a combination from an `unordered` zone: its items by name
+        labels = [engine.shown_label(self.st, sight.option_shown(self.st, o, pending.kind)) for o in options]
         label = labels[ids.index(action)]
         if labels.count(label) > 1:
             label += f" #{action}"

@@ -19,13 +19,15 @@ if TYPE_CHECKING:
     from snowrules.adapters.openspiel import SnowrulesGame
 
 
-def option_ids(game: SnowrulesGame, pending: Decision, group: str, options: list) -> list[int]:
+def option_ids(game: SnowrulesGame, pending: Decision, group: str, options: list, st: State | None = None) -> list[int]:
     """The action ids of a node's options, in the options' order. Declared ids depend on the
     option and the game's parameters only (an id always means the same move), so each
     option's id is worked out once per game. "Nothing" (`optionally`) and combinations
-    (`up to N`) have no declared ids: such a node numbers its options by position."""
+    (`up to N`) have no declared ids: such a node numbers its options by position, in the order
+    the seat is shown them (`st`: components of an `unordered` zone sorted by name, so that the
+    same id means the same card in every state the seat cannot tell apart)."""
     if game.free_ids is not None and options and is_free(options[-1]):
-        return _free_ids(game, pending, group, options)
+        return _free_ids(game, pending, group, options, st)
     if group == "choice" and options and all(map(is_spot, options)):
         return _spot_ids(game, pending, options)
     if options and payment_id(options[0]) is not None:
@@ -49,6 +51,13 @@ def option_ids(game: SnowrulesGame, pending: Decision, group: str, options: list
         raise RuntimeRulesError.at(Position.parse(pending.rule),
                                    f"{len(options)} options here, more than the {limit} ids the game has",
                                    f"declare `action_ids: {{{what}: ...}}` in the ruleset's manifest")
+    if st is not None and group == "choice" and game.sight.unordered:
+        shown = game.sight.options_shown(st, options, pending.kind)
+        if shown is not options:  # a combination is known by its items, whatever their order
+            def key(option):
+                return tuple(sorted(option)) if type(option) is list else option
+            place = {key(option): at for at, option in enumerate(shown)}
+            return [place[key(option)] for option in options]
     return list(range(len(options)))
 
 
@@ -65,11 +74,11 @@ def _payment_ids(game: SnowrulesGame, pending: Decision, options: list) -> list[
     return ids
 
 
-def _free_ids(game: SnowrulesGame, pending: Decision, group: str, options: list) -> list[int]:
+def _free_ids(game: SnowrulesGame, pending: Decision, group: str, options: list, st: State | None) -> list[int]:
     """A decision that offers free actions: its normal options' ids as without them, then
     each free action's id (see FreeActionIds)."""
     first = next(i for i, option in enumerate(options) if is_free(option))
-    ids = option_ids(game, pending, group, options[:first]) if first else []
+    ids = option_ids(game, pending, group, options[:first], st) if first else []
     value_id = None
     if ("choice", "value") in game.interface:
         def value_id(item):

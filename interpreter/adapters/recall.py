@@ -61,12 +61,24 @@ class Sight:
     def options_shown(self, st: State, options: list, kind: str) -> list:
         """A decision's options in the order a seat is shown them: as the rules list them, or
         sorted by name when they are all components of `unordered` zones (whose order is the
-        order they arrived in)."""
-        if not self.unordered or kind != "component" or not options \
-                or not all(type(c) is int and st.where[c] in self.unordered for c in options):
+        order they arrived in); combinations of such components (`up to N`, `exactly N`) each
+        with its items sorted, largest first, then by their names."""
+        if not self.unordered or kind != "component" or not options:
             return options
-        names = self.component_names
-        return sorted(options, key=lambda c: (names[c], c))
+        names, unordered, where = self.component_names, self.unordered, st.where
+        if all(type(c) is int and where[c] in unordered for c in options):
+            return sorted(options, key=lambda c: (names[c], c))
+        if all(type(o) is list and all(type(c) is int and where[c] in unordered for c in o) for o in options):
+            shown = [sorted(o, key=lambda c: (names[c], c)) for o in options]
+            return sorted(shown, key=lambda o: (-len(o), [(names[c], c) for c in o]))
+        return options
+
+    def option_shown(self, st: State, option: Any, kind: str) -> Any:
+        """One option as a seat is shown it: a combination of components of `unordered` zones
+        with its items sorted by name (see options_shown)."""
+        if type(option) is list and option and self.unordered and kind == "component":
+            return self.options_shown(st, [option], kind)[0]
+        return option
 
 
 @lru_cache(maxsize=4096)

@@ -204,6 +204,10 @@ class TensorLayout:
         if chose is not None and "chose" in out:
             out["chose"][:] = chose
 
+    def count_chosen(self, option: Any, kind: str, chose: np.ndarray) -> None:
+        """Add a choice not (yet) in the notes to a `chose` piece (picks held apart: picks.py)."""
+        self._chose(option, kind, chose, len(self.group_names))
+
     def _chose(self, option: Any, kind: str, chose: np.ndarray, groups: int) -> None:
         """A choice counted by what it names: a component by its name, a seat by its number (an
         option of several items counts each; a value chosen is seen in what it changed)."""

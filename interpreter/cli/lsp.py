@@ -110,7 +110,7 @@ def check_texts(folder: Path, texts: dict[Path, str]) -> dict[Path, list[Diagnos
     return by_file
 
 
-SYNTAX_CODES = ("SR301", "SR302", "SR122")  # what a parse of one file finds
+SYNTAX_CODES = ("SR301", "SR302", "SR122", "SR125")  # what a parse of one file finds
 
 
 def syntax_problems(text: str, path: Path, folder: Path) -> list[Diagnostic]:

@@ -241,6 +241,7 @@ class _Compiler:
         effects: dict[int, Routine] = {}
         statements = StatementCompiler(self.exprs, self.blocks, analysis, runtime_triggers, effects)
         statements.events = self.events
+        statements.remembered = {}  # each decision's `remembered as` (compile/remembered.py)
         statements.effect_fields = frozenset(f for d in ruleset.components for f in d.effects)
         free_decls = self._of(s.FreeActionDecl)
         if free_decls:  # before any decision is compiled: each one offers them
@@ -282,7 +283,8 @@ class _Compiler:
             options=dict(ruleset.option_values), reactions=self.events.program_table(),
             free_actions=statements.free_table.actions if free_decls else [], display=dict(ruleset.display),
             option_texts=option_texts, zone_texts=zone_texts,
-            prompts={str(x.pos): x.prompt for x in self.outline.statements() if isinstance(x, Ask) and x.prompt})
+            prompts={str(x.pos): x.prompt for x in self.outline.statements() if isinstance(x, Ask) and x.prompt},
+            remembered=statements.remembered)
 
     def _field_expressions(self) -> None:
         """The expressions written in component fields, compiled before the rules so that each

@@ -18,6 +18,7 @@ from snowrules.compile.chance import CHANCE, ChanceStatements, outcome_kind
 from snowrules.compile.changes import ChangeStatements
 from snowrules.compile.closures import constant_in
 from snowrules.compile.costs import CostStatements
+from snowrules.compile.decision_blocks import answer_never_none, declined_or_chosen
 from snowrules.compile.expressions import ExpressionCompiler
 from snowrules.compile.free_actions import FreeActionTable, FreeChooseStep, OfferStep
 from snowrules.compile.grid_statements import GridStatements
@@ -25,6 +26,7 @@ from snowrules.compile.ir.effects import Effects
 from snowrules.compile.procedure_calls import ProcedureCalls
 from snowrules.compile.prompt_values import compile_prompt, with_prompt
 from snowrules.compile.reactions import Events, Reacting
+from snowrules.compile.remembered import RememberedStatements
 from snowrules.compile.scope import RECURSION_HINT, Scope, Symbols, recursion_message, refined, suggest
 from snowrules.compile.steps import (
     ChooseStep,
@@ -65,18 +67,7 @@ def assigned_names(node: s.Node) -> frozenset[str]:
 _ASSIGNED: dict[int, tuple[s.Node, frozenset[str]]] = {}  # id of a body -> (the body, its names)
 
 
-def declined_or_chosen(node: s.Choose) -> s.Block | None:
-    """The block a decision runs after its answer. An `optionally` decision's block runs only
-    when something was chosen, its `else:` only on a decline: the block becomes
-    `if VAR != none: BLOCK else: ELSE`, so the decision step itself needs no special case."""
-    if not node.optional or node.count_mode is not None or node.body is None:
-        return node.body
-    at = node.body.pos
-    chosen = s.Binary(at, "!=", s.Name(at, node.var), s.Literal(at, None))
-    return s.Block(at, (s.If(at, ((chosen, node.body),), node.otherwise),))
-
-
-class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, GridStatements):
+class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, GridStatements, RememberedStatements):
     _handlers: dict = {}  # node class -> method; filled below the class
 
     def __init__(self, exprs: ExpressionCompiler, blocks: list[Block], analysis: Effects,
@@ -251,9 +242,10 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
             t.COMPONENT))
         if kind == t.list_of(t.COMPONENT) and node.count_mode is not None:
             chosen = kind
+        self.remembered_of(node, chosen, scope)
         target = inner if node.simultaneous or node.body is not None else scope
         slot = target.define(node.var, chosen)
-        if _answer_never_none(node, is_zone and kind != t.ANY):
+        if answer_never_none(node, is_zone and kind != t.ANY):
             target.present.add(node.var)
         block = native_body = None
         body = declined_or_chosen(node)
@@ -554,19 +546,6 @@ def _zone_loop_lines(zone: str, items: str, item: str, slot: int, body: list[str
             f"    for {item} in {items}:",
             f"        env[{slot}] = {item}",
             *fuse.indent(fuse.indent(body))]
-
-
-def _answer_never_none(node: s.Choose, from_zone: bool) -> bool:
-    """Whether a decision's answer always holds a component in what follows it: each seat's one
-    item of a simultaneous decision among a zone's components (a seat without options runs
-    nothing; no answer is optional), which the block never assigns. A move of it needs no check
-    for none, as a loop variable over a zone (Scope.never_none). A single seat's decision does
-    go on with none when it has no options."""
-    if not (from_zone and node.simultaneous and node.count_mode is None and not node.optional):
-        return False
-    body = declined_or_chosen(node)
-    return body is not None and not any(isinstance(inner, s.Assign) and inner.name == node.var
-                                         for inner in s.walk(body))
 
 
 def _known_loop_values(node: s.ForEach, source) -> dict[str, frozenset]:

@@ -36,6 +36,8 @@ CATALOGUE: tuple[Code, ...] = (
     Code("SR123", "edition-missing", "a manifest without `language:`: read as the first edition (a note)"),
     Code("SR124", "edition-prompt-braces", "a brace in a decision's prompt: plain text in editions 1 and 2 (a "
          "warning), a value's braces from edition 3 on (`{{` for a brace itself)"),
+    Code("SR125", "reserved-word-3", "`remembered` used as a name (reserved from edition 3; in editions 1 and 2, "
+         "a warning)"),
     Code("SR201", "unknown-field", "a YAML map has a field its schema does not know (often a misspelling)"),
     Code("SR202", "missing-field", "a YAML map lacks a field its schema requires"),
     Code("SR203", "wrong-type", "a YAML value is of the wrong type (a text for a number, ...)"),

@@ -56,6 +56,10 @@ RESERVED_IN_2 = frozenset("""
     weighted when where while zone
 """.split())
 
+# `remembered as EXPR` after a decision's options (what its chooser remembers of the answer) can
+# stand where a name could: reserved from edition 3.
+RESERVED_IN_3 = frozenset({"remembered"})
+
 CHANGES: tuple[Change, ...] = (
     Change(2, "SR121", "component key", "count", "copies",
            "an entry's number of copies is `copies: N`; `count` is an ordinary field"),
@@ -65,6 +69,9 @@ CHANGES: tuple[Change, ...] = (
     Change(3, "SR124", "prompt braces", "{", "{{",
            "a brace in a decision's prompt (`as \"TEXT\"`) encloses a value to show, `{c.name}`; "
            "a brace itself is written twice, `{{` and `}}`"),
+    Change(3, "SR125", "reserved word", "{word}", RENAMED,
+           "`remembered` (`ask p to choose c from X remembered as EXPR`) is reserved: it cannot be a name",
+           RESERVED_IN_3),
 )
 
 

@@ -332,6 +332,9 @@ class Choose(Node):
     otherwise: Block | None = None  # `else:` of an `optionally` decision, run on a decline
     prompt: str | None = None  # `as "TEXT"`: what the decision is, in the rulebook's words, as written
     template: PromptText | None = None  # the prompt with the values it shows (None: it shows none)
+    # `remembered as EXPR`: what the chooser remembers of the answer (read by an adapter's
+    # information state instead of the answer itself)
+    remembered: Node | None = None
 
 
 @dataclass(frozen=True)

@@ -415,14 +415,15 @@ class ToSyntax(EventsToSyntax):
 
     def _choose(self, meta, chooser, choice, body, declined):
         simultaneous, chooser_var, who = chooser
-        optional, count_mode, count, var, source, prompt = choice
+        optional, count_mode, count, var, source, prompt, remembered = choice
         else_at, otherwise = declined if declined is not None else (None, None)
         if otherwise is not None and not (optional and count_mode is None):
             raise RulesSyntaxError(Diagnostic(else_at, "only an `optionally` choice of one item has `else:`",
                                               "write `ask p to optionally choose x from ...:`"))
         template = prompt if prompt is not None and prompt.values else None
         return s.Choose(self._pos(meta), simultaneous, chooser_var, who, optional, count_mode, count,
-                        var, source, body, otherwise, None if prompt is None else prompt.text, template)
+                        var, source, body, otherwise, None if prompt is None else prompt.text, template,
+                        remembered)
 
     def single_chooser(self, meta, items):
         return (False, None, items[0])
@@ -431,9 +432,12 @@ class ToSyntax(EventsToSyntax):
         return (True, str(items[0]), items[1])
 
     def choice(self, meta, items):
-        verb, count, var, source, prompt = items
+        verb, count, var, source, prompt, remembered = items
         mode, amount = count if count else (None, None)
-        return (verb, mode, amount, str(var), source, prompt)
+        return (verb, mode, amount, str(var), source, prompt, remembered)
+
+    def choice_remembered(self, meta, items):
+        return items[0]
 
     def choice_prompt(self, meta, items):
         text = str(items[0])[1:-1]

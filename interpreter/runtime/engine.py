@@ -64,7 +64,6 @@ class Game:
         # built on first use by play_through for the kinds of events heard (False: not possible)
         self._playthroughs: dict[tuple[frozenset[str], str], Any] = {}  # (heard, mode) -> built
         self._quiet_stopping = None  # the stoppable build for a state nobody listens to (see _stopping)
-        self._counted_blocks: frozenset[int] | None = None  # reactions' and free actions' (see _resumable_at)
         self._component_counters = [f for f in layout.counter_families.values() if f.per_component]
         self._score_base = score.base if score is not None and score.per_player and not score.keys else None
 
@@ -121,8 +120,8 @@ class Game:
         functions from the state's frames (compile/playthrough.py, `resume_entry`), each decision
         answered by `decide` (and `draws`) in place, the stopped one asked again; a state with a
         listener goes on with every event's line. False, and the state untouched, when the
-        program or the state cannot go on so (explicit chance, a stop inside a reaction or a free
-        action, or at another kind of decision): go on with `answer` then."""
+        program or the state cannot go on so (explicit chance, a scenario waiting for a turn's
+        end, a stop at another kind of step): go on with `answer` then."""
         if st.explicit or st.result is not None or not self._resumable_at(st):
             return False
         heard = _heard(st)
@@ -139,21 +138,16 @@ class Game:
         return True
 
     def _resumable_at(self, st: State) -> bool:
-        """Whether generated functions can go on from the state's frames: none of them runs a
-        reaction or a free action (the generated code counts those running rather than reading
-        frames), and the top one waits at a decision that its generated code asks again the same
-        (_ASKED_AGAIN: its question is worked out afresh from the state, the free actions taken
-        there read from the environment) or is a turn paused at its end."""
+        """Whether generated functions can go on from the state's frames to the game's end: the
+        top one waits at a decision that its generated code asks again the same (_ASKED_AGAIN:
+        its question is worked out afresh from the state, the free actions taken there read from
+        the environment) or is a turn paused at its end, and no scenario waits for a turn's end.
+        (Frames inside a reaction or a free action are fine: the generated code reads from the
+        frames how many of those are running, as the VM does.)"""
         frames = st.frames
         if not frames or st.pause_after_turn is not None or st.deferring:
             return False
         program = self.program
-        apart = self._counted_blocks
-        if apart is None:
-            reactions = program.reactions.blocks if program.reactions is not None else frozenset()
-            apart = self._counted_blocks = reactions | {a.routine.block for a in program.free_actions}
-        if any(frame.block in apart for frame in frames):
-            return False
         top = frames[-1]
         block = program.blocks[top.block]
         if st.pending is None:
@@ -257,13 +251,13 @@ class Game:
 
     def _stopping(self, st: State):
         """The program built to run `st` as generated code that stops at each decision nobody
-        answers in place, or None: a scenario's pause at a turn's end or an agent answering from
-        inside the run (which may look at the frames) run on the VM, as does a program with a
-        statement that cannot stop so yet. So does an explicit game (the OpenSpiel adapter's):
+        answers in place (or at the end of the turn a scenario looks at), or None: an agent
+        answering from inside the run (which may look at the frames) runs on the VM, as does a
+        program with a statement that cannot stop so yet. So does an explicit game (the OpenSpiel adapter's):
         its generated code stops at each draw too (compile/playthrough.py), but a game that stops
         at every node runs at 0.8-0.9 of the VM's speed there (tools/bench_stops.py --explicit), and the
         adapter's speed is a target of its own."""
-        if st.pause_after_turn is not None or st.decide is not None or st.explicit:
+        if st.decide is not None or st.explicit:
             return None
         if st.sink is None:  # the common case, at every decision: one build, kept
             quiet = self._quiet_stopping

@@ -60,7 +60,8 @@ def describe(statement: ir.Statement) -> str:
     """What a statement is, in words."""
     if isinstance(statement, ir.Ask):
         said = f": \"{statement.prompt}\"" if statement.prompt else ""
-        return f"ask for {statement.decision.value}{said}"
+        kept = ", the chooser remembering a value of the answer" if statement.remembered else ""
+        return f"ask for {statement.decision.value}{said}{kept}"
     if isinstance(statement, ir.Chance):
         return f"chance: {statement.draw.value}"
     if isinstance(statement, ir.Raise):

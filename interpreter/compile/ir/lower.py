@@ -54,7 +54,15 @@ def _lower(lowering: Lowering, node: s.Node) -> ir.Statement:
 
 def _choose(lowering: Lowering, node: s.Choose) -> ir.Statement:
     return ir.Ask(node.pos, node, ir.Decision.CHOICE, lowering.optional_block(node.body),
-                  lowering.optional_block(node.otherwise), node.prompt)
+                  lowering.optional_block(node.otherwise), node.prompt, _remembered(node))
+
+
+def _remembered(node: s.Choose) -> ir.Remembered | None:
+    """`remembered as EXPR`, with the names EXPR may give the answer and the chooser."""
+    if node.remembered is None:
+        return None
+    chooser = node.chooser_var if node.simultaneous else (node.who.name if isinstance(node.who, s.Name) else None)
+    return ir.Remembered(node.remembered.pos, node.remembered, node.var, chooser)
 
 
 def _pay(lowering: Lowering, node: s.Pay) -> ir.Statement:

@@ -82,11 +82,28 @@ class Decision(Enum):
 
 
 @dataclass(frozen=True)
+class Remembered:
+    """What a decision's chooser remembers of its answer (`remembered as EXPR`): the value of
+    `expression`, with the answer named `answer` and the chooser named `chooser` (the name of
+    `ask p ...` or of `ask each p in ... secretly`; None when the chooser is not written as a
+    name). An adapter's information state keeps this value where it would keep the answer, so a
+    player may forget what the rules let them forget (the order of cards picked one by one) or
+    remember what a move meant (the legal move an illegal one stands for). Only the chooser's
+    memory changes: the game, its log and every other seat's view are the same."""
+
+    pos: Position = field(compare=False)
+    expression: s.Node = field(compare=False, repr=False)
+    answer: str
+    chooser: str | None
+
+
+@dataclass(frozen=True)
 class Ask(Statement):
     decision: Decision
     then: Block | None = None        # run with the answer
     otherwise: Block | None = None   # run on a declined optional choice
     prompt: str | None = None        # what the decision is, in the rules' words
+    remembered: Remembered | None = None  # what the chooser remembers of the answer (a choice's)
 
     @property
     def inner(self) -> tuple[Block, ...]:
