@@ -48,8 +48,10 @@ def outcome(ruleset, seed: int) -> str:
 
 
 def test_the_generator_reaches_every_declaration_of_the_grammar():
-    """The derivation walks Lark's analysed rules: every kind of declaration appears in the texts."""
-    firsts = Counter(line.split()[0] for seed in range(60) for line in rules_generator.rules_text(seed).splitlines()
+    """The derivation walks Lark's analysed rules: every kind of declaration appears in the texts
+    (80 texts: the walk shifts with each change of the grammar or the library; `rounds`, the
+    rarest, came first at seed 60 once bounded grid zones and their functions were added)."""
+    firsts = Counter(line.split()[0] for seed in range(80) for line in rules_generator.rules_text(seed).splitlines()
                      if line and not line.startswith(" "))
     assert set(firsts) >= {"game", "zone", "counter", "variable", "constant", "define", "setup", "each", "rounds",
                            "at", "when", "free", "event", "on", "reactions"}, firsts

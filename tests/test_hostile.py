@@ -128,6 +128,12 @@ def huge_range(game: Path, root: Path):
     return "rules.sr", line
 
 
+def huge_board(game: Path, root: Path):
+    # a bounded grid zone of 10**10 cells: refused at its size, before any cell is made
+    line = insert_after(game / "rules.sr", 'game "', "zone board shared public grid 100000 by 100000")
+    return "rules.sr", line
+
+
 def deep_nesting(game: Path, root: Path):
     body = "".join("    " * (depth + 1) + "if true:\n" for depth in range(200)) + "    " * 201 + "pass\n"
     line = insert_after(game / "rules.sr", "setup:", body)
@@ -197,6 +203,7 @@ HOSTILE = [
     (huge_range, "SR704"),
     (deep_nesting, "SR705"),
     (many_prompt_values, "SR214"),
+    (huge_board, "SR708"),
     (absolute_path, "SR106"),
     (parent_path, "SR106"),
     (symlink_outside, "SR106"),

@@ -58,13 +58,13 @@ def test_every_kind_of_mistake_is_planted_in_every_ruleset():
 
 
 # Known misplacements, each a strict xfail (it fails the suite once fixed, so that the mark goes):
-# Othello's `opponent_next(s, p, d)` swapped inside the define `place` is reported inside a define
-# its body calls (`next_on_board`, called cleanly elsewhere too), at that inner call: the culprit
+# Othello's `place(s, p)` swapped in `each turn` is reported inside the defines its body calls
+# (`cell(s)`, `flanked(board, c, p)`), at those inner calls: the culprit
 # heuristic of Diagnostics.relocate_call_errors takes the innermost call whose define has clean
 # calls, and here the outer call is the mistake. Taking the outermost instead misplaces Snow
 # Planner's swapped `gain_vp` in `icon` (a define whose every call meets it reads as clean when
 # it was expanded for other argument kinds): the rule needs the nesting of records per kinds.
-KNOWN = {"swapped-arguments:othello/rules.sr:58": "a swap at an outer define's call is placed at an inner call"}
+KNOWN = {"swapped-arguments:othello/rules.sr:66": "a swap at an outer define's call is placed at an inner call"}
 
 
 def _marked(mutation):

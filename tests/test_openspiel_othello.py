@@ -32,11 +32,11 @@ def their_board(state) -> list[str]:
 
 
 def our_board(state) -> list[str]:
-    """The ruleset's board read from the first seat's observation: each square by the zone it is
-    in (black's discs x, white's o, else -)."""
-    zones = json.loads(state.observation_string(0).splitlines()[0])["zones"]
-    mark = {square: "x" for square in zones["black.discs"]} | {square: "o" for square in zones["white.discs"]}
-    return ["".join(mark.get(f"{column}{row}", "-") for column in "abcdefgh") for row in range(1, 9)]
+    """The ruleset's board read from the first seat's observation: each cell {x: column, y: row}
+    of the board zone by the disc on it (a black disc x, a white one o, else -)."""
+    board = json.loads(state.observation_string(0).splitlines()[0])["grids"]["board"]
+    mark = {(x, y): "x" if stack[-1][0] == "black disc" else "o" for x, y, stack in board}
+    return ["".join(mark.get((x, y), "-") for x in range(8)) for y in range(8)]
 
 
 def test_same_game_as_openspiel_move_by_move():

@@ -24,10 +24,10 @@ from snowrules.model.events import (
     TurnStarted,
     VariableSet,
 )
-from snowrules.model.grid import GridError, Placement, covering, is_covered, placement_of, take_off, turn_in_place
+from snowrules.model.grid import Cell, GridError, Placement, covering, is_covered, placement_of, take_off, turn_in_place
 from snowrules.model.grid import place as put_on_grid
 from snowrules.model.grid_spots import describe_placement
-from snowrules.model.grid_zones import spot_placement, spot_problem
+from snowrules.model.grid_zones import cell_pair, spot_placement, spot_problem
 from snowrules.model.layout import Layout
 from snowrules.model.values import Ending
 
@@ -259,6 +259,8 @@ class GridMoves:
         self.names = layout.component_names
         self.zones = layout.zones
         self.seat_names = layout.seat_names
+        self.bounds = layout.grid_bounds
+        self._east: dict[Cell, Placement] = {}  # a board's cell -> the placement there, turned east
 
     def _zone(self, index: int) -> str:
         return self.zones[index].label(self.seat_names)
@@ -291,6 +293,14 @@ class GridMoves:
         grid = st.grids.get(b)
         if grid is None:
             self._fail(rule, f"`at` a spot needs a grid zone; {self._zone(b)} is not one")
+        if b in self.bounds:
+            pair = cell_pair(spot)
+            if pair is not None:  # a cell of a board
+                self._place_on_cell(st, c, b, grid, Cell(*pair), rule)
+                return
+            placement = spot_placement(spot)
+            if placement is not None:  # (not a spot: refused below, as on any grid)
+                self._on_board(c, b, self.pieces[c].cells(*placement), rule)
         placement = spot_placement(spot)
         if placement is None:
             self._fail(rule, f"not a spot: {spot!r}", "a spot is a record {cell: {x: 0, y: 0}, rotation: 0} "
@@ -319,11 +329,40 @@ class GridMoves:
                        f"than {MAX_GRID_REACH} cells from the grid's origin",
                        "a spot from placements(...) stays near the layout", code="SR708")
         put_on_grid(grid, self.pieces, c, Placement(anchor, rotation))
+        self._arrive(st, c, a, b, anchor, rotation, rule)
+
+    def _place_on_cell(self, st, c: int, b: int, grid, cell: Cell, rule: str) -> None:
+        """`move c to BOARD at CELL`: a free placement turned east, every cell it covers on the
+        board (checked before anything changes); nothing else to check, so the grid's own
+        check that the piece is not on it already is left out when its zone says so."""
+        piece = self.pieces[c]
+        one = len(piece.squares) == 1 and piece.squares[0].offset == (0, 0)  # a disc, a stone: its cell
+        cells = (cell,) if one else piece.cells(cell, 0)
+        self._on_board(c, b, cells, rule)
+        a = st.where[c]
+        if a in st.grids:
+            self.lift(st, c, a, rule)
+        east = self._east.get(cell)
+        if east is None:  # made once per cell (a frozen dataclass is slow to make; a board has few cells)
+            east = self._east[cell] = Placement(cell, 0)
+        put_on_grid(grid, self.pieces, c, east, checked=a != b, cells=cells)
+        self._arrive(st, c, a, b, cell, 0, rule)
+
+    def _arrive(self, st, c: int, a: int, b: int, anchor: Cell, rotation: int, rule: str) -> None:
+        """The component, now on b's grid, joins the top of b's list, and the move is told."""
         st.zones[a].remove(c)
         st.zones[b].append(c)
         st.where[c] = b
         if st.sink is not None:
             st.sink(Moved([c], a, b, rule, False, (anchor.x, anchor.y, rotation)))
+
+    def _on_board(self, c: int, b: int, cells: tuple[Cell, ...], rule: str) -> None:
+        """Every cell the piece would cover on a bounded grid zone must be on the board."""
+        width, height = self.bounds[b]
+        for cell in cells:
+            if not (0 <= cell.x < width and 0 <= cell.y < height):
+                self._fail(rule, f"{self.names[c]} cannot go to {self._zone(b)} at {cell}: the cell is off "
+                           f"the board, whose cells are (0,0) to ({width - 1},{height - 1})")
 
     def turn(self, st, c: int | None, degrees: int, rule: str) -> None:
         """`turn c by DEGREES`: an uncovered component of a grid zone turned clockwise so that it

@@ -207,7 +207,7 @@ class _Compiler:
                                 f"declare it `zone {decl.name} ... public grid`")
             if self._declare(decl.name, decl.pos):
                 layout.add_zone(ZoneFamily(decl.name, decl.per_player, self._indexes(decl), decl.visibility,
-                                           grid=decl.grid, unordered=decl.unordered))
+                                           grid=decl.grid, unordered=decl.unordered, bounds=decl.bounds))
         if layout.grid_zones:
             self._grid_pieces()
         layout.add_counter(CounterFamily("turn", False, [], 0, None))

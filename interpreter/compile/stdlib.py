@@ -10,6 +10,7 @@ import weakref
 
 from snowrules.compile import (
     found_by_loop,
+    stdlib_board,  # noqa: F401 - registers the bounded grid zones' functions
     stdlib_grid,  # noqa: F401 - registers the grid zones' functions
 )
 from snowrules.compile.budget import joined as joined_lists

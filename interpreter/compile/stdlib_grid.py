@@ -90,10 +90,12 @@ def _seen(call: Call, squares: list) -> list:
 # ---- where a piece may go ----------------------------------------------------------------------
 @function("placements", "every spot where a component may go on a grid zone: touching the layout "
           "orthogonally, covering at most `overlap` occupied squares (on an empty grid: the origin, each "
-          "distinct rotation once)", "placements(board, tile, 0)", (t.ZONE, t.COMPONENT, t.INT), RECORDS)
+          "distinct rotation once); on a bounded grid zone, only those on the board", "placements(board, tile, 0)",
+          (t.ZONE, t.COMPONENT, t.INT), RECORDS)
 def _placements(call: Call):
     grid_of, piece, overlap = _grid(call), call.args[1], call.args[2]
     pieces, position = call.compiler.layout.pieces, call.position
+    zone, bounds = call.args[0], call.compiler.layout.grid_bounds
     # (component, spot id) -> the record of a spot that covers nothing: the same spots come back
     # at every decision and every lookahead of a bot, and a record is never changed in place
     made: dict[tuple[int, int], dict] = {}
@@ -135,8 +137,17 @@ def _placements(call: Call):
                 found_for.clear()
             records = found_for[key] = [record(c, spot) for spot in
                                         spot_tuples(grid, pieces, c, PlacementRules(most_covered=most))]
+        size = bounds.get(zone(st, env)) if bounds else None
+        if size is not None:  # a bounded grid zone: only the spots on the board
+            return _on_board(records, size)
         return records[:]  # the caller's own list, the records shared (never changed in place)
     return placements
+
+
+def _on_board(records: list[dict], size: tuple[int, int]) -> list[dict]:
+    """The spots whose every cell lies on a board of `size` (its columns and rows)."""
+    width, height = size
+    return [r for r in records if all(0 <= cell["x"] < width and 0 <= cell["y"] < height for cell in r["cells"])]
 
 
 # ---- reading the layout --------------------------------------------------------------------------

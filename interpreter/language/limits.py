@@ -26,6 +26,7 @@ MAX_REACTION_DEPTH = 16        # SR707: reactions that raise events whose reacti
 MAX_FREE_ACTIONS = 1_000       # SR706: free actions taken at one decision before it is answered
 MAX_FREE_OPTIONS = 10_000      # SR704: free-action options offered at one decision (the bundled: tens)
 MAX_GRID_REACH = 1_000         # SR708: a grid cell's x and y, and a square's dx and dy, within +-this
+MAX_BOARD_CELLS = 10_000       # SR708: cells of one bounded grid zone (`grid W by H`; Othello's: 64)
 MAX_EXPRESSION_DEPTH = 64      # SR705: brackets ( [ { nested in the rules (the bundled: 4 at most)
 MAX_STATEMENT_TOKENS = 1_000   # SR705: tokens of one statement or declaration line (the bundled: under 200)
 MAX_TREE_DEPTH = 200           # SR705: levels of a rules file's parse tree (64 nested blocks: 132; the bundled: 20)

@@ -397,6 +397,7 @@ class ZoneDecl(Node):
     grid: bool
     unordered: bool = False  # `unordered`: the order its components arrived in is never shown
     text: PromptText | None = None  # `as "TEXT"`: how a zone reads to a person (compile/prompt_values.py)
+    bounds: tuple[int, int] | None = None  # `grid W by H`: a bounded board of W columns, H rows
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from lark import Token, Transformer, v_args
 from snowrules.language import editions
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, Position, RulesSyntaxError
+from snowrules.language.limits import MAX_BOARD_CELLS, MAX_GRID_REACH
 from snowrules.language.names import NAME_HINT, name_problem
 from snowrules.language.prompt_text import read_prompt
 
@@ -110,14 +111,15 @@ class ToSyntax(EventsToSyntax):
         if isinstance(scope, s.PerComponent):
             raise RulesSyntaxError(Diagnostic(scope.pos, "a zone is `per player` or `shared`, not per component",
                                               "only a counter can be `per component`"))
-        names = set(options)
+        bounds = next((o[1] for o in options if isinstance(o, tuple)), None)
+        names = {"grid" if isinstance(o, tuple) else o for o in options}
         visibility = next((v for v in ("hidden", "secret") if v in names), "public")
         if "unordered" in names and "grid" in names:
             raise RulesSyntaxError(Diagnostic(self._pos(meta), f"zone {str(name)!r}: a grid zone cannot be `unordered`",
                                               "a grid shows where each piece lies; leave out `unordered`",
                                               code="SR301"))
         return s.ZoneDecl(self._pos(meta), str(name), index, scope, visibility, "grid" in names,
-                          "unordered" in names, text)
+                          "unordered" in names, text, bounds)
 
     def zone_index(self, meta, items):
         return items[0]
@@ -152,7 +154,23 @@ class ToSyntax(EventsToSyntax):
         return "secret"
 
     def grid(self, meta, items):
-        return "grid"
+        """`grid` (open), or `grid W by H` (a bounded board): ("grid", (W, H))."""
+        return "grid" if not items or items[0] is None else ("grid", items[0])
+
+    def grid_size(self, meta, items):
+        """`W by H`: each side 1 to MAX_GRID_REACH, and at most MAX_BOARD_CELLS cells, refused here
+        before anything is made for the board's cells."""
+        width, height = int(items[0]), int(items[1])
+        for token, side, what in ((items[0], width, "width"), (items[1], height, "height")):
+            if not 1 <= side <= MAX_GRID_REACH:
+                raise RulesSyntaxError(Diagnostic(self._tok(token), f"a board's {what} is 1 to {MAX_GRID_REACH} "
+                                                  f"cells, not {side}", code="SR708"))
+        if width * height > MAX_BOARD_CELLS:
+            raise RulesSyntaxError(Diagnostic(self._pos(meta), f"a board of {width} by {height} has "
+                                              f"{width * height:,} cells, more than {MAX_BOARD_CELLS:,}",
+                                              "a bounded grid zone holds at most "
+                                              f"{MAX_BOARD_CELLS:,} cells (100 by 100)", code="SR708"))
+        return width, height
 
     def unordered(self, meta, items):
         return "unordered"

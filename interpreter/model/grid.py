@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
@@ -28,12 +27,14 @@ if TYPE_CHECKING:
 SIDES = ("n", "e", "s", "w")
 STEP = {"n": (0, 1), "e": (1, 0), "s": (0, -1), "w": (-1, 0)}
 OPPOSITE = {"n": "s", "e": "w", "s": "n", "w": "e"}
+# The eight directions, clockwise from north, as steps: a bounded grid's neighbours and lines
+# (model/grid_board.py) go this way; the sides above are its orthogonal four.
+DIRECTIONS = {"n": (0, 1), "ne": (1, 1), "e": (1, 0), "se": (1, -1), "s": (0, -1), "sw": (-1, -1), "w": (-1, 0),
+              "nw": (-1, 1)}
+ADJACENCY = {"orthogonal": SIDES, "diagonal": ("ne", "se", "sw", "nw"), "all": tuple(DIRECTIONS)}
 ROTATIONS = (0, 90, 180, 270)
 # A rotation is told by where the piece's own east (its +x axis) points once turned.
 FACING = {0: "east", 90: "south", 180: "west", 270: "north"}
-
-
-_TOP = itemgetter(-1)  # a stack's top layer
 
 
 class GridError(ValueError):
@@ -204,16 +205,21 @@ class Grid:
     stacks: dict[Cell, list[Layer]] = field(default_factory=dict)
     # what readers derived from the visible squares (see `remembered`): never part of the value
     _memo: dict[Any, tuple[Any, Any]] = field(default_factory=dict, compare=False, repr=False)
+    # where `place` put each piece, a hint for `take_off` checked against the stacks before it
+    # is believed (a change by any other means leaves it stale, and then it is not used)
+    _put: dict[int, tuple[Cell, ...]] = field(default_factory=dict, compare=False, repr=False)
 
     def remembered(self, key: Any, make: Callable[[], Any]) -> Any:
         """What `make()` derives from the visible squares, made once while they stay the same: a
         game reads its grid many times between two changes (each scoring card asks for the
-        squares). An entry is kept with the cells and top layers it was made from, compared
+        squares). An entry is kept with the cells and the stacks it was made from, compared
         when read, so a change by any means (the changes below, or a caller's own edit of
-        `stacks`) is seen without being told: no invalidation to forget. Layers are immutable
-        and a copy shares them, so the comparison is mostly of identical objects."""
+        `stacks`) is seen without being told: no invalidation to forget. A stack is replaced,
+        never changed in place, and a copy shares them, so the comparison is mostly of
+        identical objects (the stacks, not their tops: no call per cell, a third of the time
+        of a board game's question asked again, whose cells change at every move)."""
         stacks = self.stacks
-        seen = (tuple(stacks), tuple(map(_TOP, stacks.values())))
+        seen = (tuple(stacks), tuple(stacks.values()))
         entry = self._memo.get(key)
         if entry is not None and entry[0] == seen:
             return entry[1]
@@ -237,7 +243,7 @@ class Grid:
         The stacks are shared, since a change replaces a cell's stack and never changes one in
         place (a bot copies the state for each option it tries: copying every stack was a tenth
         of the copy)."""
-        return Grid(self.stacks.copy(), self._memo.copy())
+        return Grid(self.stacks.copy(), self._memo.copy(), self._put.copy())
 
     def to_json(self) -> list[list]:
         """`[[x, y, [[piece, square, rotation], ...]], ...]` sorted by cell: plain lists, stable bytes."""
@@ -459,19 +465,26 @@ def side_fields_of(square_lists: Iterable[Iterable[Mapping[str, Any]]]) -> froze
 
 
 # ---- changing the layout (in place) --------------------------------------------------------------
-def place(grid: Grid, pieces: Pieces, piece: int, placement: Placement | Spot) -> tuple[Cell, ...]:
+def place(grid: Grid, pieces: Pieces, piece: int, placement: Placement | Spot,
+          checked: bool = False, cells: tuple[Cell, ...] | None = None) -> tuple[Cell, ...]:
     """Put a piece on the grid (on top of whatever its cells hold); returns the cells it covers.
-    The placement is not checked against any rule: `grid_spots.legal_spots` says which ones are legal."""
+    The placement is not checked against any rule: `grid_spots.legal_spots` says which ones are legal.
+    `checked`: the caller knows the piece is not on the grid (its zone is another), so the look
+    through every stack for it is left out (a board game puts a piece down at every capture);
+    `cells`: the piece's cells at the placement, when the caller has worked them out already."""
     if not isinstance(placement, Placement):  # a Spot (model/grid_spots.py)
         placement = placement.placement
-    for stack in grid.stacks.values():
-        for layer in stack:
-            if layer.piece == piece:
-                raise GridError(f"piece {piece} is already on the grid")
-    cells = pieces[piece].cells(placement.anchor, placement.rotation)
+    if not checked:
+        for stack in grid.stacks.values():
+            for layer in stack:
+                if layer.piece == piece:
+                    raise GridError(f"piece {piece} is already on the grid")
+    if cells is None:
+        cells = pieces[piece].cells(placement.anchor, placement.rotation)
     stacks, rotation = grid.stacks, placement.rotation % 360
     for index, cell in enumerate(cells):  # a new list: copies of the grid share the old one
         stacks[cell] = [*stacks.get(cell, ()), Layer(piece, index, rotation)]
+    grid._put[piece] = cells
     return cells
 
 
@@ -520,13 +533,29 @@ def covering(grid: Grid, piece: int) -> list[int]:
 def take_off(grid: Grid, piece: int) -> tuple[Cell, ...]:
     """Take an uncovered piece off the grid without knowing its shape (every layer of it is the
     top of its stack); returns the cells it freed, sorted. A piece not on the grid frees none."""
-    cells = sorted(cell for cell, stack in grid.stacks.items() if any(layer.piece == piece for layer in stack))
+    cells = _cells_holding(grid, piece)
     for cell in cells:
         if grid.stacks[cell][-1].piece != piece:
             raise GridError(f"piece {piece} is covered: lift what lies on it first")
     for cell in cells:
         _pop(grid.stacks, cell)
     return tuple(cells)
+
+
+def _cells_holding(grid: Grid, piece: int) -> list[Cell]:
+    """The cells where a layer of the piece lies, sorted: where `place` last put it, when each of
+    those cells still holds it (a piece is put down whole, and only `place` puts one down, so
+    they are all its cells), else found by looking through every stack (a board game lifts a
+    piece at every capture: the look was a tenth of its time)."""
+    stacks = grid.stacks
+    put = grid._put.pop(piece, None)
+    if put is not None:
+        for cell in put:
+            if not [layer for layer in stacks.get(cell, ()) if layer.piece == piece]:
+                break  # not there any more: the hint is stale
+        else:
+            return sorted(put)
+    return sorted([cell for cell, stack in stacks.items() for layer in stack if layer.piece == piece])
 
 
 def _pop(stacks: dict[Cell, list[Layer]], cell: Cell) -> None:

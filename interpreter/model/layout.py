@@ -25,6 +25,7 @@ class ZoneFamily:
     visibility: str
     base: int = 0
     grid: bool = False  # `grid`: its components also lie on a grid (model/grid_zones.py)
+    bounds: tuple[int, int] | None = None  # `grid W by H`: a bounded board, W columns by H rows
     unordered: bool = False  # `unordered`: the order its components arrived in is never shown
 
     @property
@@ -97,6 +98,7 @@ class Layout:
     counter_initial: list[int] = field(default_factory=list)
     # Grid zones (model/grid_zones.py): their instances, every component's shape, the side fields.
     grid_zones: list[int] = field(default_factory=list)
+    grid_bounds: dict[int, tuple[int, int]] = field(default_factory=dict)  # a bounded one's (W, H)
     pieces: dict[int, Any] = field(default_factory=dict)
     side_fields: frozenset[str] = frozenset()
     automa: int | None = None  # the seat the rules play (the last one), when the game has one
@@ -113,6 +115,8 @@ class Layout:
         for owner in owners:
             for index in family.indexes or [None]:
                 if family.grid:
+                    if family.bounds is not None:
+                        self.grid_bounds[len(self.zones)] = family.bounds
                     self.grid_zones.append(len(self.zones))
                 self.zones.append(ZoneInstance(family.name, owner, index, family.visibility, family.unordered))
 

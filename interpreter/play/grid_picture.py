@@ -25,6 +25,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from snowrules.load.display import GridDisplay
 from snowrules.model.grid import STEP, Cell, Grid, Pieces, visible
+from snowrules.model.grid_board import column_name, row_name
 from snowrules.records.logwriter import log_target_problem
 
 SIZE = 48           # a square's side, in pixels
@@ -36,20 +37,39 @@ GRID_LINE = "#cfd8dc"
 BORDER = "#263238"
 SPOT_FILL = "#90caf9"
 SPOT_LINE = "#1565c0"
+# A seat's colour, to draw its pieces on a board: its name when that is a colour (black, white,
+# red...), else one of these by its number. The letter on a light disc is dark.
+SEAT_COLOURS = {"black": "#212121", "white": "#fafafa", "red": "#c62828", "blue": "#1565c0", "green": "#2e7d32",
+                "yellow": "#f9a825", "orange": "#ef6c00", "purple": "#6a1b9a", "brown": "#5d4037", "pink": "#ec407a",
+                "grey": "#757575", "gray": "#757575"}
+SEAT_PALETTE = ("#c62828", "#1565c0", "#2e7d32", "#f9a825", "#6a1b9a", "#ef6c00", "#5d4037", "#00838f")
+LIGHT = ("#fafafa", "#f9a825")
+FREE_FILL = "#eceff1"
 
 
 class PictureError(ValueError):
     """The picture cannot be written where it was asked to go."""
 
 
+def seat_colour(seat_names: list[str], seat: int) -> str:
+    """The colour a seat's pieces are drawn in (see SEAT_COLOURS)."""
+    return SEAT_COLOURS.get(seat_names[seat].lower(), SEAT_PALETTE[seat % len(SEAT_PALETTE)])
+
+
 def grid_picture(grids: Mapping[str, tuple[Grid, Pieces]], displays: Mapping[str, GridDisplay] | None = None,
                  names: Mapping[int, str] | None = None,
-                 spots: Mapping[str, Collection[tuple[int, int]]] | None = None) -> str:
+                 spots: Mapping[str, Collection[tuple[int, int]]] | None = None,
+                 boards: Mapping[str, tuple[int, int]] | None = None,
+                 marks: Mapping[int, tuple[str, str]] | None = None) -> str:
     """The SVG document of the grid zones (zone name -> its grid and pieces). `names` gives each
     piece's name (a component's name) for `data-piece` and the tooltip; default its number.
     `spots` marks cells of a zone where a decision may put a piece (the browser's table lets a
     person click them): a dashed square each, `class="spot"` with `data-cell`, drawn over what is
-    there, and the picture grows to take them in."""
+    there, and the picture grows to take them in. `boards` gives a bounded grid zone's columns and
+    rows (it is drawn whole, a free cell `class="cell"`); `marks` a piece's letter and colour (its
+    owner seat's), drawn as a disc when the piece has nothing else to show."""
+    boards = boards or {}
+    marks = marks or {}
     displays = displays or {}
     names = names or {}
     spots = spots or {}
@@ -57,7 +77,7 @@ def grid_picture(grids: Mapping[str, tuple[Grid, Pieces]], displays: Mapping[str
     top, width = 0, 0
     for zone, (grid, pieces) in grids.items():
         drawn, zone_width, zone_height = _zone(zone, grid, pieces, displays.get(zone) or GridDisplay(zone), names, top,
-                                               [Cell(x, y) for x, y in spots.get(zone, ())])
+                                               [Cell(x, y) for x, y in spots.get(zone, ())], boards.get(zone), marks)
         parts += drawn
         width = max(width, zone_width)
         top += zone_height + GAP
@@ -68,16 +88,19 @@ def grid_picture(grids: Mapping[str, tuple[Grid, Pieces]], displays: Mapping[str
 
 
 def _zone(zone: str, grid: Grid, pieces: Pieces, display: GridDisplay, names: Mapping[int, str],
-          top: int, spots: list[Cell] = ()) -> tuple[list[str], int, int]:
+          top: int, spots: list[Cell] = (), board: tuple[int, int] | None = None,
+          marks: Mapping[int, tuple[str, str]] | None = None) -> tuple[list[str], int, int]:
     """One zone's group of elements, with its width and height."""
     squares = visible(grid, pieces)
+    marks = marks or {}
     out = [f'<g class="zone" data-zone={quoteattr(zone)}>',
            f'<text x="4" y="{top + 20}" font-size="16" font-weight="bold">{escape(zone)}</text>']
-    if not squares and not spots:
+    if not squares and not spots and board is None:
         out += [f'<text x="4" y="{top + TITLE + 16}" font-size="12">(no squares)</text>', "</g>"]
         return out, 160, TITLE + 24
     by_cell = {s.cell: s for s in squares}
-    every = [*by_cell, *spots]
+    cells = [Cell(x, y) for y in range(board[1]) for x in range(board[0])] if board is not None else []
+    every = [*by_cell, *spots, *cells]
     low_x, high_x = min(c.x for c in every), max(c.x for c in every)
     low_y, high_y = min(c.y for c in every), max(c.y for c in every)
     origin_y = top + TITLE
@@ -85,6 +108,11 @@ def _zone(zone: str, grid: Grid, pieces: Pieces, display: GridDisplay, names: Ma
     def corner(cell: Cell) -> tuple[int, int]:
         return MARGIN + (cell.x - low_x) * SIZE, origin_y + (high_y - cell.y) * SIZE
 
+    for cell in cells:
+        if cell not in by_cell:
+            x, y = corner(cell)
+            out.append(f'<rect class="cell" x="{x}" y="{y}" width="{SIZE}" height="{SIZE}" fill="{FREE_FILL}" '
+                       f'stroke="{GRID_LINE}" data-cell="{cell.x},{cell.y}"/>')
     for square in squares:
         x, y = corner(square.cell)
         side_fields = pieces[square.piece].side_fields
@@ -103,6 +131,14 @@ def _zone(zone: str, grid: Grid, pieces: Pieces, display: GridDisplay, names: Ma
                            f'y2="{middle_y - dy * SIZE // 2}" stroke="{display.line_colour(side_field)}" '
                            f'stroke-width="5" stroke-linecap="round" data-cell="{square.cell.x},{square.cell.y}" '
                            f'data-side="{side}" data-field={quoteattr(side_field)}/>')
+        if not values and square.piece in marks and not display.drawn_sides(square.fields, side_fields):
+            letter, colour = marks[square.piece]
+            ink = "#212121" if colour in LIGHT else "#ffffff"
+            out.append(f'<circle class="piece" cx="{middle_x}" cy="{middle_y}" r="{SIZE * 3 // 8}" fill="{colour}" '
+                       f'stroke="{BORDER}" data-cell="{square.cell.x},{square.cell.y}" '
+                       f'data-letter={quoteattr(letter)}/>')
+            out.append(f'<text x="{middle_x}" y="{middle_y + 5}" font-size="14" fill="{ink}" '
+                       f'text-anchor="middle">{escape(letter)}</text>')
         for index, value in enumerate(values):
             centre_x = x + SIZE * (index + 1) // (len(values) + 1)
             out.append(f'<circle class="feature" cx="{centre_x}" cy="{middle_y}" r="{SIZE // 6}" '
@@ -126,10 +162,12 @@ def _zone(zone: str, grid: Grid, pieces: Pieces, display: GridDisplay, names: Ma
     bottom = origin_y + (high_y - low_y + 1) * SIZE
     for column in range(low_x, high_x + 1):
         x = MARGIN + (column - low_x) * SIZE + SIZE // 2
-        out.append(f'<text class="axis" x="{x}" y="{bottom + 16}" font-size="11" text-anchor="middle">{column}</text>')
+        name = column if board is None else column_name(column, board[0])
+        out.append(f'<text class="axis" x="{x}" y="{bottom + 16}" font-size="11" text-anchor="middle">{name}</text>')
     for row in range(low_y, high_y + 1):
         y = origin_y + (high_y - row) * SIZE + SIZE // 2 + 4
-        out.append(f'<text class="axis" x="{MARGIN - 6}" y="{y}" font-size="11" text-anchor="end">{row}</text>')
+        name = row if board is None else row_name(row, board[0])
+        out.append(f'<text class="axis" x="{MARGIN - 6}" y="{y}" font-size="11" text-anchor="end">{name}</text>')
     out.append("</g>")
     return out, MARGIN * 2 + (high_x - low_x + 1) * SIZE, bottom + 24 - top
 

@@ -4,9 +4,11 @@ Each visible square is a block three lines high. Its features are letters in the
 block; each side a side field lists (a path leaving the square by that side) is a line from the
 middle to that side, `-` to the east and west, `|` to the north and south, so that lines of
 neighbouring squares join across their shared side. An occupied square with nothing to draw
-shows `.`; an empty cell is blank. A square whose only drawing is lines has its middle drawn
+shows `.` (or its owner's letter, on a board); an empty cell is blank, and `-` on a bounded
+grid zone, which is drawn whole. A square whose only drawing is lines has its middle drawn
 too: `-` or `|`, `+` where lines turn or cross. North is up; the x coordinates run along the bottom and the
-y coordinates down the left. A legend names each letter drawn.
+y coordinates down the left (a board's columns a, b, c ... and rows 1, 2, 3 ..., as its players
+name them: x 0 is a, y 0 is 1). A legend names each letter drawn.
 
 The block is as wide as the most letters any square shows (made odd, so that a vertical line
 has a middle to run through) plus one character each side for the west and east lines:
@@ -17,47 +19,64 @@ Pure: a Grid, its pieces and a display declaration in, a string out.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 
 from snowrules.load.display import GridDisplay
 from snowrules.model.grid import Cell, Grid, Pieces, Seen, visible
+from snowrules.model.grid_board import column_name, row_name
 
 EMPTY = "(no squares)"
 
 
-def grid_text(grid: Grid, pieces: Pieces, display: GridDisplay | None = None, legend: bool = True) -> str:
-    """The grid as lines of text (no trailing spaces, no final newline)."""
+def grid_text(grid: Grid, pieces: Pieces, display: GridDisplay | None = None, legend: bool = True,
+              board: tuple[int, int] | None = None, marks: Mapping[int, tuple[str, str]] | None = None) -> str:
+    """The grid as lines of text (no trailing spaces, no final newline). A bounded grid zone
+    (`board`: its columns and rows) is drawn whole, a free cell as `-`; `marks` gives a piece
+    with nothing else to draw a letter, with what it stands for in the legend (its owner's seat:
+    `B` for black)."""
     display = display or GridDisplay()
     squares = visible(grid, pieces)
-    if not squares:
+    if not squares and board is None:
         return EMPTY
-    drawn = {s.cell: _drawing(s, pieces, display) for s in squares}
-    inner = max(1, max(len(letters) for letters, _sides in drawn.values()))
+    marks = marks or {}
+    drawn = {s.cell: _drawing(s, pieces, display, marks) for s in squares}
+    inner = max(1, max((len(letters) for letters, _sides in drawn.values()), default=1))
     inner += 1 - inner % 2                      # odd: a vertical line has a middle column
     width = inner + 2
-    xs = range(min(c.x for c in drawn), max(c.x for c in drawn) + 1)
-    ys = range(max(c.y for c in drawn), min(c.y for c in drawn) - 1, -1)   # north first
-    label_width = max(len(str(y)) for y in ys)
-    blank = [" " * width] * 3
+    if board is not None:
+        xs, ys = range(board[0]), range(board[1] - 1, -1, -1)
+    else:
+        xs = range(min(c.x for c in drawn), max(c.x for c in drawn) + 1)
+        ys = range(max(c.y for c in drawn), min(c.y for c in drawn) - 1, -1)   # north first
+    if board is not None:  # a board's columns a, b, c ... and rows 1, 2, 3 ..., as its players name them
+        column_label, row_label = partial(column_name, width=board[0]), partial(row_name, width=board[0])
+    else:
+        column_label = row_label = str
+    label_width = max(len(row_label(y)) for y in ys)
+    blank = _block("-", set(), inner) if board is not None else [" " * width] * 3
     lines = []
     for y in ys:
         blocks = [_block(*drawn[c], inner) if (c := Cell(x, y)) in drawn else blank for x in xs]
         for row in range(3):
-            label = str(y) if row == 1 else ""
+            label = row_label(y) if row == 1 else ""
             lines.append(f"{label:>{label_width}} " + "".join(block[row] for block in blocks))
-    lines.append(" " * (label_width + 1) + "".join(str(x).center(width) for x in xs))
+    lines.append(" " * (label_width + 1) + "".join(column_label(x).center(width) for x in xs))
     if legend:
-        lines += _legend(squares, pieces, display)
+        lines += _legend(squares, pieces, display, marks)
     lines = [line.rstrip() for line in lines]
     while not lines[0]:                         # the top row's north line, when nothing leaves north
         lines.pop(0)
     return "\n".join(lines)
 
 
-def _drawing(square: Seen, pieces: Pieces, display: GridDisplay) -> tuple[str, set[str]]:
-    """A square's letters and the sides its drawn side fields leave by."""
+def _drawing(square: Seen, pieces: Pieces, display: GridDisplay,
+             marks: Mapping[int, tuple[str, str]]) -> tuple[str, set[str]]:
+    """A square's letters (else its piece's mark) and the sides its drawn side fields leave by."""
     side_fields = pieces[square.piece].side_fields
     letters = "".join(display.letter(v) for v in display.shown_values(square.fields, side_fields))
     sides = {side for listed in display.drawn_sides(square.fields, side_fields).values() for side in listed}
+    if not letters and not sides and square.piece in marks:
+        letters = marks[square.piece][0]
     return letters, sides
 
 
@@ -77,17 +96,24 @@ def _block(letters: str, sides: set[str], inner: int) -> list[str]:
     return [north, centre, south]
 
 
-def _legend(squares: list[Seen], pieces: Pieces, display: GridDisplay) -> list[str]:
+def _legend(squares: list[Seen], pieces: Pieces, display: GridDisplay,
+            marks: Mapping[int, tuple[str, str]]) -> list[str]:
     """`T tower, W wall` for the letters drawn, and the side fields drawn as lines."""
     named: dict[str, list[str]] = {}
     lines: set[str] = set()
     for square in squares:
         side_fields = pieces[square.piece].side_fields
-        for value in display.shown_values(square.fields, side_fields):
+        shown = display.shown_values(square.fields, side_fields)
+        for value in shown:
             values = named.setdefault(display.letter(value), [])
             if value not in values:
                 values.append(value)
-        lines |= set(display.drawn_sides(square.fields, side_fields))
+        drawn_sides = display.drawn_sides(square.fields, side_fields)
+        lines |= set(drawn_sides)
+        if not shown and not any(drawn_sides.values()) and square.piece in marks:
+            letter, meaning = marks[square.piece]
+            if meaning not in named.setdefault(letter, []):
+                named[letter].append(meaning)
     parts = [f"{letter} {'/'.join(sorted(values))}" for letter, values in sorted(named.items())]
     if lines:
         parts.append(f"- | {', '.join(sorted(lines))}")

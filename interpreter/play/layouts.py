@@ -14,7 +14,7 @@ from snowrules.load.display import GridDisplay
 from snowrules.model.grid import Grid, Pieces
 from snowrules.model.grid_zones import grid_of
 from snowrules.model.program import Program
-from snowrules.play.grid_picture import grid_picture, write_picture
+from snowrules.play.grid_picture import grid_picture, seat_colour, write_picture
 from snowrules.play.grid_text import grid_text
 
 Drawn = dict[str, tuple[Grid, Pieces]]   # zone label -> its grid and the pieces
@@ -54,10 +54,32 @@ def displays(program: Program) -> dict[str, GridDisplay]:
             or GridDisplay(layout.zones[z].family) for z in layout.grid_zones}
 
 
+def _boards(program: Program) -> dict[str, tuple[int, int]]:
+    """Each bounded grid zone instance's columns and rows, by label."""
+    layout = program.layout
+    return {layout.zones[z].label(layout.seat_names): size for z, size in layout.grid_bounds.items()}
+
+
+def seat_letters(seat_names: list[str]) -> list[str]:
+    """A letter per seat, to draw its pieces by: its name's first letter in capitals (black B,
+    white W), or, when two seats' names begin alike, the seat's number from 1."""
+    letters = [name[:1].upper() or "?" for name in seat_names]
+    return letters if len(set(letters)) == len(letters) else [str(n + 1) for n in range(len(seat_names))]
+
+
+def seat_marks(program: Program) -> dict[int, tuple[str, str]]:
+    """Each piece of a per-seat list, drawn by its owner's letter: {component: (letter, seat)}."""
+    layout = program.layout
+    letters = seat_letters(layout.seat_names)
+    return {c: (letters[owner], layout.seat_names[owner]) for c, owner in enumerate(layout.fields.get("owner", []))
+            if owner is not None}
+
+
 def layouts_text(program: Program, grids: Drawn) -> str:
-    """Each grid under its zone's label, as text grids (an empty string when there is none)."""
-    shown = displays(program)
-    return "\n".join(f"{label}:\n{grid_text(grid, pieces, shown.get(label))}"
+    """Each grid under its zone's label, as text grids (an empty string when there is none): a
+    bounded grid zone whole, a piece of a seat's by its seat's letter when nothing else shows."""
+    shown, boards, marks = displays(program), _boards(program), seat_marks(program)
+    return "\n".join(f"{label}:\n{grid_text(grid, pieces, shown.get(label), board=boards.get(label), marks=marks)}"
                      for label, (grid, pieces) in grids.items())
 
 
@@ -65,8 +87,13 @@ def layouts_picture(program: Program, grids: Drawn,
                     spots: Mapping[str, Iterable[tuple[int, int]]] | None = None) -> str:
     """The SVG picture of the grids, each piece named by its component's name (and the cells
     `spots` gives, by zone label, marked as places a piece may go)."""
-    names = dict(enumerate(program.layout.component_names))
-    return grid_picture(grids, displays(program), names, {zone: list(cells) for zone, cells in (spots or {}).items()})
+    layout = program.layout
+    names = dict(enumerate(layout.component_names))
+    colours = {seat: seat_colour(layout.seat_names, seat) for seat in range(len(layout.seat_names))}
+    marks = {c: (letter, colours[owner]) for c, (letter, _name) in seat_marks(program).items()
+             for owner in [layout.fields["owner"][c]]}
+    return grid_picture(grids, displays(program), names, {zone: list(cells) for zone, cells in (spots or {}).items()},
+                        _boards(program), marks)
 
 
 def draw_state(program: Program, st, path: Path) -> None:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from snowrules.model.events import Chosen, CounterChanged, Moved, Reacted
 from snowrules.model.grid import Cell
+from snowrules.model.grid_board import column_name, row_name
 from snowrules.model.grid_spots import describe_placement
 from snowrules.play.prompts import option_text, zone_name
 
@@ -87,14 +88,17 @@ class Narrator:
 
     def __init__(self, show_rules: bool = False, write=None, secrets: dict[str, bool] | None = None,
                  unseen: UnseenCounters | None = None, solo: bool = False,
-                 labels: AccountLabels | None = None):
+                 labels: AccountLabels | None = None, boards: dict[str, int] | None = None):
         """`secrets` (zone label -> hidden from the reader) makes an account for a player at the
         table: components moving between zones they may not see are counted, not named, and other
         seats' choices are not told (their effects, when public, are); with `unseen`, a change of
         a counter on a component the reader cannot see is not told either. A `solo` game (one
         player, no automa) ends with the player's score, not with a winner. With `labels`, moved,
-        chosen and reacting components read as their list's `label:` says, with values."""
+        chosen and reacting components read as their list's `label:` says, with values. `boards`
+        (a bounded grid zone's label -> its columns) names a cell of a board as its players do
+        (`c4`)."""
         self.labels = labels
+        self.boards = boards or {}
         self.secrets = secrets
         self.unseen = unseen
         self.show_rules = show_rules
@@ -152,6 +156,17 @@ class Narrator:
             self.header = None
         self.write(text)
 
+    def _placed(self, event: dict) -> str:
+        """Where a move put a component on a grid zone: " at (2,-1) turned south", on a board
+        " at c4" when it is not turned (else nothing)."""
+        if "at" not in event:
+            return ""
+        x, y = event["at"]
+        width = self.boards.get(event["to"])
+        if width is not None and event["turned"] == 0:
+            return f" at {column_name(x, width)}{row_name(y, width)}"
+        return f" at {describe_placement(Cell(x, y), event['turned'])}"
+
     def _rule(self, event: dict) -> str:
         return f"   ({event['rule']})" if self.show_rules and "rule" in event else ""
 
@@ -184,7 +199,7 @@ class Narrator:
                 what = f"{len(event['what'])} component(s)"
             source, dest = (event["from"], event["to"]) if self.labels is None else \
                 (self.labels.zone(event["from"]), self.labels.zone(event["to"]))
-            self._line(f"    {what}: {source} -> {dest}{_placed(event)}{self._rule(event)}")
+            self._line(f"    {what}: {source} -> {dest}{self._placed(event)}{self._rule(event)}")
         elif kind == "count":
             if self.unseen is None or not self.unseen.last_hidden:
                 self.counts.append(event)
@@ -259,8 +274,10 @@ def narrator_for(game: Game, write, readers: set[int] | None, show_rules: bool =
     for play(), or `labels.follow`)."""
     layout = game.layout
     unseen = UnseenCounters(layout, readers) if readers is not None else None
+    boards = {layout.zones[z].label(layout.seat_names): size[0] for z, size in layout.grid_bounds.items()}
     return Narrator(show_rules, write, secrets_for(layout, readers) if readers is not None else None, unseen,
-                    solo=layout.player_seats == 1 and layout.automa is None, labels=AccountLabels(game))
+                    solo=layout.player_seats == 1 and layout.automa is None, labels=AccountLabels(game),
+                    boards=boards)
 
 
 def account_listeners(narrator: Narrator) -> list:
@@ -303,14 +320,6 @@ def narrate(events: Iterable[dict], show_rules: bool = False) -> list[str]:
         narrator.feed(event)
     narrator.flush()
     return lines
-
-
-def _placed(event: dict) -> str:
-    """Where a move put a component on a grid zone: " at (2,-1) turned south" (else nothing)."""
-    if "at" not in event:
-        return ""
-    x, y = event["at"]
-    return f" at {describe_placement(Cell(x, y), event['turned'])}"
 
 
 def tee(listeners: list):
