@@ -10,7 +10,7 @@ import pytest
 from conftest import ruleset_folder, said_answering, three_copies
 from snowrules.compile import fuse
 from snowrules.compile.compiler import compile_ruleset
-from snowrules.compile.playthrough import _combination_tables
+from snowrules.compile.playthrough_choices import _combination_tables
 from snowrules.language.diagnostics import RuntimeRulesError
 from snowrules.load.ruleset import load_ruleset
 from snowrules.play.agents import RandomAgent, answering_at_random
