@@ -57,14 +57,13 @@ def test_every_kind_of_mistake_is_planted_in_every_ruleset():
                                             "yaml-indentation", "missing-variant-file"}
 
 
-# Known misplacements, each a strict xfail (it fails the suite once fixed, so that the mark goes):
-# Othello's `opponent_next(s, p, d)` swapped inside the define `place` is reported inside a define
-# its body calls (`next_on_board`, called cleanly elsewhere too), at that inner call: the culprit
-# heuristic of Diagnostics.relocate_call_errors takes the innermost call whose define has clean
-# calls, and here the outer call is the mistake. Taking the outermost instead misplaces Snow
-# Planner's swapped `gain_vp` in `icon` (a define whose every call meets it reads as clean when
-# it was expanded for other argument kinds): the rule needs the nesting of records per kinds.
-KNOWN = {"swapped-arguments:othello/rules.sr:58": "a swap at an outer define's call is placed at an inner call"}
+# Known misplacements, each a strict xfail (it fails the suite once fixed, so that the mark goes).
+# None now: Othello's `opponent_next(s, p, d)` swapped inside the define `place` was reported inside a
+# define its body calls (`next_on_board`, called cleanly elsewhere too) while Snow Planner's swapped
+# `gain_vp` in `icon` needed the innermost call; relocate_call_errors now walks out from the innermost
+# call while the call is written where another expansion was clean, and a body compiled once per
+# argument kinds makes its later calls meet what it met (Diagnostics.reuse_call).
+KNOWN: dict[str, str] = {}
 
 
 def _marked(mutation):
