@@ -204,8 +204,8 @@ def _play_task(folder: str, bounds: SmokeBounds, task: tuple[str, str | None]) -
             problems = smoke_play(read_ruleset(folder, item)[0], bounds)
         else:
             try:
-                with game_clock(bounds.seconds):
-                    result = run_scenario(Path(item), folder, bounds.max_steps, _scenario_reads)
+                result = run_scenario(Path(item), folder, bounds.max_steps, _scenario_reads,
+                                      functools.partial(game_clock, bounds.seconds))
                 problems = expectation_failures(result.failures)
             except SnowrulesError as error:
                 problems = list(error.diagnostics)
