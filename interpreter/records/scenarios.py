@@ -205,7 +205,8 @@ def run_scenario(path: Path, ruleset_ref: str, max_steps: int | None = None,
     `_ruleset_of`). `clock()` bounds the game (runtime/clock.py's game_clock), not the reading and
     compiling before it: those are bounded by the limits on sizes, as validate's check is, and for
     a large ruleset they took most of the time limit of the first scenario of a configuration
-    (Snow Planner: 0.6 s to read, 0.2-0.5 s to compile, a few times that on a loaded machine)."""
+    (the largest bundled one: 0.6 s to read, 0.2-0.5 s to compile, a few times that on a loaded
+    machine)."""
     document = load_scenario(path)
     data = plain(document.tree)
     variant = data.get("variant")
