@@ -47,9 +47,12 @@ def test_map_keeps_the_tasks_order_and_unordered_gives_every_result():
         assert sorted(pool.unordered(square, list(range(10)))) == [0, 1, 4, 9, 16, 25, 36, 49, 64, 81]
 
 
-def test_a_tasks_exception_is_raised_in_the_caller():
-    with Workers(2) as pool, pytest.raises(ValueError, match="^task 3 refused$"):
+def test_a_tasks_exception_is_raised_in_the_caller_and_ends_the_workers():
+    # the other workers still hold tasks, whose answers a next call would take for its own
+    pool = Workers(2)
+    with pytest.raises(ValueError, match="^task 3 refused$"):
         pool.map(fail_on_three, list(range(6)))
+    assert [process.is_alive() for process in pool._processes] == [False, False]
 
 
 @pytest.mark.parametrize("ahead", [1, 2])

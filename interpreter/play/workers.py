@@ -116,7 +116,16 @@ class Workers:
         return results
 
     def _results(self, function: Callable[[Any], Any], tasks: Sequence, ahead: int) -> Iterator[tuple[int, Any]]:
-        """(index, result) of every task, as each arrives; a worker holds at most `ahead` tasks."""
+        """(index, result) of every task, as each arrives; a worker holds at most `ahead` tasks.
+        Past an exception or a stop before the end, the workers still hold tasks whose answers
+        would be taken for the next call's: they are ended, and the pool is closed."""
+        try:
+            yield from self._answers(function, tasks, ahead)
+        except BaseException:
+            self.close()
+            raise
+
+    def _answers(self, function: Callable[[Any], Any], tasks: Sequence, ahead: int) -> Iterator[tuple[int, Any]]:
         waiting = iter(range(len(tasks)))
         held: dict[Connection, list[int]] = {pipe: [] for pipe in self._pipes}
 
