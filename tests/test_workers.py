@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import time
 
 import pytest
@@ -20,6 +21,15 @@ def fail_on_three(n: int) -> int:
     if n == 3:
         raise ValueError(f"task {n} refused")
     return n
+
+
+PARENT = 0  # the test's process: a task run elsewhere is in a worker
+
+
+def killed_in_a_worker(folder, bounds, task):
+    """validate's task, as the out-of-memory killer leaves it (sent to the workers by name)."""
+    if os.getpid() != PARENT:
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 def die_on_five(n: int) -> int:
@@ -69,3 +79,18 @@ def test_a_worker_that_dies_is_an_error_naming_it_at_once(ahead):
     assert lost.value.pid in pids and lost.value.exitcode == -signal.SIGKILL
     assert 5 in lost.value.held and len(lost.value.held) <= ahead
     assert str(lost.value) == f"worker process {lost.value.pid} {ended_how(-9)}"
+
+
+def test_validate_stops_with_a_message_when_a_worker_dies(monkeypatch, capsys):
+    """The smoke games and scenarios of `validate --workers 2` (cli/validation.py): a worker killed
+    in its first task (as the out-of-memory killer does) stops the command at once, exit 130."""
+    from snowrules.cli import validation
+    from snowrules.cli.main import main
+    monkeypatch.setattr(validation, "_play_task", killed_in_a_worker)
+    monkeypatch.setattr(sys.modules[__name__], "PARENT", os.getpid())
+    start = time.monotonic()
+    code = main(["validate", "snow_time", "--workers", "2"])
+    err = capsys.readouterr().err
+    assert code == 130 and time.monotonic() - start < 30
+    assert err.startswith("snowrules validate: error: worker process ") and err.endswith(
+        f" {ended_how(-9)}; the command stops here\n"), err
