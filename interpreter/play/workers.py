@@ -128,7 +128,6 @@ class Workers:
     def _answers(self, function: Callable[[Any], Any], tasks: Sequence, ahead: int) -> Iterator[tuple[int, Any]]:
         waiting = iter(range(len(tasks)))
         held: dict[Connection, list[int]] = {pipe: [] for pipe in self._pipes}
-
         process_of = dict(zip(self._pipes, self._processes))
 
         def hand(pipe: Connection) -> None:
