@@ -94,3 +94,33 @@ def test_compare_with_two_workers_keeps_to_500_megabytes(tmp_path: Path):
                           preexec_fn=_limit(500 * MEGABYTE))
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["format"] == "snowrules-compare/1"
+
+
+OPENBLAS_ROOMS = [
+    # (loaded before, MB left, what is then loaded, what is refused and how much it needs)
+    # numpy's OpenBLAS, with 45-75 MB left, printed "OpenBLAS error: Memory allocation still failed after
+    # 10 retries, giving up." and ended the process (status 1)
+    ("", 60, "room_for('numpy')", "loading numpy needs about 100 MB of address space"),
+    # scipy's, after numpy, with 65-90 MB left, retried its 32 MB buffer for ever (compare after its games)
+    ("import numpy", 75, "compare([], [], 2, 2)", "loading numpy and scipy.stats needs about 170 MB of address space"),
+]
+
+
+@pytest.mark.parametrize(("before", "left", "call", "refused"), OPENBLAS_ROOMS)
+def test_a_library_bundling_openblas_is_refused_when_it_would_not_fit(before, left, call, refused):
+    """Before (main at d1200a2) the second row spun until the timeout; now both are a MemoryError at once."""
+    pytest.importorskip("scipy")
+    code = f"""if True:
+        import resource
+        {before}
+        from snowrules.play.comparison import compare
+        from snowrules.play.out_of_memory import NoRoomToLoad, room_for
+        size = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmSize")) * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (size + {left} * 2**20, resource.getrlimit(resource.RLIMIT_AS)[1]))
+        try:
+            {call}
+        except NoRoomToLoad as error:
+            print(error)"""
+    said = _python(code, {"OPENBLAS_NUM_THREADS": "1"})
+    assert said.startswith(refused + "; ") and said.endswith(" MB are left"), said
+    assert int(said.split("; ")[1].split()[0]) <= left

@@ -57,14 +57,14 @@ def test_every_kind_of_mistake_is_planted_in_every_ruleset():
                                             "yaml-indentation", "missing-variant-file"}
 
 
-# Known misplacements, each a strict xfail (it fails the suite once fixed, so that the mark goes):
-# Othello's `place(s, p)` swapped in `each turn` is reported inside the defines its body calls
-# (`cell(s)`, `flanked(board, c, p)`), at those inner calls: the culprit
-# heuristic of Diagnostics.relocate_call_errors takes the innermost call whose define has clean
-# calls, and here the outer call is the mistake. Taking the outermost instead misplaces Snow
-# Planner's swapped `gain_vp` in `icon` (a define whose every call meets it reads as clean when
-# it was expanded for other argument kinds): the rule needs the nesting of records per kinds.
-KNOWN = {"swapped-arguments:othello/rules.sr:66": "a swap at an outer define's call is placed at an inner call"}
+# Known misplacements, each a strict xfail (it fails the suite once fixed, so that the mark goes).
+# relocate_call_errors walks out from the innermost call while the call is written where another
+# expansion was clean, and a body compiled once per argument kinds makes its later calls meet what
+# it met (Diagnostics.reuse_call). One is left: Othello's `place(p, s)` swapped at its only call
+# (`each turn`) is reported inside the defines its body calls (`cell(s)`, `flanked(board, c, p)`):
+# a define none of whose calls is clean keeps its errors in its body, since no clean call shows
+# that the caller wrote the mistake.
+KNOWN = {"swapped-arguments:othello/rules.sr:66": "a swap at a define's only call is placed inside the define"}
 
 
 def _marked(mutation):

@@ -87,3 +87,35 @@ def test_a_scenario_naming_the_rulesets_first_seats_shares_the_program_of_a_coun
     programs = {key[-2]: value for key, value in read.items() if key[0] == "program"}
     assert len(read) == 1 + 2 and set(programs) == {("p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9"),
                                                     ("west", "east")}
+
+
+def test_the_clock_bounds_the_scenarios_game_not_the_reading_and_compiling(monkeypatch):
+    """validate and test give a scenario `--time-limit` seconds (5 by default) for its game; reading
+    the ruleset and compiling the configuration, bounded by the limits on sizes as validate's check
+    is, came inside that clock, and took most of it for Snow Planner's first scenario of a
+    configuration on a loaded machine (issue 29)."""
+    from contextlib import contextmanager
+
+    import snowrules.records.scenarios as scenarios
+    from snowrules.runtime.engine import Game
+    inside: list[bool] = []
+    seen: list[tuple[str, bool]] = []
+
+    @contextmanager
+    def clock():
+        inside.append(True)
+        yield
+        inside.pop()
+
+    def noted(name, original):
+        def call(*args, **kwargs):
+            seen.append((name, bool(inside)))
+            return original(*args, **kwargs)
+        return call
+    monkeypatch.setattr(scenarios, "load_ruleset", noted("read", scenarios.load_ruleset))
+    monkeypatch.setattr(scenarios, "compile_ruleset", noted("compile", scenarios.compile_ruleset))
+    monkeypatch.setattr(Game, "start", noted("start", Game.start))
+    result = run_scenario(BUNDLED_RULESETS / "snow_time" / "scenarios" / "doubles.yaml", "snow_time", read={},
+                          clock=clock)
+    assert result.passed
+    assert seen == [("read", False), ("compile", False), ("start", True)]

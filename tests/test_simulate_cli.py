@@ -314,6 +314,32 @@ def test_ctrl_c_stops_within_a_second_with_the_summary_so_far(workers, tmp_path)
     assert "Traceback" not in err
 
 
+def test_a_killed_worker_stops_the_run_with_the_summary_so_far():
+    # As the system's out-of-memory killer does: SIGKILL to one worker. multiprocessing.Pool started a
+    # new worker and waited for the lost batch for ever (issue 29).
+    process = subprocess.Popen([str(SNOWRULES), "simulate", "snow_time", "--games", "1000000", "--players", "2",
+                                "--workers", "2", "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, env={**os.environ, "PYTHONWARNINGS": "ignore"})
+    time.sleep(4)
+    workers = subprocess.run(["ps", "--ppid", str(process.pid), "-o", "pid="], capture_output=True, text=True,
+                             check=True).stdout.split()
+    assert len(workers) == 2
+    start = time.monotonic()
+    os.kill(int(workers[0]), signal.SIGKILL)
+    out, err = process.communicate(timeout=30)
+    waited = time.monotonic() - start
+    assert process.returncode == 130, (err, out[:300], workers)
+    assert waited < 1.0, f"stopped {waited:.2f} s after the worker died"
+    result = json.loads(out)
+    assert result["interrupted"] and 0 < result["games"] < 1000000
+    assert err.startswith(f"snowrules: error: worker process {workers[0]} was killed by SIGKILL (signal 9: "
+                          "the system's out-of-memory killer sends it when memory runs short, and `kill -9` does) "
+                          "while it held games "), err
+    assert err.rstrip().endswith(f"; the run stops here: its summary holds the {result['games']} games finished "
+                                 "before"), err
+    assert "Traceback" not in err
+
+
 # --- usage errors -------------------------------------------------------------------------------
 
 

@@ -1,6 +1,7 @@
 """What each `snowrules` sub-command does (the argument parsing lives in cli/main.py)."""
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
@@ -322,8 +323,8 @@ def command_test(args) -> int:
             cases.append(junit.Case(ruleset.name, path.name, 0.0, [f"not run: {out_of_time} ran out of time"]))
             continue
         try:
-            with game_clock(getattr(args, "time_limit", None), where=Position(str(path), 1, 1)):
-                result = run_scenario(path, args.ruleset, read=read)
+            result = run_scenario(path, args.ruleset, read=read, clock=functools.partial(
+                game_clock, getattr(args, "time_limit", None), where=Position(str(path), 1, 1)))
         except SnowrulesError as error:
             failed += 1
             print(f"FAIL {path.name}")

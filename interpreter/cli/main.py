@@ -315,6 +315,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except _worker_lost() as lost:  # validate's worker killed (out of memory, kill -9): stopped, as by Ctrl-C
+        print(f"snowrules {args.command}: error: {lost}; the command stops here", file=sys.stderr)
+        return 130
     except MemoryError as error:  # past the address-space limit: a clear message, not a swapping machine
         from snowrules.cli.memory import out_of_memory
         print(out_of_memory(error, _memory_mb), file=sys.stderr)
@@ -336,6 +339,12 @@ def _out_of_time() -> tuple[type[BaseException], ...]:
     """The game clock's exception, when a clock was used (evaluated only as an exception passes)."""
     clock = sys.modules.get("snowrules.runtime.clock")
     return (clock.OutOfTime,) if clock is not None else ()
+
+
+def _worker_lost() -> tuple[type[BaseException], ...]:
+    """The error of a worker process that died, when workers were used (play/workers.py)."""
+    workers = sys.modules.get("snowrules.play.workers")
+    return (workers.WorkerLost,) if workers is not None else ()
 
 
 def _terminated(signal_number, frame) -> None:

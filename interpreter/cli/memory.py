@@ -85,9 +85,11 @@ def out_of_memory(error: BaseException, megabytes: int | None) -> str:
     """The message for a MemoryError (or a library that could not be loaded): at the rule that
     asked for the memory, in this process or in a worker (play/out_of_memory.py), else the
     command's."""
-    from snowrules.play.out_of_memory import memory_error_place
+    from snowrules.play.out_of_memory import NoRoomToLoad, memory_error_place
     where = memory_error_place(error)
     limit = f"the {megabytes} MB of address space it allows itself ({ENV} sets it)" if megabytes \
         else "the memory of this machine"
     text = f"error: the command ran out of memory: it needed more than {limit} [SR710]"
+    if isinstance(error, NoRoomToLoad):  # refused before the library was loaded: which, and how much
+        text = text.replace(" [SR710]", f" ({error}) [SR710]")
     return f"{where}: {text}" if where is not None else f"snowrules: {text}"

@@ -204,8 +204,8 @@ def _play_task(folder: str, bounds: SmokeBounds, task: tuple[str, str | None]) -
             problems = smoke_play(read_ruleset(folder, item)[0], bounds)
         else:
             try:
-                with game_clock(bounds.seconds):
-                    result = run_scenario(Path(item), folder, bounds.max_steps, _scenario_reads)
+                result = run_scenario(Path(item), folder, bounds.max_steps, _scenario_reads,
+                                      functools.partial(game_clock, bounds.seconds))
                 problems = expectation_failures(result.failures)
             except SnowrulesError as error:
                 problems = list(error.diagnostics)
@@ -229,17 +229,13 @@ def _shared_flag():
 
 
 def _in_workers(workers: int, run, tasks: list) -> list[list[Diagnostic]]:
-    import multiprocessing
-
+    """Each task's result, in the tasks' order, played by worker processes (forked where the system
+    can: a worker starts at once, with what the check compiled); a worker that dies is an error
+    (WorkerLost), not a wait without end."""
     from snowrules.play.simulate import ignore_interrupts
-    # fork: a worker starts at once, with what the check compiled; spawn where there is no fork
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    pool = multiprocessing.get_context(method).Pool(workers, initializer=ignore_interrupts)
-    try:
-        return pool.map(run, tasks, chunksize=1)
-    finally:
-        pool.terminate()
-        pool.join()
+    from snowrules.play.workers import Workers
+    with Workers(workers, initializer=ignore_interrupts) as pool:
+        return pool.map(run, tasks)
 
 
 def _errors(found: dict[tuple, Diagnostic]) -> list[Diagnostic]:

@@ -20,6 +20,7 @@ from snowrules.compile.closures import Fn, const
 from snowrules.compile.fuse import fused
 from snowrules.compile.scope import RECURSION_HINT, RoutineSlots, Scope, recursion_message
 from snowrules.language import syntax as s
+from snowrules.language.diagnostics import CallRecord
 from snowrules.model import kinds as t
 
 if TYPE_CHECKING:
@@ -57,6 +58,7 @@ class DefineCalls:
     def __init__(self) -> None:
         self.sizes: dict[str, int] = {}
         self.compiled: dict[tuple, tuple[Fn, t.Kind, int]] = {}
+        self.checks: dict[tuple, CallRecord] = {}  # the record of each compiled body's check
 
     def called(self, compiler: ExpressionCompiler, name: str) -> bool:
         return expanded_size(compiler.sym.functions, name, self.sizes) > EXPANSION_LIMIT
@@ -73,7 +75,12 @@ class DefineCalls:
         kinds = tuple(kind for _, kind in arguments)
         key = (node.name, kinds)
         if key not in self.compiled:
+            made = len(compiler.diag.call_records)
             self.compiled[key] = self._body(compiler, node, decl, kinds)
+            if made < len(compiler.diag.call_records):  # none when the call was refused as recursive
+                self.checks[key] = compiler.diag.call_records[made]
+        elif key in self.checks:  # the body is not checked again: this call meets what its check met
+            compiler.diag.reuse_call(node.name, node.pos, self.checks[key])
         body, kind, size = self.compiled[key]
         parts = [fn for fn, _ in arguments]
         items = [f"{{p{i}}}" for i in range(len(parts))]

@@ -21,6 +21,7 @@ from snowrules.compile.closures import Fn, const
 from snowrules.compile.define_calls import expanded_nodes
 from snowrules.compile.scope import RoutineSlots, Scope
 from snowrules.language import syntax as s
+from snowrules.language.diagnostics import CallRecord
 from snowrules.model import kinds as t
 from snowrules.model.program import ROUTINE
 from snowrules.model.values import Frame
@@ -73,6 +74,7 @@ class ProcedureCalls:
         self.sizes: dict[str, int] = {}
         self.expanded: dict[str, int] = {}  # procedure -> call sites where it was expanded
         self.compiled: dict[tuple, CompiledProcedure] = {}
+        self.checks: dict[tuple, CallRecord] = {}  # the record of each compiled body's check
 
     def called(self, statements: StatementCompiler, name: str) -> bool:
         """Whether this call site calls the procedure's body compiled once (else: expands it)."""
@@ -95,7 +97,11 @@ class ProcedureCalls:
         arguments += [(const(None), t.ANY)] * (len(decl.params) - len(arguments))
         key = (node.name, tuple(kind for _, kind in arguments), stepped)
         if key not in self.compiled:
+            made = len(statements.diag.call_records)
             self.compiled[key] = self._body(statements, node, decl, key[1], stepped)
+            self.checks[key] = statements.diag.call_records[made]  # the record of the body's one check
+        else:  # the body is not checked again: this call meets what its check met
+            statements.diag.reuse_call(node.name, node.pos, self.checks[key])
         body = self.compiled[key]
         values = [fn for fn, _ in arguments]
         if stepped:

@@ -106,13 +106,15 @@ class IllegalChoiceError(SnowrulesError):
     """An agent, a scenario or a log answered a decision with an option that is not legal."""
 
 
-@dataclass
+@dataclass(eq=False)
 class CallRecord:
-    """One expansion of a definition at a call: which problems (indexes of diagnostics) its body met."""
+    """One expansion of a definition at a call: which problems (indexes of diagnostics) its body
+    met, and the expansion it was called from (None: from the rules themselves)."""
 
     name: str
     at: Position
     met: set[int]
+    outer: CallRecord | None = None
 
 
 class Diagnostics:
@@ -128,11 +130,20 @@ class Diagnostics:
         self.call_records: list[CallRecord] = []  # every expansion, for relocate_call_errors
         self._chains: dict[tuple, tuple[int, list[str]]] = {}  # problem -> (its item, its calls)
 
-    def enter_call(self, name: str, at: Position) -> None:
+    def enter_call(self, name: str, at: Position) -> CallRecord:
         """A definition's body starts being checked for the call at `at`."""
-        record = CallRecord(name, at, set())
+        record = CallRecord(name, at, set(), self.calls[-1][2] if self.calls else None)
         self.call_records.append(record)
         self.calls.append((name, at, record))
+        return record
+
+    def reuse_call(self, name: str, at: Position, built: CallRecord) -> None:
+        """A call of a body built before for the same argument kinds (compiled once, not checked
+        again): it meets what that build met, as its own expansion would have. Without this, the
+        calls around it read as clean, and a swap inside them was blamed on their callers."""
+        self.call_records.append(CallRecord(name, at, set(built.met), self.calls[-1][2] if self.calls else None))
+        for _, _, open_record in self.calls:
+            open_record.met |= built.met
 
     def leave_call(self) -> None:
         self.calls.pop()
@@ -140,27 +151,39 @@ class Diagnostics:
     def relocate_call_errors(self) -> None:
         """Errors in a callee's body that only some calls cause are those calls' mistakes (swapped
         or wrong arguments): report one error at each such call, naming the first problem, and
-        not the body. A body that fails for every call keeps its own errors (with their calls)."""
+        not the body. A body that fails for every call keeps its own errors (with their calls).
+
+        Of nested calls that all meet a problem, the one to blame is found from the innermost
+        outwards: a call written where some expansion of it is clean (`next(s, d)` inside a define
+        that other calls give a square) fails only for the values its caller passed, so the blame
+        goes to the call around it; the first call whose every expansion meets a problem, of a
+        definition that some other call uses cleanly, is the one whose arguments do not fit."""
         clean = {r.name for r in self.call_records if not r.met}
-        moved: dict[int, Diagnostic] = {}
-        dropped: set[int] = set()
-        # the innermost call first: of nested calls that all meet a problem, the one closest to it
-        # is the one whose arguments do not fit (a body compiled once per argument kinds has one
-        # record for all its later calls: compile/procedure_calls.py)
-        for record in reversed(self.call_records):
-            if record.name not in clean or not record.met:
+        clean_sites = {(r.name, r.at) for r in self.call_records if not r.met}
+        blamed: list[CallRecord] = []
+        for record in reversed(self.call_records):  # inner calls first: each made after its caller
+            if record.met and (culprit := _culprit(record, clean, clean_sites)) is not None \
+                    and culprit not in blamed:
+                blamed.append(culprit)
+        taken: dict[int, CallRecord] = {}  # a problem -> the first call blamed for it
+        moved: dict[int, list[Diagnostic]] = {}  # a problem -> the errors that stand for it, at their calls
+        blamed_sites: set[tuple[str, Position]] = set()
+        for record in blamed:
+            inside = [i for i in sorted(record.met) if self.items[i].position.line != record.at.line]
+            # a call around one already blamed met its problems through it: not a second mistake (a
+            # second call that passes the same wrong values is)
+            if not inside or any(_within(taken[i], record) for i in inside if i in taken) \
+                    or (record.name, record.at) in blamed_sites:  # the same call, expanded again
                 continue
-            inside = [i for i in sorted(record.met)
-                      if i not in dropped and self.items[i].position.line != record.at.line]
-            if not inside or any(i in moved for i in inside):
-                continue
+            blamed_sites.add((record.name, record.at))
             first = self.items[inside[0]]
-            dropped.update(inside)
-            moved[inside[0]] = Diagnostic(record.at, f"the arguments of this call do not fit {record.name!r}: "
-                                          f"{first.message} (at {first.position})", "are two arguments swapped?",
-                                          code="SR402")
-        if moved or dropped:
-            self.items = [moved.get(i, d) for i, d in enumerate(self.items) if i not in dropped or i in moved]
+            for i in inside:
+                taken.setdefault(i, record)
+            moved.setdefault(inside[0], []).append(Diagnostic(
+                record.at, f"the arguments of this call do not fit {record.name!r}: {first.message} "
+                f"(at {first.position})", "are two arguments swapped?", code="SR402"))
+        if taken:
+            self.items = [d for i, d in enumerate(self.items) for d in (moved.get(i, []) if i in taken else [d])]
             self.call_records, self._chains = [], {}
 
     def error(self, position: Position, message: str, hint: str = "", code: str = "") -> None:
@@ -192,3 +215,23 @@ class Diagnostics:
         if self.items:
             ordered = sorted(self.items, key=lambda d: (d.position.path, d.position.line, d.position.col))
             raise error_type(ordered)
+
+
+def _within(inner: CallRecord, outer: CallRecord) -> bool:
+    """Whether the expansion `inner` is `outer` or happened inside it."""
+    record: CallRecord | None = inner
+    while record is not None and record is not outer:
+        record = record.outer
+    return record is outer
+
+
+def _culprit(record: CallRecord, clean: set[str], clean_sites: set[tuple[str, Position]]) -> CallRecord | None:
+    """The call to blame for the problems `record` met (see relocate_call_errors): outwards from
+    `record` while the call is written where another expansion was clean, the last one passed of
+    a definition used cleanly elsewhere; None when there is none (the body's own mistake)."""
+    culprit = record if record.name in clean else None
+    while (record.name, record.at) in clean_sites and record.outer is not None and record.outer.met:
+        record = record.outer
+        if record.name in clean:
+            culprit = record
+    return culprit

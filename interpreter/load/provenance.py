@@ -29,8 +29,10 @@ def stale_provenance(folder: Path, shown: str) -> list[Diagnostic]:
         where = entry.get("where") if isinstance(entry, dict) else None
         if not isinstance(where, str):
             continue
-        for piece in where.split(","):
-            path = re.sub(r"\s*\(.*?\)\s*$", "", piece).strip()  # `economy.sr (gain, advance)`: the file
+        # `economy.sr (gain, advance), phases.sr`: the files, once the names in brackets are gone
+        # (split at commas first, `economy_x.sr (gain` was no path and passed silently)
+        for piece in re.sub(r"\([^()]*\)", "", where).split(","):
+            path = piece.strip()
             if _PATH.match(path) and ".." not in path and not (folder / path).is_file():
                 found.append(Diagnostic(position_of(shown, document.tree, ["provenance", index, "where"]),
                                         f"this provenance entry names {path!r}, which is not in the ruleset",

@@ -169,6 +169,8 @@ def _mark(figures: list[Difference]) -> list[Difference]:
 def compare(base: Sequence[GameRecord], other: Sequence[GameRecord], base_players: int,
             other_players: int) -> Comparison:
     """Every figure of `summarize`, base against other, on the games both sides finished."""
+    from snowrules.play.out_of_memory import room_for
+    room_for("numpy", "scipy.stats")
     with warnings.catch_warnings():  # scipy warns about nearly constant samples; their p-values stand
         warnings.simplefilter("ignore", RuntimeWarning)
         return _compare(base, other, base_players, other_players)

@@ -80,7 +80,9 @@ class SearchPool:
         self._pool = None
         if workers > 1 and can_fork():
             _GAMES[id(game)] = game  # before the fork, so that the workers have it
-            self._pool = multiprocessing.get_context("fork").Pool(workers, initializer=_quiet)
+            # a worker that dies (killed for its memory) is an error, not a search waited for ever
+            from snowrules.play.workers import Workers
+            self._pool = Workers(workers, initializer=_quiet, method="fork")
             self._closer = weakref.finalize(self, _close, self._pool, id(game))
 
     @property
@@ -93,7 +95,7 @@ class SearchPool:
         (it is sent to the workers by name)."""
         if self._pool is None or len(tasks) < 2:
             return [search(task) for task in tasks]
-        return self._pool.map(search, tasks, chunksize=1)
+        return self._pool.map(search, tasks)
 
     def close(self) -> None:
         if self._pool is not None:
@@ -102,6 +104,5 @@ class SearchPool:
 
 
 def _close(pool, key: int) -> None:
-    pool.terminate()
-    pool.join()
+    pool.close()
     _GAMES.pop(key, None)

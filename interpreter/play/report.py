@@ -94,6 +94,8 @@ def save_plot(figure, path: Path) -> None:
 
 
 def _plots(data: dict, folder: Path) -> None:
+    from snowrules.play.out_of_memory import room_for
+    room_for("numpy")  # matplotlib loads it: refused before, not an exit inside OpenBLAS
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

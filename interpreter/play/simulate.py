@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import signal
+import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColum
 from rich.text import Text
 from snowrules.play.batch import GameSpec, play_batch
 from snowrules.play.statistics import Summary, Tally
+from snowrules.play.workers import WorkerLost
 from snowrules.records.game_table import GameRecord
 
 BATCH_MOST = 40  # games per batch, at most: a fraction of a second for every bundled ruleset
@@ -35,6 +37,7 @@ class SimulationRun:
     interrupted: bool
     where: str                   # "1 process", "2 workers", "cluster tcp://..."
     summary: Summary
+    stopped_by: str | None = None  # why the run stopped early, when not by Ctrl-C: a worker that died
 
     @property
     def games_per_s(self) -> float:
@@ -49,12 +52,14 @@ def batches(games: int, workers: int) -> list[list[int]]:
 
 def simulate(spec: GameSpec, games: int, master_seed: int, workers: int = 1, cluster: str | None = None,
              progress: bool = False) -> SimulationRun:
-    """Play `games` games of `spec`; Ctrl-C ends the run early with the games finished so far."""
+    """Play `games` games of `spec`; Ctrl-C ends the run early with the games finished so far, and
+    so does a worker process that dies (killed by the system's out-of-memory killer, say): the run
+    is then `interrupted`, and `stopped_by` says what happened."""
     chunks = batches(games, workers if cluster is None else 16)
     play = functools.partial(play_batch, spec, master_seed)
     records: list[GameRecord] = []
     tally = Tally(spec.players)
-    interrupted = False
+    interrupted, stopped_by = False, None
     if cluster is not None:
         from snowrules.play.cluster import cluster_results
         results, stop, where = cluster_results(cluster, play, chunks)
@@ -71,11 +76,34 @@ def simulate(spec: GameSpec, games: int, master_seed: int, workers: int = 1, clu
                 advance(len(part))
         except KeyboardInterrupt:
             interrupted = True
+        except WorkerLost as lost:
+            interrupted = True
+            stopped_by = _lost_worker_text(lost, len(records))
+            print(f"snowrules: error: {stopped_by}", file=sys.stderr)
         finally:
             stop()
     seconds = time.perf_counter() - start
     records.sort(key=lambda r: r.index)
-    return SimulationRun(spec, master_seed, games, records, seconds, interrupted, where, tally.summary())
+    return SimulationRun(spec, master_seed, games, records, seconds, interrupted, where, tally.summary(), stopped_by)
+
+
+def _lost_worker_text(lost: WorkerLost, finished: int) -> str:
+    """What ended the run, said when it happens (on stderr, whichever command simulates): the
+    worker, how it died, the games it held, and that the summary holds the games finished."""
+    held = sorted(index for batch in lost.held for index in batch)
+    games = f" while it held games {_ranges(held)}" if held else ""
+    return f"{lost}{games}; the run stops here: its summary holds the {finished} games finished before"
+
+
+def _ranges(indexes: list[int]) -> str:
+    """Game indexes as ranges: 0-39, 80-119 (0-based, as --out numbers them)."""
+    spans: list[list[int]] = []
+    for index in indexes:
+        if spans and index == spans[-1][1] + 1:
+            spans[-1][1] = index
+        else:
+            spans.append([index, index])
+    return ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in spans)
 
 
 def ignore_interrupts() -> None:
@@ -87,25 +115,11 @@ def ignore_interrupts() -> None:
 
 
 def _pool_results(workers: int, play: Callable, chunks: list[list[int]]) -> tuple[Iterator, Callable, str]:
-    import multiprocessing
-    # fork starts a worker at once; where there is none (Windows), spawn re-imports snowrules first
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    pool = multiprocessing.get_context(method).Pool(workers, initializer=ignore_interrupts)
-
-    def results() -> Iterator[list[GameRecord]]:
-        pending = pool.imap_unordered(play, chunks)
-        for _ in chunks:
-            while True:
-                try:  # a short wait, so that Ctrl-C is seen at once
-                    yield pending.next(timeout=0.2)
-                    break
-                except multiprocessing.TimeoutError:
-                    continue
-
-    def stop() -> None:
-        pool.terminate()
-        pool.join()
-    return results(), stop, f"{workers} workers"
+    """Batches played by local worker processes, each batch's records as it arrives (a worker that
+    dies raises WorkerLost instead of leaving the run waiting); `stop` ends the workers at once."""
+    from snowrules.play.workers import Workers
+    pool = Workers(workers, initializer=ignore_interrupts)
+    return pool.unordered(play, chunks), pool.close, f"{workers} workers"
 
 
 class _RateColumn(ProgressColumn):

@@ -22,6 +22,8 @@ COLUMNS = 3
 
 
 def _pyplot():
+    from snowrules.play.out_of_memory import room_for
+    room_for("numpy")  # matplotlib loads it: refused before, not an exit inside OpenBLAS
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

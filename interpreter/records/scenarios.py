@@ -10,6 +10,8 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import re
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -197,10 +199,15 @@ def _answer(game: Game, st: State, names: _Names, choice: dict, where: list) -> 
 
 
 def run_scenario(path: Path, ruleset_ref: str, max_steps: int | None = None,
-                 read: dict | None = None) -> ScenarioResult:
+                 read: dict | None = None,
+                 clock: Callable[[], AbstractContextManager] = nullcontext) -> ScenarioResult:
     """Run one scenario; `max_steps` lowers the step budget (validate checks scenarios cheaply).
     `read` is where a caller running several scenarios of one ruleset keeps it once read (see
-    `_ruleset_of`)."""
+    `_ruleset_of`). `clock()` bounds the game (runtime/clock.py's game_clock), not the reading and
+    compiling before it: those are bounded by the limits on sizes, as validate's check is, and for
+    a large ruleset they took most of the time limit of the first scenario of a configuration
+    (the largest bundled one: 0.6 s to read, 0.2-0.5 s to compile, a few times that on a loaded
+    machine)."""
     document = load_scenario(path)
     data = plain(document.tree)
     variant = data.get("variant")
@@ -239,7 +246,12 @@ def run_scenario(path: Path, ruleset_ref: str, max_steps: int | None = None,
                             + error.diagnostics) from None
     if max_steps is not None:
         program = dataclasses.replace(program, max_steps=min(program.max_steps, max_steps))
-    game = Game(program)
+    with clock():
+        return _played(Game(program), path, document, data)
+
+
+def _played(game: Game, path: Path, document: YamlDocument, data: dict) -> ScenarioResult:
+    """The scenario's game, from its seed, situation and choices to its expectations checked."""
     names = _Names(game, document)
     events: list[dict] = names.events
     rolls: list[Rolled] = []

@@ -1,0 +1,51 @@
+"""Where a swapped call is reported (Diagnostics.relocate_call_errors): at the call whose arguments
+do not fit, however deep in other defines the problem shows, whether the defines are expanded at
+each call or compiled once per argument kinds (compile/define_calls.py), and at every call that
+passes the same wrong values. Pig (tests/rulesets/pig) with a few defines in place of its
+`winners_of`, on rules.sr's lines 8 on; each expected place worked out by hand.
+
+Before (main at d1200a2): the nested case was reported at `inner`'s call inside `outer` (line 9,
+called cleanly by `fine`) as well as at the swap; of two swapped calls of a define compiled once,
+the second was not reported (the body is not checked again for the same kinds)."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from snowrules.compile import define_calls
+from snowrules.compile.compiler import compile_ruleset
+from snowrules.language.diagnostics import RulesetError
+from snowrules.load.ruleset import load_ruleset
+
+PIG = Path(__file__).parent / "rulesets" / "pig"
+WINNERS = "define winners_of() = [each q in players where q.score >= winscore]"
+NESTED = """define inner(q, n) = q.score + n
+define outer(q, n) = inner(q, n) >= n
+define fine() = [each q in players where outer(q, 1)]
+define swapped() = [each q in players where outer(1, q)]"""
+SCORE = "the arguments of this call do not fit 'outer': a number has no 'score' (at {rules}:8:22)"
+
+CASES = [
+    # (defines, what winners_of adds up, the errors: line, column, code, message)
+    (NESTED, "size(fine()) + size(swapped())", [(11, 45, "SR402", SCORE)]),
+    (NESTED + "\ndefine swapped_again() = [each q in players where outer(1, q)]",
+     "size(fine()) + size(swapped()) + size(swapped_again())",
+     [(11, 45, "SR402", SCORE), (12, 51, "SR402", SCORE)]),
+]
+
+
+@pytest.mark.parametrize("limit", [define_calls.EXPANSION_LIMIT, 0], ids=["expanded", "compiled once"])
+@pytest.mark.parametrize("defines, used, errors", CASES, ids=["nested", "called twice"])
+def test_a_swapped_call_is_reported_at_itself(tmp_path, monkeypatch, limit, defines, used, errors):
+    monkeypatch.setattr(define_calls, "EXPANSION_LIMIT", limit)
+    folder = tmp_path / "pig"
+    shutil.copytree(PIG, folder)
+    rules = folder / "rules.sr"
+    winners = f"define winners_of() = [each q in players where q.score >= winscore and {used} > 0]"
+    rules.write_text(rules.read_text().replace(WINNERS, f"{defines}\n{winners}"))
+    with pytest.raises(RulesetError) as raised:
+        compile_ruleset(load_ruleset(str(folder)), 2)
+    found = [(d.position.line, d.position.col, d.code, d.message.replace(str(rules), "{rules}"))
+             for d in raised.value.diagnostics if d.severity == "error"]
+    assert found == errors
