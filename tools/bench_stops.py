@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Games answered from outside, on the VM and on the generated code that stops (the back-end
-issue, item 3: one execution model for every caller), measured in one run, interleaved.
+"""Games answered from outside, on the VM and on the generated code that stops (issue 23, item
+3: one execution model for every caller), measured in one run, interleaved.
 
 A game answered from outside stops at every decision (a person, a replay, a scenario, a search's
 root, the OpenSpiel adapter): `Game.start`, then `Game.answer` with seeded random answers, nobody

@@ -19,13 +19,13 @@ from snowrules.compile import apply
 from snowrules.compile.closures import Fn, const, constant_in, fail
 from snowrules.compile.reactions import ReactionTable, dispatch
 from snowrules.compile.scope import Scope, family_name
-from snowrules.compile.steps import Stopped, answered, resumed_answer
+from snowrules.compile.steps import Stopped, answered, push_waiting, resumed_answer
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Position
 from snowrules.model import kinds as t
 from snowrules.model.costs import Mode, Payment, TooManyWays, ways_to_pay
 from snowrules.model.layout import Layout
-from snowrules.model.values import Decision, Frame
+from snowrules.model.values import Decision
 
 CAN_PAY_HINT = "offer it only when it can be paid: `where can_pay(...)`"
 
@@ -198,12 +198,7 @@ class PayStep:
 
 def _push(st, waiting: list) -> bool:
     """Triggered bodies that may wait, pushed so that the first set off runs first."""
-    for routine, player_slot, player in reversed(waiting):
-        local = [None] * routine.env_size
-        if player_slot is not None:
-            local[player_slot] = player
-        st.envs.append(local)
-        st.frames.append(Frame(routine.block, 0, len(st.envs) - 1))
+    push_waiting(st, waiting)
     return False
 
 

@@ -112,8 +112,7 @@ class FreeActionTable:
 
     def inside_one(self, st) -> bool:
         """Whether the rules are running a free action's body (its decisions offer none)."""
-        blocks = self.blocks
-        return any(frame.block in blocks for frame in st.frames)
+        return free_actions_running(st.frames, self.blocks) > 0
 
     def take(self, st, frame: Frame, env: list, option: dict, count_slot: int, player: int, rule: str) -> None:
         """Run the chosen free action for `player`, then ask the decision (at `rule`) again: the
@@ -140,6 +139,12 @@ class FreeActionTable:
             local[action.item_slot] = option.get(ITEM_KEY)
         return action, local
 
+
+
+def free_actions_running(frames: list, blocks: frozenset[int]) -> int:
+    """How many free actions' bodies a state's frames are running (the generated code of a game
+    resumed from frames starts its count here, compile/playthrough.py)."""
+    return sum(1 for frame in frames if frame.block in blocks)
 
 
 def _too_many_options(action: FreeAction, items: int) -> None:

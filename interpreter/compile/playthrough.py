@@ -35,13 +35,13 @@ from collections.abc import Callable
 from snowrules.compile import apply, budget, fuse
 from snowrules.compile.chance import ChanceStep
 from snowrules.compile.costs import PayStep
-from snowrules.compile.free_actions import FreeChooseStep, OfferStep
+from snowrules.compile.free_actions import FreeChooseStep, OfferStep, free_actions_running
 from snowrules.compile.generated_module import GeneratedModule
 from snowrules.compile.playthrough_choices import ChoiceTemplates
 from snowrules.compile.playthrough_events import EventTemplates
 from snowrules.compile.playthrough_stops import StopTemplates, stopped
 from snowrules.compile.procedure_calls import RoutineCall
-from snowrules.compile.reactions import Reacting
+from snowrules.compile.reactions import Reacting, reactions_started
 from snowrules.compile.statements import _CallStep
 from snowrules.compile.steps import (
     ChooseStep,
@@ -159,10 +159,9 @@ def playthrough(program: Program, heard: frozenset[str] = frozenset(), resumable
     counted = bool(reacting or freeing)
 
     def running_from_frames(frames: list) -> None:
-        top = frames[-1]
-        reactions_running[0] = (top.block in reacting) + sum(
-            1 for frame in frames[:-1] if frame.block in reacting and frame.pc > 0)
-        free_action_running[0] = sum(1 for frame in frames if frame.block in freeing)
+        top = frames[-1]  # about to run: started, even at its first statement
+        reactions_running[0] = reactions_started(frames, reacting) + (top.block in reacting and top.pc == 0)
+        free_action_running[0] = free_actions_running(frames, freeing)
 
     def start(st) -> None:
         """A new game run to its first decision nobody answers in place (or its end)."""

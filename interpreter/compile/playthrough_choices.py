@@ -21,7 +21,7 @@ class ChoiceTemplates:
     stoppable: bool
 
     def choose_one_lines(self, step: ChooseStep, ns: dict) -> list[str]:
-        """One seat's choice of one item, written inline (ChooseStep.played_through_plain as
+        """One seat's choice of one item, written inline (ChooseStep.played_through_one as
         lines: no call for the decision, and the lines of what follows it in place): a single
         option is taken, a random agent (st.draws) draws from the option count, any other agent
         is asked through ChooseStep.ask_one. The options are not copied (an optional choice's

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from snowrules.compile.costs import PayStep
 from snowrules.compile.free_actions import DONE_INDEX, FREE_KEY, FreeChooseStep, OfferStep, is_free
 from snowrules.compile.reactions import Reacting, check_depth, fired_reactions
-from snowrules.compile.steps import Stopped, TriggeredAdd, answered, resumed_answer
+from snowrules.compile.steps import Stopped, TriggeredAdd, answered, resumed_answer, routine_env
 from snowrules.model.program import Program
 from snowrules.model.values import Decision
 
@@ -60,9 +60,9 @@ class EventTemplates:
             fired = react.fired(st) if react is not None and st.raised else None
             if waiting:
                 for at, (routine, player_slot, player) in enumerate(waiting):
-                    stop = functions[routine.block](st, _routine_env(routine, player_slot, player))
+                    stop = functions[routine.block](st, routine_env(routine, player_slot, player))
                     if stop is not None:
-                        stop.waiting([*((r.block, _routine_env(r, slot, p)) for r, slot, p in waiting[at + 1:]),
+                        stop.waiting([*((r.block, routine_env(r, slot, p)) for r, slot, p in waiting[at + 1:]),
                                       *((reaction.block, local) for reaction, local in fired or ())])
                         return stop
             return react.run(st, fired) if fired else None
@@ -190,14 +190,6 @@ class EventTemplates:
                 stop.again = True
             return stop
         return take
-
-
-def _routine_env(routine, player_slot: int | None, player: int | None) -> list:
-    """The environment a triggered routine starts with: its player, if it has one."""
-    local = [None] * routine.env_size
-    if player_slot is not None:
-        local[player_slot] = player
-    return local
 
 
 class _Reactions:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from snowrules.compile import fuse
 from snowrules.compile.ir import nodes as ir
 from snowrules.compile.scope import RoutineSlots, Scope, Symbols, refined, suggest
+from snowrules.compile.steps import push_waiting
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostics, Position, RuntimeRulesError
 from snowrules.language.limits import MAX_REACTION_DEPTH
@@ -143,13 +144,19 @@ def check_depth(depth: int, queue: list, at: Position) -> None:
                                    "make the chain stop: a `where` or an `if` that ends it", code="SR707")
 
 
+def reactions_started(frames: list, blocks: frozenset[int]) -> int:
+    """How many reactions are running, read from a state's frames: a reaction's frame past its
+    start (the depth of a chain; the generated code of a game resumed from frames starts its count
+    here, compile/playthrough.py)."""
+    return sum(1 for frame in frames if frame.block in blocks and frame.pc > 0)
+
+
 def dispatch(st, table: ReactionTable, at: Position) -> None:
     """Push the reactions to the events the statement at `at` raised, first to run on top."""
     queue, fired = fired_reactions(st, table)
     if not fired:
         return
-    blocks = table.blocks
-    check_depth(sum(1 for frame in st.frames if frame.block in blocks and frame.pc > 0), queue, at)
+    check_depth(reactions_started(st.frames, table.blocks), queue, at)
     for reaction, local in reversed(fired):
         st.envs.append(local)
         st.frames.append(Frame(reaction.block, 0, len(st.envs) - 1))
@@ -167,12 +174,7 @@ class Reacting:
         pushed = self.change(st, env)
         if st.raised:
             dispatch(st, self.table, self.position)
-        for routine, player_slot, player in reversed(pushed or ()):
-            local = [None] * routine.env_size
-            if player_slot is not None:
-                local[player_slot] = player
-            st.envs.append(local)
-            st.frames.append(Frame(routine.block, 0, len(st.envs) - 1))
+        push_waiting(st, pushed or ())
         return False
 
 

@@ -321,13 +321,25 @@ class TriggeredAdd:
         self.change = change
 
     def run(self, st, frame, env, program) -> bool:
-        for routine, player_slot, player in reversed(self.change(st, env) or ()):
-            local = [None] * routine.env_size
-            if player_slot is not None:
-                local[player_slot] = player
-            st.envs.append(local)
-            st.frames.append(Frame(routine.block, 0, len(st.envs) - 1))
+        push_waiting(st, self.change(st, env) or ())
         return False
+
+
+def routine_env(routine, player_slot: int | None, player: int | None) -> list:
+    """The environment a triggered routine (a `when` rule that may wait) starts with: its
+    player, if it has one."""
+    local = [None] * routine.env_size
+    if player_slot is not None:
+        local[player_slot] = player
+    return local
+
+
+def push_waiting(st, waiting) -> None:
+    """The VM's: the triggered routines a statement set off that may wait, pushed so that the
+    first set off runs first (the generated code runs them in place, playthrough_events)."""
+    for routine, player_slot, player in reversed(waiting):
+        st.envs.append(routine_env(routine, player_slot, player))
+        st.frames.append(Frame(routine.block, 0, len(st.envs) - 1))
 
 
 class ChooseStep:
@@ -417,9 +429,8 @@ class ChooseStep:
 
     def ask_one(self, st, player: int, found: list):
         """One seat's plain decision put to `st.decide` (the inline decision of a game played
-        through, compile/playthrough.py); the answer. A game resumed at this decision has it."""
-        if st.pending is not None:
-            return resumed_answer(st)
+        through, compile/playthrough.py); the answer, or a Stopped when nobody answers in place (a
+        game resumed at this decision takes its answer before: playthrough_choices)."""
         st.pending = Decision([player], [found[:]], False, self.rule, self.variable, self.kind,
                               optional=self.optional)
         return answered(st)
@@ -427,8 +438,6 @@ class ChooseStep:
     def ask_each(self, st, seats: list[int], options: list[list]) -> list:
         """Several seats' plain decision at once put to `st.decide` (see `ask_one`); the answers,
         one per seat."""
-        if st.pending is not None:
-            return resumed_answer(st)
         st.pending = Decision(seats, [found[:] for found in options], True, self.rule, self.variable, self.kind,
                               optional=self.optional)
         return answered(st)
@@ -453,13 +462,14 @@ class ChooseStep:
 
     def answered_together(self, st, env) -> list[tuple[int, Any]] | Stopped:
         """A simultaneous decision asked (or resumed with its answer): each seat that had options
-        with its answer, in order (none when no seat had any); or the stop, when nobody answers."""
+        with its answer, in order (none when no seat had any); or the stop, when nobody answers.
+        Resumed, the seats are the decision's, as the VM takes them, the options not worked out."""
+        if st.pending is not None:
+            return list(zip(st.pending.seats, resumed_answer(st)))
         players, options, forced = self._gather_each(st, env)
         if not players:
             return []
-        if st.pending is not None:
-            answer = resumed_answer(st)
-        elif forced and not st.explicit:
+        if forced and not st.explicit:
             answer = [found[0] for found in options]
         else:
             how_many = None
@@ -476,6 +486,9 @@ class ChooseStep:
     def played_through_one(self, st, env, player: int, body) -> Stopped | None:
         """`played_through` of one seat's decision, the seat known (the generated up-to
         decision, compile/playthrough.py, calls it for any agent but a random one)."""
+        if st.pending is not None:  # resumed with its answer, the options not worked out again
+            env[self.slot] = resumed_answer(st)
+            return None if body is None else body(st, env)
         if self.count_mode is not None and st.draws is not None and not st.explicit:
             return self._draw_combination(st, env, player, body)
         found = self.source(st, env)[:] if self.count_mode is None and not self.optional \
@@ -483,9 +496,7 @@ class ChooseStep:
         if not found:
             env[self.slot] = None if self.count_mode is None else []
             return None
-        if st.pending is not None:
-            answer = resumed_answer(st)
-        elif len(found) == 1 and not st.explicit:
+        if len(found) == 1 and not st.explicit:
             answer = found[0]
         else:
             how_many = None if self.count_mode is None else self.count(st, env)

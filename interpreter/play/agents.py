@@ -272,21 +272,6 @@ def play(game: Game, agents: list, seed: int, sink=None, forced=None, listen=Non
     return st
 
 
-def observing(observe: Callable[[State, int, int], None] | None,
-              decide: Callable[[State], Any]) -> Callable[[State], Any]:
-    """`decide`, with `observe` told first of each seat asked at each decision (see `play`)."""
-    if observe is None:
-        return decide
-
-    def observed(st: State):
-        pending = st.pending
-        if not pending.chance:
-            for seat, options in zip(pending.seats, pending.options):
-                observe(st, seat, len(options))
-        return decide(st)
-    return observed
-
-
 def observed_drawer(observe: Callable[[State, int, int], None] | None, seat: int,
                     drawer: Callable[[State, int], int]) -> Callable[[State, int], int]:
     """A seat's drawer (rng.index_drawer) that tells `observe` of each decision first (see `play`)."""

@@ -80,17 +80,6 @@ class SetupClock:
             self.running = False
             self._stack.close()
 
-    def deciding(self, decide: Callable[[State], object] | None) -> Callable[[State], object] | None:
-        """`decide`, ending the setup at its first call (then `st.decide` is `decide` itself)."""
-        if decide is None or not self.running:
-            return decide
-
-        def first(st: State):
-            self.end()
-            st.decide = decide
-            return decide(st)
-        return first
-
     def drawing(self, draws: list[Callable[[State, int], int]]) -> list[Callable[[State, int], int]]:
         """Each seat's drawer (rng.index_drawer), the first draw of any ending the setup and
         putting the real ones back in this same list (the one the game and its deciding function

@@ -183,13 +183,16 @@ def state_running(frame: FrameType | None) -> State | None:
 
 
 def _waiting_at(st: State, holder) -> Position | None:
-    """The statement a state's top frame is at (an agent was thinking, or events were told)."""
+    """The statement a state's top frame is at (an agent was thinking, or events were told): a
+    stopped state's frame is at its decision; a run that asks an agent inside it (`st.decide`)
+    has stepped past it."""
     program = getattr(holder, "program", holder)
     if not isinstance(program, Program) or not st.frames:
         return None
     top = st.frames[-1]
     positions = program.blocks[top.block].positions
-    return positions[max(min(top.pc - 1, len(positions) - 1), 0)] if positions else None
+    pc = top.pc if st.decide is None else top.pc - 1
+    return positions[max(min(pc, len(positions) - 1), 0)] if positions else None
 
 
 def _start_of(program: Program | None) -> Position:

@@ -71,9 +71,10 @@ class Game:
     def start(self, seed: int, sink: Sink | None = None, forced: list | None = None,
               decide=None, explicit: bool = False, listen: Sink | None = None) -> State:
         """A new game, advanced to its first decision. Its events (model/events.py) go to
-        `listen` as values and to `sink` in their JSON form (a log's lines). With `decide` (see
-        `play`), decisions are answered as the rules reach them, and the game runs to its end in
-        this call. An `explicit` game waits at every chance draw (see chance.py) and asks even
+        `listen` as values and to `sink` in their JSON form (a log's lines). With `decide`,
+        decisions are answered as the rules reach them, and the game runs to its end in this call
+        on the VM (a caller whose agents may copy the state answers from outside instead, at each
+        stop: `play`). An `explicit` game waits at every chance draw (see chance.py) and asks even
         decisions that have a single legal option: the view of a game tree that OpenSpiel needs."""
         program = self.program
         if explicit and not program.explicit_chance:
@@ -255,7 +256,7 @@ class Game:
         answering from inside the run (which may look at the frames) runs on the VM, as does a
         program with a statement that cannot stop so yet. So does an explicit game (the OpenSpiel adapter's):
         its generated code stops at each draw too (compile/playthrough.py), but a game that stops
-        at every node runs at 0.8-0.9 of the VM's speed there (tools/bench_stops.py --explicit), and the
+        at every node runs at 0.75-0.95 of the VM's speed there (tools/bench_stops.py --explicit), and the
         adapter's speed is a target of its own."""
         if st.decide is not None or st.explicit:
             return None
@@ -267,9 +268,10 @@ class Game:
         return self.played_through(_EVERY_EVENT, "stoppable") or None
 
     def suspended_copy(self, st: State) -> State:
-        """A copy of `st` that waits at its pending decision and that `answer` continues. Agents
-        that search take one from inside `decide` (see `play`), where the choice statement has
-        not stepped back yet: it does only when the run stops at the decision."""
+        """A copy of `st` that waits at its pending decision and that `answer` continues. A
+        search agent takes one of the stopped state it is shown (`play` asks it at each stop);
+        one taken from inside a VM run's `decide` is a step ahead of its decision (the choice
+        statement steps back only when the run stops there), and the copy steps back."""
         other = st.clone()
         if st.decide is not None and st.pending is not None:
             other.frames[-1].pc -= 1
