@@ -13,6 +13,7 @@ from snowrules.language.diagnostics import RuntimeRulesError
 from snowrules.play.agents import play
 from snowrules.runtime.clock import _FALLBACKS, NOWHERE, OutOfTime, _ring, game_clock
 from snowrules.runtime.engine import Game
+from test_bots import SOLO
 
 
 def test_a_ring_while_a_stop_is_handled_raises_nothing_and_one_after_it_stops_again():
@@ -30,14 +31,7 @@ def test_a_ring_while_a_stop_is_handled_raises_nothing_and_one_after_it_stops_ag
 
 # An agent asked at a decision past the start of its block (a `let`, then the rules ask): when
 # the game's time runs out while the agent thinks, the error names the decision.
-SLOW = """game "Slow"
-counter score per player from 0 to 9 initially 0
-each turn:
-    let you = first(players)
-    ask you to choose n from [0, 3]:
-        add n to you.score
-    end game winners players
-"""
+SLOW = SOLO  # test_bots' solo game: `let you = first(players)`, then `ask you to choose n from [0, 3]` at 5:5
 
 
 class _Slow:

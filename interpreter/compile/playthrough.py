@@ -112,11 +112,10 @@ def playthrough(program: Program, heard: frozenset[str] = frozenset(), resumable
     def play(st) -> None:
         ended(st, main, st, st.envs[0])
 
-    def rest(st) -> None:
-        """A state stopped by the VM played on to its end: its frames from the top down, each
-        block's statements from the frame's `pc` and what its kind does at its end (the next
-        items of a loop, the next turns), everything they start running in place. (`ended`
-        written in: a game answered from outside comes here at every decision.)"""
+    def frames_run(st) -> None:
+        """A state's frames run from the top down, each block's statements from the frame's `pc`
+        and what its kind does at its end (the next items of a loop, the next turns), everything
+        they start running in place, until the game ends or stops again."""
         frames = st.frames
         try:
             while frames:
@@ -140,15 +139,13 @@ def playthrough(program: Program, heard: frozenset[str] = frozenset(), resumable
                     stopped(st, stop)
                     return
                 frames.pop()
-        except GameEnded as end:
-            apply.end_game(st, end.ending)
-        except SnowrulesError:
-            raise
-        except fuse.PYTHON_ERRORS as error:
-            raise fuse.rules_error(error, position, "while the game ran") from None
         finally:
             if counted:
                 reactions_running[0] = free_action_running[0] = 0
+
+    def rest(st) -> None:
+        """A stopped state played on from its frames (`frames_run`) to its end or next stop."""
+        ended(st, frames_run, st)
 
     # The counts the generated code keeps of the reactions and free actions running, read from
     # the frames when a stopped game goes on from them, as the VM reads them (reactions.dispatch:
