@@ -126,6 +126,10 @@ class Program:
     # What a decision's chooser remembers of the answer (`remembered as EXPR`): the decision's rule
     # -> compile/remembered.py's RememberedValue, read by the adapters' information states.
     remembered: dict[str, Any] = field(default_factory=dict)
+    # The program built as generated code (compile/playthrough.py), by (event kinds heard, mode):
+    # built once, shared by every Game of this program and by a copy of it with a lower step
+    # budget (validate's scenarios and smoke games; the budget is read from the state as it runs).
+    built: dict[tuple, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def seats(self) -> int:

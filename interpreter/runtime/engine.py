@@ -62,7 +62,7 @@ class Game:
         self.layout = layout
         score = layout.counter_families.get("score")
         # built on first use by play_through for the kinds of events heard (False: not possible)
-        self._playthroughs: dict[tuple[frozenset[str], str], Any] = {}  # (heard, mode) -> built
+        self._playthroughs: dict[tuple[frozenset[str], str], Any] = program.built  # (heard, mode) -> built
         self._quiet_stopping = None  # the stoppable build for a state nobody listens to (see _stopping)
         self._component_counters = [f for f in layout.counter_families.values() if f.per_component]
         self._score_base = score.base if score is not None and score.per_player and not score.keys else None
