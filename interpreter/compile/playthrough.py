@@ -71,17 +71,16 @@ class _NotPlayable(Exception):
     """A step this module has no template for."""
 
 
-def playthrough(program: Program, heard: frozenset[str] = frozenset(), resumable: bool = False,
+def playthrough(program: Program, heard: frozenset[str] = frozenset(),
                 stoppable: bool = False) -> Callable[[object], None] | None:
     """A function that plays a started state (see Game.play_through) to its end, or None when the
     program has a step without a template here. What is listened to is known when the game is
     built: the event lines of the kinds in `heard` (event class names) are kept, each a direct
-    call of `State.sink`; the others are left out and cost nothing. `resumable`: the program also
-    gets an entry per block that goes on from a frame of the VM (`_Builder.resume_entry`), and
-    the function's `rest` plays a stopped state on to its end from its frames. `stoppable`
-    (resumable too): a decision nobody answers in place stops the game as the VM would, its
-    frames made on the way out (steps.Stopped), so that `start` and `rest` serve a game answered
-    from outside (None when the program has a statement that cannot stop so yet)."""
+    call of `State.sink`; the others are left out and cost nothing. `stoppable`: a decision
+    nobody answers in place stops the game as the VM would, its frames made on the way out
+    (steps.Stopped), and each block gets an entry that goes on from a frame of it
+    (`_Builder.resume_entry`), so that `start` and `rest` serve a game answered from outside, and
+    `rest` a stopped game played on to its end by agents answering in place."""
     # Blocks are built inside the blocks that call them, so a ruleset whose procedures, effects and
     # reactions nest deeply builds deeply (several hundred frames for a full euro game): the builder
     # gets a higher limit of its own, and a ruleset deeper still is played on the VM instead.
@@ -90,7 +89,7 @@ def playthrough(program: Program, heard: frozenset[str] = frozenset(), resumable
     try:
         builder = _Builder(program, heard, stoppable)
         main = builder.function(program.main.block)
-        resumes = [builder.resume_entry(block) for block in program.blocks] if resumable or stoppable else None
+        resumes = [builder.resume_entry(block) for block in program.blocks] if stoppable else None
         builder.finish()
         builder.module.load()
     except (_NotPlayable, RecursionError):

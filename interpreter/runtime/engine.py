@@ -126,7 +126,7 @@ class Game:
         if st.explicit or st.result is not None or not self._resumable_at(st):
             return False
         heard = _heard(st)
-        built = self.played_through(heard, "stoppable") or self.played_through(heard, "resumable")
+        built = self.played_through(heard, "stoppable")
         if built is False:
             return False
         st.pending = st.answer = None
@@ -163,14 +163,13 @@ class Game:
     def played_through(self, heard: frozenset[str], mode: str = "plain"):
         """The program built to play a game through for listeners of these event kinds (see
         `play_through`; its `module` is the generated code), built once per mode; False when the
-        program cannot be built so. Modes: "plain" plays a game from its start; "resumable" also
-        goes on from a stopped state (its `rest`: a resume entry per block); "stoppable" also
-        stops where nobody answers (its `start` and `rest`), where every statement of the program
-        can stop so (compile/playthrough.py)."""
+        program cannot be built so. Modes: "plain" plays a game from its start, every decision
+        answered in place; "stoppable" also stops where nobody answers and goes on from a stopped
+        state (its `start` and `rest`: compile/playthrough.py)."""
         built = self._playthroughs.get((heard, mode))
         if built is None:
             built = self._playthroughs[heard, mode] = playthrough(
-                self.program, heard, resumable=mode != "plain", stoppable=mode == "stoppable") or False
+                self.program, heard, stoppable=mode == "stoppable") or False
         return built
 
     def _new_state(self, seed: int, sink, forced, decide, explicit: bool, listen) -> State:
