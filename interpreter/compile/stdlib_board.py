@@ -125,25 +125,25 @@ def _directions(call: Call):
           '(up to 4) or "all" (up to 8), clockwise from north', 'neighbours(board, c, "all")',
           (t.ZONE, t.RECORD, t.STR), CELLS)
 def _neighbours(call: Call):
-    board_of, cell, adjacency = _board(call), _cell(call, 1), _word(call, 2, ADJACENCY, "an adjacency")
-
-    def neighbours(st, env):
-        board = board_of(st, env)[1]
-        record = board.record
-        return [record[c] for c in board.neighbours(cell(board, st, env), adjacency(st, env))]
-    return neighbours
+    return _cells_along(call, ADJACENCY, "an adjacency", lambda board, cell, kind: board.neighbours(cell, kind))
 
 
 @function("line", "the cells of a bounded grid zone from the one next to a cell in a direction (n, ne, e, se, "
           "s, sw, w, nw) up to the edge, nearest first", 'line(board, c, "ne")', (t.ZONE, t.RECORD, t.STR), CELLS)
 def _line(call: Call):
-    board_of, cell, direction = _board(call), _cell(call, 1), _word(call, 2, DIRECTIONS, "a direction")
+    return _cells_along(call, DIRECTIONS, "a direction", lambda board, cell, direction: board.line(cell, direction))
 
-    def line(st, env):
+
+def _cells_along(call: Call, words, what: str, cells_of):
+    """A call (board, cell, word) whose answer is the cells `cells_of(board, cell, word)` as
+    records: `neighbours` by an adjacency, `line` by a direction."""
+    board_of, cell, word = _board(call), _cell(call, 1), _word(call, 2, words, what)
+
+    def cells(st, env):
         board = board_of(st, env)[1]
         record = board.record
-        return [record[c] for c in board.line(cell(board, st, env), direction(st, env))]
-    return line
+        return [record[c] for c in cells_of(board, cell(board, st, env), word(st, env))]
+    return cells
 
 
 @function("run", "how many of a player's pieces lie in a row from the cell next to a cell in a direction (the "

@@ -116,8 +116,8 @@ class Game:
         return st
 
     def play_rest_through(self, st: State, decide, draws: list | None = None) -> bool:
-        """Play on to its end, as `play_through` plays a game, a state the VM stopped at a plain
-        decision (or paused at the end of a turn): the rest of the game runs as generated
+        """Play on to its end, as `play_through` plays a game, a state stopped at a decision (or
+        paused at the end of a turn), by the generated code or the VM: the rest of the game runs as generated
         functions from the state's frames (compile/playthrough.py, `resume_entry`), each decision
         answered by `decide` (and `draws`) in place, the stopped one asked again; a state with a
         listener goes on with every event's line. False, and the state untouched, when the
@@ -253,10 +253,10 @@ class Game:
         """The program built to run `st` as generated code that stops at each decision nobody
         answers in place (or at the end of the turn a scenario looks at), or None: an agent
         answering from inside the run (which may look at the frames) runs on the VM, as does a
-        program with a statement that cannot stop so yet. So does an explicit game (the OpenSpiel adapter's):
-        its generated code stops at each draw too (compile/playthrough.py), but a game that stops
-        at every node runs at 0.75-0.95 of the VM's speed there (tools/bench_stops.py --explicit), and the
-        adapter's speed is a target of its own."""
+        program that cannot be generated (nested too deeply to build). So does an explicit game
+        (the OpenSpiel adapter's): its generated code stops at each draw too, but a game that
+        stops at every node runs there at 0.75-0.95 of the VM's speed (tools/bench_stops.py
+        --explicit), and the adapter's speed is a target of its own."""
         if st.decide is not None or st.explicit:
             return None
         if st.sink is None:  # the common case, at every decision: one build, kept
