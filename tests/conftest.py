@@ -207,3 +207,18 @@ def check_component_file(ruleset: Path, path: Path) -> None:
 __all__ = ["Observation", "check_component_file", "check_invariants", "component_entries", "configurations",
            "config_id", "examples", "game_for", "play_checked", "random", "replay_choices", "round_trip",
            "said_answering", "three_copies"]
+
+
+def answered_from_outside(game: Game, seed: int, decide, sink=None) -> State:
+    """The game `game.start(seed, sink, decide=decide)` plays answered in place, played instead
+    stopped at every decision (the stoppable build and its resume entries), each answered with
+    what `decide` gives there (a value, or one per seat of a simultaneous decision): the other
+    side of the comparisons between the two builds."""
+    st = game.start(seed, sink)
+    while st.pending is not None:
+        pending = st.pending
+        chosen = decide(st)
+        st.pending = pending  # `decide` may have been given a state to answer and cleared it
+        values = chosen if pending.simultaneous else [chosen]
+        game.answer(st, [options.index(value) for options, value in zip(pending.options, values)])
+    return st

@@ -10,7 +10,7 @@ import random
 from pathlib import Path
 
 import pytest
-from conftest import said_answering, three_copies
+from conftest import answered_from_outside, said_answering, three_copies
 from snowrules.compile.compiler import compile_ruleset
 from snowrules.language.diagnostics import RulesetError, RuntimeRulesError
 from snowrules.load.ruleset import load_ruleset
@@ -393,7 +393,7 @@ each turn:
         assert state.is_terminal()
 
 
-# ---- 4. played through (compile/playthrough.py): the same game as on the VM ---------------------
+# ---- 4. played through (compile/playthrough.py): the same game as stopped at every decision -----
 TOYS = Path(__file__).resolve().parent / "rulesets"
 
 
@@ -417,14 +417,14 @@ def final(st) -> tuple:
 
 @pytest.mark.parametrize("name, players", [("reactions", 2), ("free_actions", 2), ("costs", 2),
                                            ("dice_workers", 1)])
-def test_the_toy_games_are_played_through_and_ask_what_the_vm_asks(name, players):
+def test_the_toy_games_played_through_ask_what_they_ask_stopped(name, players):
     game = Game(compile_ruleset(load_ruleset(str(TOYS / name)), players))
     for seed in range(15):
-        on_vm, through = [], []
-        vm_state = game.start(seed, decide=recording(seed, on_vm))
+        stopped, through = [], []
+        stopped_state = answered_from_outside(game, seed, recording(seed, stopped))
         through_state = game.play_through(seed, recording(seed, through))
-        assert through == on_vm and final(through_state) == final(vm_state), seed
-    assert game._playthroughs[frozenset(), "plain"], "no step without a template: the game is not played on the VM"
+        assert through == stopped and final(through_state) == final(stopped_state), seed
+    assert game._playthroughs[frozenset(), "plain"], "the plain build of the program"
 
 
 BOTH = FREE + """
@@ -462,18 +462,18 @@ def test_reactions_payments_and_free_actions_together_ask_the_same_played_throug
     game, _, _ = run(tmp_path, rules)
     inside = 0
     for seed in range(40):
-        on_vm, through = [], []
-        vm_state = game.start(seed, decide=recording(seed, on_vm))
+        stopped, through = [], []
+        stopped_state = answered_from_outside(game, seed, recording(seed, stopped))
         through_state = game.play_through(seed, recording(seed, through))
-        assert through == on_vm and final(through_state) == final(vm_state), seed
+        assert through == stopped and final(through_state) == final(stopped_state), seed
         # a decision inside "buy" (rules.sr line of its `ask`) never offers a free action
-        inside += sum(1 for _, rule, options in on_vm if rule.endswith(inside_rule))
+        inside += sum(1 for _, rule, options in stopped if rule.endswith(inside_rule))
         assert all(not any(isinstance(o, dict) and "free action" in o for o in options[0])
-                   for _, rule, options in on_vm if rule.endswith(inside_rule))
+                   for _, rule, options in stopped if rule.endswith(inside_rule))
     assert inside > 0 and game._playthroughs[frozenset(), "plain"]
 
 
-def test_a_chain_of_reactions_too_deep_stops_played_through_as_on_the_vm(tmp_path):
+def test_a_chain_of_reactions_too_deep_stops_alike_either_way(tmp_path):
     rules = """event ping(n)
 on ping(n):
     raise ping(n + 1)
@@ -483,7 +483,8 @@ each turn:
 """
     game = Game(compile_ruleset(ruleset(tmp_path, rules), 2))
     messages = []
-    for play in (lambda: game.start(1, decide=lambda st: None), lambda: game.play_through(1, lambda st: None)):
+    for play in (lambda: answered_from_outside(game, 1, lambda st: None),
+                 lambda: game.play_through(1, lambda st: None)):
         with pytest.raises(RuntimeRulesError) as error:
             play()
         messages.append(str(error.value))

@@ -11,7 +11,7 @@ import random
 from pathlib import Path
 
 import pytest
-from conftest import said_answering, three_copies
+from conftest import answered_from_outside, said_answering, three_copies
 from snowrules.compile.compiler import compile_ruleset
 from snowrules.compile.playthrough import playthrough
 from snowrules.language.diagnostics import RulesetError, RuntimeRulesError
@@ -101,11 +101,11 @@ def test_the_toy_ruleset_has_each_example():
                                            "fiscal_year_end_never_below_zero", "reduction_options"}
 
 
-def test_the_toy_ruleset_plays_the_same_through_and_in_the_vm():
+def test_the_toy_ruleset_plays_the_same_through_and_stopped():
     game = Game(load_program_of(TOY, 2))
     assert playthrough(game.program) is not None  # every payment step has its template
     for seed in range(40):
-        walked = game.start(seed, decide=at_random(seed))
+        walked = answered_from_outside(game, seed, at_random(seed))
         through = game.play_through(seed, at_random(seed))
         assert walked.counters == through.counters, seed
 
@@ -198,7 +198,7 @@ each turn:
     assert said(events) == ["5 2 0"]  # 1 ticket + 1 snow (the only way), then the trigger's 5
     game = Game(compile_ruleset(ruleset(tmp_path, rules), 2))
     through = game.play_through(1, at_random(1))
-    walked = game.start(1, decide=at_random(1))
+    walked = answered_from_outside(game, 1, at_random(1))
     assert through.counters == walked.counters
 
 

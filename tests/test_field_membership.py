@@ -1,10 +1,11 @@
 """empty() of a filter that only compares one field of its items with a value (compile/fuse.py
 `member`: a membership test over the field's table), and a loop over a literal list, gone
-through without its copy (fuse.read_only_list): the same answers as before, on the VM and
+through without its copy (fuse.read_only_list): the same answers as before, stopped at each decision and
 played through."""
 from __future__ import annotations
 
 import pytest
+from conftest import answered_from_outside
 from snowrules.compile import fuse
 from snowrules.compile.compiler import compile_ruleset
 from snowrules.language.diagnostics import RuntimeRulesError
@@ -32,8 +33,8 @@ def test_empty_of_a_field_comparison_answers_as_the_filter(tmp_path):
     assert said(events) == ["token true false", "card true true", "token true false",
                             "false false", "true true",
                             "true"]
-    on_vm = game.start(0, decide=random_decide(2, 0))
-    assert final(game.play_through(0, random_decide(2, 0))) == final(on_vm)
+    stopped = answered_from_outside(game, 0, random_decide(2, 0))
+    assert final(game.play_through(0, random_decide(2, 0))) == final(stopped)
 
 
 def test_the_step_budget_counts_a_literal_list_loop_as_before(tmp_path):
@@ -85,8 +86,8 @@ each turn:
     end game winners players
 """)
     assert said(events) == ["3", "2", "1", "0"]
-    on_vm = game.start(0, decide=random_decide(2, 0))
-    assert final(game.play_through(0, random_decide(2, 0))) == final(on_vm)
+    stopped = answered_from_outside(game, 0, random_decide(2, 0))
+    assert final(game.play_through(0, random_decide(2, 0))) == final(stopped)
 
 
 def test_an_error_in_a_loop_filter_is_at_its_rule(tmp_path):
@@ -100,7 +101,7 @@ each turn:
     end game
 """), 2))
     where = f"rules.sr:5:{line.index('tiles[size') + 1}: error: tiles[8] does not exist"
-    for playing in (lambda: game.start(0, decide=random_decide(2, 0)),
+    for playing in (lambda: answered_from_outside(game, 0, random_decide(2, 0)),
                     lambda: game.play_through(0, random_decide(2, 0))):
         with pytest.raises(RuntimeRulesError) as error:
             playing()
@@ -124,8 +125,8 @@ each turn:
 """
     game, _, events = run(tmp_path, rules)
     assert said(events) == ["true", "false true", "true true"]
-    on_vm = game.start(0, decide=random_decide(2, 0))
-    assert final(game.play_through(0, random_decide(2, 0))) == final(on_vm)
+    stopped = answered_from_outside(game, 0, random_decide(2, 0))
+    assert final(game.play_through(0, random_decide(2, 0))) == final(stopped)
 
 
 @pytest.mark.parametrize("condition, compared", [
@@ -153,6 +154,6 @@ each turn:
     end game winners players
 """)
     assert said(events) == ["true false", "false true"]
-    on_vm = game.start(0, decide=random_decide(2, 0))
-    assert final(game.play_through(0, random_decide(2, 0))) == final(on_vm)
+    stopped = answered_from_outside(game, 0, random_decide(2, 0))
+    assert final(game.play_through(0, random_decide(2, 0))) == final(stopped)
 

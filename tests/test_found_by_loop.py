@@ -2,10 +2,11 @@
 item that passes, max() and min() of a list by a loop keeping the best (compile/found_by_loop.py);
 a list over a plain filter goes through the filter's own list (fuse.comprehension); a loop over a
 row of a table snowrules made goes through it without a copy (playthrough._constant_row): the
-same answers as before, on the VM and played through."""
+same answers as before, stopped at each decision and played through."""
 from __future__ import annotations
 
 import pytest
+from conftest import answered_from_outside
 from snowrules.compile.compiler import compile_ruleset
 from snowrules.compile.playthrough import _constant_row
 from snowrules.language.diagnostics import RuntimeRulesError
@@ -44,8 +45,8 @@ setup:""") + """each turn:
     end game winners players
 """)
     assert said(events) == ["true 1 true true", "true true true true"]
-    on_vm = game.start(0, decide=random_decide(2, 0))
-    assert final(game.play_through(0, random_decide(2, 0))) == final(on_vm)
+    stopped = answered_from_outside(game, 0, random_decide(2, 0))
+    assert final(game.play_through(0, random_decide(2, 0))) == final(stopped)
 
 
 def test_a_list_over_a_filter_and_a_loop_over_seats_in_order(tmp_path):
@@ -63,8 +64,8 @@ setup:""") + """each turn:
     end game winners players
 """)
     assert said(events) == ["1 50", "1 2", "0", "1"]
-    on_vm = game.start(0, decide=random_decide(2, 0))
-    assert final(game.play_through(0, random_decide(2, 0))) == final(on_vm)
+    stopped = answered_from_outside(game, 0, random_decide(2, 0))
+    assert final(game.play_through(0, random_decide(2, 0))) == final(stopped)
 
 
 @pytest.mark.parametrize("line", [
@@ -75,7 +76,7 @@ setup:""") + """each turn:
 def test_an_error_in_a_value_found_by_a_loop_is_at_its_statement(tmp_path, line):
     # tiles[1] is empty: first(tiles[1]) is none, and none has no owner
     game = Game(compile_ruleset(ruleset(tmp_path, SETUP + f"each turn:\n{line}\n    end game\n"), 2))
-    for playing in (lambda: game.start(0, decide=random_decide(2, 0)),
+    for playing in (lambda: answered_from_outside(game, 0, random_decide(2, 0)),
                     lambda: game.play_through(0, random_decide(2, 0))):
         with pytest.raises(RuntimeRulesError) as error:
             playing()
@@ -113,8 +114,8 @@ define pick(top) = first([each k in 1..3 where size(tiles[k]) == top])""") + """
     end game winners players
 """)
     assert said(events) == ["4 1 true 10 1 2"]
-    on_vm = game.start(0, decide=random_decide(2, 0))
-    assert final(game.play_through(0, random_decide(2, 0))) == final(on_vm)
+    stopped = answered_from_outside(game, 0, random_decide(2, 0))
+    assert final(game.play_through(0, random_decide(2, 0))) == final(stopped)
 
 
 def test_a_decision_after_values_found_by_loops_resumes_alike_from_copies(tmp_path):

@@ -286,8 +286,8 @@ def test_the_generic_invariants_hold_at_every_decision_of_the_probe():
             assert resumed.to_json() == st.to_json()
 
 
-def test_played_through_games_are_the_vm_games():
-    # A program with free actions is run by the VM (no played-through template): same outcomes.
+def test_played_through_games_are_the_games_stopped_at_each_decision():
+    # A program with free actions played through and stopped: same outcomes.
     game = probe()
     for seed in range(5):
         fast = play(game, [RandomAgent(seed), RandomAgent(seed)], seed)

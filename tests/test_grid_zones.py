@@ -434,7 +434,7 @@ def test_random_games_keep_the_layout_consistent_and_json_exact(seed, overlap):
 
 
 def test_a_played_through_game_matches_the_stepped_game():
-    # play() with random agents runs the generated play-through; stepping runs the VM
+    # play() with random agents runs the plain build; stepping, the stoppable one
     game = tiles_game(1)
     for seed in range(20):
         fast = play(game, [RandomAgent(seed)], seed)

@@ -1,6 +1,6 @@
 """The intermediate form (compile/ir): each statement form lowers to the node that says what it
 does, and whether a statement may wait for a decision or set off reactions is derived from the
-lowered nodes (compile/ir/effects.py) — the facts that decide whether it runs as a VM step.
+lowered nodes (compile/ir/effects.py) — the facts that decide whether it runs as a step.
 
 Each row is one statement of a turn in a tiny ruleset, with its facts worked out by hand from the
 rules around it: `arrived` is heard on every move and `cheered` by name, a trigger on `coins`
@@ -88,7 +88,7 @@ def test_each_statement_lowers_to_what_it_does_and_its_facts_follow(tmp_path, st
     assert type(lowered) is node
     assert effects.waits(lowered, heard_too=False) is waits
     assert effects.heard_at(lowered) is sets_off
-    # the VM runs it as a step when it may wait or any part of it sets off reactions
+    # it runs as a step when it may wait or any part of it sets off reactions
     pauses = waits or sets_off or "move first(hand)" in statement or "raise" in statement
     assert effects.waits(lowered, heard_too=True) is pauses
     assert effects.may_pause(lowered.syntax) is pauses and effects.may_wait(lowered.syntax) is waits

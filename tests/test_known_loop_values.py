@@ -1,9 +1,10 @@
 """A loop variable over a constant list of whole numbers that its body never assigns holds only
 that list's values: a zone index read from it is not range-checked (compile/expressions.py), and
-every other index keeps its check, with its error at the indexed zone, on the VM and played through."""
+every other index keeps its check, with its error at the indexed zone, stopped at each decision and played through."""
 from __future__ import annotations
 
 import pytest
+from conftest import answered_from_outside
 from snowrules.compile.compiler import compile_ruleset
 from snowrules.language.diagnostics import RuntimeRulesError
 from snowrules.runtime.engine import Game
@@ -24,8 +25,8 @@ each turn:
     end game winners players
 """)
     assert said(events) == ["4", "0", "0"]
-    on_vm = game.start(0, decide=random_decide(2, 0))
-    assert final(game.play_through(0, random_decide(2, 0))) == final(on_vm)
+    stopped = answered_from_outside(game, 0, random_decide(2, 0))
+    assert final(game.play_through(0, random_decide(2, 0))) == final(stopped)
 
 
 OUT_OF_RANGE = [
@@ -49,11 +50,11 @@ OUT_OF_RANGE = [
 def test_an_index_the_loop_cannot_vouch_for_is_still_checked(tmp_path, body, message):
     game = Game(compile_ruleset(ruleset(tmp_path, "zone tiles[1..3] shared public\neach turn:\n" + body
                                         + "    end game\n"), 2))
-    with pytest.raises(RuntimeRulesError) as on_vm:
-        game.start(0, decide=random_decide(2, 0))
+    with pytest.raises(RuntimeRulesError) as stopped:
+        answered_from_outside(game, 0, random_decide(2, 0))
     with pytest.raises(RuntimeRulesError) as through:
         game.play_through(0, random_decide(2, 0))
-    assert message in str(on_vm.value) and message in str(through.value)
+    assert message in str(stopped.value) and message in str(through.value)
 
 
 @pytest.mark.parametrize("src, read", [
@@ -84,7 +85,7 @@ each turn:
 
 def test_a_loop_over_a_constant_list_charges_its_length_to_the_budget(tmp_path):
     """The played-through loop charges a constant list's known length: 3 outer rounds and 3 x 2
-    inner ones, as s17b charged with len() (the VM's count differs by its own statements'
+    inner ones, as s17b charged with len() (a count of statements would differ by its own statements'
     steps, as it did before)."""
     game = Game(compile_ruleset(ruleset(tmp_path, """zone tiles[1..3] shared public
 each turn:
@@ -93,14 +94,14 @@ each turn:
             move all from tiles[i] to tiles[j]
     end game
 """), 2))
-    on_vm = game.start(0, decide=random_decide(2, 0))
+    stopped = answered_from_outside(game, 0, random_decide(2, 0))
     through = game.play_through(0, random_decide(2, 0))
-    assert through.steps == 3 + 3 * 2 and final(through) == final(on_vm)
+    assert through.steps == 3 + 3 * 2 and final(through) == final(stopped)
 
 
 def test_a_loop_variable_over_a_zone_that_the_body_sets_to_none_is_still_checked(tmp_path):
     # the first seat's tokens lie on tiles[1]; the body replaces the loop's card with none, and
-    # the move of it is refused at the move (line 7, column 9), on the VM and played through
+    # the move of it is refused at the move (line 7, column 9), stopped and played through
     game = Game(compile_ruleset(ruleset(tmp_path, """zone tiles[1..3] shared public
 setup:
     move [each c in box where c.owner == first(players)] to tiles[1]
@@ -111,11 +112,11 @@ each turn:
     end game
 """), 2))
     message = "rules.sr:7:9: error: nothing to move: the value is none"
-    with pytest.raises(RuntimeRulesError) as on_vm:
-        game.start(0, decide=random_decide(2, 0))
+    with pytest.raises(RuntimeRulesError) as stopped:
+        answered_from_outside(game, 0, random_decide(2, 0))
     with pytest.raises(RuntimeRulesError) as through:
         game.play_through(0, random_decide(2, 0))
-    assert message in str(on_vm.value) and message in str(through.value)
+    assert message in str(stopped.value) and message in str(through.value)
 
 
 def test_each_card_of_a_zone_moves_without_a_check_for_none(tmp_path):
@@ -130,8 +131,8 @@ each turn:
     end game winners players
 """)
     assert said(events) == ["0 4"]
-    on_vm = game.start(0, decide=random_decide(2, 0))
-    assert final(game.play_through(0, random_decide(2, 0))) == final(on_vm)
+    stopped = answered_from_outside(game, 0, random_decide(2, 0))
+    assert final(game.play_through(0, random_decide(2, 0))) == final(stopped)
 
 
 @pytest.mark.parametrize("lines, kept", [

@@ -1,5 +1,5 @@
 """`event NAME(c, source, dest) from moves` is raised by every move of a component by `move`, in
-every form of the statement (docs/language.md, Events and reactions), on the VM and played
+every form of the statement (docs/language.md, Events and reactions), stopped at each decision and played
 through alike; a draw at random is not a move event.
 
 Which statements move components is said once, where each statement form is lowered to the
@@ -49,7 +49,7 @@ FORMS = [
 
 
 @pytest.mark.parametrize("statement, events", FORMS, ids=[form for form, _ in FORMS])
-def test_every_move_raises_its_event_on_the_vm_and_played_through(tmp_path, statement, events):
+def test_every_move_raises_its_event_stopped_and_played_through(tmp_path, statement, events):
     folder = tmp_path / "tiles"
     shutil.copytree(TILES, folder)
     (folder / "rules.sr").write_text(RULES.format(statement=statement), encoding="utf-8")

@@ -1,13 +1,13 @@
 """The played-through path's shortcuts (compile/playthrough.py, statements.py, fuse.py): an
 effect's entry called by `resolve`, a loop that charges nothing for an empty list, a simultaneous
 decision's (seat, options) pairs, an answer never none, a constant `up to N`'s table, empty() of
-an empty zone. Each must play the VM's game, charge the VM's steps and fail at the rule."""
+an empty zone. Each must play the game stopped at each decision plays, and fail at the rule."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from conftest import ruleset_folder, said_answering, three_copies
+from conftest import answered_from_outside, ruleset_folder, said_answering, three_copies
 from snowrules.compile import fuse
 from snowrules.compile.compiler import compile_ruleset
 from snowrules.compile.playthrough_choices import _combination_tables
@@ -70,17 +70,17 @@ def played_through(game: Game, seed: int, seats: int = 2):
     return game.play_through(seed, answering_at_random(draws), draws=draws)
 
 
-def test_effects_resolved_through_their_entries_play_the_vms_game(tmp_path):
+def test_effects_resolved_through_their_entries_play_the_stopped_game(tmp_path):
     # piece A, once a turn: 0 -> 1 -> 2 -> 3 gold (it resolves itself twice), so 3 gold a turn
     # for each seat, whatever piece B's decisions take
     game = pieces_game(tmp_path)
     for seed in range(20):
         log: list = []
-        on_vm = game.start(seed, sink=log.append, decide=random_decide(2, seed))
+        stopped = answered_from_outside(game, seed, random_decide(2, seed), sink=log.append)
         assert [e["text"] for e in log if e["e"] == "say"] == ["3 3", "6 6", "9 9", "12 12"]
-        on_vm.sink = None
-        assert final(played_through(game, seed)) == final(on_vm), seed
-        assert final(game.play_through(seed, random_decide(2, seed))) == final(on_vm), seed
+        stopped.sink = None
+        assert final(played_through(game, seed)) == final(stopped), seed
+        assert final(game.play_through(seed, random_decide(2, seed))) == final(stopped), seed
     assert game._playthroughs[frozenset(), "plain"]
 
 
@@ -132,13 +132,13 @@ def test_a_loop_charges_the_rounds_of_a_list_only_when_it_holds_something(tmp_pa
     game = Game(compile_ruleset(ruleset(tmp_path, BUDGET.replace("LOOP", loop)), 2))
     through = game.play_through(0, random_decide(2, 0))
     assert through.steps == charged
-    assert final(through) == final(game.start(0, decide=random_decide(2, 0)))
+    assert final(through) == final(answered_from_outside(game, 0, random_decide(2, 0)))
 
 
 def test_a_zone_loop_that_moves_its_own_items_back_keeps_their_order(tmp_path):
     # each token leaves tiles[2] and is put back on top: the same 8 tokens in the same order
     game = Game(compile_ruleset(ruleset(tmp_path, BUDGET.replace("LOOP", "pass")), 2))
-    start = game.start(0, decide=random_decide(2, 0))
+    start = answered_from_outside(game, 0, random_decide(2, 0))
     assert start.zones[2] == sorted(start.zones[2]) and len(start.zones[2]) == 8
 
 
@@ -159,11 +159,11 @@ def test_a_simultaneous_decision_runs_what_follows_only_for_seats_with_options(t
     # the last seat's pile is empty: only the first seat answers and puts a token aside, each turn
     game = Game(compile_ruleset(ruleset(tmp_path, SIMULTANEOUS), 2))
     log: list = []
-    on_vm = game.start(0, sink=log.append, decide=random_decide(2, 0))
+    stopped = answered_from_outside(game, 0, random_decide(2, 0), sink=log.append)
     assert [e["text"] for e in log if e["e"] == "say"] == ["1 0", "2 0"]
-    on_vm.sink = None
-    assert final(game.play_through(0, random_decide(2, 0))) == final(on_vm)
-    assert final(played_through(game, 0)) == final(on_vm)
+    stopped.sink = None
+    assert final(game.play_through(0, random_decide(2, 0))) == final(stopped)
+    assert final(played_through(game, 0)) == final(stopped)
 
 
 @pytest.mark.parametrize("mode, count, length, listed", [

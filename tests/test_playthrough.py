@@ -1,9 +1,10 @@
-"""A game played through (compile/playthrough.py: generated functions, no frames) is the game the
-VM plays: the same statements in the same order with the same draws, so the same final state."""
+"""A game played through (compile/playthrough.py: the plain build, no frames) is the game played
+stopped at every decision (the stoppable build, from its resume entries): the same statements in
+the same order with the same draws, so the same final state."""
 from __future__ import annotations
 
 import pytest
-from conftest import config_id, configurations, game_for
+from conftest import answered_from_outside, config_id, configurations, game_for
 from snowrules.compile.compiler import compile_ruleset
 from snowrules.language.diagnostics import RuntimeRulesError
 from snowrules.play.agents import RandomAgent, answering_at_random, play
@@ -20,41 +21,41 @@ def final(st) -> tuple:
     return st.result, st.counters, st.zones, st.where, st.vars, st.rng
 
 
-_ON_VM: dict[tuple, tuple] = {}
+_STOPPED: dict[tuple, tuple] = {}
 
 
-def final_on_vm(game, config, seed: int) -> tuple:
-    """The end of the game the VM plays with the random decide of `seed`. Both tests below compare a
+def final_stopped(game, config, seed: int) -> tuple:
+    """The end of the game stopped at each decision with the random decide of `seed`. Both tests below compare a
     played-through game with it: it is played once per configuration and seed, not once per test."""
     key = (config, seed)
-    if key not in _ON_VM:
-        _ON_VM[key] = final(game.start(seed, decide=random_decide(game.program.seats, seed)))
-    return _ON_VM[key]
+    if key not in _STOPPED:
+        _STOPPED[key] = final(answered_from_outside(game, seed, random_decide(game.program.seats, seed)))
+    return _STOPPED[key]
 
 
 @pytest.mark.parametrize("config", configurations(), ids=config_id)
-def test_a_game_played_through_ends_as_on_the_vm(config):
+def test_a_game_played_through_ends_as_stopped_at_each_decision(config):
     game = game_for(config)
     seats = game.program.seats
     for seed in range(12):
-        on_vm = final_on_vm(game, config, seed)
+        stopped = final_stopped(game, config, seed)
         through = game.play_through(seed, random_decide(seats, seed))
-        assert on_vm[0] is not None  # the result: the VM's game ended
-        assert final(through) == on_vm, seed
+        assert stopped[0] is not None  # the result: the stopped game ended
+        assert final(through) == stopped, seed
     assert game._playthroughs[frozenset(), "plain"], "every bundled ruleset can be played through"
 
 
 @pytest.mark.parametrize("config", configurations(), ids=config_id)
 def test_draws_answer_plain_decisions_as_the_random_decide_would(config):
     """With `draws`, a plain decision takes its answer from the option count without a Decision:
-    the game must be the one the VM plays with the random decide (same generators, same draws)."""
+    the game must be the one stopped at each decision with the random decide (same generators, same draws)."""
     game = game_for(config)
     seats = game.program.seats
     for seed in range(12):
-        on_vm = final_on_vm(game, config, seed)
+        stopped = final_stopped(game, config, seed)
         draws = [RandomAgent(seed * 100 + seat).drawer for seat in range(seats)]
         through = game.play_through(seed, answering_at_random(draws), draws=draws)
-        assert final(through) == on_vm, seed
+        assert final(through) == stopped, seed
         assert through.draws is draws and through.clone().draws is None  # never part of a copy
 
 
@@ -63,7 +64,7 @@ def test_play_with_random_agents_plays_through_and_keeps_its_games():
     agents = [RandomAgent(seat) for seat in range(4)]
     st = play(game, agents, 7)
     assert game._playthroughs[frozenset(), "plain"]  # the fast path was taken
-    again = game.start(7, decide=random_decide(4, 0))
+    again = answered_from_outside(game, 7, random_decide(4, 0))
     assert st.result.winners == again.result.winners and st.counters == again.counters
 
 
@@ -114,10 +115,10 @@ def test_the_looked_up_combinations_are_those_listed(length, sizes, first, last)
     assert (table[0] if table else None, table[-1] if table else None) == (first, last)
 
 
-def test_an_up_to_decision_drawn_from_its_count_plays_the_game_the_vm_plays():
+def test_an_up_to_decision_drawn_from_its_count_plays_the_stopped_game():
     """Snow Time's Healer asks `up to 2` cards back from a discard pile (many combinations)."""
     game = game_for(("snow_time", None, 4))
-    asked = []  # the number of combinations offered at each `up to` decision the VM asks
+    asked = []  # the number of combinations offered at each `up to` decision asked stopped
 
     def counting(decide):
         def ask(st):
@@ -126,15 +127,15 @@ def test_an_up_to_decision_drawn_from_its_count_plays_the_game_the_vm_plays():
             return decide(st)
         return ask
     for seed in range(40):
-        on_vm = game.start(seed, decide=counting(random_decide(4, seed)))
+        stopped = answered_from_outside(game, seed, counting(random_decide(4, seed)))
         draws = [RandomAgent(seed * 100 + seat).drawer for seat in range(4)]
-        assert final(game.play_through(seed, answering_at_random(draws), draws=draws)) == final(on_vm), seed
+        assert final(game.play_through(seed, answering_at_random(draws), draws=draws)) == final(stopped), seed
     assert max(asked) > 10  # the answers were drawn among many combinations
 
 
 # The statements that a game played through writes as lines in place (a roll's dice, `move N
 # from`, a list's move, `reset`, a random agent's up-to and exactly choices, `when` conditions
-# tested at the change): the game must be the VM's, seed for seed.
+# tested at the change): the game must be the stopped one, seed for seed.
 IN_PLACE = """zone deck shared public
 zone pile per player public
 zone spare per player public
@@ -171,15 +172,15 @@ each turn:
 
 
 @pytest.mark.parametrize("players", [2, 3])
-def test_statements_in_place_play_the_game_the_vm_plays(tmp_path, players):
+def test_statements_in_place_play_the_stopped_game(tmp_path, players):
     game = Game(compile_ruleset(ruleset(tmp_path, IN_PLACE), players))
     ended_by_the_trigger = 0
     for seed in range(30):
-        on_vm = game.start(seed, decide=random_decide(players, seed))
+        stopped = answered_from_outside(game, seed, random_decide(players, seed))
         draws = [RandomAgent(seed * 100 + seat).drawer for seat in range(players)]
         through = game.play_through(seed, answering_at_random(draws), draws=draws)
-        assert final(through) == final(on_vm), seed
-        ended_by_the_trigger += str(on_vm.result.rule).endswith(":7:5")
+        assert final(through) == final(stopped), seed
+        ended_by_the_trigger += str(stopped.result.rule).endswith(":7:5")
     assert game._playthroughs[frozenset(), "plain"]
     assert ended_by_the_trigger == 30  # every game ends at `end game` in the `when` rule (line 7)
 
@@ -285,10 +286,10 @@ def test_an_optional_choice_played_through_offers_none_after_the_items(tmp_path)
             return decide(st)
         return ask
     for seed in range(8):
-        on_vm = game.start(seed, decide=random_decide(2, seed))
+        stopped = answered_from_outside(game, seed, random_decide(2, seed))
         seen.clear()
         through = game.play_through(seed, recording(random_decide(2, seed)))
-        assert final(through) == final(on_vm), seed
+        assert final(through) == final(stopped), seed
         # turn 1 asks each seat among its 4 tokens and none, then one seat among the other's
         # 3 or 4 tokens and none; the ownerless-token choice (only none) is never asked
         assert seen[0] == ([0, 1], [5, 5], True, [None, None])
@@ -298,21 +299,21 @@ def test_an_optional_choice_played_through_offers_none_after_the_items(tmp_path)
         passed = through.counters[game.layout.counter_index("passed")]
         assert 30 <= passed <= 30 + 3 * 3  # 10 a turn for the choice of none alone, 3 turns
         draws = [RandomAgent(seed * 100 + seat).drawer for seat in range(2)]
-        assert final(game.play_through(seed, answering_at_random(draws), draws=draws)) == final(on_vm), seed
+        assert final(game.play_through(seed, answering_at_random(draws), draws=draws)) == final(stopped), seed
 
 
 @pytest.mark.parametrize("config", configurations(), ids=config_id)
-def test_a_game_stopped_anywhere_plays_on_through_as_on_the_vm(config):
-    """Game.play_rest_through (a search's playouts): a game stopped by the VM at its k-th decision,
-    or paused at the end of its turn `turn`, and played on from there as generated functions with
-    the same generators, ends as the VM ends it; a state it cannot go on with (explicit chance,
+def test_a_game_stopped_anywhere_plays_on_through_as_stopped_throughout(config):
+    """Game.play_rest_through (a search's playouts): a game stopped at its k-th decision, or paused
+    at the end of its turn `turn`, and played on from there answered in place with the same
+    generators, ends as the game stopped throughout ends; a state it cannot go on with (explicit chance,
     inside a reaction or a free action) is left as it was. A listened one is tested in
     test_differential.py (the `resumed` caller: the same log)."""
     game = game_for(config)
     seats = game.program.seats
     handed_over = 0
     for seed in range(3):
-        on_vm = final_on_vm(game, config, seed)
+        stopped = final_stopped(game, config, seed)
         for stop in ("decision 0", "decision 1", "decision 4", "decision 15", "decision 50", "turn 1", "turn 3"):
             draws = [RandomAgent(seed * 100 + seat).drawer for seat in range(seats)]
             decide = answering_at_random(draws)
@@ -329,12 +330,12 @@ def test_a_game_stopped_anywhere_plays_on_through_as_on_the_vm(config):
             if st.result is not None or (how == "turn" and not st.paused):
                 continue  # over before that stop (or no turns loop to pause in)
             explicit = st.clone()
-            explicit.explicit = True  # its draws would wait: the VM's to run
+            explicit.explicit = True  # its draws would wait: answered from outside
             assert not game.play_rest_through(explicit, decide, draws)
             assert (explicit.pending is None) == (how == "turn")
             if game.play_rest_through(st, decide, draws):
                 handed_over += 1
-                assert final(st) == on_vm, (seed, stop)
+                assert final(st) == stopped, (seed, stop)
                 assert st.decide is None and st.draws is None
     assert handed_over > 0
 
@@ -355,13 +356,13 @@ at game end:
 
 
 def test_a_rounds_count_that_becomes_none_sets_no_limit_played_through_and_resumed(tmp_path):
-    """`rounds lim:` where `lim` becomes none in turn 2: the VM reads a none count as no limit
+    """`rounds lim:` where `lim` becomes none in turn 2: a none count is no limit
     and plays on to the `end game` of turn 6; so must the game played through and one resumed
     after its first decision (they compared `turn > none` and failed)."""
     game = Game(compile_ruleset(ruleset(tmp_path, NO_LIMIT_LATER), 2))
-    on_vm = game.start(0, decide=random_decide(2, 0))
-    assert game.outcome(on_vm).turns == 6 and on_vm.result.rule.endswith(":10:9")
-    assert final(game.play_through(0, random_decide(2, 0))) == final(on_vm)
+    stopped = answered_from_outside(game, 0, random_decide(2, 0))
+    assert game.outcome(stopped).turns == 6 and stopped.result.rule.endswith(":10:9")
+    assert final(game.play_through(0, random_decide(2, 0))) == final(stopped)
     draws = [RandomAgent(seat).drawer for seat in range(2)]
     st = game.start(0)
     game.answer(st, [draws[0](st, 2)])

@@ -261,7 +261,7 @@ def test_a_game_played_through_plays_the_same_game():
     through = game.play_through(1, lambda st: game.take(st, [0] * len(st.pending.seats)))
     _, st, _ = played()
     assert through.counters == st.counters and game.outcome(through).winners == [0]
-    assert game._playthroughs[frozenset(), "plain"]  # reactions have their template (compile/playthrough.py): no VM
+    assert game._playthroughs[frozenset(), "plain"]  # reactions have their template (compile/playthrough.py)
 
 
 def test_a_reaction_written_above_the_raise_that_gives_its_kinds_reads_them(tmp_path):

@@ -3,10 +3,11 @@ constructs that stop a game in their own way (a payment with a choice, a reactio
 more reactions waiting after it, a `when` rule that waits, free actions and offers). The bundled
 games are tests/test_differential.py's; these small games make each kind of stop happen often.
 
-Each game is played with the same seeded answers three ways, which must give the same log, event
-for event: on the VM alone; as generated code stopped at every decision and written to JSON and
-read back at each; and alternating, every third answer run on the VM from the frames the
-generated code stopped with (the two keep one kind of state: either goes on from the other's).
+Each game is played with the same seeded answers several ways, which must give the same log,
+event for event: answered in place as the rules reach each decision (the generated code that
+keeps no frames); stopped at every decision and written to JSON and read back at each; and
+stopped for its first decisions, then played on to its end from the frames it stopped with,
+answered in place (what a search's playouts do).
 """
 from __future__ import annotations
 
@@ -18,9 +19,7 @@ import pytest
 from conftest import round_trip
 from snowrules.compile.compiler import load_program
 from snowrules.load.ruleset import load_ruleset
-from snowrules.model.events import kinds_of
 from snowrules.model.state import State
-from snowrules.runtime import vm
 from snowrules.runtime.engine import Game
 
 TOYS = sorted(p for p in (Path(__file__).resolve().parent / "rulesets").iterdir() if (p / "ruleset.yaml").exists())
@@ -31,45 +30,47 @@ def _game(folder: Path) -> Game:
     return Game(load_program(str(folder), None, load_ruleset(str(folder)).min_players))
 
 
-def _played(game: Game, seed: int, way: str) -> tuple[list[str], int]:
+def _played(game: Game, seed: int, way: str | int) -> tuple[list[str], int]:
     """The game's log (JSON lines) and its number of decisions, each answered from a generator of
-    the seed's, run `way`: "vm", "stopped" or "alternating"."""
+    the seed's, run `way`: "in place", "stopped", or a number: stopped for that many decisions,
+    then played on in place from the frames."""
     log: list = []
     answers = random.Random(seed)
-    if way == "vm":
-        st = game._new_state(seed, log.append, None, None, False, None)
-        vm.run(game.program, st)
+    decisions = 0
+
+    def decide(st: State):
+        nonlocal decisions
+        decisions += 1
+        return game.take(st, [answers.randrange(len(options)) for options in st.pending.options])
+
+    if way == "in place":
+        st = game.start(seed, log.append, decide=decide)
     else:
         st = game.start(seed, log.append)
-    decisions = 0
     while st.result is None:
         if way == "stopped":
             copy = round_trip(st)
             copy.sink = st.sink  # the listener is the caller's, not the state's data
             st = copy
-        chosen = [answers.randrange(len(options)) for options in st.pending.options]
-        if way == "vm" or (way == "alternating" and decisions % 3 == 1):
-            st.answer = game.take(st, chosen)
-            vm.run(game.program, st)
-        else:
-            game.answer(st, chosen)
+        elif decisions == way and game.play_rest_through(st, decide):
+            break
+        game.answer(st, [answers.randrange(len(options)) for options in st.pending.options])
         decisions += 1
     return [json.dumps(event, sort_keys=True) for event in log], decisions
 
 
 @pytest.mark.parametrize("folder", TOYS, ids=lambda folder: folder.name)
-def test_a_game_stopped_and_resumed_anywhere_is_the_game_the_vm_plays(folder):
+def test_a_game_stopped_and_resumed_anywhere_is_the_game_played_in_place(folder):
     game = _game(folder)
-    assert game.played_through(kinds_of(None), "stoppable") is not False, "the program cannot stop as generated code"
     asked = 0
     for seed in SEEDS:
-        on_vm, decisions = _played(game, seed, "vm")
+        in_place, decisions = _played(game, seed, "in place")
         asked += decisions
-        for way in ("stopped", "alternating"):
+        for way in ("stopped", 1, 3, 7):
             log, _ = _played(game, seed, way)
-            first = next((i for i, (a, b) in enumerate(zip(on_vm, log)) if a != b), min(len(on_vm), len(log)))
-            assert log == on_vm, f"{way}, seed {seed}: event {first} differs: {log[first:first + 1]} != " \
-                                 f"{on_vm[first:first + 1]}"
+            first = next((i for i, (a, b) in enumerate(zip(in_place, log)) if a != b), min(len(in_place), len(log)))
+            assert log == in_place, f"{way}, seed {seed}: event {first} differs: {log[first:first + 1]} != " \
+                                    f"{in_place[first:first + 1]}"
     assert asked >= len(SEEDS), "every game asks at least once"
 
 
@@ -89,7 +90,7 @@ def _toy(name: str) -> Game:
 
 def test_the_probe_stops_inside_each_kind_of_routine():
     """tests/rulesets/stops makes each kind of stop happen (the test above checks that the game
-    goes on from each as on the VM): inside a reaction with another waiting after it, inside a
+    goes on from each as played in place): inside a reaction with another waiting after it, inside a
     `when` rule with the reactions waiting after it, inside a free action's block (its decision
     asked again after it), and at a payment."""
     game = _toy("stops")
@@ -112,32 +113,25 @@ def test_a_stop_inside_a_reaction_of_the_reactions_toy():
 
 
 @pytest.mark.parametrize(("name", "players"), [("goofspiel", 2), ("oh_hell", 3), ("crazy_eights", 2)])
-def test_an_explicit_game_stopped_at_every_draw_as_generated_code_is_the_vms(name, players):
-    """A program with explicit chance (the OpenSpiel adapter's) stops its generated code at each
-    draw too, each resumed with its outcome; Game runs such games on the VM for now (see
-    Game._stopping), so its stoppable build is driven here directly: the same log as the VM's."""
+def test_an_explicit_game_stopped_at_every_draw_goes_on_from_its_json(name, players):
+    """A program with explicit chance (the OpenSpiel adapter's) stops at each draw too, each
+    resumed with its outcome: written to JSON and read back at every node, the same log (the
+    games themselves are checked against OpenSpiel's move by move: tests/test_openspiel*.py)."""
     game = Game(load_program(name, None, players, explicit_chance=True))
-    built = game.played_through(kinds_of(None), "stoppable")
-    assert built is not False
     for seed in range(3):
         logs = []
-        for way in ("vm", "generated"):
+        for way in ("kept", "round trip"):
             log: list = []
             answers = random.Random(seed)
-            if way == "vm":
-                st = game.start(seed, log.append, explicit=True)
-            else:
-                st = game._new_state(seed, log.append, None, None, True, None)
-                built.start(st)
+            st = game.start(seed, log.append, explicit=True)
             nodes = draws = 0
             while st.result is None:
+                if way == "round trip":
+                    copy = round_trip(st)
+                    copy.sink = st.sink
+                    st = copy
                 draws += st.pending.chance
-                chosen = [answers.randrange(len(options)) for options in st.pending.options]
-                if way == "vm":
-                    game.answer(st, chosen)
-                else:
-                    st.answer = game.take(st, chosen)
-                    built.rest(st)
+                game.answer(st, [answers.randrange(len(options)) for options in st.pending.options])
                 nodes += 1
             logs.append([json.dumps(event, sort_keys=True) for event in log])
         assert logs[1] == logs[0] and nodes > draws > 0

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""Games answered from outside, on the VM and on the generated code that stops (issue 23, item
-3: one execution model for every caller), measured in one run, interleaved.
+"""What stopping at every decision costs: games answered from outside against the same games
+answered in place, measured in one run, interleaved.
 
 A game answered from outside stops at every decision (a person, a replay, a scenario, a search's
 root, the OpenSpiel adapter): `Game.start`, then `Game.answer` with seeded random answers, nobody
-listening. With `--explicit`, the program has explicit chance and every draw is a node too (what
-the adapter runs). Decisions (nodes) per CPU second of each, medians of the rounds, and the ratio
-generated / VM: above 1, stopping at each decision costs the generated code less than the VM.
+listening; its state is data at each stop (the stoppable build, compile/playthrough_stops.py).
+The same game answered in place (`Game.start` with `decide`) keeps no frames (the plain build).
+With `--explicit`, the program has explicit chance and every draw is a node too (what the adapter
+runs): nodes per second stopped only, since a game answered in place samples its draws. Decisions
+(nodes) per CPU second of each, medians of the rounds, and the ratio stopped / in place: the
+share of the speed that stopping keeps.
 
     python tools/bench_stops.py snow_time snowy_tricks --players 4
     python tools/bench_stops.py oh_hell goofspiel --players 4 --explicit
@@ -21,12 +24,11 @@ import time
 
 from snowrules.compile.compiler import load_program
 from snowrules.language.diagnostics import SnowrulesError
-from snowrules.runtime import engine
 from snowrules.runtime.engine import Game
 
 
-def nodes_per_second(game: Game, explicit: bool, seconds: float, first_seed: int) -> float:
-    """Decisions (and draws, when explicit) answered per CPU second, games played in turn."""
+def stopped_per_second(game: Game, explicit: bool, seconds: float, first_seed: int) -> float:
+    """Decisions (and draws, when explicit) answered from outside per CPU second, games in turn."""
     start, nodes, seed = time.process_time(), 0, first_seed
     while time.process_time() - start < seconds:
         answers = random.Random(seed)
@@ -38,26 +40,34 @@ def nodes_per_second(game: Game, explicit: bool, seconds: float, first_seed: int
     return nodes / (time.process_time() - start)
 
 
-def on_the_vm(self, st):
-    """Game._stopping that stops nothing: every game runs on the VM."""
-    return None
+def in_place_per_second(game: Game, seconds: float, first_seed: int) -> float:
+    """Decisions answered in place per CPU second, the same answers drawn."""
+    start, nodes, seed = time.process_time(), 0, first_seed
+    while time.process_time() - start < seconds:
+        answers = random.Random(seed)
+
+        def decide(st, answers=answers):
+            nonlocal nodes
+            nodes += 1
+            pending = st.pending
+            chosen = [options[answers.randrange(len(options))] for options in pending.options]
+            return chosen if pending.simultaneous else chosen[0]
+        game.start(seed, decide=decide)
+        seed += 1
+    return nodes / (time.process_time() - start)
 
 
 def measure(name: str, players: int, explicit: bool, rounds: int, seconds: float) -> dict:
     game = Game(load_program(name, None, players, explicit_chance=explicit))
-    original = generated = engine.Game._stopping
-    rates: dict[str, list[float]] = {"vm": [], "generated": []}
-    try:
-        for number in range(rounds):
-            for way, stopping in (("vm", on_the_vm), ("generated", generated)):
-                engine.Game._stopping = stopping
-                game._quiet_stopping = False if way == "vm" else None  # Game._run's shortcut to the stoppable build
-                rates[way].append(nodes_per_second(game, explicit, seconds, 1000 * number))
-    finally:
-        engine.Game._stopping = original
-    vm, ours = statistics.median(rates["vm"]), statistics.median(rates["generated"])
-    return {"ruleset": name, "players": players, "explicit": explicit, "vm": vm, "generated": ours,
-            "ratio": ours / vm}
+    rates: dict[str, list[float]] = {"in place": [], "stopped": []}
+    for number in range(rounds):
+        if not explicit:
+            rates["in place"].append(in_place_per_second(game, seconds, 1000 * number))
+        rates["stopped"].append(stopped_per_second(game, explicit, seconds, 1000 * number))
+    stopped = statistics.median(rates["stopped"])
+    placed = None if explicit else statistics.median(rates["in place"])
+    return {"ruleset": name, "players": players, "explicit": explicit, "in place": placed, "stopped": stopped,
+            "ratio": None if placed is None else stopped / placed}
 
 
 def main(argv=None) -> int:
@@ -68,19 +78,17 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds of each side a round")
     args = parser.parse_args(argv)
-    original = engine.Game._stopping
-    print(f"{'ruleset':<26}{'players':>8}{'VM nodes/s':>12}{'generated':>12}{'ratio':>8}")
-    try:
-        for name in args.rulesets:
-            for players in args.players:
-                try:
-                    row = measure(name, players, args.explicit, args.rounds, args.seconds)
-                except SnowrulesError as error:  # a player count the ruleset does not take, a wrong name
-                    print(f"{name:<26}{players:>8}  skipped: {error}")
-                    continue
-                print(f"{name:<26}{players:>8}{row['vm']:>12.0f}{row['generated']:>12.0f}{row['ratio']:>8.3f}")
-    finally:
-        engine.Game._stopping = original
+    print(f"{'ruleset':<26}{'players':>8}{'in place/s':>12}{'stopped/s':>12}{'ratio':>8}")
+    for name in args.rulesets:
+        for players in args.players:
+            try:
+                row = measure(name, players, args.explicit, args.rounds, args.seconds)
+            except SnowrulesError as error:  # a player count the ruleset does not take, a wrong name
+                print(f"{name:<26}{players:>8}  skipped: {error}")
+                continue
+            placed = "-" if row["in place"] is None else f"{row['in place']:.0f}"
+            ratio = "-" if row["ratio"] is None else f"{row['ratio']:.3f}"
+            print(f"{name:<26}{players:>8}{placed:>12}{row['stopped']:>12.0f}{ratio:>8}")
     return 0
 
 

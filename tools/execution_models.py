@@ -10,8 +10,9 @@ B. **resumable by guarded skip-ahead**: the same code, where each statement of a
    block) and returns; resuming calls the routine again with that path, which skips ahead to the
    decision. Answered in place, it is A plus the guards; its stopped state is data (a path and
    an environment).
-C. **the VM of today, reduced**: a frame stack of (block, pc, loop index) and step objects with
-   `run()`, native statements as functions between them.
+C. **a VM, reduced**: a frame stack of (block, pc, loop index) and step objects with `run()`,
+   native statements as functions between them (how snowrules ran a stopped game before its
+   stoppable generated code, compile/playthrough_stops.py).
 
 Each plays the same GAMES games of ROUNDS x PLAYERS decisions (a card chosen from a 13-card hand,
 a counter added), all answered in place ("inline") and all stopped and resumed ("stopping", as

@@ -1,6 +1,6 @@
 """Every change of the game, applied in one place that also sends its event, once.
 
-Generated rule code (changes.py, statements.py, chance.py), the VM (turns, the end) and the
+Generated rule code (changes.py, statements.py, chance.py, the turns and the end) and the
 scenario runner use these templates and functions rather than writing zones, counters or
 variables themselves, so that a change and its event (model/events.py) can never disagree, and
 a new kind of listener (a ruleset's own "each time a player gains a resource ..." reactions) has one
@@ -84,7 +84,7 @@ def counter_lines(i: str, old: str, new: str, triggers: str, rule: str, handing_
     """Counter `i` from `old` to `new` (locals holding numbers, `new` already clamped): when
     they differ, set it, tell it, and run the `when` rules on it (`triggers`: the name bound to
     them); `handing_back`: the generated function returns the triggered bodies that may wait,
-    for the VM to push; `react`: the names bound to the ruleset's events raised by this counter's
+    for the statement to run once it is done; `react`: the names bound to the ruleset's events raised by this counter's
     changes, queued (counter, change) for the reactions that run once the statement is done;
     `react_each`: the name of a sequence of such events known only when the lines run (a
     statement changing counters it works out then: a payment)."""

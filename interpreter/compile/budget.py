@@ -1,8 +1,8 @@
 """The step budget and the size bounds, as generated loops and draws use them at run time.
 
-The VM counts the statements it runs; a native loop (fused Python code) and a draw count their
-rounds here, so that `repeat 1000000000000 times: pass`, a `while true:` around an inner loop or
-`roll 100000000 dice` stop at the budget instead of running for minutes. A `repeat` or `for each`
+The generated code bounds the turns by their number; a loop and a draw count their rounds here,
+so that `repeat 1000000000000 times: pass`, a `while true:` around an inner loop or `roll
+100000000 dice` stop at the budget instead of running for minutes. A `repeat` or `for each`
 charges all its rounds before the first, so the check costs nothing per round.
 
 The lists the rules make are bounded before they are made: a range (`bounded_range`) and a
@@ -27,9 +27,16 @@ from snowrules.language.limits import MAX_LIST, MAX_NUMBER, MAX_STEPS, refusal_o
 
 def over_budget(position: Position, limit: int = MAX_STEPS):
     """The game's step budget (`State.max_steps`, at most MAX_STEPS) is spent at `position`: one
-    error wherever it is counted (the VM, a generated block, a loop's rounds, a roll's dice)."""
+    error wherever it is counted (the turns, a loop's rounds, a roll's dice)."""
     raise RuntimeRulesError.at(position, f"the game ran more than {limit} steps (statements, loop rounds "
                                "and draws) here", "a loop that never ends, or one far too long?", code="SR706")
+
+
+def no_statement(position: Position, pc: int) -> None:
+    """A stopped state's frame names no statement of its block (`pc` below 0, or past its last
+    slot): a state not written by snowrules, refused rather than run from a place it never was."""
+    raise RuntimeRulesError.at(position, f"a frame of the state is at statement {pc}, which its block "
+                               "does not have", "was the state written by snowrules?")
 
 
 def charge(st, rounds: int, position: Position) -> None:

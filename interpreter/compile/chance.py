@@ -78,17 +78,11 @@ class ChanceStep:
             chosen = self.sample(st, outcomes, self.weights(st, env, progress))
             progress = self.apply(st, env, progress, chosen)
 
-    def run(self, st: State, frame: list, env: list, program: Any) -> bool:
-        if self.advance(st, env):
-            frame.pc -= 1  # asked again, with the outcome
-            return True
-        return False
-
     def advance(self, st: State, env: list) -> bool:
         """Draw on (the outcome of a waiting draw, in st.answer, taken first) until the statement
         is done (False) or, in an explicit state, a draw waits as a chance decision in
-        `st.pending` (True): the VM's `run` and the generated code's chance statement
-        (compile/playthrough.py) both go on from here."""
+        `st.pending` (True): the generated code's chance statement (compile/playthrough.py)
+        goes on from here."""
         pending = st.pending
         if pending is not None:  # the outcome of a waiting draw is in st.answer
             outcome = st.answer

@@ -162,7 +162,7 @@ class ChangeStatements:
         """`add`, `subtract` and `set` on a counter: clamp to its bounds, then (when the value
         changes) apply.counter_lines sets it, tells it and fires the triggers. One generated
         function serves both forms: as a step (`stepped`) its result is the triggered bodies
-        that may wait, for the VM to push."""
+        that may wait, which the statement runs once it is done."""
         ref, family = self.x.counter_ref(node.target, scope, "the counter")
         if isinstance(node, s.SetCounter):
             amount = self.x.expect(node.value, scope, t.INT, "the new value")

@@ -15,7 +15,6 @@ from typing import Any
 
 from snowrules.compile.action_ids import check_action_ids
 from snowrules.compile.automa import automa_takes_part
-from snowrules.compile.block_code import block_function
 from snowrules.compile.expressions import ExpressionCompiler
 from snowrules.compile.field_kinds import merged, table_field_kinds, value_kind
 from snowrules.compile.free_actions import FreeActionCompiler, FreeActionTable, phase_names
@@ -270,8 +269,6 @@ class _Compiler:
             check_action_ids(interface, layout, self.symbols, self.diag, every_node)
         counters_initial = list(layout.counter_initial)
         inline_branches(self.blocks)
-        for block in self.blocks:
-            block.code = block_function(block)
         return Program(
             title=ruleset.title, ruleset=ruleset.name, version=ruleset.version, variant=ruleset.variant,
             players=self.players, seats_per_player=ruleset.seats_per_player, layout=layout,

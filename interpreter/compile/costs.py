@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from snowrules.compile import apply
 from snowrules.compile.closures import Fn, const, constant_in, fail
-from snowrules.compile.reactions import ReactionTable, dispatch
+from snowrules.compile.reactions import ReactionTable
 from snowrules.compile.scope import Scope, family_name
-from snowrules.compile.steps import Stopped, answered, push_waiting, resumed_answer
+from snowrules.compile.steps import Stopped, answered, resumed_answer
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Position
 from snowrules.model import kinds as t
@@ -53,8 +53,8 @@ class _Penalty:
 
 
 class PayStep:
-    """A payment. As a VM step it may suspend with `st.pending` (the ways to pay) and resumes with
-    the chosen way in `st.answer`; `native` and `played_through` run it straight through."""
+    """A payment. As a step it may stop with `st.pending` (the ways to pay) and resumes with the
+    chosen way in `st.answer` (`settle_inline`); `native` runs one that cannot ask straight through."""
 
     def __init__(self, *, mode: Mode, amount: Fn, refs: list[Fn], rates: list[Fn], floors: list[int],
                  triggers: list[list], penalty: _Penalty | None, slot: int | None, variable: str,
@@ -169,38 +169,6 @@ class PayStep:
     def native(self, st, env) -> None:
         """A payment that cannot ask nor set off a waiting trigger (see compile/ir/effects.py)."""
         self.settle_inline(st, env)
-
-    def run(self, st, frame, env, program) -> bool:
-        if st.pending is not None:  # the engine has put the chosen way in st.answer
-            answer = st.answer
-            st.answer = st.pending = None
-            return self._done(st, self._settle(st, env, answer["paid"], answer["worth"]))
-        if self.penalty is not None:
-            return self._done(st, self._short(st, env))
-        amount, where, rates, ways = self._ways(st, env)
-        if self._at_once(st, where, ways):
-            return self._done(st, self._settle(st, env, list(ways[0].paid), ways[0].worth))
-        st.pending = self._decision(amount, where, rates, ways)
-        if st.decide is not None:  # agents answer as the rules reach the decision
-            answer = st.decide(st)
-            st.pending = None
-            return self._done(st, self._settle(st, env, answer["paid"], answer["worth"]))
-        frame.pc -= 1
-        return True
-
-    def _done(self, st, waiting: list) -> bool:
-        """The payment is made: its reactions pushed, then the `when` rules it set off on top of
-        them (they run first, as after any statement: compile/reactions.Reacting)."""
-        if st.raised and self.table is not None:
-            dispatch(st, self.table, self.position)
-        return _push(st, waiting)
-
-
-def _push(st, waiting: list) -> bool:
-    """Triggered bodies that may wait, pushed so that the first set off runs first."""
-    push_waiting(st, waiting)
-    return False
-
 
 def _owners_and_units(layout: Layout) -> tuple[list[int | None], list[str]]:
     """For each counter: the seat owning it (None: shared) and what one unit is called in a label

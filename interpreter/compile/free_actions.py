@@ -37,7 +37,6 @@ from snowrules.language.diagnostics import Diagnostics, Position, RuntimeRulesEr
 from snowrules.language.limits import MAX_FREE_ACTIONS, MAX_FREE_OPTIONS
 from snowrules.model import kinds as t
 from snowrules.model.program import ROUTINE, Routine
-from snowrules.model.values import Decision, Frame
 
 FREE_KEY = "free action"   # an option that is a free action: {FREE_KEY: k} or {FREE_KEY: k, "item": x}
 ITEM_KEY = "item"
@@ -76,16 +75,10 @@ class FreeActionTable:
     actions: list[FreeAction] = field(default_factory=list)
     blocks: frozenset[int] = frozenset()   # the free actions' bodies
 
-    def offered(self, st, player: int) -> list[dict]:
-        """The free-action options of `player` at a decision reached now, in declaration order
-        and, within one, in the order of its items."""
-        if not self.actions or self.inside_one(st):
-            return []
-        return self.allowed(st, player)
-
     def allowed(self, st, player: int) -> list[dict]:
-        """`offered`, for a caller that knows it is not inside a free action's body (a game
-        played through keeps no frames to look at: compile/playthrough.py counts instead)."""
+        """The free-action options of `player` at a decision reached now, in declaration order
+        and, within one, in the order of its items, for a caller that knows it is not inside a
+        free action's body (the generated code counts those: compile/playthrough.py)."""
         phases = st.phase
         found: list[dict] = []
         for action in self.actions:
@@ -109,19 +102,6 @@ class FreeActionTable:
                 raise rules_error(error, action.position, "while the free action's options were worked out") \
                     from None
         return found
-
-    def inside_one(self, st) -> bool:
-        """Whether the rules are running a free action's body (its decisions offer none)."""
-        return free_actions_running(st.frames, self.blocks) > 0
-
-    def take(self, st, frame: Frame, env: list, option: dict, count_slot: int, player: int, rule: str) -> None:
-        """Run the chosen free action for `player`, then ask the decision (at `rule`) again: the
-        decision steps back, and the free action's body runs above it."""
-        action, local = self.started(st, option, env[count_slot] or 0, player, rule)
-        env[count_slot] = (env[count_slot] or 0) + 1
-        frame.pc -= 1
-        st.envs.append(local)
-        st.frames.append(Frame(action.routine.block, 0, len(st.envs) - 1))
 
     def started(self, st, option: dict, taken_before: int, player: int, rule: str) -> tuple[FreeAction, list]:
         """The chosen free action and the environment its body starts with, once checked that
@@ -180,39 +160,6 @@ class FreeChooseStep(ChooseStep):
         made.free, made.count_slot = table, count_slot
         return made
 
-    def run(self, st, frame, env, program) -> bool:
-        if st.pending is not None:  # the engine has put the answer in st.answer
-            answer, seats = st.answer, st.pending.seats
-            st.answer = st.pending = None
-            return self._answered(st, frame, env, seats[0], answer)
-        player = self.who(st, env)
-        found = self.options(st, env)
-        if not found:
-            env[self.slot] = None if self.count_mode is None else []
-            env[self.count_slot] = None
-            return False
-        extra = self.free.offered(st, player)
-        if not extra and len(found) == 1 and not st.explicit:
-            env[self.count_slot] = None
-            return self._go_on(st, frame, env, [player], found[0])
-        how_many = None if self.count_mode is None else self.count(st, env)
-        st.pending = Decision([player], [found + extra], False, self.rule, self.variable, self.kind, False,
-                              how_many, self.up_to, self.optional)
-        if st.decide is not None:  # agents answer as the rules reach the decision
-            answer = st.decide(st)
-            st.pending = None
-            return self._answered(st, frame, env, player, answer)
-        frame.pc -= 1
-        return True
-
-    def _answered(self, st, frame, env, player: int, answer) -> bool:
-        if is_free(answer):
-            self.free.take(st, frame, env, answer, self.count_slot, player, self.rule)
-            return False
-        env[self.count_slot] = None
-        return self._go_on(st, frame, env, [player], answer)
-
-
 class OfferStep:
     """`offer free actions to p`: "done" and the free actions allowed here; skipped when none is."""
 
@@ -221,32 +168,6 @@ class OfferStep:
         self.who, self.free, self.count_slot = who, table, count_slot
         self.rule = str(position)
         self.automa = automa  # its seat: never offered anything (no agent plays it)
-
-    def run(self, st, frame, env, program) -> bool:
-        if st.pending is not None:
-            answer, seats = st.answer, st.pending.seats
-            st.answer = st.pending = None
-            return self._answered(st, frame, env, seats[0], answer)
-        player = self.who(st, env)
-        extra = self.free.offered(st, player) if player != self.automa else []
-        if not extra:
-            env[self.count_slot] = None
-            return False
-        st.pending = Decision([player], [[DONE] + extra], False, self.rule, FREE_KEY, "value")
-        if st.decide is not None:
-            answer = st.decide(st)
-            st.pending = None
-            return self._answered(st, frame, env, player, answer)
-        frame.pc -= 1
-        return True
-
-    def _answered(self, st, frame, env, player: int, answer: dict) -> bool:
-        if answer[FREE_KEY] == DONE_INDEX:
-            env[self.count_slot] = None
-            return False
-        self.free.take(st, frame, env, answer, self.count_slot, player, self.rule)
-        return False
-
 
 # ---- compiling the declarations ----------------------------------------------------------------
 def phase_names(nodes: list[s.Node]) -> dict[str, Position]:

@@ -563,7 +563,8 @@ PYTHON_ERRORS = (TypeError, ValueError, IndexError, KeyError, AttributeError, Ze
 def rules_error(error: BaseException, fallback: Position, when: str, hint: str = "") -> RuntimeRulesError:
     """A Python error raised by compiled rules, as the designer's error at the rule that failed
     (the innermost generated line in its traceback, else `fallback`): the one place that maps
-    Python's errors to rules (the VM, the OpenSpiel adapter and the compiler's checks use it).
+    Python's errors to rules (the generated game, the OpenSpiel adapter and the compiler's checks
+    use it).
     `when` says what was running ("while the game ran")."""
     where = position_of_error(error.__traceback__) or fallback
     if isinstance(error, ZeroDivisionError):

@@ -1,30 +1,28 @@
-"""A whole game as generated functions, for games whose decisions are answered inline.
+"""The generator: a program (compile/compiler.py) written as one Python module of functions,
+the only code that runs a game.
 
-The VM (runtime/vm.py) keeps every running block as a frame, so that a state can stop at any
-decision, be cloned, written to JSON and resumed. A game whose agents answer each decision as
-the rules reach it (`play` with `decide`) and that nobody looks at in between (no listener, no
-search taking a copy) never stops: for it, the frame stack is pure cost. Here each compiled
-block becomes one generated Python function (snowrules' own templates; the ruleset's values are
-bound in the functions' namespaces, as in fuse.py): its native statements' lines are laid out
-inline, and its steps become plain Python control flow: an `if` whose branch may wait is an
-`if`, a loop a `for`, a phase its lines, a decision a call that asks `st.decide` and runs what
-follows the answer straight away. The same compiled statements run, in the same order, with
-the same draws, so a game played through gives the same outcome as the VM's.
+Each compiled block becomes one generated function (snowrules' own templates; the ruleset's
+values are bound in the functions' namespaces, as in fuse.py): its native statements' lines are
+laid out inline, and its steps become plain Python control flow: an `if` whose branch may wait is
+an `if`, a loop a `for`, a phase its lines, a decision a call that asks `st.decide` and runs what
+follows the answer straight away. A decision's answer, a `resolve` and a random agent's `up to N`
+choice are lines in place too, and a `when` rule's condition is tested at each counter change it
+watches, so that triggers.fire is called only when a rule may fire.
 
-A decision's answer, a `resolve` and a random agent's `up to N` choice are lines in place too,
-and a `when` rule's condition is tested at each counter change it watches, so that
-triggers.fire is called only when a rule may fire (the trigger lists are final once compiled).
+Two builds of a program are made, each once (Program.built): "plain", for a game whose every
+decision is answered in place (`play` with random agents, a search's playouts), which keeps no
+frames; and "stoppable", for a game answered from outside (a person, a replay, a scenario, the
+OpenSpiel adapter), whose state must be data at every decision: there a decision nobody answers
+in place returns a steps.Stopped through every statement it leaves, each adding its frame, and
+each block has a resume entry that goes on from a frame of it (compile/playthrough_stops.py).
 
-Events and free actions keep what the VM reads from its frames as counts of their own: how many
-reactions are running (the depth of a chain, bounded as in the VM) and whether a free action's
-body is running (its decisions offer no free action). A statement that raises events decides
-which reactions fire once it is done, runs the `when` rules it set off, then the reactions, in
-the VM's order; a decision offering free actions is a loop that runs each free action taken
-and asks again (these templates are in compile/playthrough_events.py).
-
-Only a program whose every step is known here is played through; `playthrough` returns None
-otherwise. A program compiled with explicit chance (the OpenSpiel adapter's) has its draws as
-steps: in an explicit state each waits as a chance decision, and the game stops there.
+Events and free actions keep as counts of their own what a stopped state's frames hold: how
+many reactions are running (the depth of a chain, bounded) and whether a free action's body is
+running (its decisions offer no free action). A statement that raises events decides which
+reactions fire once it is done, runs the `when` rules it set off, then the reactions; a decision
+offering free actions is a loop that runs each free action taken and asks again (these templates
+are in compile/playthrough_events.py). A program compiled with explicit chance (the OpenSpiel
+adapter's) has its draws as steps: in an explicit state each waits as a chance decision.
 """
 from __future__ import annotations
 
@@ -57,7 +55,7 @@ from snowrules.compile.steps import (
     WhileStep,
 )
 from snowrules.compile.triggers import prefiltered
-from snowrules.language.diagnostics import SnowrulesError
+from snowrules.language.diagnostics import RulesetError, SnowrulesError
 from snowrules.model.events import PhaseStarted, kinds_of
 from snowrules.model.program import Program
 
@@ -67,23 +65,18 @@ Run = Callable[[object, list], None]
 BUILD_RECURSION_LIMIT = 20_000  # Python frames while generating a program's functions
 
 
-class _NotPlayable(Exception):
-    """A step this module has no template for."""
-
-
 def playthrough(program: Program, heard: frozenset[str] = frozenset(),
-                stoppable: bool = False) -> Callable[[object], None] | None:
-    """A function that plays a started state (see Game.play_through) to its end, or None when the
-    program has a step without a template here. What is listened to is known when the game is
-    built: the event lines of the kinds in `heard` (event class names) are kept, each a direct
-    call of `State.sink`; the others are left out and cost nothing. `stoppable`: a decision
-    nobody answers in place stops the game as the VM would, its frames made on the way out
+                stoppable: bool = False) -> Callable[[object], None]:
+    """A function that plays a started state (see Game.play_through) to its end. What is listened
+    to is known when the game is built: the event lines of the kinds in `heard` (event class
+    names) are kept, each a direct call of `State.sink`; the others are left out and cost nothing.
+    `stoppable`: a decision nobody answers in place stops the game, its frames made on the way out
     (steps.Stopped), and each block gets an entry that goes on from a frame of it
     (`_Builder.resume_entry`), so that `start` and `rest` serve a game answered from outside, and
     `rest` a stopped game played on to its end by agents answering in place."""
     # Blocks are built inside the blocks that call them, so a ruleset whose procedures, effects and
     # reactions nest deeply builds deeply (several hundred frames for a full euro game): the builder
-    # gets a higher limit of its own, and a ruleset deeper still is played on the VM instead.
+    # gets a higher limit of its own, and a ruleset deeper still is refused.
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, BUILD_RECURSION_LIMIT))
     try:
@@ -92,8 +85,10 @@ def playthrough(program: Program, heard: frozenset[str] = frozenset(),
         resumes = [builder.resume_entry(block) for block in program.blocks] if stoppable else None
         builder.finish()
         builder.module.load()
-    except (_NotPlayable, RecursionError):
-        return None
+    except RecursionError:
+        raise RulesetError.at(program.blocks[program.main.block].position,
+                              "the rules nest too deeply to be built (procedures, effects and reactions "
+                              "calling one another, each inside blocks)", code="SR705") from None
     finally:
         sys.setrecursionlimit(limit)
     position = program.blocks[program.main.block].position
@@ -143,8 +138,8 @@ def playthrough(program: Program, heard: frozenset[str] = frozenset(),
                 reactions_running[0] = free_action_running[0] = 0
 
     # The counts the generated code keeps of the reactions and free actions running, read from
-    # the frames when a stopped game goes on from them, as the VM reads them (reactions.dispatch:
-    # a reaction has started when its frame's pc is past 0; free_actions.inside_one).
+    # the frames when a stopped game goes on from them (a reaction has started when its frame's
+    # pc is past 0: reactions.reactions_started; free_actions.free_actions_running).
     reactions_running, free_action_running = builder.reactions_running, builder.free_action_running
     reacting = program.reactions.blocks if program.reactions is not None else frozenset()
     freeing = frozenset(action.routine.block for action in program.free_actions)
@@ -185,7 +180,7 @@ class _Builder(ChoiceTemplates, EventTemplates, StopTemplates):
         self.module = GeneratedModule(module_title(program, heard))
         self.functions: dict[int, Run] = {}  # block id -> its generated function
         self.building: set[int] = set()       # blocks whose function is being generated
-        # what the VM reads from its frames (see the module's docstring): one game runs at a time
+        # what a stopped state's frames hold (see the module's docstring): one game runs at a time
         self.reactions_running = [0]
         self.free_action_running = [0]
         self.unfilled: list[tuple[dict, ResolveStep]] = []  # see effect_entries
@@ -350,7 +345,7 @@ class _Builder(ChoiceTemplates, EventTemplates, StopTemplates):
                 return [advance]
             return [f"if {advance}:", f"    _r = {self.bound(Stopped, ns)}()",
                     *fuse.indent([*self.on_stop, "return _r"])]
-        raise _NotPlayable(kind.__name__)
+        raise TypeError(f"no template for the step {kind.__name__}")  # a bug: every step has one
 
     def branch_lines(self, branch: int, where: tuple | None, ns: dict) -> list[str]:
         """An `if`'s branch: a call of its block, or, for a branch of a single step that has a
@@ -372,9 +367,8 @@ class _Builder(ChoiceTemplates, EventTemplates, StopTemplates):
 
     def turns_lines(self, step: TurnsStep, ns: dict, done: str | None = None,
                     body: Callable[[], list[str]] | None = None) -> list[str]:
-        """`each turn:` / `rounds N:` as TurnsStep and the VM's end of a turns block run it: each
-        turn numbered, checked against the limit (evaluated before each turn, as the VM does at
-        the end of the one before) and the budget, started, played. `done` names the number of
+        """`each turn:` / `rounds N:`: each turn numbered, checked against the limit (evaluated
+        before each turn, at the end of the one before) and the budget, started, played. `done` names the number of
         the turn last played (`end_of_block_lines`); None: none yet. `body`: the turn's lines in
         place (a resume entry's), rather than a call of its block."""
         block = self.program.blocks[step.block]
@@ -384,7 +378,7 @@ class _Builder(ChoiceTemplates, EventTemplates, StopTemplates):
         limit = None if block.limit is None else self.bound(block.limit, ns)
         fail, where = self.bound(budget.over_budget, ns), self.bound(block.position, ns)
         lines = ([] if done else [f"{turn} = 0"]) + ["while True:", f"    {turn} += 1"]
-        if limit is not None:  # a count that is none sets no limit, as on the VM
+        if limit is not None:  # a count that is none sets no limit
             count = fuse.fresh()
             lines += [f"    {count} = {limit}(st, env)", f"    if {count} is not None and {turn} > {count}: break"]
         # the turns themselves are bounded by their number (the rounds of the loops in them are charged)
@@ -395,7 +389,7 @@ class _Builder(ChoiceTemplates, EventTemplates, StopTemplates):
 
     def paused_lines(self, block, turn: str, ns: dict) -> list[str]:
         """At the end of turn `turn`, in a stoppable build: a scenario looking at the end of that
-        turn stops the game there, the turns' frame at its end (as the VM's end of a turns block)."""
+        turn stops the game there, the turns' frame at its end."""
         if not self.stoppable:
             return []
         return [f"if st.pause_after_turn == {turn}:",

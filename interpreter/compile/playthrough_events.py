@@ -2,8 +2,8 @@
 statements that raise events and the reactions they fire, decisions that offer free actions and
 `offer free actions to p` (compile/playthrough.py's module docstring says what playing through
 is). They are the `_Builder`'s methods, kept here so that each module holds one job: the builder
-lays out blocks and control flow, these keep the counts the VM reads from its frames (how many
-reactions are running, whether a free action's body is) and run the routines in the VM's order.
+lays out blocks and control flow, these keep the counts a stopped state's frames hold (how many
+reactions are running, whether a free action's body is) and run the routines in their order.
 """
 from __future__ import annotations
 
@@ -33,8 +33,7 @@ class EventTemplates:
 
     def pay(self, step: PayStep) -> Run:
         """A payment (compile/costs.py): its decision answered at once (or the game stopped
-        there), then the triggers it set off that may wait, in order, then its reactions (as
-        PayStep does on the VM)."""
+        there), then the triggers it set off that may wait, in order, then its reactions."""
         settle = step.settle_inline
         after = self.after_statement(step.table, step.position)
 
@@ -48,9 +47,8 @@ class EventTemplates:
     def after_statement(self, table, position) -> Callable:
         """What runs once a statement is done: the `when` rules it set off that may wait, in
         order, then the reactions to the events it raised (`table`: None when it raises none),
-        decided before the first of them runs, as the VM pushes them all at once. When one of
-        them stops the game, the ones after it become frames at their start under it
-        (steps.Stopped.waiting), as on the VM's stack, and the stop is returned."""
+        decided before the first of them runs. When one of them stops the game, the ones after it
+        become frames at their start under it (steps.Stopped.waiting), and the stop is returned."""
         functions = self.functions
         for block in trigger_routines(self.program):
             self.ensure(block.id)
@@ -97,8 +95,8 @@ class EventTemplates:
     def free_choose(self, step: FreeChooseStep, body) -> Run:
         """A decision that offers free actions (compile/free_actions.FreeChooseStep): asked again
         after each free action taken, until one of its own options is chosen. With nobody to
-        answer, the game stops there, the free actions taken so far kept in the environment, as
-        the VM keeps them; one resumed there goes on with its answer."""
+        answer, the game stops there, the free actions taken so far kept in the environment; one
+        resumed there goes on with its answer."""
         table, take = step.free, self.free_action_taker(step.free)
         who, source, slot, rule, variable, kind = step.who, step.source, step.slot, step.rule, step.variable, step.kind
         plain = step.count_mode is None and not step.optional
@@ -106,7 +104,7 @@ class EventTemplates:
         up_to, optional, running, counted = step.up_to, step.optional, self.free_action_running, step.count_slot
 
         def free_choose(st, env) -> Stopped | None:
-            taken = env[counted] or 0  # free actions taken at this decision (a game resumed there: the VM's count)
+            taken = env[counted] or 0  # free actions taken at this decision (a game resumed there: its count)
             env[counted] = None
             while True:
                 if st.pending is not None:  # resumed at this decision with its answer

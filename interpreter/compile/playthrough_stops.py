@@ -1,19 +1,18 @@
-"""The played-through code of a game that stops and resumes: a resume entry per block, and the
-lines that make the VM's frames when a decision nobody answers in place stops a game
-(compile/playthrough.py's module docstring says what playing through is).
+"""The generated code of a game that stops and resumes: a resume entry per block, and the lines
+that add a statement's frame when a decision nobody answers in place stops a game
+(compile/playthrough.py's module docstring says what the builds are).
 
-A stopped state is the VM's: a stack of frames (block, pc, environment, a loop's items and
-position, runtime/vm.py). **Resuming** runs each frame from the top down with its block's resume
-entry: the block's statements from the frame's `pc`, each guarded by `if pc <= k`, then what the
-VM does at the end of a block of that kind (a loop's next items, the next turns); everything they
-start runs in place, as a game played through runs. **Stopping** goes the other way: a decision
-returns a steps.Stopped with the decision in `st.pending`, and each statement it is returned
-through adds its frame, innermost first (the decision's own pc, so that it is asked again and
-resumed with its answer; any other statement's next pc), a loop's items and position added by the
-loop that called the body. (A returned value rather than an exception: a game answered from
-outside stops at every decision, and an exception costs several times as much at each function it
-leaves.) So a game answered from outside (a person, a replay, a scenario) runs the same
-generated code as one played through, and its state is data at every stop.
+A stopped state is a stack of frames (block, pc, environment, a loop's items and position:
+model/values.Frame). **Resuming** runs each frame from the top down with its block's resume
+entry: the block's statements from the frame's `pc`, each guarded by `if pc <= k`, then what a
+block of that kind does at its end (a loop's next items, a `while`'s next passes, the next
+turns); everything they start runs in place, as a game played through runs, and a stop there
+moves the resumed frame to its new place. **Stopping** goes the other way: a decision returns a
+steps.Stopped with the decision in `st.pending`, and each statement it is returned through adds
+its frame, innermost first (the decision's own pc, so that it is asked again and resumed with
+its answer; any other statement's next pc), a loop's items and position added by the loop that
+called the body. (A returned value rather than an exception: a game answered from outside stops
+at every decision, and an exception costs several times as much at each function it leaves.)
 
 These are `_Builder`'s methods, kept here so that each module holds one job.
 """
@@ -112,15 +111,18 @@ class StopTemplates:
             self.on_stop = outer
 
     def resume_entry(self, block) -> Run:
-        """A function `(st, frame)` that runs `block` on from a VM frame of it (the frame's
-        environment, loop items and position, runtime/vm.py) as the VM would to the block's end,
-        everything it starts running in place: a stopped decision's step (its `pc`, or a slot an
+        """A function `(st, frame)` that runs `block` on from a frame of it (the frame's
+        environment, loop items and position) to the block's end, everything it starts running
+        in place: a stopped decision's step (its `pc`, or a slot an
         `if` jumped to) asks again, each statement from `pc` on runs guarded by `if pc <= k`, then
         what the block's kind does at its end (a loop's next items, a `while`'s next passes, the
         next turns, a routine's environment dropped). The same statement lines as the block's
         own function: a game played on from a stop runs the code that plays it through."""
         ns: dict = {}
-        lines = ["env = st.envs[frame.env]", "pc = frame.pc"]
+        slots = frozenset(pc for pc in range(block.size + 1, len(block.steps)) if block.steps[pc] is not None)
+        lines = ["env = st.envs[frame.env]", "pc = frame.pc",  # a pc that is no statement's: a state not ours
+                 f"if not 0 <= pc <= {int(block.size)} and pc not in {self.bound(slots, ns)}:",
+                 f"    {self.bound(budget.no_statement, ns)}({self.bound(block.position, ns)}, pc)"]
         slots = [(pc, inlined) for pc, inlined in enumerate(block.steps) if pc > block.size and inlined is not None]
         if slots:  # only a stopped decision's frame is ever at a slot
             lines.append(f"if pc > {int(block.size)}:")
@@ -144,9 +146,9 @@ class StopTemplates:
         return self.module.define(name, f"def {name}(st, frame):\n" + "\n".join(fuse.indent(lines)), ns)
 
     def end_of_block_lines(self, block, ns: dict) -> list[str]:
-        """What the VM does at the end of a block of each kind (runtime/vm.py), as lines of a
-        resume entry: the frame's next items, passes or turns, each a call of the block's own
-        function; a routine's environment dropped. A sequence ends there."""
+        """What a block of each kind does at its end, as lines of a resume entry: the frame's next
+        items, passes or turns, the block's statements in place (`body_in_place`); a routine's
+        environment dropped. A sequence ends there."""
         kind = block.kind
         fail, where = self.bound(budget.over_budget, ns), self.bound(block.position, ns)
         if kind is LOOP:
@@ -199,7 +201,7 @@ class StopTemplates:
     def each_answered(self, step: ChooseStep, answered: str, seat: str, answer: str, seat_slot: int, slot: int,
                       body: list[str], ns: dict) -> list[str]:
         """What follows a decision of several seats, for each seat in turn: in a stoppable build,
-        a body block that stops keeps the loop the VM makes of it (each [seat, answer], its place)."""
+        a body block that stops keeps its loop (each [seat, answer], its place)."""
         if not self.stoppable or step.native_body is not None or step.block is None:
             return [f"    for {seat}, {answer} in {answered}:", f"        env[{seat_slot}] = {seat}",
                     f"        env[{slot}] = {answer}", *fuse.indent(fuse.indent(body))]

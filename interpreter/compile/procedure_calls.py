@@ -24,7 +24,6 @@ from snowrules.language import syntax as s
 from snowrules.language.diagnostics import CallRecord
 from snowrules.model import kinds as t
 from snowrules.model.program import ROUTINE
-from snowrules.model.values import Frame
 
 if TYPE_CHECKING:
     from snowrules.compile.statements import StatementCompiler
@@ -60,11 +59,6 @@ class RoutineCall:
         local = [argument(st, env) for argument in self.arguments]
         local += [None] * (self.env_size - len(local))
         return local
-
-    def run(self, st, frame, env, program) -> bool:
-        st.envs.append(self.environment(st, env))
-        st.frames.append(Frame(self.block, 0, len(st.envs) - 1))
-        return False
 
 
 class ProcedureCalls:

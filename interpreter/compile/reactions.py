@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from snowrules.compile import fuse
 from snowrules.compile.ir import nodes as ir
 from snowrules.compile.scope import RoutineSlots, Scope, Symbols, refined, suggest
-from snowrules.compile.steps import push_waiting
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostics, Position, RuntimeRulesError
 from snowrules.language.limits import MAX_REACTION_DEPTH
@@ -31,7 +30,6 @@ from snowrules.model import kinds as t
 from snowrules.model.events import Reacted
 from snowrules.model.layout import Layout
 from snowrules.model.program import ROUTINE
-from snowrules.model.values import Frame
 
 MOVES = "moves"
 
@@ -151,17 +149,6 @@ def reactions_started(frames: list, blocks: frozenset[int]) -> int:
     return sum(1 for frame in frames if frame.block in blocks and frame.pc > 0)
 
 
-def dispatch(st, table: ReactionTable, at: Position) -> None:
-    """Push the reactions to the events the statement at `at` raised, first to run on top."""
-    queue, fired = fired_reactions(st, table)
-    if not fired:
-        return
-    check_depth(reactions_started(st.frames, table.blocks), queue, at)
-    for reaction, local in reversed(fired):
-        st.envs.append(local)
-        st.frames.append(Frame(reaction.block, 0, len(st.envs) - 1))
-
-
 class Reacting:
     """A statement that raises events (`raise`, a change of a counter or a move that an event
     is declared from, a `together` block holding them): run it, then push its reactions; the
@@ -169,13 +156,6 @@ class Reacting:
 
     def __init__(self, change, table: ReactionTable, position: Position):
         self.change, self.table, self.position = change, table, position
-
-    def run(self, st, frame, env, program) -> bool:
-        pushed = self.change(st, env)
-        if st.raised:
-            dispatch(st, self.table, self.position)
-        push_waiting(st, pushed or ())
-        return False
 
 
 def _told(reaction: Reaction):
@@ -443,4 +423,4 @@ class Events:
         return self.table
 
 
-__all__ = ["Events", "Reacting", "ReactionTable", "check_depth", "dispatch", "fired_reactions"]
+__all__ = ["Events", "Reacting", "ReactionTable", "check_depth", "fired_reactions"]

@@ -3,7 +3,7 @@
 A statement that can never wait for a decision compiles to native code `fn(state, env)`, loops and
 branches included (generated lines, see fuse.py; a run of such statements becomes one function).
 A statement that may wait (a choice, a card's effect, a call or a counter change whose trigger may
-choose) compiles to a step object that the VM runs from the frame stack. Which is which is derived
+choose) compiles to a step object, whose generated code can stop and resume (playthrough.py). Which is which is derived
 from the statement's intermediate form before anything is compiled (compile/ir/effects.py).
 """
 from __future__ import annotations
@@ -46,7 +46,6 @@ from snowrules.model import kinds as t
 from snowrules.model.events import PhaseStarted
 from snowrules.model.layout import Layout
 from snowrules.model.program import LOOP, SEQUENCE, WHILE, Block
-from snowrules.model.values import Frame
 
 Native = Callable[[Any, list], None]
 
@@ -504,12 +503,6 @@ class _CallStep:
 
     def __init__(self, bindings, block: int):
         self.bindings, self.block = bindings, block
-
-    def run(self, st, frame, env, program) -> bool:
-        for slot, arg in self.bindings:
-            env[slot] = arg(st, env)
-        st.frames.append(Frame(self.block, 0, frame.env))
-        return False
 
 
 def _phase_event(name: str) -> Native:

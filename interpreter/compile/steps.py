@@ -1,7 +1,9 @@
-"""Steps: compiled statements that push blocks or wait for a decision.
+"""Steps: compiled statements that run blocks or wait for a decision.
 
-The compiler builds them; the VM (runtime/vm.py) runs them from the frame stack. A step's `run`
-returns True when the state must pause (a decision is pending).
+The compiler builds them; the generator (compile/playthrough.py) writes each as lines of Python
+that answer its decision in place or stop with the state's frames (`Stopped`), and resume from
+them (compile/playthrough_stops.py). A step is data and the helpers its lines call: nothing here
+runs a game by itself.
 """
 from __future__ import annotations
 
@@ -10,11 +12,10 @@ import itertools
 import math
 from typing import Any
 
-from snowrules.compile import apply, fuse
 from snowrules.compile.closures import constant_in, slot_of
 from snowrules.language.diagnostics import Position
 from snowrules.model.events import PhaseStarted
-from snowrules.model.values import Decision, Ending, Frame, Termination
+from snowrules.model.values import Decision, Ending, Termination
 
 
 def combinations(items: list, sizes: range) -> list[list]:
@@ -61,10 +62,8 @@ _ONE = 1  # `_ONE.__eq__`: whether a seat's option count is one (mapped, without
 
 
 class GameEnded(Exception):
-    """Raised by `end game`: unwinds every native loop at once; the VM records its ending (and
-    the statements counted, when a block's generated function counted them: compile/block_code.py)."""
-
-    steps: int | None = None
+    """Raised by `end game`: unwinds every generated function at once; the game's entry records
+    its ending (compile/playthrough.py)."""
 
     def __init__(self, winners: list[int], position: Position, reason: Termination = Termination.DURING_PLAY):
         super().__init__("game ended")
@@ -74,7 +73,7 @@ class GameEnded(Exception):
 class Stopped:
     """What generated code returns where it meets a decision nobody answers in place (no
     `st.decide`, no drawer), instead of None: `st.pending` holds the decision, and each generated
-    statement it is returned through adds the frame the VM would hold there (`at`; a loop's items
+    statement it is returned through adds its frame there (`at`; a loop's items
     and position, `loop`), innermost first, so that the state stops as data and resumes from its
     frames (compile/playthrough_stops.py). A value returned, not an exception raised: a game
     answered from outside stops at every decision, and an exception costs several times a
@@ -84,8 +83,8 @@ class Stopped:
 
     def __init__(self):
         self.frames: list[list] = []  # [block, pc, env, items, index], innermost first
-        # the next statement added runs again when resumed: the stopped decision itself (as the
-        # VM's step steps back), or a decision that offers free actions, stopped inside one taken
+        # the next statement added runs again when resumed: the stopped decision itself, or a
+        # decision that offers free actions, stopped inside one taken
         # there (it is asked again once the free action is done)
         self.again = True
 
@@ -98,7 +97,7 @@ class Stopped:
     def waiting(self, routines) -> None:
         """The routines a statement was to run after the one that stopped, each with its
         environment (`(block, env)` pairs, in the order they run): frames of their own at their
-        start under the stopped one's, as the VM pushes a statement's reactions and `when` rules."""
+        start under the stopped one's, in the order they would have run."""
         for block, env in routines:
             self.frames.append([block, 0, env, None, 0])
 
@@ -106,7 +105,7 @@ class Stopped:
         """The block just left was a loop's body at `index` of `items` (a turn: `items` None)."""
         frame = self.frames[-1]
         # a loop's list is never changed once the loop starts (a copy, a new list or a constant
-        # one: playthrough's ForStep): the frame shares it, as the VM's frames do; a count's range
+        # one: playthrough's ForStep): the frame shares it; a count's range
         # becomes a list, the frame's data
         frame[3] = items if items is None or items.__class__ is list else list(items)
         frame[4] = index
@@ -145,43 +144,25 @@ class PushBlock:
         self.block = block
         self.phase = None if phase is None else PhaseStarted(phase)
 
-    def run(self, st, frame, env, program) -> bool:
-        if self.phase is not None:
-            apply.start_phase(st, self.phase)
-        st.frames.append(Frame(self.block, 0, frame.env))
-        return False
-
 
 class IfStep:
-    """`if` around statements that may wait: pushes the block of the first branch whose condition
-    holds (or the `otherwise` block). The branch is picked by one generated function (`pick`), the
-    conditions in order in one expression, rather than a call per condition.
+    """`if` around statements that may wait: the block of the first branch whose condition holds
+    (or the `otherwise` block) runs.
 
-    A branch of a single step (a draw, a decision) is not pushed once `inline` has given it a
-    slot in the `if`'s own block: `pick` then gives the slot as a negative number (`~slot`) and
-    the step runs there, in the `if`'s frame, as the VM's next statement (InlinedBranch)."""
+    A branch of a single step (a draw, a decision) has a slot in the `if`'s own block once
+    `inline` has given it one: the step runs in the `if`'s function, and a stop there keeps the
+    `if`'s frame at the slot (InlinedBranch)."""
 
     def __init__(self, branches: list[tuple], otherwise: int | None):
         self.branches, self.otherwise = branches, otherwise
-        self.pick = _picker(branches, otherwise)
         self.inlined = False
-
-    def run(self, st, frame, env, program) -> bool:
-        target = self.pick(st, env)
-        if target is not None:
-            if target < 0:  # a branch of one step at its slot in this block (see `inline`)
-                frame.pc = ~target
-            else:
-                st.frames.append(Frame(target, 0, frame.env))
-        return False
 
     def inline(self, blocks: list, block, pc: int) -> None:
         """Give each branch of a single step a slot past the end of `block` (where this `if` is
-        statement `pc`), so that the branch runs in this block's frame rather than one pushed for
-        it: a frame less to make, push, enter and leave at each draw or decision the branch holds.
-        The branches' own blocks stay as they are: a game played through runs them in place
-        (compile/playthrough.py), and a state saved with a branch's frame still resumes in it.
-        A single step that is itself an `if` is pushed as before: its own slots are in its block."""
+        statement `pc`), so that the branch runs in this block's frame rather than one of its own:
+        a frame less to make and resume at each draw or decision the branch holds. The branches'
+        own blocks stay as they are, and a state saved with a branch's frame still resumes in it.
+        A single step that is itself an `if` keeps its own block: its own slots are in it."""
         if self.inlined:
             return
         self.inlined = True
@@ -191,28 +172,16 @@ class IfStep:
                 continue
             branch = blocks[target]
             if branch.single is not None and type(branch.single) is not IfStep:
-                slot = block.add_slot(InlinedBranch(branch.single, block.next_slot(), pc + 1), branch.positions[0])
-                slots[target] = ~slot
-        if slots:
-            self.pick = _picker([(cond, slots.get(b, b)) for cond, b in self.branches],
-                                None if self.otherwise is None else slots.get(self.otherwise, self.otherwise))
+                slots[target] = block.add_slot(InlinedBranch(branch.single, pc + 1), branch.positions[0])
 
 
 class InlinedBranch:
     """A branch of one step run at its slot in its `if`'s block (IfStep.inline): the step, then
-    the statement after the `if`. The step sees the `if`'s frame, whose `pc` the VM has set past
-    the slot: a step that waits steps it back to the slot, where the answer resumes it; one that
-    repeats leaves it there; one that pushes a block runs on after it, at the `if`'s next."""
+    the statement after the `if` (`after`). A stop at the step keeps the `if`'s frame at the
+    slot, where the answer resumes it; a stop inside what the step ran, at `after`."""
 
-    def __init__(self, step, slot: int, after: int):
-        self.step, self.next, self.after = step, slot + 1, after
-
-    def run(self, st, frame, env, program) -> bool:
-        if self.step.run(st, frame, env, program):
-            return True
-        if frame.pc == self.next:  # done, not repeating
-            frame.pc = self.after
-        return False
+    def __init__(self, step, after: int):
+        self.step, self.after = step, after
 
 
 def inline_branches(blocks: list) -> None:
@@ -224,57 +193,20 @@ def inline_branches(blocks: list) -> None:
                 step.inline(blocks, block, pc)
 
 
-_PICKED_IN_ONE = 16  # more branches than this are gone through one by one (a shallower expression)
-
-
-def _picker(branches: list[tuple], otherwise: int | None):
-    """A function of (st, env): the block of the first branch whose condition holds, else
-    `otherwise` (None: no block)."""
-    if len(branches) > _PICKED_IN_ONE:
-        def pick(st, env):
-            for cond, block in branches:
-                if cond(st, env):
-                    return block
-            return otherwise
-        return pick
-    template = "None" if otherwise is None else f"{{i{len(branches)}}}"
-    for number in reversed(range(len(branches))):
-        template = f"({{i{number}}} if ({{p{number}}}) else {template})"
-    return fuse.fused(template, [cond for cond, _ in branches], ints=[*(block for _, block in branches),
-                                                                      *([] if otherwise is None else [otherwise])])
-
 
 class ForStep:
     def __init__(self, source, block: int, slot: int):
         self.source, self.block, self.slot = source, block, slot
-
-    def run(self, st, frame, env, program) -> bool:
-        items = list(self.source(st, env))
-        if items:
-            env[self.slot] = items[0]
-            st.frames.append(Frame(self.block, 0, frame.env, items))
-        return False
 
 
 class WhileStep:
     def __init__(self, cond, block: int):
         self.cond, self.block = cond, block
 
-    def run(self, st, frame, env, program) -> bool:
-        if self.cond(st, env):
-            st.frames.append(Frame(self.block, 0, frame.env))
-        return False
-
 
 class RepeatStep:
     def __init__(self, count, block: int):
         self.count, self.block = count, block
-
-    def run(self, st, frame, env, program) -> bool:
-        n = self.count(st, env)
-        if n > 0:
-            st.frames.append(Frame(self.block, 0, frame.env, list(range(n))))
-        return False
 
 
 class TurnsStep:
@@ -282,14 +214,6 @@ class TurnsStep:
 
     def __init__(self, block: int):
         self.block = block
-
-    def run(self, st, frame, env, program) -> bool:
-        limit = program.blocks[self.block].limit
-        if limit is not None and limit(st, env) < 1:
-            return False
-        apply.start_turn(st, program.turn_counter, 1)
-        st.frames.append(Frame(self.block, 0, frame.env, None, 1))
-        return False
 
 
 class ResolveStep:
@@ -299,30 +223,12 @@ class ResolveStep:
         self.card, self.player, self.routines, self.defs = card, player, routines, defs
         self.position = position
 
-    def run(self, st, frame, env, program) -> bool:
-        card = self.card(st, env)
-        if card is None:
-            return False
-        routine = self.routines.get(self.defs[card])
-        if routine is None:
-            return False
-        local = [None] * routine.env_size
-        local[routine.slots["this"]] = card
-        local[routine.slots["me"]] = self.player(st, env)
-        st.envs.append(local)
-        st.frames.append(Frame(routine.block, 0, len(st.envs) - 1))
-        return False
-
 
 class TriggeredAdd:
     """A counter change whose triggers include some that wait for decisions."""
 
     def __init__(self, change):
         self.change = change
-
-    def run(self, st, frame, env, program) -> bool:
-        push_waiting(st, self.change(st, env) or ())
-        return False
 
 
 def routine_env(routine, player_slot: int | None, player: int | None) -> list:
@@ -332,14 +238,6 @@ def routine_env(routine, player_slot: int | None, player: int | None) -> list:
     if player_slot is not None:
         local[player_slot] = player
     return local
-
-
-def push_waiting(st, waiting) -> None:
-    """The VM's: the triggered routines a statement set off that may wait, pushed so that the
-    first set off runs first (the generated code runs them in place, playthrough_events)."""
-    for routine, player_slot, player in reversed(waiting):
-        st.envs.append(routine_env(routine, player_slot, player))
-        st.frames.append(Frame(routine.block, 0, len(st.envs) - 1))
 
 
 class ChooseStep:
@@ -359,7 +257,7 @@ class ChooseStep:
         self.plain = count_mode is None and not optional  # the options are the source's items
         # Who decides, when it is known while compiling (closures.const: the seats of a
         # simultaneous decision) or read from a local slot (closures.local: a loop's seat), so
-        # that the VM's `run` reads it without a call. None: `who` is called.
+        # that the generated code reads it without a call. None: `who` is called.
         constant = constant_in(who)
         self.known_who = None if constant is None else constant[0]
         self.who_slot = slot_of(who)
@@ -376,7 +274,7 @@ class ChooseStep:
     def _gather_each(self, st, env) -> tuple[list[int], list[list], bool]:
         """A simultaneous decision's seats that have options, their options, and whether each has
         exactly one and the state is not explicit (then nothing is asked; an explicit state asks
-        anyway, so the options are not counted): shared by the VM's `run` and `played_through`."""
+        anyway, so the options are not counted)."""
         players, options = [], []
         slot = self.player_slot
         source = self.source if self.plain else self.options
@@ -390,42 +288,6 @@ class ChooseStep:
         if self.plain:  # the source's own lists: copies, since the options are never changed
             options = list(map(list.copy, options))
         return players, options, not st.explicit and all(map(_ONE.__eq__, map(len, options)))
-
-    def run(self, st, frame, env, program) -> bool:
-        pending = st.pending
-        if pending is not None:  # resumed: the engine has put the answer in st.answer
-            answer = st.answer
-            st.answer = st.pending = None
-            return self._go_on(st, frame, env, pending.seats, answer)
-        if self.simultaneous:
-            players, options, forced = self._gather_each(st, env)
-            if not players:
-                return False
-        else:
-            player = self.who(st, env) if self.who_slot is None else env[self.who_slot]
-            found = self.source(st, env)[:] if self.plain else self.options(st, env)
-            if not found:
-                env[self.slot] = None if self.count_mode is None else []
-                return False
-            players, options = [player], [found]
-            forced = len(found) == 1
-        if forced and not st.explicit:
-            # Nothing to decide: the only legal option is taken without asking anyone.
-            return self._go_on(st, frame, env, players,
-                               [found[0] for found in options] if self.simultaneous else options[0][0])
-        how_many = None
-        if self.count_mode is not None:
-            if self.simultaneous:
-                env[self.player_slot] = players[0]
-            how_many = self.count(st, env)
-        st.pending = Decision(players, options, self.simultaneous, self.rule, self.variable, self.kind, False,
-                              how_many, self.up_to, self.optional)
-        if st.decide is not None:  # agents answer as the rules reach the decision
-            answer = st.decide(st)
-            st.pending = None
-            return self._go_on(st, frame, env, players, answer)
-        frame.pc -= 1
-        return True
 
     def ask_one(self, st, player: int, found: list):
         """One seat's plain decision put to `st.decide` (the inline decision of a game played
@@ -463,7 +325,7 @@ class ChooseStep:
     def answered_together(self, st, env) -> list[tuple[int, Any]] | Stopped:
         """A simultaneous decision asked (or resumed with its answer): each seat that had options
         with its answer, in order (none when no seat had any); or the stop, when nobody answers.
-        Resumed, the seats are the decision's, as the VM takes them, the options not worked out."""
+        Resumed, the seats are the decision's, the options not worked out again."""
         if st.pending is not None:
             return list(zip(st.pending.seats, resumed_answer(st)))
         players, options, forced = self._gather_each(st, env)
@@ -533,25 +395,3 @@ class ChooseStep:
             index = 0 if total == 1 else st.draws[player](st, total)
             env[self.slot] = combination_at(items, sizes, index)
         return None if body is None else body(st, env)
-
-    def _go_on(self, st, frame, env, seats: list[int], answer) -> bool:
-        """What the rules do with the answer of `seats` (one value, or one per seat)."""
-        body = self.native_body
-        if self.simultaneous:
-            if body is not None:
-                player_slot, slot = self.player_slot, self.slot
-                for p, a in zip(seats, answer):
-                    env[player_slot] = p
-                    env[slot] = a
-                    body(st, env)
-                return False
-            items = [[p, a] for p, a in zip(seats, answer)]
-            st.frames.append(Frame(self.block, 0, frame.env, items))
-            bind(env, (self.player_slot, self.slot), items[0])
-        else:
-            env[self.slot] = answer
-            if body is not None:
-                body(st, env)
-            elif self.block is not None:
-                st.frames.append(Frame(self.block, 0, frame.env))
-        return False

@@ -2,7 +2,7 @@
 
 A counter change (compile/apply.py) calls `fire` once the counter holds its new value: every
 trigger on that counter whose condition has just become true runs at once (native body), is
-handed back for the VM to push (a body that may wait), or, inside `together`, is remembered and
+handed back for the statement to run once it is done (a body that may wait), or, inside `together`, is remembered and
 run by `release` when the block closes.
 """
 from __future__ import annotations
@@ -34,9 +34,9 @@ class TriggerRuntime:
 
 def fire(st, triggers: list[TriggerRuntime], i: int, old: int, new: int):
     """Run the triggers whose condition became true when counter `i` went from `old` to `new`
-    (it holds `new`). Native trigger bodies run at once; the others are returned for the VM to
-    push. A condition is evaluated on the new value first; only when it holds is it evaluated on
-    the old one (did it *become* true?)."""
+    (it holds `new`). Native trigger bodies run at once; the others are returned, for the
+    statement to run once it is done. A condition is evaluated on the new value first; only when
+    it holds is it evaluated on the old one (did it *become* true?)."""
     counters = st.counters
     deferring = st.deferring
     pushed = None

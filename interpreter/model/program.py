@@ -1,9 +1,11 @@
-"""The compiled program: blocks of closures that the VM steps through, and the game's layout.
+"""The compiled program: blocks of statements that the generator writes as Python, and the
+game's layout.
 
-A block's statements come in two forms. A *native* statement is one Python closure that runs to
-completion (most of the rules: arithmetic, moves, loops without decisions). A *step* is a
-statement that may suspend for a decision, or push a block: it is run by the VM from the frame
-stack, so the state between decisions is plain data.
+A block's statements come in two forms. A *native* statement is one Python closure (and the lines
+it fuses to) that runs to completion (most of the rules: arithmetic, moves, loops without
+decisions). A *step* is a statement that may stop for a decision or run a block: its generated
+code adds its frame to a stop returned through it, so the state between decisions is plain data
+(compile/playthrough.py, compile/playthrough_stops.py).
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from snowrules.model.layout import Layout
 
 Native = Callable[[Any, list], None]
 
-# What happens when the VM reaches the end of a block.
+# What happens at the end of a block (compile/playthrough_stops.py: end_of_block_lines).
 SEQUENCE, LOOP, WHILE, ROUTINE, TURNS = "sequence", "loop", "while", "routine", "turns"
 
 
@@ -32,15 +34,12 @@ class Block:
     limit: Callable | None = None        # turns: how many (None: until the game ends)
     position: Position | None = None
     positions: list[Position] = field(default_factory=list)
-    size: int = 0                        # number of statements (read on every VM step)
+    size: int = 0                        # number of statements
     # Past `size`: slots of steps run in this block's frame though written in a branch of it
-    # (compile/steps.py: IfStep.inline); the VM reaches them only by a jump from their `if`.
-    # A sequence of exactly one step (a branch around a draw or a decision), else None: the VM
-    # runs it in place of a turn of its loop (runtime/vm.py).
+    # (compile/steps.py: IfStep.inline): a stop there keeps the `if`'s frame at the slot.
+    # A sequence of exactly one step (a branch around a draw or a decision), else None: the step
+    # that such a slot runs.
     single: Any = None
-    # The block's statements as one generated function (compile/block_code.py), which the VM calls
-    # in place of its loop over them; None: the VM's loop.
-    code: Any = None
 
     def add_native(self, native: Native, position: Position) -> None:
         assert len(self.steps) == self.size, "statements are added before any slot"
@@ -110,7 +109,7 @@ class Program:
     display: dict[str, GridDisplay] = field(default_factory=dict)
     max_steps: int = 5_000_000
     # The events a ruleset declares and the reactions they run (compile/reactions.py); None when
-    # nothing reacts, so that the VM's loop pays nothing for them.
+    # nothing reacts, so that the generated code has no lines for them.
     reactions: Any = None
     # The free actions (compile/free_actions.py: FreeAction), offered at decisions of one player.
     free_actions: list[Any] = field(default_factory=list)

@@ -18,8 +18,9 @@ class Frame:
     `State.envs`), and for a loop the items it goes through and the position in them (for the
     game's turns, the turn number).
 
-    A class with slots rather than a dataclass: the VM reads `pc` on every statement and a clone
-    copies every frame, and both stay as cheap as with the five-item lists this replaces."""
+    A class with slots rather than a dataclass: a resume entry reads and moves it at every stop
+    and a clone copies every frame, and both stay as cheap as with the five-item lists this
+    replaces."""
 
     __slots__ = ("block", "pc", "env", "items", "index")
 

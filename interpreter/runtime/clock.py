@@ -7,8 +7,8 @@ game runs it inside `game_clock(seconds)`: a timer of the process's CPU time (SI
 system time) whose handler raises
 `OutOfTime` wherever Python is, inside the generated code of a loop as well as in an agent. The
 handler finds the rule from the interrupted frames (the innermost generated line's `# @` mark, as
-runtime errors do; else a native loop's `position`; else the VM's block and statement; else the
-statement the state waits at), so the error reads `rules.sr:LINE:COL: the game ran longer than
+runtime errors do; else a native loop's `position`; else the statement the state waits at), so
+the error reads `rules.sr:LINE:COL: the game ran longer than
 N s`. Nothing is checked per step: the cost on a normal game is arming a timer once per game.
 The bound is in CPU time, not real time, because what it bounds is the work a ruleset asks for: on
 a machine shared with other jobs (a CI runner, simulate's or validate's own workers), a game of
@@ -34,7 +34,6 @@ from snowrules.compile.fuse import is_generated, line_running, marked_position
 from snowrules.language.diagnostics import Position, RuntimeRulesError
 from snowrules.model.program import Program
 from snowrules.model.state import State
-from snowrules.runtime import vm
 
 try:  # the handler as it is: signal.getsignal's conversion to an enum costs 10 us, 3 times the rest
     from _signal import getsignal as _handler_now
@@ -153,10 +152,6 @@ def rule_running(frame: FrameType | None) -> Position | None:
             found = marked_position(frame.f_globals, line_running(frame))
             if found is not None:
                 return found
-        elif code is vm.run.__code__:
-            block, pc = frame.f_locals.get("block"), frame.f_locals.get("pc")
-            if block is not None and pc is not None and block.positions:
-                return block.positions[min(pc, len(block.positions) - 1)]
         else:
             local = frame.f_locals
             position = local.get("position")
@@ -173,7 +168,7 @@ def rule_running(frame: FrameType | None) -> Position | None:
 
 def state_running(frame: FrameType | None) -> State | None:
     """The state of the game the timer interrupted: the innermost frame's `st` that is one (the
-    generated code's and the VM's name for it), else None."""
+    generated code's name for it), else None."""
     while frame is not None:
         st = frame.f_locals.get("st")
         if isinstance(st, State):
@@ -184,15 +179,13 @@ def state_running(frame: FrameType | None) -> State | None:
 
 def _waiting_at(st: State, holder) -> Position | None:
     """The statement a state's top frame is at (an agent was thinking, or events were told): a
-    stopped state's frame is at its decision; a run that asks an agent inside it (`st.decide`)
-    has stepped past it."""
+    stopped state's frame is at its decision."""
     program = getattr(holder, "program", holder)
     if not isinstance(program, Program) or not st.frames:
         return None
     top = st.frames[-1]
     positions = program.blocks[top.block].positions
-    pc = top.pc if st.decide is None else top.pc - 1
-    return positions[max(min(pc, len(positions) - 1), 0)] if positions else None
+    return positions[max(min(top.pc, len(positions) - 1), 0)] if positions else None
 
 
 def _start_of(program: Program | None) -> Position:

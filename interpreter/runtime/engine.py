@@ -20,7 +20,6 @@ from snowrules.model.program import TURNS, Program
 from snowrules.model.rng import seed_state
 from snowrules.model.state import Sink, State
 from snowrules.model.values import Decision, Frame, Termination
-from snowrules.runtime.vm import run
 
 
 @dataclass(frozen=True)
@@ -73,43 +72,39 @@ class Game:
         """A new game, advanced to its first decision. Its events (model/events.py) go to
         `listen` as values and to `sink` in their JSON form (a log's lines). With `decide`,
         decisions are answered as the rules reach them, and the game runs to its end in this call
-        on the VM (a caller whose agents may copy the state answers from outside instead, at each
-        stop: `play`). An `explicit` game waits at every chance draw (see chance.py) and asks even
-        decisions that have a single legal option: the view of a game tree that OpenSpiel needs."""
-        program = self.program
-        if explicit and not program.explicit_chance:
+        (`play_through`; a caller whose agents may copy the state answers from outside instead, at
+        each stop: `play`). An `explicit` game waits at every chance draw (see chance.py) and asks
+        even decisions that have a single legal option: the view of a game tree that OpenSpiel
+        needs."""
+        if decide is not None:
+            if explicit:
+                raise ValueError("an explicit game is answered from outside, at each of its nodes")
+            return self.play_through(seed, decide, forced, sink=sink, listen=listen)
+        if explicit and not self.program.explicit_chance:
             raise ValueError("an explicit game needs a program compiled with explicit_chance=True")
-        st = self._new_state(seed, sink, forced, decide, explicit, listen)
-        stopping = None if decide is not None else self._stopping(st)
-        if stopping is not None:
-            stopping.start(st)
-        else:
-            run(program, st)
+        st = self._new_state(seed, sink, forced, None, explicit, listen)
+        self._stopping(st).start(st)
         return st
 
     def play_through(self, seed: int, decide, forced: list | None = None, draws: list | None = None,
                      sink: Sink | None = None, listen: Sink | None = None, hears=None) -> State:
-        """A new game played to its end, each decision answered by `decide` as the rules reach it:
-        the same game as `start(seed, sink, forced, decide, listen=listen)`, run as generated
-        functions without the VM's frames (compile/playthrough.py), several times as fast.
-        `decide` must not copy or inspect the state beyond its pending decision (the frames are
-        not kept up to date): random agents, for instance.
+        """A new game played to its end, each decision answered by `decide` as the rules reach it,
+        run as generated functions that keep no frames (compile/playthrough.py). `decide` must not
+        copy or inspect the state beyond its pending decision (the frames are not kept up to
+        date): random agents, for instance.
 
         What listens is known before the game starts, so the program is built for it: with
         nobody listening, without event lines; `listen` needs the event classes in `hears` (None:
         all) and `sink` every event with a JSON form, and only those kinds' lines are kept (a
         listener may still be told other events, sent from outside the generated lines: turns,
         the end).
-        Falls back to the VM for programs that cannot be played through. `draws` (each seat's
-        `random()`, for random agents) lets a plain decision draw its answer as `decide` would,
-        without building the Decision."""
+        `draws` (each seat's `random()`, for random agents) lets a plain decision draw its answer
+        as `decide` would, without building the Decision."""
         if sink is not None or (listen is not None and hears is None):
             heard = kinds_of(None)
         else:
             heard = kinds_of(hears) if listen is not None else frozenset()
         built = self.played_through(heard)
-        if built is False:
-            return self.start(seed, sink, forced, decide, listen=listen)
         st = self._new_state(seed, sink, forced, decide, False, listen)
         st.draws = draws
         built(st)
@@ -117,18 +112,15 @@ class Game:
 
     def play_rest_through(self, st: State, decide, draws: list | None = None) -> bool:
         """Play on to its end, as `play_through` plays a game, a state stopped at a decision (or
-        paused at the end of a turn), by the generated code or the VM: the rest of the game runs as generated
-        functions from the state's frames (compile/playthrough.py, `resume_entry`), each decision
+        paused at the end of a turn): the rest of the game runs as generated functions from the
+        state's frames (compile/playthrough.py, `resume_entry`), each decision
         answered by `decide` (and `draws`) in place, the stopped one asked again; a state with a
         listener goes on with every event's line. False, and the state untouched, when the
-        program or the state cannot go on so (explicit chance, a scenario waiting for a turn's
-        end, a stop at another kind of step): go on with `answer` then."""
+        state cannot go on so (explicit chance, a scenario waiting for a turn's end, a stop at
+        another kind of step): go on with `answer` then."""
         if st.explicit or st.result is not None or not self._resumable_at(st):
             return False
-        heard = _heard(st)
-        built = self.played_through(heard, "stoppable")
-        if built is False:
-            return False
+        built = self.played_through(_heard(st), "stoppable")
         st.pending = st.answer = None
         st.paused = False
         st.decide, st.draws = decide, draws
@@ -144,7 +136,7 @@ class Game:
         its question is worked out afresh from the state, the free actions taken there read from
         the environment) or is a turn paused at its end, and no scenario waits for a turn's end.
         (Frames inside a reaction or a free action are fine: the generated code reads from the
-        frames how many of those are running, as the VM does.)"""
+        frames how many of those are running.)"""
         frames = st.frames
         if not frames or st.pause_after_turn is not None or st.deferring:
             return False
@@ -162,14 +154,14 @@ class Game:
 
     def played_through(self, heard: frozenset[str], mode: str = "plain"):
         """The program built to play a game through for listeners of these event kinds (see
-        `play_through`; its `module` is the generated code), built once per mode; False when the
-        program cannot be built so. Modes: "plain" plays a game from its start, every decision
-        answered in place; "stoppable" also stops where nobody answers and goes on from a stopped
-        state (its `start` and `rest`: compile/playthrough.py)."""
+        `play_through`; its `module` is the generated code), built once per mode. Modes: "plain"
+        plays a game from its start, every decision answered in place; "stoppable" also stops
+        where nobody answers and goes on from a stopped state (its `start` and `rest`:
+        compile/playthrough.py)."""
         built = self._playthroughs.get((heard, mode))
         if built is None:
             built = self._playthroughs[heard, mode] = playthrough(
-                self.program, heard, stoppable=mode == "stoppable") or False
+                self.program, heard, stoppable=mode == "stoppable")
         return built
 
     def _new_state(self, seed: int, sink, forced, decide, explicit: bool, listen) -> State:
@@ -240,45 +232,31 @@ class Game:
         self._run(st)
 
     def _run(self, st: State) -> None:
-        """Run a stopped state on to its next stop: as generated code from its frames when the
-        program can stop there (compile/playthrough.py, `stoppable`), else on the VM."""
-        if st.sink is None and st.decide is None:  # the commonest: nobody listens (an explicit game at each node)
-            quiet = self._quiet_stopping
-            if quiet:
-                st.paused = False
-                quiet.rest(st)
-                return
-        stopping = self._stopping(st)
-        if stopping is None:
-            run(self.program, st)
-            return
+        """Run a stopped state on to its next stop, as generated code from its frames
+        (compile/playthrough.py, `stoppable`)."""
         st.paused = False
-        stopping.rest(st)
+        quiet = self._quiet_stopping
+        if st.sink is None and quiet is not None:  # the commonest: nobody listens (an explicit game at each node)
+            quiet.rest(st)
+        else:
+            self._stopping(st).rest(st)
 
     def _stopping(self, st: State):
         """The program built to run `st` as generated code that stops at each decision nobody
         answers in place (or at the end of the turn a scenario looks at; in an explicit game, the
-        OpenSpiel adapter's, at each chance draw too), or None: an agent answering from inside the
-        run (which may look at the frames) runs on the VM, as does a program that cannot be
-        generated (nested too deeply to build)."""
-        if st.decide is not None:
-            return None
+        OpenSpiel adapter's, at each chance draw too): with every event's line when the state has
+        a listener."""
         if st.sink is None:  # the common case, at every decision: one build, kept
             quiet = self._quiet_stopping
             if quiet is None:
-                quiet = self._quiet_stopping = self.played_through(frozenset(), "stoppable") or False
-            return quiet or None
-        return self.played_through(_EVERY_EVENT, "stoppable") or None
+                quiet = self._quiet_stopping = self.played_through(frozenset(), "stoppable")
+            return quiet
+        return self.played_through(_EVERY_EVENT, "stoppable")
 
     def suspended_copy(self, st: State) -> State:
-        """A copy of `st` that waits at its pending decision and that `answer` continues. A
-        search agent takes one of the stopped state it is shown (`play` asks it at each stop);
-        one taken from inside a VM run's `decide` is a step ahead of its decision (the choice
-        statement steps back only when the run stops there), and the copy steps back."""
-        other = st.clone()
-        if st.decide is not None and st.pending is not None:
-            other.frames[-1].pc -= 1
-        return other
+        """A copy of `st` that waits at its pending decision and that `answer` continues: a search
+        agent takes one of the stopped state it is shown (`play` asks it at each stop)."""
+        return st.clone()
 
     def ask_again(self, st: State) -> None:
         """Work out the pending decision of a suspended state afresh, after the state was changed

@@ -2,8 +2,8 @@
 
 The compiler must know, before it compiles a statement, whether the statement may stop the game
 where it is: a statement that may wait for a decision, or that raises an event something reacts
-to (its reactions run once it is done), runs as a step from the VM's frame stack; any other one
-becomes plain generated code. Both facts follow from the intermediate form (ir/nodes.py):
+to (its reactions run once it is done), runs as a step, whose generated code can stop with its
+frame; any other one becomes plain generated code. Both facts follow from the intermediate form (ir/nodes.py):
 
 - a statement *waits* when it asks (an `Ask`), draws while chance is explicit (a `Chance`), or
   holds, calls or sets off something that waits: a block it holds, a procedure it calls, a
@@ -41,8 +41,7 @@ class Effects:
 
     # ---- asked with the syntax the compiler walks ----------------------------------------------
     def may_pause(self, node: s.Node) -> bool:
-        """Whether the VM must run this statement as a step: it may wait for a decision or set
-        off reactions."""
+        """Whether this statement must be a step: it may wait for a decision or set off reactions."""
         return self.waits(self.lowering.statement(node), heard_too=True)
 
     def may_wait(self, node: s.Node) -> bool:
