@@ -123,6 +123,9 @@ class Program:
     # How a zone reads to a person, where its declaration says (`as "TEXT"`): the zone's name ->
     # its compiled text (compile/prompt_values.py ZoneText); the others read by their labels.
     zone_texts: dict[str, Any] = field(default_factory=dict)
+    # How a counter reads to a person, where its declaration says (`as "TEXT"`): the counter's
+    # name -> its compiled text (compile/counter_texts.py); the others by their key or their name.
+    counter_texts: dict[str, Any] = field(default_factory=dict)
     # What a decision's chooser remembers of the answer (`remembered as EXPR`): the decision's rule
     # -> compile/remembered.py's RememberedValue, read by the adapters' information states.
     remembered: dict[str, Any] = field(default_factory=dict)

@@ -8,7 +8,8 @@ event happens ("green die showing 3: green.workers -> space[7]"; load/labels.py)
 fed the events' JSON forms, which keep the plain names a log keeps, and an `AccountLabels`
 listener, told each event's value just before its JSON form, works out the labels from the live
 state. A counter's line keeps the plain name of the component it is on: the line itself says
-the value.
+the value. A counter itself reads as its declaration says (`counter res[coin] per player as
+"{key}s"`), else by its key or its name in words ("red: coin +2 (now 5)", play/prompts.py).
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from snowrules.model.events import Chosen, CounterChanged, Moved, Reacted
 from snowrules.model.grid import Cell
 from snowrules.model.grid_board import column_name, row_name
 from snowrules.model.grid_spots import describe_placement
-from snowrules.play.prompts import option_text, zone_name
+from snowrules.play.prompts import counter_name, option_text, zone_name
 
 if TYPE_CHECKING:
     from snowrules.model.state import State
@@ -37,7 +38,10 @@ class AccountLabels:
         self.game = game
         self.state: State | None = None
         program = game.program
-        self.active = any(label is not None for label in game.layout.labels) or bool(program.option_texts)
+        self.active = any(label is not None for label in game.layout.labels) or bool(program.option_texts) \
+            or bool(program.counter_texts)
+        self._counters = {label: i for i, label in enumerate(game.layout.counter_labels)}
+        self._blank: State | None = None  # the state a game starts from, for counters' texts at setup
         # a zone label -> its index, for the zones whose declaration says how they read
         self._zones = {z.label(game.layout.seat_names): i for i, z in enumerate(game.layout.zones)
                        if z.family in program.zone_texts}
@@ -69,6 +73,21 @@ class AccountLabels:
         """A zone of an event (by its label) as a person reads it now (play/prompts.py zone_name)."""
         index = self._zones.get(label)
         return label if index is None else zone_name(self.game, self.state, index)
+
+    def counter(self, label: str) -> str | None:
+        """A counter of an event (by its plain label) as a person reads it now, without its owner
+        (play/prompts.py counter_name); None for a counter on a component (told by its plain name
+        after the component's)."""
+        index = self._counters.get(label)
+        if index is None:
+            return None
+        st = self.state
+        if st is None and self.game.program.counter_texts:
+            # before the game's first decision (the setup): a counter's text is read on the state
+            # a game starts from, everything in the box (a text reads its key and owner)
+            st = self._blank = self._blank or self.game._new_state(0, None, None, None, False, None)
+        name = counter_name(self.game, st, index)
+        return None if name == label else name
 
     def take_moved(self, count: int) -> list[str] | None:
         moved, self.moved = self.moved, None
@@ -134,7 +153,8 @@ class Narrator:
             owner = self.counts[0]["counter"].split(".", 1)[0] if "." in self.counts[0]["counter"] else ""
             parts = []
             for event in self.counts:
-                name = event["counter"][len(owner) + 1:] if owner else event["counter"]
+                name = (self.labels.counter(event["counter"]) if self.labels is not None else None) \
+                    or (event["counter"][len(owner) + 1:] if owner else event["counter"])
                 parts.append(f"{name} {'+' if event['by'] > 0 else ''}{event['by']} (now {event['now']})")
             rules = self._rule(self.counts[-1])
             self._line(f"    {owner + ': ' if owner else ''}{', '.join(parts)}{rules}")
