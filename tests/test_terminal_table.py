@@ -170,7 +170,7 @@ def test_replay_show_steps_through_a_log_from_one_seat(tmp_path, capsys):
     logged = read_log(log)
     game, _, _ = logged_game(logged)
     steps = account_steps(logged, game, game.layout.seat_names.index("p1"))
-    assert steps[:5] == [["Setup"], ["  12 components set out", "\nTurn 1"],
+    assert steps[:5] == [["Setup"], ["  12 components set out", "\nRound 1"],
                          ["  - deal point card", "    prize 1: point_deck -> prize"],
                          ["  - bid", "    chosen: p1: p1 bid 2", "    1 component(s): p0.hand -> p0.bid"],
                          ["    p1 bid 2: p1.hand -> p1.bid"]]
@@ -179,7 +179,7 @@ def test_replay_show_steps_through_a_log_from_one_seat(tmp_path, capsys):
     shown: list[str] = []
     show_steps(steps[:5], "a log", lambda prompt: shown.append(prompt) or next(keys), shown.append)
     assert shown[:4] == ["a log (Enter: next, b: back, q: quit)", "Setup", "[1/5] ", "  12 components set out"]
-    assert shown[-5:] == ["\033[H\033[2J\033[3Ja log", "Setup", "  12 components set out", "\nTurn 1", "[2/5] "]
+    assert shown[-5:] == ["\033[H\033[2J\033[3Ja log", "Setup", "  12 components set out", "\nRound 1", "[2/5] "]
 
 
 def _goofspiel_decision():

@@ -138,6 +138,13 @@ class Program:
     def seats(self) -> int:
         return self.layout.seats
 
+    @property
+    def turn_word(self) -> str:
+        """What one pass of the rules' main section is called where a person reads it: "round"
+        for `rounds N:` (a fixed number of rounds, each with every player's turns inside, as
+        rulebooks count them), "turn" for `each turn:`. Logs and JSON say "turn" either way."""
+        return "round" if any(b.kind == TURNS and b.limit is not None for b in self.blocks) else "turn"
+
     def controller(self, seat: int) -> int:
         """The player who plays a seat (two colours each in some variants)."""
         return seat // self.seats_per_player

@@ -107,7 +107,8 @@ class Narrator:
 
     def __init__(self, show_rules: bool = False, write=None, secrets: dict[str, bool] | None = None,
                  unseen: UnseenCounters | None = None, solo: bool = False,
-                 labels: AccountLabels | None = None, boards: dict[str, int] | None = None):
+                 labels: AccountLabels | None = None, boards: dict[str, int] | None = None,
+                 turn_word: str = "turn"):
         """`secrets` (zone label -> hidden from the reader) makes an account for a player at the
         table: components moving between zones they may not see are counted, not named, and other
         seats' choices are not told (their effects, when public, are); with `unseen`, a change of
@@ -115,7 +116,9 @@ class Narrator:
         player, no automa) ends with the player's score, not with a winner. With `labels`, moved,
         chosen and reacting components read as their list's `label:` says, with values. `boards`
         (a bounded grid zone's label -> its columns) names a cell of a board as its players do
-        (`c4`)."""
+        (`c4`). `turn_word` heads each pass of the main section: "Round 3" where the rules play
+        `rounds N:` (Program.turn_word)."""
+        self.turn_word = turn_word.capitalize()
         self.labels = labels
         self.boards = boards or {}
         self.secrets = secrets
@@ -208,7 +211,7 @@ class Narrator:
         elif kind == "turn":
             self._setup_done()
             self.phase, self.header = "", None
-            self.write(f"\nTurn {event['turn']}")
+            self.write(f"\n{self.turn_word} {event['turn']}")
         elif kind == "move":
             named = self.labels.take_moved(len(event["what"])) if self.labels is not None else None
             if self.phase == "setup":
@@ -297,7 +300,7 @@ def narrator_for(game: Game, write, readers: set[int] | None, show_rules: bool =
     boards = {layout.zones[z].label(layout.seat_names): size[0] for z, size in layout.grid_bounds.items()}
     return Narrator(show_rules, write, secrets_for(layout, readers) if readers is not None else None, unseen,
                     solo=layout.player_seats == 1 and layout.automa is None, labels=AccountLabels(game),
-                    boards=boards)
+                    boards=boards, turn_word=game.program.turn_word)
 
 
 def account_listeners(narrator: Narrator) -> list:
