@@ -144,7 +144,7 @@ def test_the_account_and_the_holdings_name_counters_by_their_texts(tmp_path):
     written: list[str] = []
     play(game, [HumanAgent(read=lambda prompt: "1", write=written.append), FirstAgent()], 1)
     # north's first decision (the payment): what north holds, by the counters' texts
-    assert "  north holds: coins 1, gems 3, VP 0" in written
+    assert "  you hold: coins 1, gems 3, VP 0" in written
 
 
 def test_a_counter_without_a_text_reads_as_its_key_or_its_name(tmp_path):

@@ -205,7 +205,7 @@ def _folded(names: list[str], runs: bool = True) -> str:
 
 
 def _counters(observation: Observation, view: dict) -> list[str]:
-    """The player's own counters, 0 included ("red holds: coins 3, VP 0"), then those of the
+    """The player's own counters, 0 included ("you hold: coins 3, VP 0"), then those of the
     components in their own zones ("on your components: blue die #3 value 4"), each group on one
     line, every counter as a person reads it (its declaration's text, else its key or name)."""
     prefixes = tuple(f"{seat}." for seat in view["seats"])
@@ -214,7 +214,7 @@ def _counters(observation: Observation, view: dict) -> list[str]:
     mine = {k: v for k, v in view["counters"].items() if k.startswith(prefixes)}
     on_held = {k: v for k, v in view["counters"].items()
                if not k.startswith(prefixes) and COPY.sub("", k.rpartition(".")[0]) in held}
-    lines = [f"  {observation.seat_name} holds: {_read(observation, mine)}"] if mine else []
+    lines = [f"  you hold: {_read(observation, mine)}"] if mine else []  # told to the person deciding
     return lines + ([f"  on your components: {_read(observation, on_held)}"] if on_held else [])
 
 
