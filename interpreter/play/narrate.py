@@ -72,7 +72,17 @@ class AccountLabels:
     def zone(self, label: str) -> str:
         """A zone of an event (by its label) as a person reads it now (play/prompts.py zone_name)."""
         index = self._zones.get(label)
-        return label if index is None else zone_name(self.game, self.state, index)
+        return label if index is None else zone_name(self.game, self._readable(), index)
+
+    def _readable(self) -> State:
+        """The state texts are read from: the game's now, or before its first decision (the
+        setup) the state a game starts from, everything in the box (a zone's or a counter's
+        text reads its key and owner)."""
+        if self.state is not None:
+            return self.state
+        if self._blank is None:
+            self._blank = self.game._new_state(0, None, None, None, False, None)
+        return self._blank
 
     def counter(self, label: str) -> str | None:
         """A counter of an event (by its plain label) as a person reads it now, without its owner
@@ -81,12 +91,7 @@ class AccountLabels:
         index = self._counters.get(label)
         if index is None:
             return None
-        st = self.state
-        if st is None and self.game.program.counter_texts:
-            # before the game's first decision (the setup): a counter's text is read on the state
-            # a game starts from, everything in the box (a text reads its key and owner)
-            st = self._blank = self._blank or self.game._new_state(0, None, None, None, False, None)
-        name = counter_name(self.game, st, index)
+        name = counter_name(self.game, self._readable(), index)
         return None if name == label else name
 
     def take_moved(self, count: int) -> list[str] | None:
@@ -231,7 +236,8 @@ class Narrator:
         elif kind == "roll":
             self._line(f"    rolled {', '.join(str(d) for d in event['dice'])}{self._rule(event)}")
         elif kind == "shuffle":
-            self._line(f"    shuffled {event['zone']}", fold=self.phase == "setup")
+            zone = event["zone"] if self.labels is None else self.labels.zone(event["zone"])
+            self._line(f"    shuffled {zone}", fold=self.phase == "setup")
         elif kind == "choice":
             option = self.labels.take_chosen() if self.labels is not None else None
             if self.secrets is None or event["seat"] in self.secrets.get("", ()):
