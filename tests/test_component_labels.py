@@ -152,7 +152,7 @@ def test_a_mistake_in_a_label_is_reported_at_its_text(tmp_path, file, old, new, 
 # 3 Ann has one die under 6 (taken without asking, no choice told), Bob's die #2 (5 -> 6); each
 # check-out raises the guests' DAY, and DAY 3 checks out in round 3 (2 points).
 ACCOUNT = """\
-Turn 1
+Round 1
   - main
     chosen: Ann: Ann's die showing 3
     Ann die #2: value +2 (now 5)
@@ -162,7 +162,7 @@ Turn 1
     Guest A: day +1 (now 2)
     Guest B: day +1 (now 2)
 
-Turn 2
+Round 2
   - main
     chosen: Ann: Ann's die showing 5
     Ann die #2: value +1 (now 6)
@@ -173,7 +173,7 @@ Turn 2
     Guest A: day +1 (now 3)
     Guest B: day +1 (now 3)
 
-Turn 3
+Round 3
   - main
     Ann die #1: value +2 (now 3)
     chosen: Bob: Bob's die showing 5

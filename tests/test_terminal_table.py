@@ -49,7 +49,7 @@ def test_a_person_plays_goofspiel_with_help_a_name_and_undo():
     assert first.endswith("--- p0 to choose (bid for the point card worth 1) ---\r\n"
                           "  p0.hand: p0 bid 1, p0 bid 2, p0 bid 3, p0 bid 4\r\n"
                           "  point_deck: prize 4, prize 3, prize 2\r\n  prize: prize 1\r\n"
-                          "  p0.score=0\r\n"                                  # the score, shown at 0
+                          "  you hold: score 0\r\n"                              # the score, shown at 0
                           "  1) p0 bid 1\r\n  2) p0 bid 2\r\n  3) p0 bid 3\r\n  4) p0 bid 4\r\nchoice 1-4 ")
     assert "  undo         take back your last answer" in ask(child, "? 3")
     assert "  3) p0 bid 3\r\n     kind: bid\r\n     value: 3\r\n     owner: p0\r\n" in ask(child, "undo")
@@ -58,7 +58,7 @@ def test_a_person_plays_goofspiel_with_help_a_name_and_undo():
     assert "chosen: p0: p0 bid 2" in second and "p1 wins prize 1 with p1 bid 4" in second
     assert ("--- p0 to choose (bid for the point card worth 2) ---\r\n"
             "  p0.hand: p0 bid 1, p0 bid 3, p0 bid 4\r\n  p0.played: p0 bid 2\r\n"
-            "  point_deck: prize 4, prize 3\r\n  prize: prize 2\r\n  p0.score=0\r\n") in second  # what changed
+            "  point_deck: prize 4, prize 3\r\n  prize: prize 2\r\n  you hold: score 0\r\n") in second  # what changed
     assert "cannot undo: p1 has answered since" in ask(child, "3")              # bid 4 on prize 2
     third = ask(child, "1")                                                      # bid 1 on prize 3
     assert "p0 wins prize 2 with p0 bid 4" in third
@@ -170,7 +170,7 @@ def test_replay_show_steps_through_a_log_from_one_seat(tmp_path, capsys):
     logged = read_log(log)
     game, _, _ = logged_game(logged)
     steps = account_steps(logged, game, game.layout.seat_names.index("p1"))
-    assert steps[:5] == [["Setup"], ["  12 components set out", "\nTurn 1"],
+    assert steps[:5] == [["Setup"], ["  12 components set out", "\nRound 1"],
                          ["  - deal point card", "    prize 1: point_deck -> prize"],
                          ["  - bid", "    chosen: p1: p1 bid 2", "    1 component(s): p0.hand -> p0.bid"],
                          ["    p1 bid 2: p1.hand -> p1.bid"]]
@@ -179,7 +179,7 @@ def test_replay_show_steps_through_a_log_from_one_seat(tmp_path, capsys):
     shown: list[str] = []
     show_steps(steps[:5], "a log", lambda prompt: shown.append(prompt) or next(keys), shown.append)
     assert shown[:4] == ["a log (Enter: next, b: back, q: quit)", "Setup", "[1/5] ", "  12 components set out"]
-    assert shown[-5:] == ["\033[H\033[2J\033[3Ja log", "Setup", "  12 components set out", "\nTurn 1", "[2/5] "]
+    assert shown[-5:] == ["\033[H\033[2J\033[3Ja log", "Setup", "  12 components set out", "\nRound 1", "[2/5] "]
 
 
 def _goofspiel_decision():

@@ -230,7 +230,7 @@ def test_a_reloaded_page_finds_its_seat_and_every_page_is_told():
         reloaded.send_json({"token": room.tokens[0]})
         again = reloaded.receive_json()
         assert (again["player"], again["decisions"], again["account_start"]) == (0, [], 0)
-        assert again["account"][:3] == ["Setup", "  39 components set out", "\nTurn 1"]
+        assert again["account"][:3] == ["Setup", "  39 components set out", "\nRound 1"]  # rounds num_cards:
 
 
 def test_a_hostile_websocket_client_gets_errors_and_the_game_is_untouched():
@@ -344,7 +344,8 @@ def test_a_saved_game_is_watched_step_by_step(tmp_path):
     assert (start["turn"], one["turn"], end["turn"], one["turns"]) == (1, 2, 13, [[t, t - 1] for t in range(1, 14)])
     assert one["view"]["counters"] == {"turn": 2, "p0.score": 0, "p1.score": 0}  # a tie: prize 13 discarded
     assert end["view"]["zones"]["p1.played"] == [f"p1 bid {n}" for n in range(1, 14)]
-    assert end["result"] == {"players": ["p0", "p1"], "scores": [0, 0], "winners": ["p0", "p1"], "turns": 13}
+    assert end["result"] == {"players": ["p0", "p1"], "scores": [0, 0], "winners": ["p0", "p1"], "turns": 13,
+                             "turn_word": "round"}
     http = client(watch)
     state = http.get("/api/state?step=1&reader=1", headers=bearer(watch.token)).json()
     assert (state["step"], state["reader"], state["chosen"]) == (1, 1, [])

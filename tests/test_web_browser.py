@@ -120,7 +120,7 @@ def test_a_whole_goofspiel_game_is_played_through_the_page(browser):
         assert [e for e in room.events if e["e"] == "choice" and e["seat"] == "p0"][0]["option"] == "p0 bid 13"
         winners = " and ".join(f"p{w}" for w in outcome.winners)
         verb = "win" if len(outcome.winners) > 1 else "wins"
-        assert page.inner_text("#result h2") == f"The game is over after 13 turns: {winners} {verb}"
+        assert page.inner_text("#result h2") == f"The game is over after 13 rounds: {winners} {verb}"
         assert page.inner_text("#account").rstrip().endswith(f"The game ends: {winners} {verb}")
         assert (dialogs, errors) == ([], [])
 

@@ -201,7 +201,7 @@ def command_run(args) -> int:
     narrator.flush()
     if game.layout.grid_zones:  # the layout at the end, as far as the people at the table see it
         print("\n" + layouts_text(game.program, state_grids(game.program, st, readers)))
-    _print_result(ruleset.title, result)
+    _print_result(ruleset.title, result, game.program.turn_word)
     if args.log is not None:
         print(f"log written to {args.log}")
     if picture is not None:
@@ -225,10 +225,10 @@ def _layout_after_placements(game: Game, seats: set[int] | None, write=print):
     return follower.feed, tell_layout
 
 
-def _print_result(title: str, result: dict) -> None:
+def _print_result(title: str, result: dict, turn_word: str = "turn") -> None:
     from rich.console import Console
     from rich.table import Table
-    table = Table(title=f"{title}: result after {result['turns']} turns")
+    table = Table(title=f"{title}: result after {result['turns']} {turn_word}{'' if result['turns'] == 1 else 's'}")
     table.add_column("player")
     table.add_column("agent")
     shown = "returns" if "returns" in result else "scores"

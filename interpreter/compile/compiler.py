@@ -15,6 +15,7 @@ from typing import Any
 
 from snowrules.compile.action_ids import check_action_ids
 from snowrules.compile.automa import automa_takes_part
+from snowrules.compile.counter_texts import compile_counter_texts
 from snowrules.compile.expressions import ExpressionCompiler
 from snowrules.compile.field_kinds import merged, table_field_kinds, value_kind
 from snowrules.compile.free_actions import FreeActionCompiler, FreeActionTable, phase_names
@@ -263,6 +264,7 @@ class _Compiler:
         # how each free action's option reads, where it says (`as "TEXT"`)
         option_texts = compile_option_texts(self.exprs, free_decls, statements.free_table.actions) if free_decls else {}
         zone_texts = compile_zone_texts(self.exprs, self._of(s.ZoneDecl))  # how zones read, where they say
+        counter_texts = compile_counter_texts(self.exprs, self._of(s.CounterDecl), self.diag)  # and counters
 
         interface = self._interface()
         if not self.diag.items:
@@ -279,7 +281,7 @@ class _Compiler:
             explicit_chance=self.explicit_chance,
             options=dict(ruleset.option_values), reactions=self.events.program_table(),
             free_actions=statements.free_table.actions if free_decls else [], display=dict(ruleset.display),
-            option_texts=option_texts, zone_texts=zone_texts,
+            option_texts=option_texts, zone_texts=zone_texts, counter_texts=counter_texts,
             prompts={str(x.pos): x.prompt for x in self.outline.statements() if isinstance(x, Ask) and x.prompt},
             remembered=statements.remembered)
 

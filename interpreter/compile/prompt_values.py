@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from snowrules.compile.expressions import ExpressionCompiler
 
 PROMPT_VALUES = "prompt_values"  # the attribute of a decision's step that holds its PromptValues
+COUNTERS = "counter"  # how a value of counter indexes reads: each counter's name and value (a payment's)
 CODE = "SR214"
 # A piece of literal text, then a value: (closure of (state, environment), how a whole number in it
 # reads: "player", "component" or "value", whether it is a list); no value (None) after the last.

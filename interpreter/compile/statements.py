@@ -23,6 +23,7 @@ from snowrules.compile.expressions import ExpressionCompiler
 from snowrules.compile.free_actions import FreeActionTable, FreeChooseStep, OfferStep
 from snowrules.compile.grid_statements import GridStatements
 from snowrules.compile.ir.effects import Effects
+from snowrules.compile.payment_prompts import offer_prompt, payment_step
 from snowrules.compile.procedure_calls import ProcedureCalls
 from snowrules.compile.prompt_values import compile_prompt, with_prompt
 from snowrules.compile.reactions import Events, Reacting
@@ -214,7 +215,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
         if isinstance(node, (s.Add, s.SetCounter)):
             return TriggeredAdd(self._counter_change(node, scope, stepped=True))
         if isinstance(node, s.Pay):
-            return self.pay_step(node, scope)
+            return payment_step(self, node, scope)
         if isinstance(node, s.OfferFreeActions):
             return self._offer_free_actions(node, scope)
         if isinstance(node, s.Together):
@@ -277,7 +278,8 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
             self.diag.error(node.pos, f"free actions are not offered to the automa "
                             f"({self.layout.seat_names[automa]}): no agent plays it",
                             "offer them to the players: `for each p in players: offer free actions to p`")
-        return OfferStep(who, self.free_table, scope.slots.new(), node.pos, automa)
+        return with_prompt(OfferStep(who, self.free_table, scope.slots.new(), node.pos, automa),
+                           offer_prompt(self, node, scope))
 
     # ---- events and reactions (compile/reactions.py) ----------------------------------------
     def _reacting(self, node: s.Node, scope: Scope) -> Reacting | None:

@@ -90,6 +90,10 @@ CATALOGUE: tuple[Code, ...] = (
     Code("SR710", "out-of-memory", "a command needed more address space than it allows itself (SNOWRULES_MEMORY_MB)"),
     Code("SR711", "number-too-large", "a whole number written in the rules, YAML or a log, made by `*`, or stored "
          "in a variable or counter, lies beyond +-10**18"),
+    Code("SR730", "unread-payment-text", "a payment that never asks its payer has a text (`as \"...\"`): it is never "
+         "shown (a warning)"),
+    Code("SR731", "component-counter-text", "a counter on components has a text (`as \"...\"`): it reads as part "
+         "of its component's label"),
     Code("SR801", "log-invalid", "a game log cannot be read or replayed"),
     Code("SR802", "log-too-large", "a game log's line, or the whole log, is longer than the limit"),
     Code("SR901", "other", "a problem of no other kind"),

@@ -380,6 +380,8 @@ class Pay(Node):
     single: bool
     shortfall: Shortfall | None
     var: str | None
+    # `as "TEXT"`: what is paid for, shown when the payer is asked (compile/payment_prompts.py)
+    text: PromptText | None = None
 
 
 # ---- declarations ------------------------------------------------------------------------------
@@ -416,6 +418,7 @@ class CounterDecl(Node):
     upper: Node | None
     start: Node | None = None  # `initially N`; without it, the lower bound (or 0)
     per_component: PerComponent | None = None  # a counter on components (then not per player)
+    text: PromptText | None = None  # `as "TEXT"`: how a counter reads to a person (compile/counter_texts.py)
 
 
 @dataclass(frozen=True)
@@ -492,6 +495,7 @@ class OfferFreeActions(Node):
     """`offer free actions to p`: a decision of the free actions allowed here, and "done"."""
 
     player: Node
+    text: PromptText | None = None  # `as "TEXT"`: what the offer is, as a player reads it
 
 
 @dataclass(frozen=True)

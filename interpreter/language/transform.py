@@ -176,13 +176,14 @@ class ToSyntax(EventsToSyntax):
         return "unordered"
 
     def counter_decl(self, meta, items):
-        name, keys, scope, *bounds = items
+        name, keys, scope, *bounds, text = items  # text: `as "TEXT"`, how the counter reads (or None)
         lower = next((b[1] for b in bounds if b[0] == "from"), None)
         upper = next((b[1] for b in bounds if b[0] == "to"), None)
         start = next((b[1] for b in bounds if b[0] == "initially"), None)
         if isinstance(scope, s.PerComponent):
-            return s.CounterDecl(self._pos(meta), str(name), tuple(keys or ()), False, lower, upper, start, scope)
-        return s.CounterDecl(self._pos(meta), str(name), tuple(keys or ()), scope, lower, upper, start)
+            return s.CounterDecl(self._pos(meta), str(name), tuple(keys or ()), False, lower, upper, start, scope,
+                                 text)
+        return s.CounterDecl(self._pos(meta), str(name), tuple(keys or ()), scope, lower, upper, start, None, text)
 
     def counter_keys(self, meta, items):
         return [str(i) for i in items]
@@ -271,7 +272,7 @@ class ToSyntax(EventsToSyntax):
 
     def offer_free_stmt(self, meta, items):
         self._word(items[0], "actions", "`offer free actions to p`")
-        return s.OfferFreeActions(self._pos(meta), items[1])
+        return s.OfferFreeActions(self._pos(meta), items[1], items[2])
 
     # statements
     def let_stmt(self, meta, items):
@@ -344,9 +345,14 @@ class ToSyntax(EventsToSyntax):
 
     # costs: `pay` (the grammar's pay_* rules)
     def pay_stmt(self, meta, items):
-        (mode, amount), (single, sources), shortfall, name = items
+        (mode, amount), (single, sources), shortfall, name, text = items
+        if text is not None and single and mode == "exact":  # never asks: nobody would read its text
+            self.notes.append(Diagnostic(text.pos, "this payment never asks its payer (one counter, a fixed "
+                                         "amount), so its text is never shown", "leave out `as \"...\"`, or "
+                                         "let the payer choose: `pay N using C1 at R1, C2 at R2 as \"...\"`",
+                                         severity="warning", code="SR730"))
         return s.Pay(self._pos(meta), mode, amount, sources, single, shortfall,
-                     None if name is None else str(name))
+                     None if name is None else str(name), text)
 
     def pay_exact(self, meta, items):
         return ("exact", items[0])

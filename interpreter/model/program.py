@@ -122,6 +122,9 @@ class Program:
     # How a zone reads to a person, where its declaration says (`as "TEXT"`): the zone's name ->
     # its compiled text (compile/prompt_values.py ZoneText); the others read by their labels.
     zone_texts: dict[str, Any] = field(default_factory=dict)
+    # How a counter reads to a person, where its declaration says (`as "TEXT"`): the counter's
+    # name -> its compiled text (compile/counter_texts.py); the others by their key or their name.
+    counter_texts: dict[str, Any] = field(default_factory=dict)
     # What a decision's chooser remembers of the answer (`remembered as EXPR`): the decision's rule
     # -> compile/remembered.py's RememberedValue, read by the adapters' information states.
     remembered: dict[str, Any] = field(default_factory=dict)
@@ -133,6 +136,13 @@ class Program:
     @property
     def seats(self) -> int:
         return self.layout.seats
+
+    @property
+    def turn_word(self) -> str:
+        """What one pass of the rules' main section is called where a person reads it: "round"
+        for `rounds N:` (a fixed number of rounds, each with every player's turns inside, as
+        rulebooks count them), "turn" for `each turn:`. Logs and JSON say "turn" either way."""
+        return "round" if any(b.kind == TURNS and b.limit is not None for b in self.blocks) else "turn"
 
     def controller(self, seat: int) -> int:
         """The player who plays a seat (two colours each in some variants)."""

@@ -17,7 +17,7 @@ from snowrules.play.human import HumanAgent
 from snowrules.play.layouts import state_grids
 from snowrules.play.mcts import MctsAgent
 from snowrules.play.parallel_search import WorldSampler
-from snowrules.play.prompts import option_labels, prompt_of, zone_name
+from snowrules.play.prompts import counter_names, option_labels, prompt_of, zone_name
 from snowrules.play.start_clock import SetupClock
 from snowrules.runtime.engine import Game
 
@@ -71,6 +71,11 @@ class Observation:
         """Zone `zone` (an index of the layout's zones) as a person reads it: its declaration's
         text with values (`zone ... as "TEXT"`), else its label (play/prompts.py)."""
         return zone_name(self._game, self._state, zone)
+
+    def counter_names(self) -> dict[str, str]:
+        """Every counter's plain label (as the view's counters name it) -> how a person reads it
+        now, without its owner: "coins" for `red.res[coin]` (play/prompts.py counter_name)."""
+        return counter_names(self._game, self._state)
 
     def plain_labels(self) -> list[str]:
         """Every option by its plain name, as a log and the view's counters name it ("die #2")."""

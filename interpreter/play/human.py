@@ -135,8 +135,7 @@ class HumanAgent:
         if lowered == "board":
             return None, board(observation, view)
         if lowered == "score":
-            counters = view["counters"]
-            return None, ["  " + ", ".join(f"{k}={v}" for k, v in counters.items())] if counters else ["  no counters"]
+            return None, score_lines(observation, view)
         if lowered == "undo":
             if self.table is None:
                 return None, ["undo is not available here (only in `snowrules run` at a terminal)"]
@@ -206,15 +205,37 @@ def _folded(names: list[str], runs: bool = True) -> str:
 
 
 def _counters(observation: Observation, view: dict) -> list[str]:
-    """The player's own counters, 0 included, then those of the components in their own zones
-    ("blue die #3.value=4"), each group on one line."""
+    """The player's own counters, 0 included ("you hold: coins 3, VP 0"), then those of the
+    components in their own zones ("on your components: blue die #3 value 4"), each group on one
+    line, every counter as a person reads it (its declaration's text, else its key or name)."""
     prefixes = tuple(f"{seat}." for seat in view["seats"])
     held = {name for label, whose in _zones(observation) if whose == "own"
             for name in view["zones"].get(label) or () if isinstance(view["zones"].get(label), list)}
     mine = {k: v for k, v in view["counters"].items() if k.startswith(prefixes)}
     on_held = {k: v for k, v in view["counters"].items()
                if not k.startswith(prefixes) and COPY.sub("", k.rpartition(".")[0]) in held}
-    return ["  " + ", ".join(f"{k}={v}" for k, v in group.items()) for group in (mine, on_held) if group]
+    lines = [f"  you hold: {_read(observation, mine)}"] if mine else []  # told to the person deciding
+    return lines + ([f"  on your components: {_read(observation, on_held)}"] if on_held else [])
+
+
+def _read(observation: Observation, counters: dict[str, Any]) -> str:
+    """Counters by their plain labels, as a person reads them: "coins 3, VP 0"; a counter on a
+    component after its component's name, "blue die #3 value 4"."""
+    names = observation.counter_names()
+    return ", ".join(f"{label.rpartition('.')[0]} {label.rpartition('.')[2]} {value}" if names.get(label) == label
+                     else f"{names.get(label, label)} {value}" for label, value in counters.items())
+
+
+def score_lines(observation: Observation, view: dict) -> list[str]:
+    """`score`: every counter the player sees, a seat's on a line of its own ("red: coins 3, VP
+    0"), the rest on a line after them ("round 2, blue die #3 value 4")."""
+    seats = observation.game.layout.seat_names
+    groups: dict[str, dict[str, Any]] = {}
+    for label, value in view["counters"].items():
+        owner = label.partition(".")[0] if "." in label and label.partition(".")[0] in seats else ""
+        groups.setdefault(owner, {})[label] = value
+    return [f"  {owner + ': ' if owner else ''}{_read(observation, group)}"
+            for owner, group in sorted(groups.items(), key=lambda item: not item[0])] or ["  no counters"]
 
 
 def _zone_indexes(observation: Observation) -> dict[str, int]:

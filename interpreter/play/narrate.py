@@ -8,7 +8,8 @@ event happens ("green die showing 3: green.workers -> space[7]"; load/labels.py)
 fed the events' JSON forms, which keep the plain names a log keeps, and an `AccountLabels`
 listener, told each event's value just before its JSON form, works out the labels from the live
 state. A counter's line keeps the plain name of the component it is on: the line itself says
-the value.
+the value. A counter itself reads as its declaration says (`counter res[coin] per player as
+"{key}s"`), else by its key or its name in words ("red: coin +2 (now 5)", play/prompts.py).
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from snowrules.model.events import Chosen, CounterChanged, Moved, Reacted
 from snowrules.model.grid import Cell
 from snowrules.model.grid_board import column_name, row_name
 from snowrules.model.grid_spots import describe_placement
-from snowrules.play.prompts import option_text, zone_name
+from snowrules.play.prompts import counter_name, option_text, zone_name
 
 if TYPE_CHECKING:
     from snowrules.model.state import State
@@ -37,7 +38,10 @@ class AccountLabels:
         self.game = game
         self.state: State | None = None
         program = game.program
-        self.active = any(label is not None for label in game.layout.labels) or bool(program.option_texts)
+        self.active = any(label is not None for label in game.layout.labels) or bool(program.option_texts) \
+            or bool(program.counter_texts)
+        self._counters = {label: i for i, label in enumerate(game.layout.counter_labels)}
+        self._blank: State | None = None  # the state a game starts from, for counters' texts at setup
         # a zone label -> its index, for the zones whose declaration says how they read
         self._zones = {z.label(game.layout.seat_names): i for i, z in enumerate(game.layout.zones)
                        if z.family in program.zone_texts}
@@ -68,7 +72,27 @@ class AccountLabels:
     def zone(self, label: str) -> str:
         """A zone of an event (by its label) as a person reads it now (play/prompts.py zone_name)."""
         index = self._zones.get(label)
-        return label if index is None else zone_name(self.game, self.state, index)
+        return label if index is None else zone_name(self.game, self._readable(), index)
+
+    def _readable(self) -> State:
+        """The state texts are read from: the game's now, or before its first decision (the
+        setup) the state a game starts from, everything in the box (a zone's or a counter's
+        text reads its key and owner)."""
+        if self.state is not None:
+            return self.state
+        if self._blank is None:
+            self._blank = self.game._new_state(0, None, None, None, False, None)
+        return self._blank
+
+    def counter(self, label: str) -> str | None:
+        """A counter of an event (by its plain label) as a person reads it now, without its owner
+        (play/prompts.py counter_name); None for a counter on a component (told by its plain name
+        after the component's)."""
+        index = self._counters.get(label)
+        if index is None:
+            return None
+        name = counter_name(self.game, self._readable(), index)
+        return None if name == label else name
 
     def take_moved(self, count: int) -> list[str] | None:
         moved, self.moved = self.moved, None
@@ -88,7 +112,8 @@ class Narrator:
 
     def __init__(self, show_rules: bool = False, write=None, secrets: dict[str, bool] | None = None,
                  unseen: UnseenCounters | None = None, solo: bool = False,
-                 labels: AccountLabels | None = None, boards: dict[str, int] | None = None):
+                 labels: AccountLabels | None = None, boards: dict[str, int] | None = None,
+                 turn_word: str = "turn"):
         """`secrets` (zone label -> hidden from the reader) makes an account for a player at the
         table: components moving between zones they may not see are counted, not named, and other
         seats' choices are not told (their effects, when public, are); with `unseen`, a change of
@@ -96,7 +121,9 @@ class Narrator:
         player, no automa) ends with the player's score, not with a winner. With `labels`, moved,
         chosen and reacting components read as their list's `label:` says, with values. `boards`
         (a bounded grid zone's label -> its columns) names a cell of a board as its players do
-        (`c4`)."""
+        (`c4`). `turn_word` heads each pass of the main section: "Round 3" where the rules play
+        `rounds N:` (Program.turn_word)."""
+        self.turn_word = turn_word.capitalize()
         self.labels = labels
         self.boards = boards or {}
         self.secrets = secrets
@@ -134,7 +161,8 @@ class Narrator:
             owner = self.counts[0]["counter"].split(".", 1)[0] if "." in self.counts[0]["counter"] else ""
             parts = []
             for event in self.counts:
-                name = event["counter"][len(owner) + 1:] if owner else event["counter"]
+                name = (self.labels.counter(event["counter"]) if self.labels is not None else None) \
+                    or (event["counter"][len(owner) + 1:] if owner else event["counter"])
                 parts.append(f"{name} {'+' if event['by'] > 0 else ''}{event['by']} (now {event['now']})")
             rules = self._rule(self.counts[-1])
             self._line(f"    {owner + ': ' if owner else ''}{', '.join(parts)}{rules}")
@@ -188,7 +216,7 @@ class Narrator:
         elif kind == "turn":
             self._setup_done()
             self.phase, self.header = "", None
-            self.write(f"\nTurn {event['turn']}")
+            self.write(f"\n{self.turn_word} {event['turn']}")
         elif kind == "move":
             named = self.labels.take_moved(len(event["what"])) if self.labels is not None else None
             if self.phase == "setup":
@@ -208,7 +236,8 @@ class Narrator:
         elif kind == "roll":
             self._line(f"    rolled {', '.join(str(d) for d in event['dice'])}{self._rule(event)}")
         elif kind == "shuffle":
-            self._line(f"    shuffled {event['zone']}", fold=self.phase == "setup")
+            zone = event["zone"] if self.labels is None else self.labels.zone(event["zone"])
+            self._line(f"    shuffled {zone}", fold=self.phase == "setup")
         elif kind == "choice":
             option = self.labels.take_chosen() if self.labels is not None else None
             if self.secrets is None or event["seat"] in self.secrets.get("", ()):
@@ -277,7 +306,7 @@ def narrator_for(game: Game, write, readers: set[int] | None, show_rules: bool =
     boards = {layout.zones[z].label(layout.seat_names): size[0] for z, size in layout.grid_bounds.items()}
     return Narrator(show_rules, write, secrets_for(layout, readers) if readers is not None else None, unseen,
                     solo=layout.player_seats == 1 and layout.automa is None, labels=AccountLabels(game),
-                    boards=boards)
+                    boards=boards, turn_word=game.program.turn_word)
 
 
 def account_listeners(narrator: Narrator) -> list:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from snowrules.compile.free_actions import FREE_KEY, ITEM_KEY
-from snowrules.compile.prompt_values import PROMPT_VALUES, Part, PromptValues
+from snowrules.compile.prompt_values import COUNTERS, PROMPT_VALUES, Part, PromptValues
 from snowrules.model.state import State
 from snowrules.runtime.engine import Game
 
@@ -115,6 +115,8 @@ def value_text(game: Game, st: State, value: Any, kind: str, listed: bool) -> st
         return ", ".join(value_text(game, st, v, kind, False) for v in value) if value else "none"
     if isinstance(value, str):
         return value
+    if kind == COUNTERS and isinstance(value, int):
+        return counter_reading(game, st, value)
     if kind == "component" and isinstance(value, int) and not isinstance(value, bool):
         return game.component_label(st, value)
     return game.label(value, kind)
@@ -131,3 +133,52 @@ def zone_name(game: Game, st: State | None, zone: int) -> str:
     env = [None] * text.size
     env[text.key_slot], env[text.owner_slot] = instance.index, instance.owner
     return rendered(game, st, text.parts, env)
+
+
+# ---- counters ----------------------------------------------------------------------------------
+# A counter as a person reads it: by its declaration's text (`as "TEXT"`, compile/counter_texts.py),
+# else by its key or its name in words. The plain label (`red.res[coin]`, `red.tricks_won`) stays
+# what logs, scenarios, views and JSON name a counter by; a person reads these names in the
+# account's counter lines, the holdings shown before a decision, `score` at the terminal and a
+# payment's prompt. Without a text a keyed counter reads as its key ("coin") and any other as its
+# name with spaces ("tricks won"); a counter on components keeps its plain label (its component's
+# label shows its value).
+
+def counter_name(game: Game, st: State | None, counter: int) -> str:
+    """Counter `counter` (an index of the state's counters) as a person reads it, without its
+    owner ("coins", not "red's coins": the owner is said where the counter is shown)."""
+    layout = game.layout
+    family = _family_of(game, counter)
+    if family is None or family.holders is not None:
+        return layout.counter_labels[counter]
+    offset = counter - family.base
+    key = family.keys[offset % family.width] if family.keys else None
+    text = game.program.counter_texts.get(family.name)
+    if text is None or st is None:
+        return (key if key is not None else family.name).replace("_", " ")
+    env = [None] * text.size
+    env[text.key_slot] = key
+    env[text.owner_slot] = offset // family.width if family.per_player else None
+    return rendered(game, st, text.parts, env)
+
+
+def counter_reading(game: Game, st: State, counter: int) -> str:
+    """A counter and its value now, as the holdings and a payment's prompt show it: "coins 5"."""
+    return f"{counter_name(game, st, counter)} {st.counters[counter]}"
+
+
+def counter_names(game: Game, st: State | None) -> dict[str, str]:
+    """Every counter's plain label -> how a person reads it (`counter_name`), for a reader of
+    events, which name counters by their plain labels."""
+    return {label: counter_name(game, st, i) for i, label in enumerate(game.layout.counter_labels)}
+
+
+def _family_of(game: Game, counter: int):
+    """The declaration (a CounterFamily) counter `counter` belongs to: the one with the highest
+    first index at or below it."""
+    found = None
+    for family in game.layout.counter_families.values():
+        if family.base <= counter and (found is None or family.base > found.base):
+            found = family
+    return found
+

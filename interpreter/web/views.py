@@ -162,13 +162,14 @@ def waiting_for(game: Game, st: State, answered: Iterable[int] = ()) -> list[str
 
 
 def result(game: Game, st: State) -> dict | None:
-    """The outcome once the game is over: each player's name and score, the winners' names."""
+    """The outcome once the game is over: each player's name and score, the winners' names, and
+    what a pass of the main section is called ("round" or "turn", Program.turn_word)."""
     outcome = game.outcome(st)
     if outcome is None:
         return None
     players = [player_name(game, p) for p in range(game.program.players)]
     return {"players": players, "scores": outcome.scores, "winners": [players[w] for w in outcome.winners],
-            "turns": outcome.turns}
+            "turns": outcome.turns, "turn_word": game.program.turn_word}
 
 
 class Accounts:

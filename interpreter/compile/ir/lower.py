@@ -90,7 +90,8 @@ def _draw(draw: ir.Draw) -> Callable[[Lowering, s.Node], ir.Statement]:
 _LOWERINGS: dict[type, Callable[[Lowering, s.Node], ir.Statement]] = {
     s.Choose: _choose,
     s.Resolve: lambda lowering, node: ir.Ask(node.pos, node, ir.Decision.RESOLUTION),
-    s.OfferFreeActions: lambda lowering, node: ir.Ask(node.pos, node, ir.Decision.FREE_ACTIONS),
+    s.OfferFreeActions: lambda lowering, node: ir.Ask(node.pos, node, ir.Decision.FREE_ACTIONS, prompt=(
+        node.text.text if node.text is not None else None)),
     s.Roll: _draw(ir.Draw.ROLL),
     s.Shuffle: _draw(ir.Draw.SHUFFLE),
     s.MoveRandom: _draw(ir.Draw.RANDOM_MOVE),

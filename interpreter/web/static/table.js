@@ -155,7 +155,8 @@ function drawResult(result) {
   const winners = result.winners.length ? result.winners.join(" and ") : "nobody";
   const said = result.players.length === 1 ? result.players[0] + " score " + result.scores[0]   // a solo game
     : winners + (result.winners.length > 1 ? " win" : " wins");
-  box.append(element("h2", "The game is over after " + result.turns + " turns: " + said));
+  const passes = result.turns + " " + result.turn_word + (result.turns === 1 ? "" : "s");  // "13 rounds"
+  box.append(element("h2", "The game is over after " + passes + ": " + said));
   const table = element("table");
   result.players.forEach((name, i) => {
     const row = element("tr");
