@@ -130,16 +130,25 @@ def test_without_done_the_decision_stays_one_node_of_combinations(tmp_path):
     assert state.action_to_string(0, 10) == "none of them"
 
 
-def test_a_done_id_out_of_range_or_shared_with_a_card_is_refused(tmp_path, capsys):
+@pytest.mark.parametrize(("done", "message"), [
+    ('"9"', "the id of done is 9, not one of 0..8"),
+    ('"0 - 1"', "the id of done is -1, not one of 0..8"),
+    ('\'"stop"\'', "an action id or count must be a number, not a text"),
+    ('"size(deck)"', "this expression cannot be worked out without the game's state"),
+])
+def test_a_done_id_that_cannot_be_one_is_refused_at_its_line(tmp_path, capsys, done, message):
     from snowrules.cli.main import main
-    edited(tmp_path / "far", "", "")  # (a copy to edit)
-    folder = tmp_path / "far" / "passed_up_to"
+    folder = tmp_path / "passed_up_to"
+    shutil.copytree(RULESET, folder)
     manifest = folder / "ruleset.yaml"
-    manifest.write_text(manifest.read_text().replace('done: "8"', 'done: "9"'))
+    manifest.write_text(manifest.read_text().replace('done: "8"', f"done: {done}"))
     assert main(["validate", str(folder), "--no-play"]) == 1
     line = next(n for n, text in enumerate(manifest.read_text().splitlines(), 1) if "done:" in text)
     out = capsys.readouterr().out
-    assert f"ruleset.yaml:{line}:" in out and "the id of done is 9, not one of 0..8" in out, out
+    assert f"ruleset.yaml:{line}:" in out and message in out and "Traceback" not in out, out
+
+
+def test_a_done_id_shared_with_an_offered_card_stops_the_game_at_the_decision(tmp_path):
     shared = edited(tmp_path / "shared", 'done: "8"', 'done: "2"')
     with pytest.raises(Exception, match="the id of done, 2, is also the id of C"):
         played(shared, DEAL).legal_actions()

@@ -135,10 +135,13 @@ class ActionIdCheck:
     def _done(self, limit: int) -> None:
         """`done:`, the id with which a seat stops picking an `up to N` decision's items early
         (adapters/picks.py): a whole number below `distinct`, like any choice's id."""
-        done = self._count("done", None)
-        if done is not None and done >= limit:
-            self._fail(("done",), self.interface[("done",)][3], f"the id of done is {done}, not one of "
-                       f"0..{limit - 1}", "ids must be below `distinct`")
+        key = ("done",)
+        if key not in self.interface:
+            return
+        ok, done = self._evaluate(key)
+        if ok and (type(done) is not int or not 0 <= done < limit):
+            self._fail(key, self.interface[key][3], f"the id of done is {done!r}, not one of 0..{limit - 1}",
+                       "ids must be below `distinct`")
 
     def _id(self, group: str, kind: str, value: Any, limit: int | None) -> int | None:
         key = (group, kind)
