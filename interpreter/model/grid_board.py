@@ -19,7 +19,7 @@ Two other boards are the same object with a different table of steps or a hole i
   "Hexagonal Grids": axial `q` is our x, `r` our y, except that y grows to the north): the six
   neighbours of (x, y) are e (x+1, y), w (x-1, y), ne (x, y+1), nw (x-1, y+1), se (x+1, y-1) and
   sw (x, y-1), and each row lies half a cell east of the row below it. A W by H hex board is then
-  a rhombus (a Hex board), and a line in a direction is a straight row of hexes, so that the same
+  a rhombus, and a line in a direction is a straight row of hexes, so that the same
   walks and the same bit shifts serve both boards: a hex board is a square board whose steps are
   six of the eight, without n and s.
 - A board of a shape (`grid of NAME`) has the cells of a component's squares: its width and
@@ -79,8 +79,11 @@ class Board:
                f"{f' of {self.source}' if self.shape is not None else ''})"
 
     def holds(self, x: int, y: int) -> bool:
-        """Whether (x, y) is a cell of the board."""
-        return 0 <= x < self.width and 0 <= y < self.height and (self.shape is None or (x, y) in self.shape)
+        """Whether (x, y) is a cell of the board (every read of a cell asks: a rectangle's answer
+        is two comparisons, a shape's one look-up)."""
+        if self.shape is None:
+            return 0 <= x < self.width and 0 <= y < self.height
+        return (x, y) in self.shape
 
     def extent(self) -> str:
         """Which cells the board has, as a message about a cell off it says: "whose cells are
