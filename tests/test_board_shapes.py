@@ -238,6 +238,18 @@ def test_the_reference_shows_the_toy_games_own_rules():
     assert len(lines) == 16 and all(line in rules for line in lines)
 
 
+def test_a_scenario_lays_stones_out_on_the_hexagon_and_refuses_one_off_it(tmp_path, capsys):
+    assert main(["test", str(HEX)]) == 0
+    folder = _changed(tmp_path, [("scenarios/closing_in.yaml", "at: [3, 2]", "at: [4, 3]")])
+    scenario = folder / "scenarios" / "closing_in.yaml"
+    line = next(n for n, text in enumerate(scenario.read_text().splitlines(), 1) if "[4, 3]" in text)
+    capsys.readouterr()
+    assert main(["test", str(folder)]) == 1
+    out = capsys.readouterr().out
+    assert f"closing_in.yaml:{line}:9: error: blue stone at (4,3) is off the board, whose 19 cells are the " \
+           "squares of hexagon" in out, out
+
+
 # ---- sizes from constants and options ----------------------------------------------------------
 def test_a_boards_size_may_be_a_constant_or_an_option(tmp_path):
     folder = tmp_path / "board"
