@@ -185,6 +185,8 @@ BAD = [
      "grid size by size", 31, "a board of 200 by 200 has 40,000 cells, more than 10,000"),
     ("zone board shared public grid 5 by 4", "zone board shared public grid 5 by 4 hexx", "grid 5 by 4 hexx", 38,
      "unexpected 'hexx'"),
+    ("zone board shared public grid 5 by 4", "zone board shared public grid hex", "grid hex", 31,
+     "unexpected 'hex' after `grid` (hint: a board is `grid W by H` or `grid of COMPONENT`, `hex` after either"),
     ("zone board shared public grid 5 by 4", "zone board shared public grid", "let c = first_free(board, x)", 28,
      "first_free() needs a bounded grid zone; 'board' is an open grid zone"),
     ("    let c = first_free(board, x)", "    let c = first_free(p.supply, x)", "first_free(p.supply", 28,

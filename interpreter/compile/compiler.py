@@ -301,9 +301,10 @@ class _Compiler:
 
     def _boards(self) -> None:
         """Each bounded grid zone's board, its size or shape read for this game (board_shapes.py)."""
-        read: set[str] = set()
+        read: set[str] = set()  # (a name declared twice: the first declaration's, the one declared)
         for decl in self._of(s.ZoneDecl):
-            if decl.board is not None and decl.name not in read:  # (a name declared twice: its first)
+            family = self.layout.zone_families.get(decl.name)
+            if decl.board is not None and family is not None and family.bounded and decl.name not in read:
                 read.add(decl.name)
                 self.layout.set_board(decl.name, board_of(decl.board, self.symbols.constants, self.layout, self.diag))
 

@@ -169,6 +169,14 @@ class ToSyntax(EventsToSyntax):
         text = str(name)[1:-1] if name.type == "STRING" else str(name)  # a name with spaces is quoted
         return s.BoardShape(self._pos(meta), None, None, s.Name(self._tok(name), text), self._hex(word))
 
+    def grid_word(self, meta, items):
+        """`grid WORD` alone: no grid is that (an open grid of hexes is not provided; `grid hex`
+        is the likely slip)."""
+        word = items[0]
+        raise RulesSyntaxError(Diagnostic(self._tok(word), f"unexpected {str(word)!r} after `grid`",
+                                          "a board is `grid W by H` or `grid of COMPONENT`, `hex` after either for "
+                                          "hexes (`grid 7 by 7 hex`); `grid` alone is an open grid of squares"))
+
     def grid_side(self, meta, items):
         """A side: a number, or the name of a constant or an option."""
         token = items[0]
