@@ -111,10 +111,12 @@ def playthrough(program: Program, heard: frozenset[str] = frozenset(),
     def play(st) -> None:
         ended(st, main, st, st.envs[0])
 
-    def frames_run(st) -> None:
-        """A state's frames run from the top down, each block's statements from the frame's `pc`
-        and what its kind does at its end (the next items of a loop, the next turns), everything
-        they start running in place, until the game ends or stops again."""
+    def rest(st) -> None:
+        """A stopped state played on from its frames to its end or next stop: the frames run from
+        the top down, each block's statements from the frame's `pc` and what its kind does at its
+        end (the next items of a loop, the next turns), everything they start running in place.
+        (One function, not `ended` around a loop: an explicit game, the adapter's, comes here at
+        every node.)"""
         frames = st.frames
         try:
             while frames:
@@ -123,28 +125,22 @@ def playthrough(program: Program, heard: frozenset[str] = frozenset(),
                     running_from_frames(frames)
                 stop = resumes[frame.block](st, frame)
                 if stop is not None:
-                    left = stop.frames
-                    outer = left[-1]
-                    if outer[0] == frame.block and outer[2] is st.envs[frame.env]:
-                        # stopped again inside this frame's block (a deal's next draw, the next
-                        # seat's turn in its loop, the next turn): the frame stays, at its new
-                        # place, the frames inside it on top
-                        frame.pc, frame.items, frame.index = outer[1], outer[3], outer[4]
-                        if len(left) > 1:
-                            del left[-1]
-                            stopped(st, stop)
-                        return
-                    frames.pop()  # the frames on the way out are this one's now
-                    stopped(st, stop)
+                    # stopped inside this frame's block (a deal's next draw, the next seat's turn
+                    # in its loop, the next turn): the entry moved the frame to its new place, and
+                    # the frames inside it go on top
+                    if stop.frames:
+                        stopped(st, stop)
                     return
                 frames.pop()
+        except GameEnded as end:
+            apply.end_game(st, end.ending)
+        except SnowrulesError:
+            raise
+        except fuse.PYTHON_ERRORS as error:
+            raise fuse.rules_error(error, position, "while the game ran") from None
         finally:
             if counted:
                 reactions_running[0] = free_action_running[0] = 0
-
-    def rest(st) -> None:
-        """A stopped state played on from its frames (`frames_run`) to its end or next stop."""
-        ended(st, frames_run, st)
 
     # The counts the generated code keeps of the reactions and free actions running, read from
     # the frames when a stopped game goes on from them, as the VM reads them (reactions.dispatch:
@@ -251,8 +247,8 @@ class _Builder(ChoiceTemplates, EventTemplates, StopTemplates):
             more, ns, _ = fuse.block_code(native)
             namespace.update(ns)
             return lines + more
-        return lines + self.stopping(f"{int(block.id)}, {int(pc)}", loop,
-                                     lambda: self.step_lines(block.steps[pc], namespace))
+        return lines + self.stopping(block.id, pc, loop,
+                                     lambda: self.step_lines(block.steps[pc], namespace, (block, pc, loop)))
 
     def value(self, fn, namespace: dict) -> str:
         src, ns = fuse.expression(fn)
@@ -264,7 +260,9 @@ class _Builder(ChoiceTemplates, EventTemplates, StopTemplates):
         namespace[name] = value
         return name
 
-    def step_lines(self, step, ns: dict) -> list[str]:
+    def step_lines(self, step, ns: dict, where: tuple | None = None) -> list[str]:
+        """A step's lines; `where`: its block, pc and frame's loop (see `statement_lines`), for an
+        `if` whose single-step branches run at their slots in its block (`branch_lines`)."""
         kind = type(step)
         if kind is PushBlock:
             lines = [] if step.phase is None else [
@@ -276,9 +274,9 @@ class _Builder(ChoiceTemplates, EventTemplates, StopTemplates):
             lines = []
             for number, (cond, block) in enumerate(step.branches):
                 lines += [f"{'if' if number == 0 else 'elif'} {self.value(cond, ns)}:",
-                          *fuse.indent(self.checked(self.call(block, ns)))]
+                          *fuse.indent(self.branch_lines(block, where, ns))]
             if step.otherwise is not None:
-                otherwise = self.checked(self.call(step.otherwise, ns))
+                otherwise = self.branch_lines(step.otherwise, where, ns)
                 lines += (["else:"] if lines else ["if True:"]) + fuse.indent(otherwise)
             return lines
         # Loops count their rounds against the game's step budget, as native loops do (budget.py).
@@ -354,15 +352,35 @@ class _Builder(ChoiceTemplates, EventTemplates, StopTemplates):
                     *fuse.indent([*self.on_stop, "return _r"])]
         raise _NotPlayable(kind.__name__)
 
-    def turns_lines(self, step: TurnsStep, ns: dict, done: str | None = None) -> list[str]:
+    def branch_lines(self, branch: int, where: tuple | None, ns: dict) -> list[str]:
+        """An `if`'s branch: a call of its block, or, for a branch of a single step that has a
+        slot in the `if`'s block (steps.IfStep.inline), the step's lines in place, a stop there
+        keeping the `if`'s frame at the slot (a stop inside what the step ran, after the `if`),
+        as a resume entry's slot resumes it: no function called, no frame of the branch's own."""
+        block, pc, loop = where if where is not None else (None, None, "")
+        slot = None if block is None else _slot_of(block, pc, self.program.blocks[branch])
+        if slot is None:
+            return self.checked(self.call(branch, ns))
+        inlined = block.steps[slot]
+        outer = self.on_stop
+        self.on_stop = outer[1:]  # the `if`'s own frame is the slot's
+        try:
+            return [fuse.mark(block.positions[slot], ns),
+                    *self.stopping(block.id, slot, loop, lambda: self.step_lines(inlined.step, ns), inlined.after)]
+        finally:
+            self.on_stop = outer
+
+    def turns_lines(self, step: TurnsStep, ns: dict, done: str | None = None,
+                    body: Callable[[], list[str]] | None = None) -> list[str]:
         """`each turn:` / `rounds N:` as TurnsStep and the VM's end of a turns block run it: each
         turn numbered, checked against the limit (evaluated before each turn, as the VM does at
         the end of the one before) and the budget, started, played. `done` names the number of
-        the turn last played (`end_of_block_lines`); None: none yet."""
+        the turn last played (`end_of_block_lines`); None: none yet. `body`: the turn's lines in
+        place (a resume entry's), rather than a call of its block."""
         block = self.program.blocks[step.block]
         turn, counter = done or fuse.fresh(), int(self.program.turn_counter)
         started = self.bound(apply.start_turn, ns)
-        body = self.call(step.block, ns)
+        played = self.in_loop(self.call(step.block, ns), None, turn, ns) if body is None else body()
         limit = None if block.limit is None else self.bound(block.limit, ns)
         fail, where = self.bound(budget.over_budget, ns), self.bound(block.position, ns)
         lines = ([] if done else [f"{turn} = 0"]) + ["while True:", f"    {turn} += 1"]
@@ -371,7 +389,7 @@ class _Builder(ChoiceTemplates, EventTemplates, StopTemplates):
             lines += [f"    {count} = {limit}(st, env)", f"    if {count} is not None and {turn} > {count}: break"]
         # the turns themselves are bounded by their number (the rounds of the loops in them are charged)
         lines += [f"    if {turn} > st.max_steps: {fail}({where}, st.max_steps)",
-                  f"    {started}(st, {counter}, {turn})", *fuse.indent(self.in_loop(body, None, turn, ns))]
+                  f"    {started}(st, {counter}, {turn})", *fuse.indent(played)]
         return (self.paused_lines(block, turn, ns) if done else []) + lines + \
             fuse.indent(self.paused_lines(block, turn, ns))
 
@@ -422,6 +440,19 @@ class _Builder(ChoiceTemplates, EventTemplates, StopTemplates):
         lines = self.final_lines(lines, namespace)
         return _entry_function(self.module, lines, namespace, routine.env_size, routine.slots["this"],
                                routine.slots["me"])
+
+
+def _slot_of(block, pc: int, branch) -> int | None:
+    """The slot in `block` where the single step of `branch`, a branch of the `if` at `pc`, runs
+    (steps.IfStep.inline), or None."""
+    single = branch.single
+    if single is None:
+        return None
+    for slot in range(block.size + 1, len(block.steps)):
+        inlined = block.steps[slot]
+        if inlined is not None and inlined.step is single and inlined.after == pc + 1:
+            return slot
+    return None
 
 
 SMALL_ENVIRONMENT = 12  # an effect's environment of at most this many slots is written as a list display

@@ -30,6 +30,28 @@ from snowrules.model.values import Frame
 Run = Callable[[object, list], None]
 
 KEPT_LOOP = ", frame.items, frame.index"  # a resume entry's statements stop with their frame's loop
+# A stop in a resume entry's next items, passes or turns: the block's own function added the
+# frame of the block it stopped in, the one resumed, which takes its place (and a loop's position).
+RESUMED_FRAME_MOVED = ("_f = _r.frames.pop()", "frame.pc, frame.items, frame.index = _f[1], _f[3], _f[4]")
+
+
+def at_position(index: str) -> str:
+    """`loop` for the statements of a resume entry's next items or turns (`end_of_block_lines`),
+    run in place: the resumed frame moved to them at a stop, its position now `index` (generated
+    text)."""
+    return f"{KEPT_LOOP}; frame.index = {index}"
+
+
+def frame_line(block: int, pc: int, after: int, loop: str) -> str:
+    """The line that adds a statement's frame to a stop returned through it: statement `pc` of
+    `block`, asked again there (`Stopped.again`: the stopped decision itself) or gone on at `after`.
+    In a resume entry (`loop` KEPT_LOOP, or `at_position`), the resumed frame itself is moved there
+    instead: no frame made, and nothing for the caller to compare (an explicit game stops at every
+    node)."""
+    if loop.startswith(KEPT_LOOP):
+        return f"frame.pc = {pc} if _r.again else {after}{loop[len(KEPT_LOOP):]}"
+    place = f"{pc}" if after == pc + 1 else f"{pc} if _r.again else {after - 1}"
+    return f"_r.at({block}, {place}, env{loop})"
 
 
 class StopTemplates:
@@ -42,14 +64,17 @@ class StopTemplates:
     stoppable: bool
     on_stop: list[str]
 
-    def stopping(self, place: str, loop: str, make: Callable[[], list[str]]) -> list[str]:
-        """A statement's lines (`make()`), generated with its frame (`place`: its block and pc,
-        generated text; `loop`: the frame's loop, see KEPT_LOOP) added to any stop returned
-        through them (a stoppable build's only; steps.Stopped.at)."""
+    def stopping(self, block: int, pc: int, loop: str, make: Callable[[], list[str]],
+                 after: int | None = None) -> list[str]:
+        """A statement's lines (`make()`), generated with its frame (statement `pc` of `block`;
+        `loop`: the frame's loop, see KEPT_LOOP; `after`: where the frame goes on once the
+        statement is done, when not at `pc + 1`: an `if`'s slot goes on after the `if`) added to
+        any stop returned through them (a stoppable build's only; steps.Stopped.at). In a resume
+        entry (`loop` KEPT_LOOP) the frame is the one resumed, and its place is updated in it."""
         if not self.stoppable:
             return make()
         outer = self.on_stop
-        self.on_stop = [f"_r.at({place}, env{loop})", *outer]
+        self.on_stop = [frame_line(int(block), int(pc), int(pc) + 1 if after is None else int(after), loop), *outer]
         try:
             return make()
         finally:
@@ -101,14 +126,19 @@ class StopTemplates:
             lines.append(f"if pc > {int(block.size)}:")
             for pc, inlined in slots:
                 # a stop at the slot's step stays there; one inside what it ran goes on after the `if`
-                place = f"{int(block.id)}, {int(pc)} if _r.again else {int(inlined.after) - 1}"
                 lines += [f"    if pc == {int(pc)}:", f"        {fuse.mark(block.positions[pc], ns)}",
                           *fuse.indent(fuse.indent(self.stopping(
-                              place, KEPT_LOOP, lambda inlined=inlined: self.step_lines(inlined.step, ns)))),
+                              block.id, pc, KEPT_LOOP, lambda inlined=inlined: self.step_lines(inlined.step, ns),
+                              inlined.after))),
                           f"        pc = {int(inlined.after)}"]
         for pc in range(block.size):
             lines += [f"if pc <= {int(pc)}:", *fuse.indent([*self.statement_lines(block, pc, ns, KEPT_LOOP), "pass"])]
-        lines += [fuse.mark(block.position, ns), *self.end_of_block_lines(block, ns)]  # its errors at the block
+        # its errors at the block; a stop in its next items, passes or turns is the frame's new place
+        outer, self.on_stop = self.on_stop, list(RESUMED_FRAME_MOVED)
+        try:
+            lines += [fuse.mark(block.position, ns), *self.end_of_block_lines(block, ns)]
+        finally:
+            self.on_stop = outer
         lines = self.final_lines(lines, ns)
         name = fuse.fresh("_resume")
         return self.module.define(name, f"def {name}(st, frame):\n" + "\n".join(fuse.indent(lines)), ns)
@@ -130,17 +160,31 @@ class StopTemplates:
                     *budget.charge_lines(f"len({items}) - frame.index - 1", where, fail),
                     f"for {at} in range(frame.index + 1, len({items})):",
                     *binding,
-                    *fuse.indent(self.in_loop(self.call(block.id, ns), items, at, ns))]
+                    *fuse.indent(self.body_in_place(block, at_position(at), ns))]
         if kind is WHILE:
             return [f"while {self.value(block.cond, ns)}:",
-                    *fuse.indent(self.checked(self.call(block.id, ns))),
+                    *fuse.indent(self.body_in_place(block, KEPT_LOOP, ns)),
                     *fuse.indent(budget.charge_lines("1", where, fail))]
         if kind is TURNS:
             turn = fuse.fresh()
-            return [f"{turn} = frame.index", *self.turns_lines(TurnsStep(block.id), ns, done=turn)]
+            return [f"{turn} = frame.index", *self.turns_lines(
+                TurnsStep(block.id), ns, done=turn, body=lambda: self.body_in_place(block, at_position(turn), ns))]
         if kind is ROUTINE:
             return ["st.envs.pop()"]
         return []
+
+    def body_in_place(self, block, loop: str, ns: dict) -> list[str]:
+        """The statements of a resume entry's block again, for its next items, passes or turns:
+        in place rather than a call of the block's function, a stop there moving the resumed frame
+        (`loop`: KEPT_LOOP, or `at_position` for a loop's or turns' position)."""
+        outer, self.on_stop = self.on_stop, []
+        try:
+            lines: list[str] = []
+            for pc in range(block.size):
+                lines += self.statement_lines(block, pc, ns, loop)
+            return lines or ["pass"]
+        finally:
+            self.on_stop = outer
 
     def answered_together_lines(self, step: ChooseStep, ns: dict) -> list[str]:
         """A simultaneous decision of several items a seat, in a stoppable build: the seats'

@@ -242,6 +242,12 @@ class Game:
     def _run(self, st: State) -> None:
         """Run a stopped state on to its next stop: as generated code from its frames when the
         program can stop there (compile/playthrough.py, `stoppable`), else on the VM."""
+        if st.sink is None and st.decide is None:  # the commonest: nobody listens (an explicit game at each node)
+            quiet = self._quiet_stopping
+            if quiet:
+                st.paused = False
+                quiet.rest(st)
+                return
         stopping = self._stopping(st)
         if stopping is None:
             run(self.program, st)
@@ -251,13 +257,11 @@ class Game:
 
     def _stopping(self, st: State):
         """The program built to run `st` as generated code that stops at each decision nobody
-        answers in place (or at the end of the turn a scenario looks at), or None: an agent
-        answering from inside the run (which may look at the frames) runs on the VM, as does a
-        program that cannot be generated (nested too deeply to build). So does an explicit game
-        (the OpenSpiel adapter's): its generated code stops at each draw too, but a game that
-        stops at every node runs there at 0.75-0.95 of the VM's speed (tools/bench_stops.py
-        --explicit), and the adapter's speed is a target of its own."""
-        if st.decide is not None or st.explicit:
+        answers in place (or at the end of the turn a scenario looks at; in an explicit game, the
+        OpenSpiel adapter's, at each chance draw too), or None: an agent answering from inside the
+        run (which may look at the frames) runs on the VM, as does a program that cannot be
+        generated (nested too deeply to build)."""
+        if st.decide is not None:
             return None
         if st.sink is None:  # the common case, at every decision: one build, kept
             quiet = self._quiet_stopping
