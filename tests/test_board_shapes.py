@@ -326,3 +326,12 @@ def test_a_square_west_of_the_origin_is_refused_at_the_name_when_the_schema_lets
     folder = _changed(tmp_path, [BAD[-1][:3], ("components/board.yaml", "{dx: 2, dy: 0}", "{dx: -1, dy: 0}")])
     _refused(capsys, folder, "rules.sr", "grid of hexagon", 34,
              "`grid of hexagon`: its square (-1,0) lies west or south of (0,0)")
+
+
+def test_the_hex_game_passes_openspiels_checks():
+    """Through the adapter (cells offered numbered by position: the toy game declares no ids)."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from snowrules.adapters.openspiel import load_game
+    game = load_game(str(HEX))
+    assert game.new_initial_state().legal_actions() == list(range(19))
+    pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
