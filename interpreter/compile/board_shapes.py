@@ -8,8 +8,9 @@ squares are (model/grid_zones.py's pieces_of: whole numbers, distinct, within re
 board's shape is written in the same YAML, checked by the same schema, as a tile's; a square
 west or south of (0, 0) is refused, since a board's cells are counted from its south-west corner.
 
-A mistake is reported at the side or the name and the zone gets a board of one cell, so that
-the rest of the rules is still checked without a second report about the same board.
+A mistake is reported at the side or the name and the zone gets a board of one cell (of a hex
+when `hex` is written), so that the rest of the rules is still checked without a second report
+about the same board.
 """
 from __future__ import annotations
 
@@ -26,7 +27,6 @@ from snowrules.model.layout import Layout
 
 SIZE_CODE = "SR720"   # a side named that is no constant or option, or is not a whole number
 SHAPE_CODE = "SR721"  # `grid of` a component that is not there, has no squares, or lies off (0, 0)
-ONE_CELL = Board(1, 1)
 
 
 def too_many_cells(width: int, height: int) -> str:
@@ -35,21 +35,25 @@ def too_many_cells(width: int, height: int) -> str:
 
 def board_of(shape: s.BoardShape, constants: dict[str, tuple[Any, Any]], layout: Layout,
              diag: Diagnostics) -> Board:
-    """The board a declaration describes, for this game's constants and options; ONE_CELL after
+    """The board a declaration describes, for this game's constants and options; one cell after
     a mistake (reported)."""
-    if shape.of is not None:
-        return _shaped(shape, layout, diag)
+    board = _shaped(shape, layout, diag) if shape.of is not None else _sized(shape, constants, diag)
+    return board if board is not None else _board(1, 1, shape.hexagonal, None, "")
+
+
+def _sized(shape: s.BoardShape, constants: dict[str, tuple[Any, Any]], diag: Diagnostics) -> Board | None:
+    """`grid W by H`: its sides read and checked; None after a mistake (reported)."""
     sides = []
     for node, what in ((shape.width, "width"), (shape.height, "height")):
         side = _side(node, what, constants, diag)
         if side is None:
-            return ONE_CELL
+            return None
         sides.append(side)
     width, height = sides
     if width * height > MAX_BOARD_CELLS:
         diag.error(shape.pos, too_many_cells(width, height),
                    f"a bounded grid zone holds at most {MAX_BOARD_CELLS:,} cells (100 by 100)", code="SR708")
-        return ONE_CELL
+        return None
     return _board(width, height, shape.hexagonal, None, "")
 
 
@@ -76,7 +80,7 @@ def _side(node: s.Node, what: str, constants: dict[str, tuple[Any, Any]], diag: 
     return value
 
 
-def _shaped(shape: s.BoardShape, layout: Layout, diag: Diagnostics) -> Board:
+def _shaped(shape: s.BoardShape, layout: Layout, diag: Diagnostics) -> Board | None:
     """The board of a component's squares (its first copy's), as laid at (0, 0) unturned."""
     name, names = shape.of.name, layout.component_names
     cid = next((c for c, n in enumerate(names) if n == name), None)
@@ -84,18 +88,18 @@ def _shaped(shape: s.BoardShape, layout: Layout, diag: Diagnostics) -> Board:
         diag.error(shape.of.pos, f"`grid of {name}`: no component is named {name!r}",
                    suggest(name, sorted(set(names))) or "name a component whose `squares:` are the board's cells",
                    code=SHAPE_CODE)
-        return ONE_CELL
+        return None
     if layout.fields.get(SQUARES, [None] * len(names))[cid] is None:
         diag.error(shape.of.pos, f"`grid of {name}`: {name} has no `squares:` to be the board's cells",
                    "list the cells in its entry: `squares: [{dx: 0, dy: 0}, {dx: 1, dy: 0}, ...]`", code=SHAPE_CODE)
-        return ONE_CELL
+        return None
     offsets = [square.offset for square in layout.pieces[cid].squares]
     west = [cell for cell in offsets if cell[0] < 0 or cell[1] < 0]
     if west:
         diag.error(shape.of.pos, f"`grid of {name}`: its square ({west[0][0]},{west[0][1]}) lies west or south "
                    "of (0,0)", "a board's cells are counted from its south-west corner, (0,0): dx and dy 0 or more",
                    code=SHAPE_CODE)
-        return ONE_CELL
+        return None
     width = 1 + max(cell[0] for cell in offsets)
     height = 1 + max(cell[1] for cell in offsets)
     return _board(width, height, shape.hexagonal, tuple(Cell(*cell) for cell in offsets), name)
