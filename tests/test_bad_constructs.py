@@ -176,6 +176,21 @@ ROWS = [
     Misuse("a placement far from the grid's origin", "tiles", "rules.sr", "move tile to table at spot",
            "move tile to table at {cell: {x: 5000, y: 0}, rotation: 0}", "move tile to table at {cell", 13,
            "the cell (5000,0) is farther than 1000 cells from the grid's origin", "SR708"),
+    # bounded grid zones whose size or shape is read (compile/board_shapes.py)
+    Misuse("a board's side naming no constant or option", "board", "rules.sr", "zone board shared public grid 5 by 4",
+           "zone board shared public grid size by 4", "grid size by 4", 31,
+           "a board's width is a number or a constant's or option's name; 'size' is neither", "SR720"),
+    Misuse("a board's side that is no whole number", "board", "rules.sr", "zone board shared public grid 5 by 4",
+           'constant rows = "two"\nzone board shared public grid 5 by rows', "grid 5 by rows", 36,
+           "a board's height is a whole number; rows is 'two'", "SR720"),
+    Misuse("a board's side from a constant, too large", "board", "rules.sr", "zone board shared public grid 5 by 4",
+           "constant rows = 5000\nzone board shared public grid 5 by rows", "grid 5 by rows", 36,
+           "a board's height is 1 to 1000 cells, not 5000 (rows)", "SR708"),
+    Misuse("`grid of` a component that is not there", "hex_board", "rules.sr", "grid of hexagon hex",
+           "grid of hexagons hex", "grid of hexagons", 34, "no component is named 'hexagons'", "SR721"),
+    Misuse("a direction a hex board does not have", "hex_board", "rules.sr", "where run(board, c, d, p)",
+           'where run(board, c, "n", p)', 'run(board, c, "n", p)', 71,
+           "run(): 'n' is not a direction of a hex board", "SR499"),
 ]
 
 # ---- issue 27 item 4: `let` in defines, fractions added and compared, first_nonempty (each define

@@ -15,6 +15,7 @@ DOC = Path(__file__).resolve().parent.parent / "docs" / "language.md"
 
 EXAMPLES = {   # section heading: how each of its ```snowrules blocks parses, in order
     "## Grids": ["rules", "rules"],
+    "## Boards": ["rules", "rules"],
     "## Drawing a grid zone": [],
     "## Events and reactions": ["rules"],
     "## Costs": ["statements"],

@@ -16,8 +16,8 @@ winners share +1 and the others share -1, which is zero-sum.
 Information states have perfect recall: each seat's whole sequence of observations (what it saw
 change, what it was asked, what it chose; see Recall), noted only when asked for (see
 SnowrulesState.recall_now), except what a decision declares its chooser remembers of the answer
-(`remembered as`, adapters/picks.py). A `choose exactly N` with declared ids is asked item by
-item (picks.py). Observation strings are its view now.
+(`remembered as`, adapters/picks.py). A `choose exactly N` with declared ids (and `up to N`
+with an id of done) is asked item by item (picks.py). Observation strings are its view now.
 Both are also tensors of a fixed size (adapters/tensors.py), made only when asked for.
 
 OpenSpiel players are seats: a variant giving a player several seats shows one player per seat.
@@ -308,7 +308,7 @@ class SnowrulesState(pyspiel.State):
             return [], []
         index = seats.index(player)
         return self._node_ids()[index][0], pending.options[index] if self._picking is None \
-            else self._picking.each[index].left()
+            else self._picking.each[index].offered()
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """pyspiel's `State.legal_actions`, answered in Python. Through pyspiel, a Python state's

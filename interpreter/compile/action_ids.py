@@ -57,6 +57,7 @@ class ActionIdCheck:
         self._count("max_game_length", 0)
         if None in limits.values():
             return
+        self._done(limits["choice"])
         fixed = list(self._fixed_options(nodes))
         for key, (_, _, _, position) in self.interface.items():
             if key[0] not in limits:
@@ -130,6 +131,17 @@ class ActionIdCheck:
             self._fail(key, self.interface[key][3], f"a count must be a whole number, not {value!r}")
             return None
         return value
+
+    def _done(self, limit: int) -> None:
+        """`done:`, the id with which a seat stops picking an `up to N` decision's items early
+        (adapters/picks.py): a whole number below `distinct`, like any choice's id."""
+        key = ("done",)
+        if key not in self.interface:
+            return
+        ok, done = self._evaluate(key)
+        if ok and (type(done) is not int or not 0 <= done < limit):
+            self._fail(key, self.interface[key][3], f"the id of done is {done!r}, not one of 0..{limit - 1}",
+                       "ids must be below `distinct`")
 
     def _id(self, group: str, kind: str, value: Any, limit: int | None) -> int | None:
         key = (group, kind)

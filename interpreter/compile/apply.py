@@ -259,7 +259,7 @@ class GridMoves:
         self.names = layout.component_names
         self.zones = layout.zones
         self.seat_names = layout.seat_names
-        self.bounds = layout.grid_bounds
+        self.boards = layout.boards
         self._east: dict[Cell, Placement] = {}  # a board's cell -> the placement there, turned east
 
     def _zone(self, index: int) -> str:
@@ -293,7 +293,7 @@ class GridMoves:
         grid = st.grids.get(b)
         if grid is None:
             self._fail(rule, f"`at` a spot needs a grid zone; {self._zone(b)} is not one")
-        if b in self.bounds:
+        if b in self.boards:
             pair = cell_pair(spot)
             if pair is not None:  # a cell of a board
                 self._place_on_cell(st, c, b, grid, Cell(*pair), rule)
@@ -358,11 +358,11 @@ class GridMoves:
 
     def _on_board(self, c: int, b: int, cells: tuple[Cell, ...], rule: str) -> None:
         """Every cell the piece would cover on a bounded grid zone must be on the board."""
-        width, height = self.bounds[b]
+        board = self.boards[b]
         for cell in cells:
-            if not (0 <= cell.x < width and 0 <= cell.y < height):
+            if not board.holds(cell.x, cell.y):
                 self._fail(rule, f"{self.names[c]} cannot go to {self._zone(b)} at {cell}: the cell is off "
-                           f"the board, whose cells are (0,0) to ({width - 1},{height - 1})")
+                           f"the board, {board.extent()}")
 
     def turn(self, st, c: int | None, degrees: int, rule: str) -> None:
         """`turn c by DEGREES`: an uncovered component of a grid zone turned clockwise so that it

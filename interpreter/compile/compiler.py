@@ -15,7 +15,7 @@ from typing import Any
 
 from snowrules.compile.action_ids import check_action_ids
 from snowrules.compile.automa import automa_takes_part
-from snowrules.compile.counter_texts import compile_counter_texts
+from snowrules.compile.board_shapes import board_of
 from snowrules.compile.expressions import ExpressionCompiler
 from snowrules.compile.field_kinds import merged, table_field_kinds, value_kind
 from snowrules.compile.free_actions import FreeActionCompiler, FreeActionTable, phase_names
@@ -207,9 +207,10 @@ class _Compiler:
                                 f"declare it `zone {decl.name} ... public grid`")
             if self._declare(decl.name, decl.pos):
                 layout.add_zone(ZoneFamily(decl.name, decl.per_player, self._indexes(decl), decl.visibility,
-                                           grid=decl.grid, unordered=decl.unordered, bounds=decl.bounds))
+                                           grid=decl.grid, unordered=decl.unordered, bounded=decl.board is not None))
         if layout.grid_zones:
             self._grid_pieces()
+            self._boards()
         layout.add_counter(CounterFamily("turn", False, [], 0, None))
         for decl in self._of(s.CounterDecl):
             if self._declare(decl.name, decl.pos):
@@ -295,6 +296,15 @@ class _Compiler:
                 fn, _ = self.exprs.compile(expression, scope)
                 self.symbols.expressions[(index, field)] = (fn, scope.slots, slots["me"], slots["this"])
         self.symbols.expressions_ready = True
+
+    def _boards(self) -> None:
+        """Each bounded grid zone's board, its size or shape read for this game (board_shapes.py)."""
+        read: set[str] = set()  # (a name declared twice: the first declaration's, the one declared)
+        for decl in self._of(s.ZoneDecl):
+            family = self.layout.zone_families.get(decl.name)
+            if decl.board is not None and family is not None and family.bounded and decl.name not in read:
+                read.add(decl.name)
+                self.layout.set_board(decl.name, board_of(decl.board, self.symbols.constants, self.layout, self.diag))
 
     def _grid_pieces(self) -> None:
         """Every component's squares, for the grid zones (model/grid_zones.py): problems at the

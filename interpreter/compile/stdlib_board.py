@@ -3,7 +3,12 @@
 Each is one registry entry (library.py), as in stdlib.py, which imports this module. The
 geometry is model/grid_board.py's (on model/grid.py's grid); a cell is the record `{x, y}` of
 model/grid_zones.py. Every read is constant time or walks one line: the board's cells, lines and
-neighbours are made once per board size and shared by every game.
+neighbours are made once per board (compile/board_shapes.py) and shared by every game.
+
+A hex board has its own directions and adjacency (model/grid_board.py: HEX_DIRECTIONS), so a
+direction or adjacency is checked against the board's own table: while compiling when it is
+written out and the zone is named (against both tables when the zone is computed), else when
+the game runs.
 
 What is checked where: a zone named in the rules that is not a bounded grid zone, and a direction
 or adjacency written as a text, are reported at the argument while compiling; a computed zone, a
@@ -12,24 +17,27 @@ cell off the board and a computed direction that is not one, when the game runs,
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
 
 from snowrules.compile.closures import fail
 from snowrules.compile.library import Call, Overload, function, register
 from snowrules.compile.scope import family_name, suggest
 from snowrules.language import syntax as s
 from snowrules.model import kinds as t
-from snowrules.model.grid import ADJACENCY, DIRECTIONS
-from snowrules.model.grid_board import Board, first_free, flanked, flanked_on, flanking, piece_at, run_length
+from snowrules.model.grid import ADJACENCY
+from snowrules.model.grid_board import (
+    HEX_ADJACENCY,
+    Board,
+    first_free,
+    flanked,
+    flanked_on,
+    flanking,
+    piece_at,
+    run_length,
+)
 from snowrules.model.grid_zones import cell_pair
 
 CELLS = t.list_of(t.RECORD)
-
-
-@lru_cache(maxsize=16)
-def board_of_size(width: int, height: int) -> Board:
-    """The one `Board` of a size, shared by every game and configuration that has one."""
-    return Board(width, height)
+SQUARE, HEX = Board(1, 1), Board(1, 1, hexagonal=True)  # the words each kind of board knows
 
 
 def _board(call: Call) -> Callable:
@@ -38,14 +46,13 @@ def _board(call: Call) -> Callable:
     zone, node, layout = call.args[0], call.node.args[0], call.compiler.layout
     name = family_name(node)
     family = layout.zone_families.get(name) if name else None
-    if family is not None and family.bounds is None:
-        boards = [f.name for f in layout.zone_families.values() if f.bounds is not None]
+    if family is not None and not family.bounded:
+        boards = [f.name for f in layout.zone_families.values() if f.bounded]
         what = "an open grid zone" if family.grid else "not a grid zone"
         call.error(f"{call.node.name}() needs a bounded grid zone; {name!r} is {what}",
                    suggest(name, boards) or f"declare it `zone {name} ... grid 8 by 8` (its columns by its rows)",
                    argument=0)
-    position, zones, seats, bounds = call.position, layout.zones, layout.seat_names, layout.grid_bounds
-    boards = {z: board_of_size(*size) for z, size in bounds.items()}
+    position, zones, seats, boards = call.position, layout.zones, layout.seat_names, layout.boards
 
     def board_of(st, env):
         z = zone(st, env)
@@ -67,27 +74,48 @@ def _cell(call: Call, index: int) -> Callable:
         if pair is None:
             fail(position, f"{name}() needs a cell, a record {{x: 0, y: 0}}, not {value!r}")
         if not board.holds(*pair):
-            fail(position, f"{name}(): the cell ({pair[0]},{pair[1]}) is off the board, whose cells are "
-                           f"(0,0) to ({board.width - 1},{board.height - 1})")
+            fail(position, f"{name}(): the cell ({pair[0]},{pair[1]}) is off the board, {board.extent()}")
         return pair
     return cell
 
 
-def _word(call: Call, index: int, words: dict, what: str) -> Callable:
-    """A direction or adjacency argument: a text among `words`, checked while compiling when it
-    is written out, else when the game runs."""
-    fn, node, position = call.args[index], call.node.args[index], call.position
-    listed = ", ".join(f'"{w}"' for w in words)
-    if isinstance(node, s.Literal) and isinstance(node.value, str) and node.value not in words:
-        call.error(f"{call.node.name}(): {node.value!r} is not {what}", suggest(node.value, list(words))
-                   or f"{what} is one of {listed}", argument=index)
+def _named_board(call: Call) -> Board | None:
+    """The board of the zone the first argument names in the rules (every instance of a family
+    has the same board), or None when it is computed or not a bounded grid zone."""
+    layout = call.compiler.layout
+    family = layout.zone_families.get(family_name(call.node.args[0]) or "")
+    if family is None or not family.bounded:
+        return None
+    return layout.boards.get(family.base)
 
-    def word(st, env) -> str:
+
+def _kind(board: Board) -> str:
+    return "a hex board" if board.hex else "a square board"
+
+
+def _word(call: Call, index: int, table: str, what: str) -> Callable:
+    """A direction or adjacency argument: one of the board's (`table`: its "directions" or its
+    "adjacency"; a hex board's differ from a square one's), checked while compiling when it is
+    written out and the board is named, else when the game runs."""
+    fn, node, position, name = call.args[index], call.node.args[index], call.position, call.node.name
+    board = _named_board(call)
+    if isinstance(node, s.Literal) and isinstance(node.value, str):
+        words = getattr(board, table) if board is not None else {**getattr(SQUARE, table), **getattr(HEX, table)}
+        if node.value not in words:
+            on = f" of {_kind(board)}" if board is not None else ""
+            call.error(f"{name}(): {node.value!r} is not {what}{on}", suggest(node.value, list(words))
+                       or f"{what}{on} is one of {_listed(words)}", argument=index)
+
+    def word(board: Board, st, env) -> str:
         value = fn(st, env)
-        if value not in words:
-            fail(position, f"{call.node.name}(): {value!r} is not {what} ({listed})")
+        if value not in getattr(board, table):
+            fail(position, f"{name}(): {value!r} is not {what} of {_kind(board)} ({_listed(getattr(board, table))})")
         return value
     return word
+
+
+def _listed(words) -> str:
+    return ", ".join(f'"{w}"' for w in words)
 
 
 @function("piece_at", "the piece on top at a cell of a bounded grid zone, or none when the cell is free",
@@ -114,35 +142,46 @@ def _cells(call: Call):
 
 
 @function("directions", 'the directions of an adjacency, clockwise from north: "orthogonal" (n, e, s, w), '
-          '"diagonal" (ne, se, sw, nw) or "all" eight', 'size(directions("orthogonal")) == 4', (t.STR,),
-          t.list_of(t.STR))
+          '"diagonal" (ne, se, sw, nw) or "all" eight; "hex", a hex board\'s six clockwise from north-east '
+          '(ne, e, se, sw, w, nw)', 'size(directions("orthogonal")) == 4', (t.STR,), t.list_of(t.STR))
 def _directions(call: Call):
-    adjacency = _word(call, 0, ADJACENCY, "an adjacency")
-    return lambda st, env: list(ADJACENCY[adjacency(st, env)])
+    fn, node, position = call.args[0], call.node.args[0], call.position
+    words = {**ADJACENCY, "hex": HEX_ADJACENCY["hex"]}  # "all": the eight of a square board
+    if isinstance(node, s.Literal) and isinstance(node.value, str) and node.value not in words:
+        call.error(f"directions(): {node.value!r} is not an adjacency", suggest(node.value, list(words))
+                   or f"an adjacency is one of {_listed(words)}", argument=0)
+
+    def directions(st, env):
+        value = fn(st, env)
+        if value not in words:
+            fail(position, f"directions(): {value!r} is not an adjacency ({_listed(words)})")
+        return list(words[value])
+    return directions
 
 
 @function("neighbours", 'the cells of a bounded grid zone next to a cell: "orthogonal" (up to 4), "diagonal" '
-          '(up to 4) or "all" (up to 8), clockwise from north', 'neighbours(board, c, "all")',
-          (t.ZONE, t.RECORD, t.STR), CELLS)
+          '(up to 4) or "all" (up to 8), clockwise from north; on a hex board "hex" (up to 6, clockwise from '
+          'north-east)', 'neighbours(board, c, "all")', (t.ZONE, t.RECORD, t.STR), CELLS)
 def _neighbours(call: Call):
-    return _cells_along(call, ADJACENCY, "an adjacency", lambda board, cell, kind: board.neighbours(cell, kind))
+    return _cells_along(call, "adjacency", "an adjacency", lambda board, cell, kind: board.neighbours(cell, kind))
 
 
 @function("line", "the cells of a bounded grid zone from the one next to a cell in a direction (n, ne, e, se, "
-          "s, sw, w, nw) up to the edge, nearest first", 'line(board, c, "ne")', (t.ZONE, t.RECORD, t.STR), CELLS)
+          "s, sw, w, nw; on a hex board ne, e, se, sw, w, nw) up to the edge, nearest first", 'line(board, c, "ne")',
+          (t.ZONE, t.RECORD, t.STR), CELLS)
 def _line(call: Call):
-    return _cells_along(call, DIRECTIONS, "a direction", lambda board, cell, direction: board.line(cell, direction))
+    return _cells_along(call, "directions", "a direction", lambda board, cell, direction: board.line(cell, direction))
 
 
-def _cells_along(call: Call, words, what: str, cells_of):
+def _cells_along(call: Call, table: str, what: str, cells_of):
     """A call (board, cell, word) whose answer is the cells `cells_of(board, cell, word)` as
     records: `neighbours` by an adjacency, `line` by a direction."""
-    board_of, cell, word = _board(call), _cell(call, 1), _word(call, 2, words, what)
+    board_of, cell, word = _board(call), _cell(call, 1), _word(call, 2, table, what)
 
     def cells(st, env):
         board = board_of(st, env)[1]
         record = board.record
-        return [record[c] for c in cells_of(board, cell(board, st, env), word(st, env))]
+        return [record[c] for c in cells_of(board, cell(board, st, env), word(board, st, env))]
     return cells
 
 
@@ -150,12 +189,12 @@ def _cells_along(call: Call, words, what: str, cells_of):
           "run ends at a free cell, another's piece or the edge)",
           'run(board, c, "e", p) + run(board, c, "w", p) + 1 >= 4', (t.ZONE, t.RECORD, t.STR, t.PLAYER), t.INT)
 def _run(call: Call):
-    board_of, cell, direction = _board(call), _cell(call, 1), _word(call, 2, DIRECTIONS, "a direction")
+    board_of, cell, direction = _board(call), _cell(call, 1), _word(call, 2, "directions", "a direction")
     seat, owners = call.args[3], call.compiler.layout.fields["owner"]
 
     def run(st, env):
         grid, board = board_of(st, env)
-        return run_length(grid, board.line(cell(board, st, env), direction(st, env)), owners, seat(st, env))
+        return run_length(grid, board.line(cell(board, st, env), direction(board, st, env)), owners, seat(st, env))
     return run
 
 
@@ -163,11 +202,11 @@ def _flanked(call: Call):
     board_of, cell, seat = _board(call), _cell(call, 1), call.args[2]
     owners = call.compiler.layout.fields["owner"]
     if len(call.args) == 4:
-        direction = _word(call, 3, DIRECTIONS, "a direction")
+        direction = _word(call, 3, "directions", "a direction")
 
         def flanked_one_way(st, env):
             grid, board = board_of(st, env)
-            line = board.line(cell(board, st, env), direction(st, env))
+            line = board.line(cell(board, st, env), direction(board, st, env))
             record = board.record
             return [record[c] for c in flanked_on(grid, line, owners, seat(st, env))]
         return flanked_one_way

@@ -95,7 +95,7 @@ def _seen(call: Call, squares: list) -> list:
 def _placements(call: Call):
     grid_of, piece, overlap = _grid(call), call.args[1], call.args[2]
     pieces, position = call.compiler.layout.pieces, call.position
-    zone, bounds = call.args[0], call.compiler.layout.grid_bounds
+    zone, boards = call.args[0], call.compiler.layout.boards
     # (component, spot id) -> the record of a spot that covers nothing: the same spots come back
     # at every decision and every lookahead of a bot, and a record is never changed in place
     made: dict[tuple[int, int], dict] = {}
@@ -137,17 +137,11 @@ def _placements(call: Call):
                 found_for.clear()
             records = found_for[key] = [record(c, spot) for spot in
                                         spot_tuples(grid, pieces, c, PlacementRules(most_covered=most))]
-        size = bounds.get(zone(st, env)) if bounds else None
-        if size is not None:  # a bounded grid zone: only the spots on the board
-            return _on_board(records, size)
+        board = boards.get(zone(st, env)) if boards else None
+        if board is not None:  # a bounded grid zone: only the spots on the board
+            return [r for r in records if all(board.holds(cell["x"], cell["y"]) for cell in r["cells"])]
         return records[:]  # the caller's own list, the records shared (never changed in place)
     return placements
-
-
-def _on_board(records: list[dict], size: tuple[int, int]) -> list[dict]:
-    """The spots whose every cell lies on a board of `size` (its columns and rows)."""
-    width, height = size
-    return [r for r in records if all(0 <= cell["x"] < width and 0 <= cell["y"] < height for cell in r["cells"])]
 
 
 # ---- reading the layout --------------------------------------------------------------------------

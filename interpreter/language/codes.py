@@ -90,6 +90,10 @@ CATALOGUE: tuple[Code, ...] = (
     Code("SR710", "out-of-memory", "a command needed more address space than it allows itself (SNOWRULES_MEMORY_MB)"),
     Code("SR711", "number-too-large", "a whole number written in the rules, YAML or a log, made by `*`, or stored "
          "in a variable or counter, lies beyond +-10**18"),
+    Code("SR720", "board-size-unknown", "a bounded grid zone's side names no constant or option, or one whose value "
+         "is not a whole number"),
+    Code("SR721", "board-shape-invalid", "`grid of NAME` names no component, one without `squares:`, or one with a "
+         "square west or south of (0,0)"),
     Code("SR730", "unread-payment-text", "a payment that never asks its payer has a text (`as \"...\"`): it is never "
          "shown (a warning)"),
     Code("SR731", "component-counter-text", "a counter on components has a text (`as \"...\"`): it reads as part "

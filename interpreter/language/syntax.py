@@ -399,7 +399,19 @@ class ZoneDecl(Node):
     grid: bool
     unordered: bool = False  # `unordered`: the order its components arrived in is never shown
     text: PromptText | None = None  # `as "TEXT"`: how a zone reads to a person (compile/prompt_values.py)
-    bounds: tuple[int, int] | None = None  # `grid W by H`: a bounded board of W columns, H rows
+    board: BoardShape | None = None  # `grid W by H`, `grid of NAME`: a bounded board
+
+
+@dataclass(frozen=True)
+class BoardShape(Node):
+    """A bounded grid zone's board as written: `grid W by H` (each side a number, or a Name of a
+    constant or option, read while compiling), or `grid of NAME` (the cells of the component
+    NAME's squares); `hex` after either makes its cells hexes (model/grid_board.py)."""
+
+    width: Literal | Name | None = None
+    height: Literal | Name | None = None
+    of: Name | None = None
+    hexagonal: bool = False
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,6 @@ from lark import Token, Transformer, v_args
 from snowrules.language import editions
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, Position, RulesSyntaxError
-from snowrules.language.limits import MAX_BOARD_CELLS, MAX_GRID_REACH
 from snowrules.language.names import NAME_HINT, name_problem
 from snowrules.language.prompt_text import read_prompt
 
@@ -111,7 +110,7 @@ class ToSyntax(EventsToSyntax):
         if isinstance(scope, s.PerComponent):
             raise RulesSyntaxError(Diagnostic(scope.pos, "a zone is `per player` or `shared`, not per component",
                                               "only a counter can be `per component`"))
-        bounds = next((o[1] for o in options if isinstance(o, tuple)), None)
+        board = next((o[1] for o in options if isinstance(o, tuple)), None)
         names = {"grid" if isinstance(o, tuple) else o for o in options}
         visibility = next((v for v in ("hidden", "secret") if v in names), "public")
         if "unordered" in names and "grid" in names:
@@ -119,7 +118,7 @@ class ToSyntax(EventsToSyntax):
                                               "a grid shows where each piece lies; leave out `unordered`",
                                               code="SR301"))
         return s.ZoneDecl(self._pos(meta), str(name), index, scope, visibility, "grid" in names,
-                          "unordered" in names, text, bounds)
+                          "unordered" in names, text, board)
 
     def zone_index(self, meta, items):
         return items[0]
@@ -154,23 +153,42 @@ class ToSyntax(EventsToSyntax):
         return "secret"
 
     def grid(self, meta, items):
-        """`grid` (open), or `grid W by H` (a bounded board): ("grid", (W, H))."""
+        """`grid` (open), or a bounded board: ("grid", BoardShape)."""
         return "grid" if not items or items[0] is None else ("grid", items[0])
 
     def grid_size(self, meta, items):
-        """`W by H`: each side 1 to MAX_GRID_REACH, and at most MAX_BOARD_CELLS cells, refused here
-        before anything is made for the board's cells."""
-        width, height = int(items[0]), int(items[1])
-        for token, side, what in ((items[0], width, "width"), (items[1], height, "height")):
-            if not 1 <= side <= MAX_GRID_REACH:
-                raise RulesSyntaxError(Diagnostic(self._tok(token), f"a board's {what} is 1 to {MAX_GRID_REACH} "
-                                                  f"cells, not {side}", code="SR708"))
-        if width * height > MAX_BOARD_CELLS:
-            raise RulesSyntaxError(Diagnostic(self._pos(meta), f"a board of {width} by {height} has "
-                                              f"{width * height:,} cells, more than {MAX_BOARD_CELLS:,}",
-                                              "a bounded grid zone holds at most "
-                                              f"{MAX_BOARD_CELLS:,} cells (100 by 100)", code="SR708"))
-        return width, height
+        """`W by H [hex]`: each side a number or a name, read and checked while compiling
+        (compile/board_shapes.py), before anything is made for the board's cells."""
+        width, height, word = items
+        return s.BoardShape(self._pos(meta), width, height, None, self._hex(word))
+
+    def grid_of(self, meta, items):
+        """`of NAME [hex]` (or `of "NAME"`): the board's cells are the squares of the component NAME."""
+        of, name, word = items
+        self._word(of, "of", "`grid of` a component, or `grid W by H`")
+        text = str(name)[1:-1] if name.type == "STRING" else str(name)  # a name with spaces is quoted
+        return s.BoardShape(self._pos(meta), None, None, s.Name(self._tok(name), text), self._hex(word))
+
+    def grid_word(self, meta, items):
+        """`grid WORD` alone: no grid is that (an open grid of hexes is not provided; `grid hex`
+        is the likely slip)."""
+        word = items[0]
+        raise RulesSyntaxError(Diagnostic(self._tok(word), f"unexpected {str(word)!r} after `grid`",
+                                          "a board is `grid W by H` or `grid of COMPONENT`, `hex` after either for "
+                                          "hexes (`grid 7 by 7 hex`); `grid` alone is an open grid of squares"))
+
+    def grid_side(self, meta, items):
+        """A side: a number, or the name of a constant or an option."""
+        token = items[0]
+        if token.type == "INT":
+            return s.Literal(self._tok(token), int(token))
+        return s.Name(self._tok(token), str(token))
+
+    def _hex(self, word: Token | None) -> bool:
+        if word is None:
+            return False
+        self._word(word, "hex", "`hex` (a board of hexes) or the end of the board's size")
+        return True
 
     def unordered(self, meta, items):
         return "unordered"

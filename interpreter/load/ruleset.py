@@ -397,7 +397,7 @@ class _Reader(ComponentLists):
         places = [(("returns", key), ["returns", key]) for key in ("value", "min", "max", "utility", "sum")
                   if key in returns]
         ids = m.get("action_ids", {})
-        places += [((key,), ["action_ids", key]) for key in ("distinct", "chance_outcomes", "max_game_length")
+        places += [((key,), ["action_ids", key]) for key in ("distinct", "chance_outcomes", "max_game_length", "done")
                    if key in ids]
         places += [((group, kind), ["action_ids", group, kind])
                    for group in ("choice", "chance") for kind in ids.get(group, {})]

@@ -12,42 +12,85 @@ line stop at the first cell that breaks it: `run_length` counts a seat's pieces 
 in a row), `flanked` finds the pieces of other seats that a piece of one seat would close in
 (a run of them ended by a piece of its own: what turns over, or is captured, along a line), and
 `flanking` the free cells where such a piece would close at least one.
+
+Two other boards are the same object with a different table of steps or a hole in it:
+
+- A hex board (`grid W by H hex`) is in **axial coordinates**, pointy-top hexes (redblobgames'
+  "Hexagonal Grids": axial `q` is our x, `r` our y, except that y grows to the north): the six
+  neighbours of (x, y) are e (x+1, y), w (x-1, y), ne (x, y+1), nw (x-1, y+1), se (x+1, y-1) and
+  sw (x, y-1), and each row lies half a cell east of the row below it. A W by H hex board is then
+  a rhombus, and a line in a direction is a straight row of hexes, so that the same
+  walks and the same bit shifts serve both boards: a hex board is a square board whose steps are
+  six of the eight, without n and s.
+- A board of a shape (`grid of NAME`) has the cells of a component's squares: its width and
+  height are the smallest that hold them, and the cells of that rectangle not among them are not
+  on the board (no piece goes there, no line or neighbour reaches them: a line ends at a hole).
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from snowrules.model.grid import ADJACENCY, DIRECTIONS, Cell, Grid
 
+# A hex board's six directions, clockwise from north-east, as axial steps (x east, y north).
+HEX_DIRECTIONS = {"ne": (0, 1), "e": (1, 0), "se": (1, -1), "sw": (0, -1), "w": (-1, 0), "nw": (-1, 1)}
+# A hex board's adjacency: its six neighbours, by either word ("all" reads as on a square board).
+HEX_ADJACENCY = {"hex": tuple(HEX_DIRECTIONS), "all": tuple(HEX_DIRECTIONS)}
+
 
 class Board:
     """A board's geometry: its size, and its cells, neighbours and lines, each made once.
-    Shared by every state of a game (a board never changes size); read it, never change it."""
+    Shared by every state of a game (a board never changes size); read it, never change it.
 
-    def __init__(self, width: int, height: int):
-        self.width, self.height = width, height
+    `hexagonal`: the board's cells are hexes in axial coordinates (see above). `shape`: the cells of
+    the board when it is not the whole W by H rectangle, and `source` what they come from (a
+    component's name, for messages)."""
+
+    def __init__(self, width: int, height: int, hexagonal: bool = False, shape: Iterable[Cell] | None = None,
+                 source: str = ""):
+        self.width, self.height, self.hex = width, height, hexagonal
+        self.directions = HEX_DIRECTIONS if hexagonal else DIRECTIONS
+        self.adjacency = HEX_ADJACENCY if hexagonal else ADJACENCY
+        self.shape = None if shape is None else frozenset(Cell(*c) for c in shape)
+        self.source = source
         # every cell, row by row from the south (y), each row west to east (x): the order in
         # which board games number their cells (row x width + column), and its record {x, y}
-        self.cells = tuple(Cell(x, y) for y in range(height) for x in range(width))
+        self.cells = tuple(Cell(x, y) for y in range(height) for x in range(width)
+                           if self.shape is None or (x, y) in self.shape)
         self.record = {cell: {"x": cell.x, "y": cell.y} for cell in self.cells}
         self._lines: dict[tuple[Cell, str], tuple[Cell, ...]] = {}
         self._all_lines: dict[Cell, tuple[tuple[Cell, ...], ...]] = {}
         self._neighbours: dict[tuple[Cell, str], tuple[Cell, ...]] = {}
-        # The board as a bit mask: cell (x, y) is bit y x W + x, its index in `cells`. A step in
-        # a direction is a shift by dy x W + dx, masked so that nothing wraps round an edge.
-        self.bit = {cell: 1 << index for index, cell in enumerate(self.cells)}
-        self.full = full = (1 << (width * height)) - 1
-        west = sum(self.bit[Cell(0, y)] for y in range(height))
-        east = sum(self.bit[Cell(width - 1, y)] for y in range(height))
-        self.steps = tuple((dy * width + dx, full & ~(west if dx == 1 else east if dx == -1 else 0))
-                           for dx, dy in DIRECTIONS.values())
+        # The board as a bit mask: cell (x, y) is bit y x W + x (a shape's holes are bits no piece
+        # ever sets). A step in a direction is a shift by dy x W + dx, masked so that nothing
+        # wraps round an edge.
+        self.bit = {cell: 1 << (cell.y * width + cell.x) for cell in self.cells}
+        self.at_bit = tuple(Cell(x, y) for y in range(height) for x in range(width))
+        self.full = sum(self.bit.values())
+        west = sum(1 << (y * width) for y in range(height))
+        east = sum(1 << (y * width + width - 1) for y in range(height))
+        everything = (1 << (width * height)) - 1
+        self.steps = tuple((dy * width + dx, everything & ~(west if dx == 1 else east if dx == -1 else 0))
+                           for dx, dy in self.directions.values())
 
     def __repr__(self) -> str:
-        return f"Board({self.width} by {self.height})"
+        return f"Board({self.width} by {self.height}{' hex' if self.hex else ''}" \
+               f"{f' of {self.source}' if self.shape is not None else ''})"
 
     def holds(self, x: int, y: int) -> bool:
-        return 0 <= x < self.width and 0 <= y < self.height
+        """Whether (x, y) is a cell of the board (every read of a cell asks: a rectangle's answer
+        is two comparisons, a shape's one look-up)."""
+        if self.shape is None:
+            return 0 <= x < self.width and 0 <= y < self.height
+        return (x, y) in self.shape
+
+    def extent(self) -> str:
+        """Which cells the board has, as a message about a cell off it says: "whose cells are
+        (0,0) to (4,3)", or those of the component its shape is from."""
+        if self.shape is None:
+            return f"whose cells are (0,0) to ({self.width - 1},{self.height - 1})"
+        return f"whose {len(self.cells)} cells are the squares of {self.source}"
 
     def line(self, cell: Cell, direction: str) -> tuple[Cell, ...]:
         """The cells from the one next to `cell` in `direction` up to the board's edge, nearest
@@ -55,7 +98,7 @@ class Board:
         key = (cell, direction)
         found = self._lines.get(key)
         if found is None:
-            dx, dy = DIRECTIONS[direction]
+            dx, dy = self.directions[direction]
             x, y, cells = cell[0] + dx, cell[1] + dy, []
             while self.holds(x, y):
                 cells.append(Cell(x, y))
@@ -64,23 +107,23 @@ class Board:
         return found
 
     def lines(self, cell: Cell) -> tuple[tuple[Cell, ...], ...]:
-        """The cell's lines in the eight directions (clockwise from north) that hold at least two
-        cells: a line of one cell closes nothing."""
+        """The cell's lines in every direction of the board (clockwise from north, or from
+        north-east on a hex board) that hold at least two cells: a line of one cell closes nothing."""
         found = self._all_lines.get(cell)
         if found is None:
-            found = self._all_lines[cell] = tuple(line for line in (self.line(cell, d) for d in DIRECTIONS)
+            found = self._all_lines[cell] = tuple(line for line in (self.line(cell, d) for d in self.directions)
                                                   if len(line) >= 2)
         return found
 
     def neighbours(self, cell: Cell, adjacency: str) -> tuple[Cell, ...]:
         """The cells of the board next to `cell`: orthogonally (north, east, south, west),
         diagonally (north-east, south-east, south-west, north-west) or "all" eight, clockwise
-        from north."""
+        from north; on a hex board "hex" (or "all"), the six clockwise from north-east."""
         key = (cell, adjacency)
         found = self._neighbours.get(key)
         if found is None:
-            found = self._neighbours[key] = tuple(line[0] for line in (self.line(cell, d) for d in ADJACENCY[adjacency])
-                                                  if line)
+            lines = (self.line(cell, d) for d in self.adjacency[adjacency])
+            found = self._neighbours[key] = tuple(line[0] for line in lines if line)
         return found
 
 
@@ -179,7 +222,7 @@ def flanking(grid: Grid, board: Board, owners: Sequence[Any], seat: int) -> list
                     break
                 run = grown
             found |= (run >> back) & mask & free
-    cells, index = board.cells, []
+    cells, index = board.at_bit, []
     while found:
         low = found & -found
         index.append(cells[low.bit_length() - 1])
@@ -190,8 +233,8 @@ def flanking(grid: Grid, board: Board, owners: Sequence[Any], seat: int) -> list
 def first_free(grid: Grid, board: Board, x: int) -> Cell | None:
     """The free cell of column x with the lowest y (where a dropped piece comes to rest), or
     None when the column is full."""
-    stacks = grid.stacks
+    stacks, holds = grid.stacks, board.holds
     for y in range(board.height):
-        if (x, y) not in stacks:
+        if (x, y) not in stacks and holds(x, y):
             return Cell(x, y)
     return None

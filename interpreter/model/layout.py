@@ -11,6 +11,7 @@ from typing import Any
 
 from snowrules.load.labels import LabelTemplate
 from snowrules.load.ruleset import Ruleset
+from snowrules.model.grid_board import Board
 
 BOX = "box"  # the implicit shared zone where every component starts
 
@@ -25,7 +26,7 @@ class ZoneFamily:
     visibility: str
     base: int = 0
     grid: bool = False  # `grid`: its components also lie on a grid (model/grid_zones.py)
-    bounds: tuple[int, int] | None = None  # `grid W by H`: a bounded board, W columns by H rows
+    bounded: bool = False  # `grid W by H`, `grid of NAME`: a bounded board (its `Board`: Layout.boards)
     unordered: bool = False  # `unordered`: the order its components arrived in is never shown
 
     @property
@@ -98,7 +99,7 @@ class Layout:
     counter_initial: list[int] = field(default_factory=list)
     # Grid zones (model/grid_zones.py): their instances, every component's shape, the side fields.
     grid_zones: list[int] = field(default_factory=list)
-    grid_bounds: dict[int, tuple[int, int]] = field(default_factory=dict)  # a bounded one's (W, H)
+    boards: dict[int, Board] = field(default_factory=dict)  # a bounded one's board (set once it is read)
     pieces: dict[int, Any] = field(default_factory=dict)
     side_fields: frozenset[str] = frozenset()
     automa: int | None = None  # the seat the rules play (the last one), when the game has one
@@ -115,10 +116,19 @@ class Layout:
         for owner in owners:
             for index in family.indexes or [None]:
                 if family.grid:
-                    if family.bounds is not None:
-                        self.grid_bounds[len(self.zones)] = family.bounds
                     self.grid_zones.append(len(self.zones))
                 self.zones.append(ZoneInstance(family.name, owner, index, family.visibility, family.unordered))
+
+    @property
+    def grid_bounds(self) -> dict[int, tuple[int, int]]:
+        """Each bounded grid zone instance's columns and rows (W, H): the rectangle drawn."""
+        return {z: (board.width, board.height) for z, board in self.boards.items()}
+
+    def set_board(self, name: str, board: Board) -> None:
+        """The board of the bounded grid zone `name`, the same for each of its instances."""
+        for z, zone in enumerate(self.zones):
+            if zone.family == name:
+                self.boards[z] = board
 
     def add_counter(self, family: CounterFamily) -> None:
         family.base = len(self.counter_labels)

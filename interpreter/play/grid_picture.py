@@ -25,7 +25,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from snowrules.load.display import GridDisplay
 from snowrules.model.grid import STEP, Cell, Grid, Pieces, visible
-from snowrules.model.grid_board import column_name, row_name
+from snowrules.model.grid_board import Board, column_name, row_name
 from snowrules.records.logwriter import log_target_problem
 
 SIZE = 48           # a square's side, in pixels
@@ -59,14 +59,15 @@ def seat_colour(seat_names: list[str], seat: int) -> str:
 def grid_picture(grids: Mapping[str, tuple[Grid, Pieces]], displays: Mapping[str, GridDisplay] | None = None,
                  names: Mapping[int, str] | None = None,
                  spots: Mapping[str, Collection[tuple[int, int]]] | None = None,
-                 boards: Mapping[str, tuple[int, int]] | None = None,
+                 boards: Mapping[str, Board] | None = None,
                  marks: Mapping[int, tuple[str, str]] | None = None) -> str:
     """The SVG document of the grid zones (zone name -> its grid and pieces). `names` gives each
     piece's name (a component's name) for `data-piece` and the tooltip; default its number.
     `spots` marks cells of a zone where a decision may put a piece (the browser's table lets a
     person click them): a dashed square each, `class="spot"` with `data-cell`, drawn over what is
-    there, and the picture grows to take them in. `boards` gives a bounded grid zone's columns and
-    rows (it is drawn whole, a free cell `class="cell"`); `marks` a piece's letter and colour (its
+    there, and the picture grows to take them in. `boards` gives a bounded grid zone's board (it is
+    drawn whole, each free cell of it `class="cell"`; on a hex board each row lies half a cell east
+    of the row below, as its hexes do); `marks` a piece's letter and colour (its
     owner seat's), drawn as a disc when the piece has nothing else to show."""
     boards = boards or {}
     marks = marks or {}
@@ -88,7 +89,7 @@ def grid_picture(grids: Mapping[str, tuple[Grid, Pieces]], displays: Mapping[str
 
 
 def _zone(zone: str, grid: Grid, pieces: Pieces, display: GridDisplay, names: Mapping[int, str],
-          top: int, spots: list[Cell] = (), board: tuple[int, int] | None = None,
+          top: int, spots: list[Cell] = (), board: Board | None = None,
           marks: Mapping[int, tuple[str, str]] | None = None) -> tuple[list[str], int, int]:
     """One zone's group of elements, with its width and height."""
     squares = visible(grid, pieces)
@@ -99,14 +100,15 @@ def _zone(zone: str, grid: Grid, pieces: Pieces, display: GridDisplay, names: Ma
         out += [f'<text x="4" y="{top + TITLE + 16}" font-size="12">(no squares)</text>', "</g>"]
         return out, 160, TITLE + 24
     by_cell = {s.cell: s for s in squares}
-    cells = [Cell(x, y) for y in range(board[1]) for x in range(board[0])] if board is not None else []
+    cells = list(board.cells) if board is not None else []
     every = [*by_cell, *spots, *cells]
     low_x, high_x = min(c.x for c in every), max(c.x for c in every)
     low_y, high_y = min(c.y for c in every), max(c.y for c in every)
     origin_y = top + TITLE
+    skew = SIZE // 2 if board is not None and board.hex else 0  # a hex board's rows: half a cell east a row
 
     def corner(cell: Cell) -> tuple[int, int]:
-        return MARGIN + (cell.x - low_x) * SIZE, origin_y + (high_y - cell.y) * SIZE
+        return MARGIN + (cell.x - low_x) * SIZE + (cell.y - low_y) * skew, origin_y + (high_y - cell.y) * SIZE
 
     for cell in cells:
         if cell not in by_cell:
@@ -162,14 +164,15 @@ def _zone(zone: str, grid: Grid, pieces: Pieces, display: GridDisplay, names: Ma
     bottom = origin_y + (high_y - low_y + 1) * SIZE
     for column in range(low_x, high_x + 1):
         x = MARGIN + (column - low_x) * SIZE + SIZE // 2
-        name = column if board is None else column_name(column, board[0])
+        name = column if board is None else column_name(column, board.width)
         out.append(f'<text class="axis" x="{x}" y="{bottom + 16}" font-size="11" text-anchor="middle">{name}</text>')
     for row in range(low_y, high_y + 1):
         y = origin_y + (high_y - row) * SIZE + SIZE // 2 + 4
-        name = row if board is None else row_name(row, board[0])
-        out.append(f'<text class="axis" x="{MARGIN - 6}" y="{y}" font-size="11" text-anchor="end">{name}</text>')
+        name = row if board is None else row_name(row, board.width)
+        out.append(f'<text class="axis" x="{MARGIN - 6 + (row - low_y) * skew}" y="{y}" font-size="11" '
+                   f'text-anchor="end">{name}</text>')
     out.append("</g>")
-    return out, MARGIN * 2 + (high_x - low_x + 1) * SIZE, bottom + 24 - top
+    return out, MARGIN * 2 + (high_x - low_x + 1) * SIZE + (high_y - low_y) * skew, bottom + 24 - top
 
 
 def _edge(x: int, y: int, side: str) -> tuple[int, int, int, int]:

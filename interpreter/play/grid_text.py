@@ -23,17 +23,18 @@ from functools import partial
 
 from snowrules.load.display import GridDisplay
 from snowrules.model.grid import Cell, Grid, Pieces, Seen, visible
-from snowrules.model.grid_board import column_name, row_name
+from snowrules.model.grid_board import Board, column_name, row_name
 
 EMPTY = "(no squares)"
 
 
 def grid_text(grid: Grid, pieces: Pieces, display: GridDisplay | None = None, legend: bool = True,
-              board: tuple[int, int] | None = None, marks: Mapping[int, tuple[str, str]] | None = None) -> str:
+              board: Board | None = None, marks: Mapping[int, tuple[str, str]] | None = None) -> str:
     """The grid as lines of text (no trailing spaces, no final newline). A bounded grid zone
-    (`board`: its columns and rows) is drawn whole, a free cell as `-`; `marks` gives a piece
-    with nothing else to draw a letter, with what it stands for in the legend (its owner's seat:
-    `B` for black)."""
+    (`board`) is drawn whole, a free cell as `-` (a cell of its rectangle that is not one of a
+    shaped board's, blank); a hex board's blocks are one character apart and each row lies half
+    a block east of the row below, as its hexes do. `marks` gives a piece with nothing else to
+    draw a letter, with what it stands for in the legend (its owner's seat: `B` for black)."""
     display = display or GridDisplay()
     squares = visible(grid, pieces)
     if not squares and board is None:
@@ -44,23 +45,27 @@ def grid_text(grid: Grid, pieces: Pieces, display: GridDisplay | None = None, le
     inner += 1 - inner % 2                      # odd: a vertical line has a middle column
     width = inner + 2
     if board is not None:
-        xs, ys = range(board[0]), range(board[1] - 1, -1, -1)
+        xs, ys = range(board.width), range(board.height - 1, -1, -1)
     else:
         xs = range(min(c.x for c in drawn), max(c.x for c in drawn) + 1)
         ys = range(max(c.y for c in drawn), min(c.y for c in drawn) - 1, -1)   # north first
     if board is not None:  # a board's columns a, b, c ... and rows 1, 2, 3 ..., as its players name them
-        column_label, row_label = partial(column_name, width=board[0]), partial(row_name, width=board[0])
+        column_label, row_label = partial(column_name, width=board.width), partial(row_name, width=board.width)
     else:
         column_label = row_label = str
     label_width = max(len(row_label(y)) for y in ys)
+    gap = " " if board is not None and board.hex else ""  # a hex's block and the space after it: even
     blank = _block("-", set(), inner) if board is not None else [" " * width] * 3
+    hole = [" " * width] * 3
     lines = []
     for y in ys:
-        blocks = [_block(*drawn[c], inner) if (c := Cell(x, y)) in drawn else blank for x in xs]
+        blocks = [_block(*drawn[c], inner) if (c := Cell(x, y)) in drawn
+                  else blank if board is None or board.holds(x, y) else hole for x in xs]
+        shift = " " * (y * (width + 1) // 2) if gap else ""
         for row in range(3):
             label = row_label(y) if row == 1 else ""
-            lines.append(f"{label:>{label_width}} " + "".join(block[row] for block in blocks))
-    lines.append(" " * (label_width + 1) + "".join(column_label(x).center(width) for x in xs))
+            lines.append(f"{label:>{label_width}} " + shift + "".join(block[row] + gap for block in blocks))
+    lines.append(" " * (label_width + 1) + "".join(column_label(x).center(width) + gap for x in xs))
     if legend:
         lines += _legend(squares, pieces, display, marks)
     lines = [line.rstrip() for line in lines]

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from snowrules.load.display import GridDisplay
 from snowrules.model.grid import Grid, Pieces
+from snowrules.model.grid_board import Board
 from snowrules.model.grid_zones import grid_of
 from snowrules.model.program import Program
 from snowrules.play.grid_picture import grid_picture, seat_colour, write_picture
@@ -54,10 +55,10 @@ def displays(program: Program) -> dict[str, GridDisplay]:
             or GridDisplay(layout.zones[z].family) for z in layout.grid_zones}
 
 
-def _boards(program: Program) -> dict[str, tuple[int, int]]:
-    """Each bounded grid zone instance's columns and rows, by label."""
+def _boards(program: Program) -> dict[str, Board]:
+    """Each bounded grid zone instance's board, by label."""
     layout = program.layout
-    return {layout.zones[z].label(layout.seat_names): size for z, size in layout.grid_bounds.items()}
+    return {layout.zones[z].label(layout.seat_names): board for z, board in layout.boards.items()}
 
 
 def seat_letters(seat_names: list[str]) -> list[str]:

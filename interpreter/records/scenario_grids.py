@@ -13,6 +13,7 @@ from typing import Any
 
 from snowrules.language.diagnostics import ScenarioError
 from snowrules.model.grid import ROTATIONS, Cell, Grid, Placement, place, placement_of
+from snowrules.model.grid_board import Board
 from snowrules.model.grid_spots import describe_placement
 from snowrules.model.layout import Layout
 
@@ -54,19 +55,18 @@ def _placement(entry: dict, where: list, error: Error) -> Placement:
 
 
 def lay_out(layout: Layout, components: list[int], content: list, where: list,
-            error: Error, board: tuple[int, int] | None = None) -> list[tuple[int, Placement]]:
+            error: Error, board: Board | None = None) -> list[tuple[int, Placement]]:
     """Each listed component with its place, in order, checked on a scratch grid: a component
-    lying on another without `on_top: true`, or off a bounded grid zone's `board` (its columns
-    and rows), is reported at its entry."""
+    lying on another without `on_top: true`, or off a bounded grid zone's `board` (a cell that is
+    not one of its cells), is reported at its entry."""
     scratch = Grid()
     placed = []
     for number, (c, entry) in enumerate(zip(components, content)):
         placement = _placement(entry, where + [number], error)
         cells = layout.pieces[c].cells(placement.anchor, placement.rotation)
-        off = [cell for cell in cells if board is not None and not (0 <= cell.x < board[0] and 0 <= cell.y < board[1])]
+        off = [cell for cell in cells if board is not None and not board.holds(cell.x, cell.y)]
         if off:
-            raise error(where + [number], f"{entry['component']} at {off[0]} is off the board, whose cells are "
-                        f"(0,0) to ({board[0] - 1},{board[1] - 1})")
+            raise error(where + [number], f"{entry['component']} at {off[0]} is off the board, {board.extent()}")
         taken = [cell for cell in cells if cell in scratch.stacks]
         if taken and not entry.get("on_top"):
             below = ", ".join(dict.fromkeys(layout.component_names[scratch.stacks[cell][-1].piece] for cell in taken))

@@ -151,7 +151,7 @@ def _impose(st: State, names: _Names, situation: dict, base: list) -> None:
     if st.grids:  # a grid zone's layout as listed; the others keep the layers of what they hold
         layouts = {targets[label]: lay_out(names.game.layout, st.zones[targets[label]], content,
                                            base + ["zones", label], names.error,
-                                           names.game.layout.grid_bounds.get(targets[label]))
+                                           names.game.layout.boards.get(targets[label]))
                    for label, content in zones.items() if targets[label] in st.grids}
         set_layouts(st, layouts, names.game.layout.pieces)
 
