@@ -16,6 +16,7 @@ from typing import Any
 from snowrules.compile.action_ids import check_action_ids
 from snowrules.compile.automa import automa_takes_part
 from snowrules.compile.board_shapes import board_of
+from snowrules.compile.counter_texts import compile_counter_texts
 from snowrules.compile.expressions import ExpressionCompiler
 from snowrules.compile.field_kinds import merged, table_field_kinds, value_kind
 from snowrules.compile.free_actions import FreeActionCompiler, FreeActionTable, phase_names

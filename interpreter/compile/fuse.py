@@ -480,8 +480,8 @@ def statement(lines: list[str], namespace: dict, nesting: int) -> Fn:
 
 def definition(source: str, name: str, namespace: dict) -> Fn:
     """The function `name` that `source` defines (snowrules' templates only; see the module
-    text), compiled now: for functions whose arguments are not (st, env), such as a block's
-    (compile/block_code.py)."""
+    text), compiled now: for functions whose arguments are not (st, env), such as an effect's
+    entry (compile/generated_module.py)."""
     exec(compile(source, GENERATED, "exec"), namespace)  # noqa: S102
     return namespace.pop(name)
 
