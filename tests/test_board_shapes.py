@@ -335,3 +335,11 @@ def test_the_hex_game_passes_openspiels_checks():
     game = load_game(str(HEX))
     assert game.new_initial_state().legal_actions() == list(range(19))
     pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize(("value", "shown"), [({"x": 2, "y": 1}, "(2,1)"), ({"x": -1, "y": 0}, "(-1,0)"),
+                                               ({"x": 1, "y": 2, "z": 3}, "{'x': 1, 'y': 2, 'z': 3}")])
+def test_a_cell_record_offered_reads_as_its_coordinates(value, shown):
+    """A decision that offers cells (records of x and y) shows each as a spot reads, (x,y), in a
+    prompt, an account and the adapter's action strings; any other record as it is."""
+    assert hex_game().label(value) == shown

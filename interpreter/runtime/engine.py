@@ -339,6 +339,8 @@ class Game:
                 return free_label(self.program.free_actions, value, self.label)
             if "name" in value:
                 return str(value["name"])
+            if value.keys() == {"x", "y"}:  # a cell record (a board's, a grid's): as spots read it
+                return f"({value['x']},{value['y']})"
         if is_spot(value):  # a place on a grid zone: "(2,-1) turned east, covers nothing"
             return spot_label(value, self.layout.component_names)
         return str(value)
