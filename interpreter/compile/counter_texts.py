@@ -12,30 +12,15 @@ text (SR731).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from snowrules.compile.prompt_values import Part, compiled_parts
-from snowrules.compile.scope import RoutineSlots, Scope
+from snowrules.compile.prompt_values import NameText, name_text
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostics
 from snowrules.model import kinds as t
 
 CODE = "SR731"
-COUNTER_NAMES = {"key": t.STR, "owner": t.PLAYER}  # the names a counter's text reads besides the game's
 
 
-@dataclass(frozen=True)
-class CounterText:
-    """How the counters of one declaration read: the text's parts, read in an environment of
-    `size` slots holding the counter's key (`key`) and its owner (`owner`)."""
-
-    parts: tuple[Part, ...]
-    key_slot: int
-    owner_slot: int
-    size: int
-
-
-def compile_counter_texts(x, decls: list[s.CounterDecl], diag: Diagnostics) -> dict[str, CounterText]:
+def compile_counter_texts(x, decls: list[s.CounterDecl], diag: Diagnostics) -> dict[str, NameText]:
     """The texts of the counters declared with one (`as "TEXT"`), by the counter's name (`x`: the
     program's ExpressionCompiler)."""
     texts = {}
@@ -47,8 +32,5 @@ def compile_counter_texts(x, decls: list[s.CounterDecl], diag: Diagnostics) -> d
                        "component, whose list's `label:` shows its value", "leave out `as \"...\"`, and name the "
                        f"value in the component list's label (`label: \"... {{{decl.name}}}\"`)", code=CODE)
             continue
-        scope = Scope(RoutineSlots())
-        slots = {name: scope.define(name, kind) for name, kind in COUNTER_NAMES.items()}
-        texts[decl.name] = CounterText(compiled_parts(x, decl.text, scope), slots["key"], slots["owner"],
-                                       scope.slots.size)
+        texts[decl.name] = name_text(x, decl.text, t.STR)
     return texts

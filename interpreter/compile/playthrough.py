@@ -55,7 +55,7 @@ from snowrules.compile.steps import (
     WhileStep,
 )
 from snowrules.compile.triggers import prefiltered
-from snowrules.language.diagnostics import RulesetError, SnowrulesError
+from snowrules.language.diagnostics import RulesetError
 from snowrules.model.events import PhaseStarted, kinds_of
 from snowrules.model.program import Program
 
@@ -93,15 +93,21 @@ def playthrough(program: Program, heard: frozenset[str] = frozenset(),
         sys.setrecursionlimit(limit)
     position = program.blocks[program.main.block].position
 
+    ending = (GameEnded, *fuse.PYTHON_ERRORS)  # what leaves the generated code other than a rules error
+
+    def ended_by(st, error: Exception) -> None:
+        """`end game` ends the game; a Python error is the rules' error at the innermost generated
+        line (fuse.rules_error)."""
+        if error.__class__ is GameEnded:
+            apply.end_game(st, error.ending)
+            return
+        raise fuse.rules_error(error, position, "while the game ran") from None
+
     def ended(st, run: Callable, *arguments) -> Stopped | None:
         try:
             return run(*arguments)
-        except GameEnded as end:
-            apply.end_game(st, end.ending)
-        except SnowrulesError:
-            raise
-        except fuse.PYTHON_ERRORS as error:
-            raise fuse.rules_error(error, position, "while the game ran") from None
+        except ending as error:
+            ended_by(st, error)
 
     def play(st) -> None:
         ended(st, main, st, st.envs[0])
@@ -127,12 +133,8 @@ def playthrough(program: Program, heard: frozenset[str] = frozenset(),
                         stopped(st, stop)
                     return
                 frames.pop()
-        except GameEnded as end:
-            apply.end_game(st, end.ending)
-        except SnowrulesError:
-            raise
-        except fuse.PYTHON_ERRORS as error:
-            raise fuse.rules_error(error, position, "while the game ran") from None
+        except ending as error:
+            ended_by(st, error)
         finally:
             if counted:
                 reactions_running[0] = free_action_running[0] = 0

@@ -123,10 +123,11 @@ def with_prompt(step, shown: PromptValues | None):
 
 
 @dataclass(frozen=True)
-class ZoneText:
-    """How the zones of one declaration read (`zone space[1..9] shared public as "space {key}"`):
-    the text's parts, read in an environment of `size` slots holding the zone's index (`key`) and
-    its owner (`owner`, a per-player zone's player)."""
+class NameText:
+    """How the zones or counters of one declaration read (`zone space[1..9] shared public as
+    "space {key}"`, `counter res[coin, gem] per player as "{key}s"`): the text's parts, read in an
+    environment of `size` slots holding the zone's index or the counter's key (`key`) and its
+    owner (`owner`, a per-player zone's or counter's player)."""
 
     parts: tuple[Part, ...]
     key_slot: int
@@ -134,17 +135,15 @@ class ZoneText:
     size: int
 
 
-ZONE_NAMES = {"key": t.INT, "owner": t.PLAYER}  # the names a zone's text reads besides the game's
+def name_text(x: ExpressionCompiler, text: s.PromptText, key: t.Kind) -> NameText:
+    """A zone's or counter's text compiled in a scope of its own, where `key` (of kind `key`)
+    and `owner` are the names it reads besides the game's."""
+    scope = Scope(RoutineSlots())
+    key_slot, owner_slot = scope.define("key", key), scope.define("owner", t.PLAYER)
+    return NameText(compiled_parts(x, text, scope), key_slot, owner_slot, scope.slots.size)
 
 
-def compile_zone_texts(x: ExpressionCompiler, decls: list[s.ZoneDecl]) -> dict[str, ZoneText]:
-    """The texts of the zones declared with one (`as "TEXT"`), by the zone's name."""
-    texts = {}
-    for decl in decls:
-        if decl.text is None:
-            continue
-        scope = Scope(RoutineSlots())
-        slots = {name: scope.define(name, kind) for name, kind in ZONE_NAMES.items()}
-        texts[decl.name] = ZoneText(compiled_parts(x, decl.text, scope), slots["key"], slots["owner"],
-                                    scope.slots.size)
-    return texts
+def compile_zone_texts(x: ExpressionCompiler, decls: list[s.ZoneDecl]) -> dict[str, NameText]:
+    """The texts of the zones declared with one (`as "TEXT"`), by the zone's name (`key`: the
+    zone's index)."""
+    return {decl.name: name_text(x, decl.text, t.INT) for decl in decls if decl.text is not None}

@@ -120,7 +120,7 @@ class Program:
     # (compile/prompt_values.py OptionText); the others read "free: NAME (ITEM)".
     option_texts: dict[int, Any] = field(default_factory=dict)
     # How a zone reads to a person, where its declaration says (`as "TEXT"`): the zone's name ->
-    # its compiled text (compile/prompt_values.py ZoneText); the others read by their labels.
+    # its compiled text (compile/prompt_values.py NameText); the others read by their labels.
     zone_texts: dict[str, Any] = field(default_factory=dict)
     # How a counter reads to a person, where its declaration says (`as "TEXT"`): the counter's
     # name -> its compiled text (compile/counter_texts.py); the others by their key or their name.
