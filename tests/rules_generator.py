@@ -108,6 +108,10 @@ def _terminal(name: str, texts: dict, rng: random.Random) -> str:
         return rng.choice(TEXTS)
     if name == "COMPARE":
         return rng.choice(COMPARE)
+    if name == "GRID_SHAPE":  # a board's shape: its sides numbers or names, or a component's squares
+        width, height = (rng.choice((str(rng.choice((0, 1, 3, 8, 2000))), rng.choice(NAMES))) for _ in range(2))
+        shape = f"of {rng.choice(NAMES)}" if rng.random() < 0.3 else f"{width} by {height}"
+        return f"grid {shape}{' hex' if rng.random() < 0.3 else ''}"
     raise KeyError(name)
 
 

@@ -226,7 +226,8 @@ SNOW_TIME = Path(__file__).parent.parent / "rulesets" / "snow_time"
 def parses(monkeypatch) -> dict:
     """The texts really parsed (not taken from a cache), as a new process would parse them: the
     in-process memos are emptied first. `yaml`: the YAML files' shown paths; `rules`: the paths of
-    the rules texts (whole files and cards' effects, each once per text)."""
+    the rules texts (whole files and cards' effects, each once per text; not the expressions in a
+    prompt's braces, read as part of the file that holds them)."""
     from snowrules.language import parser
     from snowrules.load import yaml_files
     monkeypatch.setattr(yaml_files, "_READ", type(yaml_files._READ)())
@@ -239,7 +240,8 @@ def parses(monkeypatch) -> dict:
         return parsed_yaml(text, shown)
 
     def rules_counted(text, start, shift):
-        seen["rules"].append(Path(shift.path).name)
+        if start != "expression":
+            seen["rules"].append(Path(shift.path).name)
         return parsed_rules(text, start, shift)
     monkeypatch.setattr(yaml_files, "_parsed", yaml_counted)
     monkeypatch.setattr(parser, "_parse_text", rules_counted)

@@ -155,7 +155,7 @@ EXPECTATIONS = [
     (r"^python tools/bench_clone\.py$", _contains("microseconds per clone", "goofspiel")),
     (r"^python tools/bench_build\.py$", _contains("cold CPU s", "goofspiel 2p", "snowrules list")),
     (r"^python tools/bytecodes\.py ",
-     _contains("goofspiel, 2 players, through the OpenSpiel adapter:", "bytecodes a game", "vm.py:")),
+     _contains("goofspiel, 2 players, through the OpenSpiel adapter:", "bytecodes a game", "<snowrules module")),
     (r"^python tools/bots\.py$", _contains("goofspiel     3p mcts:iterations=5    win rate", "fair share 0.333")),
     (r"--agents mcts:iterations=200,seed=3,greedy,random", _contains("Oh Hell! - 3 players", "mcts", "greedy")),
     (r"--out games\.csv --report report/$", _contains("Snow Time: 200 games", "games written to games.csv",

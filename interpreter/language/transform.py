@@ -5,6 +5,7 @@ are language/parser.py's.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -15,6 +16,11 @@ from snowrules.language.diagnostics import Diagnostic, Position, RulesSyntaxErro
 from snowrules.language.names import NAME_HINT, name_problem
 from snowrules.language.prompt_text import read_prompt
 
+# The words of a board's shape (the grammar's GRID_SHAPE, one token): `grid W by H [hex]`, `grid of
+# NAME [hex]`, `grid hex` (refused).
+_GRID_SHAPE = re.compile(r'grid[ \t]+(?:(?P<width>\w+)[ \t]+by[ \t]+(?P<height>\w+)'
+                         r'|(?P<ofword>of)[ \t]+(?P<of>\w+|"[^"\n]*")|(?P<word>hex))(?:[ \t]+(?P<hex>hex))?')
+_NAME = re.compile(r"[a-zA-Z_][a-zA-Z0-9_]*")  # the grammar's NAME
 
 class Shift:
     """Maps a line and column inside parsed text to its place in the file it came from.
@@ -153,42 +159,40 @@ class ToSyntax(EventsToSyntax):
         return "secret"
 
     def grid(self, meta, items):
-        """`grid` (open), or a bounded board: ("grid", BoardShape)."""
-        return "grid" if not items or items[0] is None else ("grid", items[0])
+        """`grid` alone: an open grid."""
+        return "grid"
 
-    def grid_size(self, meta, items):
-        """`W by H [hex]`: each side a number or a name, read and checked while compiling
-        (compile/board_shapes.py), before anything is made for the board's cells."""
-        width, height, word = items
-        return s.BoardShape(self._pos(meta), width, height, None, self._hex(word))
-
-    def grid_of(self, meta, items):
-        """`of NAME [hex]` (or `of "NAME"`): the board's cells are the squares of the component NAME."""
-        of, name, word = items
-        self._word(of, "of", "`grid of` a component, or `grid W by H`")
-        text = str(name)[1:-1] if name.type == "STRING" else str(name)  # a name with spaces is quoted
-        return s.BoardShape(self._pos(meta), None, None, s.Name(self._tok(name), text), self._hex(word))
-
-    def grid_word(self, meta, items):
-        """`grid WORD` alone: no grid is that (an open grid of hexes is not provided; `grid hex`
-        is the likely slip)."""
-        word = items[0]
-        raise RulesSyntaxError(Diagnostic(self._tok(word), f"unexpected {str(word)!r} after `grid`",
-                                          "a board is `grid W by H` or `grid of COMPONENT`, `hex` after either for "
-                                          "hexes (`grid 7 by 7 hex`); `grid` alone is an open grid of squares"))
-
-    def grid_side(self, meta, items):
-        """A side: a number, or the name of a constant or an option."""
+    def grid_shaped(self, meta, items):
+        """A bounded board, ("grid", BoardShape): `grid W by H [hex]`, each side a number or the
+        name of a constant or an option (read and checked while compiling, compile/board_shapes.py,
+        before anything is made for the board's cells), or `grid of NAME [hex]` (`of "NAME"`),
+        the board's cells the squares of the component NAME. One token (the grammar's GRID_SHAPE),
+        read here word by word, each word placed at its own column."""
         token = items[0]
-        if token.type == "INT":
-            return s.Literal(self._tok(token), int(token))
-        return s.Name(self._tok(token), str(token))
+        found = _GRID_SHAPE.fullmatch(str(token))
+        assert found is not None, "the grammar's GRID_SHAPE and _GRID_SHAPE read the same words"
 
-    def _hex(self, word: Token | None) -> bool:
-        if word is None:
-            return False
-        self._word(word, "hex", "`hex` (a board of hexes) or the end of the board's size")
-        return True
+        def at(group: str) -> Position:
+            return self.shift(token.line, token.column + found.start(group))
+        if found["word"] is not None:  # `grid hex` alone: an open grid of hexes is not provided
+            raise RulesSyntaxError(Diagnostic(at("word"), f"unexpected {found['word']!r} after `grid`",
+                                              "a board is `grid W by H` or `grid of COMPONENT`, `hex` after either "
+                                              "for hexes (`grid 7 by 7 hex`); `grid` alone is an open grid of squares"))
+        hexes = found["hex"] is not None
+        if found["of"] is not None:
+            text = found["of"][1:-1] if found["of"].startswith('"') else found["of"]
+            return "grid", s.BoardShape(at("ofword"), None, None, s.Name(at("of"), text), hexes)
+        width, height = (self._side(found[side], at(side)) for side in ("width", "height"))
+        return "grid", s.BoardShape(at("width"), width, height, None, hexes)
+
+    def _side(self, word: str, position: Position) -> s.Expr:
+        """A board's side: a number, or the name of a constant or an option."""
+        if word.isdigit():
+            return s.Literal(position, int(word))
+        if not _NAME.fullmatch(word):
+            raise RulesSyntaxError(Diagnostic(position, f"unexpected {word!r} as a side of the board",
+                                              "a side is a number or the name of a constant or an option"))
+        return s.Name(position, word)
 
     def unordered(self, meta, items):
         return "unordered"
