@@ -81,7 +81,7 @@ class AccountLabels:
         if self.state is not None:
             return self.state
         if self._blank is None:
-            self._blank = self.game._new_state(0, None, None, None, False, None)
+            self._blank = self.game.unstarted()
         return self._blank
 
     def counter(self, label: str) -> str | None:

@@ -164,6 +164,12 @@ class Game:
                 self.program, heard, stoppable=mode == "stoppable")
         return built
 
+    def unstarted(self, seed: int = 0) -> State:
+        """The state a game starts from, before any rule ran: everything in the box, the counters
+        and variables at their initial values. Texts that read the state (a zone's or a counter's,
+        play/prompts.py) read this one before a game's first stop, while its setup is told."""
+        return self._new_state(seed, None, None, None, False, None)
+
     def _new_state(self, seed: int, sink, forced, decide, explicit: bool, listen) -> State:
         program = self.program
         st = State()
