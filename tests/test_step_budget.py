@@ -4,11 +4,15 @@ first) and bounds the turns by their number, and stops at the loop or the turns 
 answered in place or from outside, the same place."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
-from snowrules.compile.compiler import compile_ruleset
+from conftest import answered_from_outside
+from snowrules.compile.compiler import compile_ruleset, load_program
 from snowrules.language.diagnostics import RuntimeRulesError
 from snowrules.runtime.engine import Game
 from test_language import ruleset
+from test_playthrough import random_decide
 
 # (rules, where the game stops: line:col of the turns, or of the loop that went over)
 ENDLESS = [
@@ -54,3 +58,17 @@ at game end:
     st = Game(program).start(0)
     assert st.result is not None and st.counters[program.turn_counter] == 3
     assert st.steps == 14
+
+
+@pytest.mark.parametrize(("ruleset", "players"), [("tests/rulesets/pig", 2), ("snowy_tricks", 3),
+                                                  ("snowfall_over_mountains", 1), ("snow_planner", 2)])
+def test_a_game_counts_the_same_steps_answered_in_place_or_stopped_at_each_decision(ruleset, players):
+    """The budget is one count whoever answers: a loop's rounds are charged once when it starts
+    (not again when a game stopped in its body goes on), and a `while` pass that stopped is
+    counted once done, as each pass is (Pig: a decision in a `while`; Snowy Tricks: in loops)."""
+    folder = Path(__file__).resolve().parent.parent / ruleset if ruleset.startswith("tests/") else ruleset
+    game = Game(load_program(str(folder), None, players))
+    for seed in range(3):
+        in_place = game.play_through(seed, random_decide(game.program.seats, seed))
+        stopped = answered_from_outside(game, seed, random_decide(game.program.seats, seed))
+        assert in_place.result == stopped.result and in_place.steps == stopped.steps > 0, seed

@@ -158,13 +158,14 @@ class StopTemplates:
                 binding = [f"    env[{slots[0]}] = {items}[{at}]"]
             else:
                 binding = [f"    {self.bound(bind_items, ns)}(env, {slots!r}, {items}[{at}])"] if slots else []
+            # the rounds were charged when the loop started (the state keeps its count)
             return [f"{items} = frame.items",
-                    *budget.charge_lines(f"len({items}) - frame.index - 1", where, fail),
                     f"for {at} in range(frame.index + 1, len({items})):",
                     *binding,
                     *fuse.indent(self.body_in_place(block, at_position(at), ns))]
-        if kind is WHILE:
-            return [f"while {self.value(block.cond, ns)}:",
+        if kind is WHILE:  # the pass that stopped is counted once done, as every pass is
+            return [*budget.charge_lines("1", where, fail),
+                    f"while {self.value(block.cond, ns)}:",
                     *fuse.indent(self.body_in_place(block, KEPT_LOOP, ns)),
                     *fuse.indent(budget.charge_lines("1", where, fail))]
         if kind is TURNS:
