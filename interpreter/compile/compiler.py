@@ -10,6 +10,7 @@ import hashlib
 import pickle
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -28,8 +29,9 @@ from snowrules.compile.reactions import Events
 from snowrules.compile.scope import BOUND_NAMES, BUILTIN_VALUES, RoutineSlots, Scope, Symbols, Variable, suggest
 from snowrules.compile.statements import StatementCompiler, TriggerRuntime
 from snowrules.compile.steps import PushBlock, TurnsStep, inline_branches
+from snowrules.compile.swapped_calls import swap_trial
 from snowrules.language import syntax as s
-from snowrules.language.diagnostics import Diagnostic, Diagnostics, Position, RulesetError, RuntimeRulesError
+from snowrules.language.diagnostics import Diagnostic, Diagnostics, Position, RulesetError, RuntimeRulesError, SwapTrial
 from snowrules.language.limits import MAX_ZONE_FAMILY
 from snowrules.load.option_text import options_text
 from snowrules.load.ruleset import UTILITIES, Ruleset, load_ruleset
@@ -74,18 +76,29 @@ def _compile(ruleset: Ruleset, players: int, diagnostics: Diagnostics, explicit_
         return _shared[key]
     hints: dict[tuple, str] = {}
     for _ in range(MAX_KIND_PASSES):
-        found = Diagnostics()
+        found, used = Diagnostics(), hints
         compiler = _Compiler(ruleset, players, found, explicit_chance, hints)
         program = compiler.compile()
         learned = compiler.symbols.kinds
         if (not found.items and not compiler.events.stale) or not learned.news():
             break
         hints = {**hints, **learned.found}
-    found.relocate_call_errors()
+    found.relocate_call_errors(_swap_trial(ruleset, players, explicit_chance, used, found) if found.items else None)
     diagnostics.extend(found.items)
     if key is not None and not found.items:
         _shared[key] = program
     return program
+
+
+def _swap_trial(ruleset: Ruleset, players: int, explicit_chance: bool, hints: dict[tuple, str],
+                found: Diagnostics) -> SwapTrial:
+    """The trial of a call with two arguments exchanged (compile/swapped_calls.py): the same
+    compile, of the rules with that one call changed."""
+    def recompile(rules: list[s.RulesFile]) -> list[Diagnostic]:
+        trial = Diagnostics()
+        _Compiler(replace(ruleset, rules=rules), players, trial, explicit_chance, hints).compile()
+        return trial.items
+    return swap_trial(ruleset.rules, found, recompile)
 
 
 _shared: dict[bytes, Program] | None = None  # the programs of `programs_shared`, while it lasts

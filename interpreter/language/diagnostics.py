@@ -6,6 +6,7 @@ the first, so `snowrules validate` can report them all at once.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from snowrules.language.codes import classify
@@ -117,6 +118,11 @@ class CallRecord:
     outer: CallRecord | None = None
 
 
+# A trial of one call with two of its arguments the other way round: the hint to show when the
+# rules then check without the problems the call met (which arguments), else None.
+SwapTrial = Callable[[CallRecord], "str | None"]
+
+
 class Diagnostics:
     """A collector: checks add to it, and `raise_if_any` turns what it holds into an error."""
 
@@ -148,7 +154,7 @@ class Diagnostics:
     def leave_call(self) -> None:
         self.calls.pop()
 
-    def relocate_call_errors(self) -> None:
+    def relocate_call_errors(self, fits_swapped: SwapTrial | None = None) -> None:
         """Errors in a callee's body that only some calls cause are those calls' mistakes (swapped
         or wrong arguments): report one error at each such call, naming the first problem, and
         not the body. A body that fails for every call keeps its own errors (with their calls).
@@ -157,7 +163,12 @@ class Diagnostics:
         outwards: a call written where some expansion of it is clean (`next(s, d)` inside a define
         that other calls give a square) fails only for the values its caller passed, so the blame
         goes to the call around it; the first call whose every expansion meets a problem, of a
-        definition that some other call uses cleanly, is the one whose arguments do not fit."""
+        definition that some other call uses cleanly, is the one whose arguments do not fit.
+
+        A definition called at one place only has no clean call to show that its caller wrote the
+        mistake: `fits_swapped` (compile/swapped_calls.py) tries that call with two arguments the
+        other way round, and when the rules then check without the problems it met and without new
+        ones, that call is blamed, for every problem met inside it (see `_only_calls_swapped`)."""
         clean = {r.name for r in self.call_records if not r.met}
         clean_sites = {(r.name, r.at) for r in self.call_records if not r.met}
         blamed: list[CallRecord] = []
@@ -165,6 +176,9 @@ class Diagnostics:
             if record.met and (culprit := _culprit(record, clean, clean_sites)) is not None \
                     and culprit not in blamed:
                 blamed.append(culprit)
+        hints: dict[int, str] = {}  # id of a record blamed by a trial -> the hint that says which pair
+        if fits_swapped is not None:
+            blamed = self._only_calls_swapped(blamed, clean, fits_swapped, hints)
         taken: dict[int, CallRecord] = {}  # a problem -> the first call blamed for it
         moved: dict[int, list[Diagnostic]] = {}  # a problem -> the errors that stand for it, at their calls
         blamed_sites: set[tuple[str, Position]] = set()
@@ -181,10 +195,37 @@ class Diagnostics:
                 taken.setdefault(i, record)
             moved.setdefault(inside[0], []).append(Diagnostic(
                 record.at, f"the arguments of this call do not fit {record.name!r}: {first.message} "
-                f"(at {first.position})", "are two arguments swapped?", code="SR402"))
+                f"(at {first.position})", hints.get(id(record), "are two arguments swapped?"), code="SR402"))
         if taken:
             self.items = [d for i, d in enumerate(self.items) for d in (moved.get(i, []) if i in taken else [d])]
             self.call_records, self._chains = [], {}
+
+    def _only_calls_swapped(self, blamed: list[CallRecord], clean: set[str], fits_swapped: SwapTrial,
+                            hints: dict[int, str]) -> list[CallRecord]:
+        """`blamed` with the calls a trial of swapped arguments blames: innermost first, each the
+        only place its definition is called (no clean call, no other place), that met a problem no
+        call already blamed explains (Othello's `place(s, p)`: the problems inside `cell(s)` have
+        no culprit). Such a call replaces the calls blamed inside it (they met its wrong values),
+        and a call around one blamed is not tried: the inner call explains it (a swap written in a
+        body is blamed there, not on the body's caller, whose swap might hide it)."""
+        places: dict[str, set[Position]] = {}
+        for record in self.call_records:
+            places.setdefault(record.name, set()).add(record.at)
+        explained = set().union(*(record.met for record in blamed))
+        tried: set[tuple[str, Position]] = set()
+        for record in reversed(self.call_records):
+            site = (record.name, record.at)
+            if not record.met - explained or record.name in clean or len(places[record.name]) > 1 \
+                    or site in tried:
+                continue
+            tried.add(site)
+            hint = fits_swapped(record)
+            if hint is not None:
+                blamed = [b for b in blamed if not _within(b, record)] + [record]
+                hints[id(record)] = hint
+                explained |= record.met
+        order = {id(record): n for n, record in enumerate(self.call_records)}
+        return sorted(blamed, key=lambda record: -order[id(record)])  # inner calls first, as before
 
     def error(self, position: Position, message: str, hint: str = "", code: str = "") -> None:
         if not self.calls:
