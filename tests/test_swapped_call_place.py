@@ -34,6 +34,9 @@ SCORE = "the arguments of this call do not fit 'outer': a number has no 'score' 
 ONLY_CALL = """define inner(q, n) = q.score + n
 define outer(q, n) = inner(q, n) >= n
 define swapped() = [each q in players where outer(1, q)]"""
+# `inner` also called cleanly: the calls of `inner` inside each expansion of `outer` (winners_of is
+# read at two places of ruleset.yaml) are blamed first, and all give way to the only call of `outer`
+ONLY_CALL_INNER_CLEAN = ONLY_CALL + "\ndefine fine() = [each q in players where inner(q, 1) > 0]"
 # the same defines called once with the right values, a name misspelt in the body: no swap of any
 # call checks clean, so the error stays in the body, where it was written
 BODY_MISTAKE = """define inner(q, n) = q.scor + n
@@ -47,13 +50,15 @@ CASES = [
      "size(fine()) + size(swapped()) + size(swapped_again())",
      [(11, 45, "SR402", SCORE), (12, 51, "SR402", SCORE)]),
     (ONLY_CALL, "size(swapped())", [(10, 45, "SR402", SCORE)]),
+    (ONLY_CALL_INNER_CLEAN, "size(swapped()) + size(fine())", [(10, 45, "SR402", SCORE)]),
     (BODY_MISTAKE, "size(once())", [(8, 22, "SR401", "a player has no zone or counter 'scor'")]),
 ]
 
 
 @pytest.mark.parametrize("limit", [define_calls.EXPANSION_LIMIT, 0], ids=["expanded", "compiled once"])
 @pytest.mark.parametrize("defines, used, errors", CASES,
-                         ids=["nested", "called twice", "called once", "a mistake in the body"])
+                         ids=["nested", "called twice", "called once", "called once, inner clean",
+                              "a mistake in the body"])
 def test_a_swapped_call_is_reported_at_itself(tmp_path, monkeypatch, limit, defines, used, errors):
     monkeypatch.setattr(define_calls, "EXPANSION_LIMIT", limit)
     folder = tmp_path / "pig"

@@ -205,7 +205,8 @@ class Diagnostics:
         """`blamed` with the calls a trial of swapped arguments blames: innermost first, each the
         only place its definition is called (no clean call, no other place), that met a problem no
         call already blamed explains (Othello's `place(s, p)`: the problems inside `cell(s)` have
-        no culprit). Such a call replaces the calls blamed inside it (they met its wrong values),
+        no culprit). Such a call replaces the calls blamed inside every expansion of it (they met
+        its wrong values),
         and a call around one blamed is not tried: the inner call explains it (a swap written in a
         body is blamed there, not on the body's caller, whose swap might hide it)."""
         places: dict[str, set[Position]] = {}
@@ -220,10 +221,11 @@ class Diagnostics:
                 continue
             tried.add(site)
             hint = fits_swapped(record)
-            if hint is not None:
-                blamed = [b for b in blamed if not _within(b, record)] + [record]
+            if hint is not None:  # every expansion of the call (a body expanded in many places) gives way
+                expansions = [r for r in self.call_records if (r.name, r.at) == site]
+                blamed = [b for b in blamed if not any(_within(b, r) for r in expansions)] + [record]
                 hints[id(record)] = hint
-                explained |= record.met
+                explained = explained.union(*(r.met for r in expansions))
         order = {id(record): n for n, record in enumerate(self.call_records)}
         return sorted(blamed, key=lambda record: -order[id(record)])  # inner calls first, as before
 
