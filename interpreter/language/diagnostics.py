@@ -118,8 +118,8 @@ class CallRecord:
     outer: CallRecord | None = None
 
 
-# A trial of one call with two of its arguments the other way round: the hint to show when the
-# rules then check without the problems the call met (which arguments), else None.
+# A trial of one call with two of its arguments the other way round: the hint to show (which
+# arguments) when the rules then check without the problems met around the call, else None.
 SwapTrial = Callable[[CallRecord], "str | None"]
 
 
@@ -206,9 +206,8 @@ class Diagnostics:
         only place its definition is called (no clean call, no other place), that met a problem no
         call already blamed explains (Othello's `place(s, p)`: the problems inside `cell(s)` have
         no culprit). Such a call replaces the calls blamed inside every expansion of it (they met
-        its wrong values),
-        and a call around one blamed is not tried: the inner call explains it (a swap written in a
-        body is blamed there, not on the body's caller, whose swap might hide it)."""
+        its wrong values), and a call around one blamed is not tried: the inner call explains it (a
+        swap written in a body is blamed there, not on the body's caller, whose swap might hide it)."""
         places: dict[str, set[Position]] = {}
         for record in self.call_records:
             places.setdefault(record.name, set()).add(record.at)
