@@ -14,8 +14,9 @@ inside a define called with swapped values may check clean swapped too (`inner(q
 
 A trial costs one compile of the rules, so it is made only for a ruleset that already has
 errors, for calls of two or more arguments that are their definition's only call and met a
-problem nothing else explains, at most MAX_TRIAL_COMPILES times a compile (every pair of a
-call's arguments is one: a call of four arguments is six).
+problem nothing else explains or only calls blamed inside it explain (then those calls are tried
+too, and one that checks clean swapped keeps the blame: the swap is written in the body), at
+most MAX_TRIAL_COMPILES times a compile (every pair of a call's arguments is one).
 """
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from itertools import combinations
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import CallRecord, Diagnostic, Diagnostics, SnowrulesError, SwapTrial
 
-MAX_TRIAL_COMPILES = 6  # compiles of the rules tried for one compile that found problems
+MAX_TRIAL_COMPILES = 8  # compiles of the rules tried for one compile that found problems
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 
 # Compiles rules files (the ruleset's own, one call changed) and returns what the compile found.

@@ -205,26 +205,33 @@ class Diagnostics:
         """`blamed` with the calls a trial of swapped arguments blames: innermost first, each the
         only place its definition is called (no clean call, no other place), that met a problem no
         call already blamed explains (Othello's `place(s, p)`: the problems inside `cell(s)` have
-        no culprit). Such a call replaces the calls blamed inside every expansion of it (they met
-        its wrong values), and a call around one blamed is not tried: the inner call explains it (a
-        swap written in a body is blamed there, not on the body's caller, whose swap might hide it)."""
+        no culprit) or whose problems are explained by calls blamed inside it (Snow Planner's
+        `most_of(what, p)`: its `count_of(p, what)`, clean elsewhere, were blamed). Such a call
+        replaces the calls blamed inside every expansion of it (they met its wrong values), unless
+        one of those calls checks clean swapped as well: the swap written in a body is blamed
+        there, not on the body's caller (`define x(p, n) = gain(n, p)` called as `x(q, 2)`)."""
+        sites: dict[tuple[str, Position], list[CallRecord]] = {}
         places: dict[str, set[Position]] = {}
         for record in self.call_records:
+            sites.setdefault((record.name, record.at), []).append(record)
             places.setdefault(record.name, set()).add(record.at)
         explained = set().union(*(record.met for record in blamed))
         tried: set[tuple[str, Position]] = set()
         for record in reversed(self.call_records):
             site = (record.name, record.at)
-            if not record.met - explained or record.name in clean or len(places[record.name]) > 1 \
-                    or site in tried:
+            if not record.met or record.name in clean or len(places[record.name]) > 1 or site in tried:
+                continue
+            expansions = sites[site]
+            inside = [b for b in blamed if (b.name, b.at) != site and any(_within(b, r) for r in expansions)]
+            if not record.met - explained and not inside:
                 continue
             tried.add(site)
             hint = fits_swapped(record)
-            if hint is not None:  # every expansion of the call (a body expanded in many places) gives way
-                expansions = [r for r in self.call_records if (r.name, r.at) == site]
-                blamed = [b for b in blamed if not any(_within(b, r) for r in expansions)] + [record]
-                hints[id(record)] = hint
-                explained = explained.union(*(r.met for r in expansions))
+            if hint is None or _swapped_inside(inside, fits_swapped):
+                continue
+            blamed = [b for b in blamed if not any(_within(b, r) for r in expansions)] + [record]
+            hints[id(record)] = hint
+            explained = explained.union(*(r.met for r in expansions))
         order = {id(record): n for n, record in enumerate(self.call_records)}
         return sorted(blamed, key=lambda record: -order[id(record)])  # inner calls first, as before
 
@@ -265,6 +272,18 @@ def _within(inner: CallRecord, outer: CallRecord) -> bool:
     while record is not None and record is not outer:
         record = record.outer
     return record is outer
+
+
+def _swapped_inside(inside: list[CallRecord], fits_swapped: SwapTrial) -> bool:
+    """Whether one of the calls blamed inside a call checks clean with two arguments exchanged
+    (each place tried once)."""
+    seen: set[tuple[str, Position]] = set()
+    for record in inside:
+        if (record.name, record.at) not in seen:
+            seen.add((record.name, record.at))
+            if fits_swapped(record) is not None:
+                return True
+    return False
 
 
 def _culprit(record: CallRecord, clean: set[str], clean_sites: set[tuple[str, Position]]) -> CallRecord | None:
