@@ -68,36 +68,41 @@ MAX_KIND_PASSES = 4
 
 
 def _compile(ruleset: Ruleset, players: int, diagnostics: Diagnostics, explicit_chance: bool = False) -> Program:
-    """Compile; when the pass found problems and learnt the kinds of names first set to `none`
-    (see LearnedKinds), compile again with them, so that a use above an assignment is checked
-    against the assigned kind. A ruleset without problems compiles once."""
+    """Compile (`_passes`); the problems found inside definitions are moved to the calls that
+    cause them (Diagnostics.relocate_call_errors, with a trial of swapped arguments)."""
     key = _content_key(ruleset, players, explicit_chance) if _shared is not None else None
     if key is not None and key in _shared:
         return _shared[key]
-    hints: dict[tuple, str] = {}
-    for _ in range(MAX_KIND_PASSES):
-        found, used = Diagnostics(), hints
-        compiler = _Compiler(ruleset, players, found, explicit_chance, hints)
-        program = compiler.compile()
-        learned = compiler.symbols.kinds
-        if (not found.items and not compiler.events.stale) or not learned.news():
-            break
-        hints = {**hints, **learned.found}
-    found.relocate_call_errors(_swap_trial(ruleset, players, explicit_chance, used, found) if found.items else None)
+    program, found = _passes(ruleset, players, explicit_chance)
+    found.relocate_call_errors(_swap_trial(ruleset, players, explicit_chance, found) if found.items else None)
     diagnostics.extend(found.items)
     if key is not None and not found.items:
         _shared[key] = program
     return program
 
 
-def _swap_trial(ruleset: Ruleset, players: int, explicit_chance: bool, hints: dict[tuple, str],
-                found: Diagnostics) -> SwapTrial:
+def _passes(ruleset: Ruleset, players: int, explicit_chance: bool) -> tuple[Program, Diagnostics]:
+    """Compile; when the pass found problems and learnt the kinds of names first set to `none`
+    (see LearnedKinds), compile again with them, so that a use above an assignment is checked
+    against the assigned kind. A ruleset without problems compiles once."""
+    hints: dict[tuple, str] = {}
+    for _ in range(MAX_KIND_PASSES):
+        found = Diagnostics()
+        compiler = _Compiler(ruleset, players, found, explicit_chance, hints)
+        program = compiler.compile()
+        learned = compiler.symbols.kinds
+        if (not found.items and not compiler.events.stale) or not learned.news():
+            break
+        hints = {**hints, **learned.found}
+    return program, found
+
+
+def _swap_trial(ruleset: Ruleset, players: int, explicit_chance: bool, found: Diagnostics) -> SwapTrial:
     """The trial of a call with two arguments exchanged (compile/swapped_calls.py): the same
-    compile, of the rules with that one call changed."""
+    compile, passes and all (the kinds learnt from the wrong call are not kept), of the rules
+    with that one call changed."""
     def recompile(rules: list[s.RulesFile]) -> list[Diagnostic]:
-        trial = Diagnostics()
-        _Compiler(replace(ruleset, rules=rules), players, trial, explicit_chance, hints).compile()
-        return trial.items
+        return _passes(replace(ruleset, rules=rules), players, explicit_chance)[1].items
     return swap_trial(ruleset.rules, found, recompile)
 
 

@@ -202,32 +202,44 @@ class Diagnostics:
 
     def _only_calls_swapped(self, blamed: list[CallRecord], clean: set[str], fits_swapped: SwapTrial,
                             hints: dict[int, str]) -> list[CallRecord]:
-        """`blamed` with the calls a trial of swapped arguments blames: innermost first, each the
-        only place its definition is called (no clean call, no other place), that met a problem no
-        call already blamed explains (Othello's `place(s, p)`: the problems inside `cell(s)` have
-        no culprit) or whose problems are explained by calls blamed inside it (Snow Planner's
-        `most_of(what, p)`: its `count_of(p, what)`, clean elsewhere, were blamed). Such a call
-        replaces the calls blamed inside every expansion of it (they met its wrong values), unless
-        one of those calls checks clean swapped as well: the swap written in a body is blamed
-        there, not on the body's caller (`define x(p, n) = gain(n, p)` called as `x(q, 2)`)."""
+        """`blamed` with the calls a trial of swapped arguments blames: each the only place its
+        definition is called (no clean call, no other place), that met a problem no call already
+        blamed explains (Othello's `place(s, p)`: the problems inside `cell(s)` have no culprit) or
+        whose problems are explained by calls blamed inside it (Snow Planner's `most_of(what, p)`:
+        its `count_of(p, what)`, clean elsewhere, were blamed). Such a call replaces the calls
+        blamed inside every expansion of it (they met its wrong values), unless a call inside it
+        (blamed, or the only call of its definition) checks clean swapped as well: the swap written
+        in a body is blamed there, not on the body's caller (`define x(p, n) = gain(n, p)` called
+        as `x(q, 2)`). Outer calls are tried first: the trials are few (each is a compile), and the
+        calls inside one that fits are then tried only to keep a swap written in a body in place."""
         sites: dict[tuple[str, Position], list[CallRecord]] = {}
         places: dict[str, set[Position]] = {}
         for record in self.call_records:
             sites.setdefault((record.name, record.at), []).append(record)
             places.setdefault(record.name, set()).add(record.at)
         explained = set().union(*(record.met for record in blamed))
-        tried: set[tuple[str, Position]] = set()
-        for record in reversed(self.call_records):
+        verdicts: dict[tuple[str, Position], str | None] = {}  # a place -> its trial's hint (each tried once)
+
+        def fits(record: CallRecord) -> str | None:
             site = (record.name, record.at)
-            if not record.met or record.name in clean or len(places[record.name]) > 1 or site in tried:
+            if site not in verdicts:
+                verdicts[site] = fits_swapped(record)
+            return verdicts[site]
+
+        def only_call(record: CallRecord) -> bool:
+            return bool(record.met) and record.name not in clean and len(places[record.name]) == 1
+
+        for record in self.call_records:  # outer calls first: each recorded before the calls inside it
+            site = (record.name, record.at)
+            if not only_call(record) or site in verdicts:
                 continue
             expansions = sites[site]
-            inside = [b for b in blamed if (b.name, b.at) != site and any(_within(b, r) for r in expansions)]
-            if not record.met - explained and not inside:
+            inside = [r for r in self.call_records if r.met and (r.name, r.at) != site
+                      and (r in blamed or only_call(r)) and any(_within(r, e) for e in expansions)]
+            if not record.met - explained and not any(r in blamed for r in inside):
                 continue
-            tried.add(site)
-            hint = fits_swapped(record)
-            if hint is None or _swapped_inside(inside, fits_swapped):
+            hint = fits(record)
+            if hint is None or any(fits(r) is not None for r in inside):
                 continue
             blamed = [b for b in blamed if not any(_within(b, r) for r in expansions)] + [record]
             hints[id(record)] = hint
@@ -272,18 +284,6 @@ def _within(inner: CallRecord, outer: CallRecord) -> bool:
     while record is not None and record is not outer:
         record = record.outer
     return record is outer
-
-
-def _swapped_inside(inside: list[CallRecord], fits_swapped: SwapTrial) -> bool:
-    """Whether one of the calls blamed inside a call checks clean with two arguments exchanged
-    (each place tried once)."""
-    seen: set[tuple[str, Position]] = set()
-    for record in inside:
-        if (record.name, record.at) not in seen:
-            seen.add((record.name, record.at))
-            if fits_swapped(record) is not None:
-                return True
-    return False
 
 
 def _culprit(record: CallRecord, clean: set[str], clean_sites: set[tuple[str, Position]]) -> CallRecord | None:
