@@ -16,10 +16,12 @@ A trial costs one compile of the rules, so it is made only for a ruleset that al
 errors, for calls of two or more arguments that are their definition's only call and met a
 problem nothing else explains or only calls blamed inside it explain (then those calls are tried
 too, and one that checks clean swapped keeps the blame: the swap is written in the body), at
-most MAX_TRIAL_COMPILES times a compile (every pair of a call's arguments is one).
+most MAX_TRIAL_COMPILES times a compile (every pair of a call's arguments is one), and what a
+trial found is kept for the next compile of the same rules (`_FOUND`).
 """
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import fields, replace
 from itertools import combinations
@@ -27,18 +29,49 @@ from itertools import combinations
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import CallRecord, Diagnostic, Diagnostics, SnowrulesError, SwapTrial
 
-MAX_TRIAL_COMPILES = 8  # compiles of the rules tried for one compile that found problems
+MAX_TRIAL_COMPILES = 4  # compiles of the rules tried for one compile that found problems
+# What each trial compile found, by the rules files it compiled: validate compiles a ruleset with a
+# mistake for several player counts and variants, each with the same trials (Snow Planner's swapped
+# place(d, p, spot): 32 trial compiles, 19 s of CPU, before they were kept). A trial's problems for
+# one player count and variant stand for the others' with the same rules files: the same mistake
+# is then placed alike in each (a variant's components could make its kinds differ: at worst it is
+# placed as in the first).
+_FOUND: OrderedDict[bytes, frozenset] = OrderedDict()
+MAX_FOUND = 64
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 
 # Compiles rules files (the ruleset's own, one call changed) and returns what the compile found.
 Recompile = Callable[[list[s.RulesFile]], list[Diagnostic]]
+# The content key of those rules files (None: not kept).
+ContentKey = Callable[[list[s.RulesFile]], "bytes | None"]
 
 
-def swap_trial(rules: list[s.RulesFile], found: Diagnostics, recompile: Recompile) -> SwapTrial:
+def swap_trial(rules: list[s.RulesFile], found: Diagnostics, recompile: Recompile,
+               content: ContentKey = lambda rules: None) -> SwapTrial:
     """The trial `relocate_call_errors` asks about a call (its record): a hint when the call with
     two arguments exchanged checks without what the call met, else None."""
     before = {_key(d) for d in found.items}
     compiles = [0]
+
+    def found_with(changed: list[s.RulesFile]) -> frozenset | None:
+        """What the rules with the call changed meet: kept from an earlier trial of the same
+        rules, else compiled (None past MAX_TRIAL_COMPILES, or when the rules are refused)."""
+        if compiles[0] >= MAX_TRIAL_COMPILES:  # a trial kept counts too: each compile tries the same
+            return None
+        compiles[0] += 1
+        key = content(changed)
+        if key is not None and key in _FOUND:
+            _FOUND.move_to_end(key)
+            return _FOUND[key]
+        try:
+            after = frozenset(_key(d) for d in recompile(changed))
+        except SnowrulesError:
+            return None
+        if key is not None:
+            _FOUND[key] = after
+            while len(_FOUND) > MAX_FOUND:
+                _FOUND.popitem(last=False)
+        return after
 
     def fits_swapped(record: CallRecord) -> str | None:
         call = _call_at(rules, record)
@@ -49,16 +82,12 @@ def swap_trial(rules: list[s.RulesFile], found: Diagnostics, recompile: Recompil
             top = top.outer
         met = {_key(found.items[i]) for i in top.met}
         for i, j in combinations(range(len(call.args)), 2):
-            if call.args[i] == call.args[j] or compiles[0] >= MAX_TRIAL_COMPILES:
+            if call.args[i] == call.args[j]:
                 continue  # the same text both ways: the same call
-            compiles[0] += 1
             args = list(call.args)
             args[i], args[j] = args[j], args[i]
-            try:
-                after = {_key(d) for d in recompile(_replaced(rules, call, replace(call, args=tuple(args))))}
-            except SnowrulesError:
-                continue
-            if not after & met and after <= before:
+            after = found_with(_replaced(rules, call, replace(call, args=tuple(args))))
+            if after is not None and not after & met and after <= before:
                 return (f"with its {_ordinal(i)} and {_ordinal(j)} arguments the other way round the rules "
                         f"check without these problems: are they swapped?")
         return None
