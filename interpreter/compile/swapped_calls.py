@@ -2,8 +2,8 @@
 
 Problems inside a definition's body are moved to the call that causes them when another call of
 the same definition checks clean (language/diagnostics.py, `relocate_call_errors`). A definition
-called at one place only has no such call: `place(s, p)` swapped at the only call of
-`define place(p, s)` fails inside `place` (and inside the definitions it calls), and nothing in
+called at one place only has no such call: `put(s, p)` swapped at the only call of
+`define put(p, s)` fails inside `put` (and inside the definitions it calls), and nothing in
 the records tells whether the body or the call is wrong. This trial answers it the direct way:
 the rules are compiled again with the call's arguments `i` and `j` exchanged in the syntax tree,
 and when that compile meets none of the problems met by the outermost call around it that met
@@ -31,8 +31,9 @@ from snowrules.language.diagnostics import CallRecord, Diagnostic, Diagnostics, 
 
 MAX_TRIAL_COMPILES = 4  # compiles of the rules tried for one compile that found problems
 # What each trial compile found, by the rules files it compiled: validate compiles a ruleset with a
-# mistake for several player counts and variants, each with the same trials (Snow Planner's swapped
-# place(d, p, spot): 32 trial compiles, 19 s of CPU, before they were kept). A trial's problems for
+# mistake for several player counts and variants, each with the same trials (a bundled ruleset of
+# eight configurations, a swap in a procedure's only call: 32 trial compiles, 19 s of CPU, before
+# they were kept). A trial's problems for
 # one player count and variant stand for the others' with the same rules files: the same mistake
 # is then placed alike in each (a variant's components could make its kinds differ: at worst it is
 # placed as in the first).

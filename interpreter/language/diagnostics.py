@@ -204,9 +204,9 @@ class Diagnostics:
                             hints: dict[int, str]) -> list[CallRecord]:
         """`blamed` with the calls a trial of swapped arguments blames: each the only place its
         definition is called (no clean call, no other place), that met a problem no call already
-        blamed explains (Othello's `place(s, p)`: the problems inside `cell(s)` have no culprit) or
-        whose problems are explained by calls blamed inside it (Snow Planner's `most_of(what, p)`:
-        its `count_of(p, what)`, clean elsewhere, were blamed). Such a call replaces the calls
+        blamed explains (`put(s, p)`: the problems inside `square_of(s)` have no culprit) or
+        whose problems are explained by calls blamed inside it (`most(what, p)`: its calls
+        `count(p, what)`, clean elsewhere, were blamed). Such a call replaces the calls
         blamed inside every expansion of it (they met its wrong values), unless a call inside it
         (blamed, or the only call of its definition) checks clean swapped as well: the swap written
         in a body is blamed there, not on the body's caller (`define x(p, n) = gain(n, p)` called
