@@ -39,6 +39,7 @@ MAX_TRIAL_COMPILES = 4  # compiles of the rules tried for one compile that found
 # placed as in the first).
 _FOUND: OrderedDict[bytes, frozenset] = OrderedDict()
 MAX_FOUND = 64
+UNDECLARED = "unknown name "  # how the expression compiler says a name is declared nowhere
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 
 # Compiles rules files (the ruleset's own, one call changed) and returns what the compile found.
@@ -81,6 +82,8 @@ def swap_trial(rules: list[s.RulesFile], found: Diagnostics, recompile: Recompil
         top = record  # the outermost call around it that met a problem: the swap must explain all it met
         while top.outer is not None and top.outer.met:
             top = top.outer
+        if any(found.items[i].message.startswith(UNDECLARED) for i in top.met):
+            return None  # a name declared nowhere stays so in any order of arguments: no compile can tell
         met = {_key(found.items[i]) for i in top.met}
         for i, j in combinations(range(len(call.args)), 2):
             if call.args[i] == call.args[j]:
