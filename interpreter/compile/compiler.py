@@ -103,7 +103,8 @@ def _swap_trial(ruleset: Ruleset, players: int, explicit_chance: bool, found: Di
     with that one call changed."""
     def recompile(rules: list[s.RulesFile]) -> list[Diagnostic]:
         return _passes(replace(ruleset, rules=rules), players, explicit_chance)[1].items
-    return swap_trial(ruleset.rules, found, recompile, lambda rules: _content_key(rules, 0, explicit_chance))
+    return swap_trial(ruleset.rules, found, recompile,
+                      lambda rules: _content_key(replace(ruleset, rules=rules, variant=None), 0, explicit_chance))
 
 
 _shared: dict[bytes, Program] | None = None  # the programs of `programs_shared`, while it lasts
@@ -127,7 +128,7 @@ def programs_shared() -> Iterator[None]:
         _shared = outer
 
 
-def _content_key(ruleset: Ruleset | list[s.RulesFile], players: int, explicit_chance: bool) -> bytes | None:
+def _content_key(ruleset: Ruleset, players: int, explicit_chance: bool) -> bytes | None:
     try:
         data = pickle.dumps((ruleset, players, explicit_chance), protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:  # noqa: BLE001 - a ruleset holding something that does not pickle: not shared

@@ -30,13 +30,13 @@ from snowrules.language import syntax as s
 from snowrules.language.diagnostics import CallRecord, Diagnostic, Diagnostics, SnowrulesError, SwapTrial
 
 MAX_TRIAL_COMPILES = 4  # compiles of the rules tried for one compile that found problems
-# What each trial compile found, by the rules files it compiled: validate compiles a ruleset with a
-# mistake for several player counts and variants, each with the same trials (a bundled ruleset of
-# eight configurations, a swap in a procedure's only call: 32 trial compiles, 19 s of CPU, before
-# they were kept). A trial's problems for
-# one player count and variant stand for the others' with the same rules files: the same mistake
-# is then placed alike in each (a variant's components could make its kinds differ: at worst it is
-# placed as in the first).
+# What each trial compile found, by the content of the ruleset it compiled, its player count and the
+# name of its variant left out: validate compiles a ruleset with a mistake for several player counts
+# and variants, each with the same trials (a bundled ruleset of eight configurations, a swap in a
+# procedure's only call: 32 trial compiles, 19 s of CPU, before they were kept). A trial's problems
+# for one player count stand for the others' (at worst a swap is placed as at that count); any other
+# change of the content (a component, an option) is another key, so a ruleset edited and checked
+# again in one process is tried again.
 _FOUND: OrderedDict[bytes, frozenset] = OrderedDict()
 MAX_FOUND = 64
 UNDECLARED = "unknown name "  # how the expression compiler says a name is declared nowhere
@@ -44,7 +44,7 @@ _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", 
 
 # Compiles rules files (the ruleset's own, one call changed) and returns what the compile found.
 Recompile = Callable[[list[s.RulesFile]], list[Diagnostic]]
-# The content key of those rules files (None: not kept).
+# The content key of the ruleset with those rules files (None: not kept).
 ContentKey = Callable[[list[s.RulesFile]], "bytes | None"]
 
 
