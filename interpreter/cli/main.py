@@ -8,7 +8,9 @@ Exit codes (a contract scripts rely on): 0 success; 1 the input has problems (ea
 from __future__ import annotations
 
 import argparse
+import os
 import re
+import select
 import sys
 from pathlib import Path
 
@@ -322,8 +324,8 @@ def main(argv: list[str] | None = None) -> int:
         from snowrules.cli.memory import out_of_memory
         print(out_of_memory(error, _memory_mb), file=sys.stderr)
         return PROBLEMS
-    except BrokenPipeError:
-        return 0
+    except BrokenPipeError as error:
+        return _broken_pipe(args.command, error)
     except Exception as error:  # noqa: BLE001 - the last guard: never a traceback for a user
         from snowrules.cli.memory import library_out_of_memory, out_of_memory
         if library_out_of_memory(error):
@@ -333,6 +335,38 @@ def main(argv: list[str] | None = None) -> int:
               "This is a bug in snowrules, not in your input; please report it with the command you ran.",
               file=sys.stderr)
         return 70
+
+
+IO_ERROR = 74  # sysexits.h's EX_IOERR: a pipe or connection to another process closed under the command
+
+
+def _broken_pipe(command: str, error: BrokenPipeError) -> int:
+    """A reader of the output that stopped reading (`snowrules run ... | head`) is not a failure: the
+    command ends quietly with 0, its output sent nowhere from then on (else Python's last flush
+    at exit prints an error about the same pipe). Any other pipe (a worker's, a socket's) that
+    closed is: said in one line, exit IO_ERROR."""
+    if _stdout_closed():
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):  # no file descriptor behind sys.stdout: nothing flushes it at exit
+            pass
+        return 0
+    print(f"snowrules {command}: error: a pipe or connection to another process was closed while the command "
+          f"was writing to it ({error.strerror or error}); the command stops here", file=sys.stderr)
+    return IO_ERROR
+
+
+def _stdout_closed() -> bool:
+    """Whether standard output is a pipe whose reader has closed it: poll() says POLLERR on the
+    writing end of such a pipe (a file or a terminal never does)."""
+    try:
+        fd = sys.stdout.fileno()
+        poll = select.poll()
+        poll.register(fd, select.POLLOUT)
+        return any(events & select.POLLERR for _, events in poll.poll(0))
+    except (OSError, ValueError, AttributeError):  # no descriptor, or no poll() (Windows): not known closed
+        return False
 
 
 def _out_of_time() -> tuple[type[BaseException], ...]:

@@ -10,6 +10,7 @@ import hashlib
 import pickle
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -29,8 +30,9 @@ from snowrules.compile.reactions import Events
 from snowrules.compile.scope import BOUND_NAMES, BUILTIN_VALUES, RoutineSlots, Scope, Symbols, Variable, suggest
 from snowrules.compile.statements import StatementCompiler, TriggerRuntime
 from snowrules.compile.steps import PushBlock, TurnsStep, inline_branches
+from snowrules.compile.swapped_calls import swap_trial
 from snowrules.language import syntax as s
-from snowrules.language.diagnostics import Diagnostic, Diagnostics, Position, RulesetError, RuntimeRulesError
+from snowrules.language.diagnostics import Diagnostic, Diagnostics, Position, RulesetError, RuntimeRulesError, SwapTrial
 from snowrules.language.limits import MAX_ZONE_FAMILY
 from snowrules.load.option_text import options_text
 from snowrules.load.ruleset import UTILITIES, Ruleset, load_ruleset
@@ -67,12 +69,23 @@ MAX_KIND_PASSES = 4
 
 
 def _compile(ruleset: Ruleset, players: int, diagnostics: Diagnostics, explicit_chance: bool = False) -> Program:
-    """Compile; when the pass found problems and learnt the kinds of names first set to `none`
-    (see LearnedKinds), compile again with them, so that a use above an assignment is checked
-    against the assigned kind. A ruleset without problems compiles once."""
+    """Compile (`_passes`); the problems found inside definitions are moved to the calls that
+    cause them (Diagnostics.relocate_call_errors, with a trial of swapped arguments)."""
     key = _content_key(ruleset, players, explicit_chance) if _shared is not None else None
     if key is not None and key in _shared:
         return _shared[key]
+    program, found = _passes(ruleset, players, explicit_chance)
+    found.relocate_call_errors(_swap_trial(ruleset, players, explicit_chance, found) if found.items else None)
+    diagnostics.extend(found.items)
+    if key is not None and not found.items:
+        _shared[key] = program
+    return program
+
+
+def _passes(ruleset: Ruleset, players: int, explicit_chance: bool) -> tuple[Program, Diagnostics]:
+    """Compile; when the pass found problems and learnt the kinds of names first set to `none`
+    (see LearnedKinds), compile again with them, so that a use above an assignment is checked
+    against the assigned kind. A ruleset without problems compiles once."""
     hints: dict[tuple, str] = {}
     for _ in range(MAX_KIND_PASSES):
         found = Diagnostics()
@@ -82,11 +95,17 @@ def _compile(ruleset: Ruleset, players: int, diagnostics: Diagnostics, explicit_
         if (not found.items and not compiler.events.stale) or not learned.news():
             break
         hints = {**hints, **learned.found}
-    found.relocate_call_errors()
-    diagnostics.extend(found.items)
-    if key is not None and not found.items:
-        _shared[key] = program
-    return program
+    return program, found
+
+
+def _swap_trial(ruleset: Ruleset, players: int, explicit_chance: bool, found: Diagnostics) -> SwapTrial:
+    """The trial of a call with two arguments exchanged (compile/swapped_calls.py): the same
+    compile, passes and all (the kinds learnt from the wrong call are not kept), of the rules
+    with that one call changed."""
+    def recompile(rules: list[s.RulesFile]) -> list[Diagnostic]:
+        return _passes(replace(ruleset, rules=rules), players, explicit_chance)[1].items
+    return swap_trial(ruleset.rules, found, recompile,
+                      lambda rules: _content_key(replace(ruleset, rules=rules, variant=None), 0, explicit_chance))
 
 
 _shared: dict[bytes, Program] | None = None  # the programs of `programs_shared`, while it lasts

@@ -6,6 +6,7 @@ the first, so `snowrules validate` can report them all at once.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from snowrules.language.codes import classify
@@ -117,6 +118,11 @@ class CallRecord:
     outer: CallRecord | None = None
 
 
+# A trial of one call with two of its arguments the other way round: the hint to show (which
+# arguments) when the rules then check without the problems met around the call, else None.
+SwapTrial = Callable[[CallRecord], "str | None"]
+
+
 class Diagnostics:
     """A collector: checks add to it, and `raise_if_any` turns what it holds into an error."""
 
@@ -148,7 +154,7 @@ class Diagnostics:
     def leave_call(self) -> None:
         self.calls.pop()
 
-    def relocate_call_errors(self) -> None:
+    def relocate_call_errors(self, fits_swapped: SwapTrial | None = None) -> None:
         """Errors in a callee's body that only some calls cause are those calls' mistakes (swapped
         or wrong arguments): report one error at each such call, naming the first problem, and
         not the body. A body that fails for every call keeps its own errors (with their calls).
@@ -157,7 +163,12 @@ class Diagnostics:
         outwards: a call written where some expansion of it is clean (`next(s, d)` inside a define
         that other calls give a square) fails only for the values its caller passed, so the blame
         goes to the call around it; the first call whose every expansion meets a problem, of a
-        definition that some other call uses cleanly, is the one whose arguments do not fit."""
+        definition that some other call uses cleanly, is the one whose arguments do not fit.
+
+        A definition called at one place only has no clean call to show that its caller wrote the
+        mistake: `fits_swapped` (compile/swapped_calls.py) tries that call with two arguments the
+        other way round, and when the rules then check without the problems it met and without new
+        ones, that call is blamed, for every problem met inside it (see `_only_calls_swapped`)."""
         clean = {r.name for r in self.call_records if not r.met}
         clean_sites = {(r.name, r.at) for r in self.call_records if not r.met}
         blamed: list[CallRecord] = []
@@ -165,6 +176,9 @@ class Diagnostics:
             if record.met and (culprit := _culprit(record, clean, clean_sites)) is not None \
                     and culprit not in blamed:
                 blamed.append(culprit)
+        hints: dict[int, str] = {}  # id of a record blamed by a trial -> the hint that says which pair
+        if fits_swapped is not None:
+            blamed = self._only_calls_swapped(blamed, clean, fits_swapped, hints)
         taken: dict[int, CallRecord] = {}  # a problem -> the first call blamed for it
         moved: dict[int, list[Diagnostic]] = {}  # a problem -> the errors that stand for it, at their calls
         blamed_sites: set[tuple[str, Position]] = set()
@@ -181,10 +195,57 @@ class Diagnostics:
                 taken.setdefault(i, record)
             moved.setdefault(inside[0], []).append(Diagnostic(
                 record.at, f"the arguments of this call do not fit {record.name!r}: {first.message} "
-                f"(at {first.position})", "are two arguments swapped?", code="SR402"))
+                f"(at {first.position})", hints.get(id(record), "are two arguments swapped?"), code="SR402"))
         if taken:
             self.items = [d for i, d in enumerate(self.items) for d in (moved.get(i, []) if i in taken else [d])]
             self.call_records, self._chains = [], {}
+
+    def _only_calls_swapped(self, blamed: list[CallRecord], clean: set[str], fits_swapped: SwapTrial,
+                            hints: dict[int, str]) -> list[CallRecord]:
+        """`blamed` with the calls a trial of swapped arguments blames: each the only place its
+        definition is called (no clean call, no other place), that met a problem no call already
+        blamed explains (`put(s, p)`: the problems inside `square_of(s)` have no culprit) or
+        whose problems are explained by calls blamed inside it (`most(what, p)`: its calls
+        `count(p, what)`, clean elsewhere, were blamed). Such a call replaces the calls
+        blamed inside every expansion of it (they met its wrong values), unless a call inside it
+        (blamed, or the only call of its definition) checks clean swapped as well: the swap written
+        in a body is blamed there, not on the body's caller (`define x(p, n) = gain(n, p)` called
+        as `x(q, 2)`). Outer calls are tried first: the trials are few (each is a compile), and the
+        calls inside one that fits are then tried only to keep a swap written in a body in place."""
+        sites: dict[tuple[str, Position], list[CallRecord]] = {}
+        places: dict[str, set[Position]] = {}
+        for record in self.call_records:
+            sites.setdefault((record.name, record.at), []).append(record)
+            places.setdefault(record.name, set()).add(record.at)
+        explained = set().union(*(record.met for record in blamed))
+        verdicts: dict[tuple[str, Position], str | None] = {}  # a place -> its trial's hint (each tried once)
+
+        def fits(record: CallRecord) -> str | None:
+            site = (record.name, record.at)
+            if site not in verdicts:
+                verdicts[site] = fits_swapped(record)
+            return verdicts[site]
+
+        def only_call(record: CallRecord) -> bool:
+            return bool(record.met) and record.name not in clean and len(places[record.name]) == 1
+
+        for record in self.call_records:  # outer calls first: each recorded before the calls inside it
+            site = (record.name, record.at)
+            if not only_call(record) or site in verdicts:
+                continue
+            expansions = sites[site]
+            inside = [r for r in self.call_records if r.met and (r.name, r.at) != site
+                      and (r in blamed or only_call(r)) and any(_within(r, e) for e in expansions)]
+            if not record.met - explained and not any(r in blamed for r in inside):
+                continue
+            hint = fits(record)
+            if hint is None or any(fits(r) is not None for r in inside):
+                continue
+            blamed = [b for b in blamed if not any(_within(b, r) for r in expansions)] + [record]
+            hints[id(record)] = hint
+            explained = explained.union(*(r.met for r in expansions))
+        order = {id(record): n for n, record in enumerate(self.call_records)}
+        return sorted(blamed, key=lambda record: -order[id(record)])  # inner calls first, as before
 
     def error(self, position: Position, message: str, hint: str = "", code: str = "") -> None:
         if not self.calls:
