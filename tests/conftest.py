@@ -222,3 +222,18 @@ def answered_from_outside(game: Game, seed: int, decide, sink=None) -> State:
         values = chosen if pending.simultaneous else [chosen]
         game.answer(st, [options.index(value) for options, value in zip(pending.options, values)])
     return st
+
+
+def refused_by_validate_and_run(capsys, folder: Path, name: str, line_text: str, column: int, message: str) -> None:
+    """`snowrules validate` and `snowrules run` of a broken ruleset folder both exit 1 with `message`
+    at `name`'s line holding `line_text` (and at `column`, when not 0), never a traceback."""
+    from snowrules.cli.main import main
+    lines = (folder / name).read_text().splitlines()
+    line = next(n for n, written in enumerate(lines, 1) if line_text in written)
+    for command in (["validate", str(folder)], ["run", str(folder), "--seed", "1", "--agents", "first,first"]):
+        assert main(command) == 1
+        out = capsys.readouterr()
+        text = out.out + out.err
+        assert "Traceback" not in text
+        assert message in text, text
+        assert f"{name}:{line}:{f'{column}:' if column else ''}" in text, text

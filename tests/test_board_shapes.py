@@ -24,7 +24,7 @@ import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 import pytest
-from conftest import play_checked
+from conftest import play_checked, refused_by_validate_and_run
 from snowrules.cli.main import main
 from snowrules.compile.compiler import load_program
 from snowrules.model.grid import Cell, Grid, Layer
@@ -304,27 +304,15 @@ def _changed(tmp_path: Path, changes: list[tuple[str, str, str]]) -> Path:
     return folder
 
 
-def _refused(capsys, folder: Path, name: str, line_text: str, column: int, message: str) -> None:
-    lines = (folder / name).read_text().splitlines()
-    line = next(n for n, written in enumerate(lines, 1) if line_text in written)
-    for command in (["validate", str(folder)], ["run", str(folder), "--seed", "1", "--agents", "first,first"]):
-        assert main(command) == 1
-        out = capsys.readouterr()
-        text = out.out + out.err
-        assert "Traceback" not in text
-        assert message in text, text
-        assert f"{name}:{line}:{f'{column}:' if column else ''}" in text, text
-
-
 @pytest.mark.parametrize(("name", "old", "new", "line_text", "column", "message"), BAD[:-1],
                          ids=[row[5][:40] for row in BAD[:-1]])
 def test_bad_hex_board_input_is_refused_at_its_place(tmp_path, capsys, name, old, new, line_text, column, message):
-    _refused(capsys, _changed(tmp_path, [(name, old, new)]), name, line_text, column, message)
+    refused_by_validate_and_run(capsys, _changed(tmp_path, [(name, old, new)]), name, line_text, column, message)
 
 
 def test_a_square_west_of_the_origin_is_refused_at_the_name_when_the_schema_lets_it_through(tmp_path, capsys):
     folder = _changed(tmp_path, [BAD[-1][:3], ("components/board.yaml", "{dx: 2, dy: 0}", "{dx: -1, dy: 0}")])
-    _refused(capsys, folder, "rules.sr", "grid of hexagon", 34,
+    refused_by_validate_and_run(capsys, folder, "rules.sr", "grid of hexagon", 34,
              "`grid of hexagon`: its square (-1,0) lies west or south of (0,0)")
 
 

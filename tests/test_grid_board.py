@@ -28,6 +28,7 @@ import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 import pytest
+from conftest import refused_by_validate_and_run
 from snowrules.cli.main import main
 from snowrules.compile.compiler import load_program
 from snowrules.model.grid import Cell, Grid, Layer, Piece, Placement, place, take_off
@@ -210,17 +211,7 @@ def test_bad_board_input_is_refused_at_its_place(tmp_path, capsys, old, new, lin
     text = rules.read_text()
     assert old in text
     rules.write_text(text.replace(old, new, 1))
-    line = next(n for n, written in enumerate(rules.read_text().splitlines(), 1) if line_text in written)
-    for command in (["validate", str(folder)], ["run", str(folder), "--seed", "1", "--agents", "first,first"]):
-        assert main(command) == 1
-        out = capsys.readouterr()
-        text = out.out + out.err
-        assert "Traceback" not in text
-        assert message in text, text
-        if column:
-            assert f"rules.sr:{line}:{column}:" in text, text
-        else:
-            assert f"rules.sr:{line}:" in text, text
+    refused_by_validate_and_run(capsys, folder, "rules.sr", line_text, column, message)
 
 
 @pytest.mark.parametrize(("width", "height"), [(5, 4), (8, 8), (3, 7), (1, 6), (9, 2)])
