@@ -218,7 +218,6 @@ def answered_from_outside(game: Game, seed: int, decide, sink=None) -> State:
     while st.pending is not None:
         pending = st.pending
         chosen = decide(st)
-        st.pending = pending  # `decide` may have been given a state to answer and cleared it
         values = chosen if pending.simultaneous else [chosen]
         game.answer(st, [options.index(value) for options, value in zip(pending.options, values)])
     return st

@@ -37,7 +37,7 @@ from snowrules.compile.free_actions import FreeChooseStep, OfferStep, free_actio
 from snowrules.compile.generated_module import GeneratedModule
 from snowrules.compile.playthrough_choices import ChoiceTemplates
 from snowrules.compile.playthrough_events import EventTemplates
-from snowrules.compile.playthrough_stops import StopTemplates, stopped
+from snowrules.compile.playthrough_stops import Resumed, StopTemplates, stopped
 from snowrules.compile.procedure_calls import RoutineCall
 from snowrules.compile.reactions import Reacting, reactions_started
 from snowrules.compile.statements import _CallStep
@@ -235,17 +235,17 @@ class _Builder(ChoiceTemplates, EventTemplates, StopTemplates):
             lines += self.statement_lines(block, pc, namespace)
         return lines or ["pass"], namespace
 
-    def statement_lines(self, block, pc: int, namespace: dict, loop: str = "") -> list[str]:
-        """Statement `pc` of `block` as lines, under the mark of its rule's position. `loop`: the
-        frame's items and position a stop there keeps (a resume entry's ", frame.items, frame.index")."""
+    def statement_lines(self, block, pc: int, namespace: dict, resumed: Resumed | None = None) -> list[str]:
+        """Statement `pc` of `block` as lines, under the mark of its rule's position. `resumed`: in
+        a resume entry, where a stop there moves the resumed frame (playthrough_stops.Resumed)."""
         lines = [fuse.mark(block.positions[pc], namespace)]
         native = block.natives[pc]
         if native is not None:
             more, ns, _ = fuse.block_code(native)
             namespace.update(ns)
             return lines + more
-        return lines + self.stopping(block.id, pc, loop,
-                                     lambda: self.step_lines(block.steps[pc], namespace, (block, pc, loop)))
+        return lines + self.stopping(block.id, pc, resumed,
+                                     lambda: self.step_lines(block.steps[pc], namespace, (block, resumed)))
 
     def value(self, fn, namespace: dict) -> str:
         src, ns = fuse.expression(fn)
@@ -258,8 +258,8 @@ class _Builder(ChoiceTemplates, EventTemplates, StopTemplates):
         return name
 
     def step_lines(self, step, ns: dict, where: tuple | None = None) -> list[str]:
-        """A step's lines; `where`: its block, pc and frame's loop (see `statement_lines`), for an
-        `if` whose single-step branches run at their slots in its block (`branch_lines`)."""
+        """A step's lines; `where`: its block and whether it is resumed (see `statement_lines`),
+        for an `if` whose single-step branches run at their slots in its block (`branch_lines`)."""
         kind = type(step)
         if kind is PushBlock:
             lines = [] if step.phase is None else [
@@ -271,9 +271,9 @@ class _Builder(ChoiceTemplates, EventTemplates, StopTemplates):
             lines = []
             for number, (cond, block) in enumerate(step.branches):
                 lines += [f"{'if' if number == 0 else 'elif'} {self.value(cond, ns)}:",
-                          *fuse.indent(self.branch_lines(block, where, ns))]
+                          *fuse.indent(self.branch_lines(step, block, where, ns))]
             if step.otherwise is not None:
-                otherwise = self.branch_lines(step.otherwise, where, ns)
+                otherwise = self.branch_lines(step, step.otherwise, where, ns)
                 lines += (["else:"] if lines else ["if True:"]) + fuse.indent(otherwise)
             return lines
         # Loops count their rounds against the game's step budget, as native loops do (budget.py).
@@ -349,30 +349,32 @@ class _Builder(ChoiceTemplates, EventTemplates, StopTemplates):
                     *fuse.indent([*self.on_stop, "return _r"])]
         raise TypeError(f"no template for the step {kind.__name__}")  # a bug: every step has one
 
-    def branch_lines(self, branch: int, where: tuple | None, ns: dict) -> list[str]:
+    def branch_lines(self, step: IfStep, branch: int, where: tuple | None, ns: dict) -> list[str]:
         """An `if`'s branch: a call of its block, or, for a branch of a single step that has a
         slot in the `if`'s block (steps.IfStep.inline), the step's lines in place, a stop there
         keeping the `if`'s frame at the slot (a stop inside what the step ran, after the `if`),
         as a resume entry's slot resumes it: no function called, no frame of the branch's own."""
-        block, pc, loop = where if where is not None else (None, None, "")
-        slot = None if block is None else _slot_of(block, pc, self.program.blocks[branch])
-        if slot is None:
+        slot = step.slots.get(branch)
+        if slot is None or where is None:
             return self.checked(self.call(branch, ns))
+        block, resumed = where
         inlined = block.steps[slot]
         outer = self.on_stop
         self.on_stop = outer[1:]  # the `if`'s own frame is the slot's
         try:
             return [fuse.mark(block.positions[slot], ns),
-                    *self.stopping(block.id, slot, loop, lambda: self.step_lines(inlined.step, ns), inlined.after)]
+                    *self.stopping(block.id, slot, resumed, lambda: self.step_lines(inlined.step, ns),
+                                   inlined.after)]
         finally:
             self.on_stop = outer
 
     def turns_lines(self, step: TurnsStep, ns: dict, done: str | None = None,
                     body: Callable[[], list[str]] | None = None) -> list[str]:
         """`each turn:` / `rounds N:`: each turn numbered, checked against the limit (evaluated
-        before each turn, at the end of the one before) and the budget, started, played. `done` names the number of
-        the turn last played (`end_of_block_lines`); None: none yet. `body`: the turn's lines in
-        place (a resume entry's), rather than a call of its block."""
+        before each turn, at the end of the one before) and the budget, started, played. `done`
+        names the number of the turn last played (a resume entry's `end_of_block_lines`); None:
+        none yet. `body`: the turn's lines in place (a resume entry's), rather than a call of its
+        block."""
         block = self.program.blocks[step.block]
         turn, counter = done or fuse.fresh(), int(self.program.turn_counter)
         started = self.bound(apply.start_turn, ns)
@@ -386,20 +388,23 @@ class _Builder(ChoiceTemplates, EventTemplates, StopTemplates):
         # the turns themselves are bounded by their number (the rounds of the loops in them are charged)
         lines += [f"    if {turn} > st.max_steps: {fail}({where}, st.max_steps)",
                   f"    {started}(st, {counter}, {turn})", *fuse.indent(played)]
-        return (self.paused_lines(block, turn, ns) if done else []) + lines + \
-            fuse.indent(self.paused_lines(block, turn, ns))
+        resumed = done is not None
+        return (self.paused_lines(block, turn, resumed, ns) if resumed else []) + lines + \
+            fuse.indent(self.paused_lines(block, turn, resumed, ns))
 
-    def paused_lines(self, block, turn: str, ns: dict) -> list[str]:
+    def paused_lines(self, block, turn: str, resumed: bool, ns: dict) -> list[str]:
         """At the end of turn `turn`, in a stoppable build: a scenario looking at the end of that
-        turn stops the game there, the turns' frame at its end."""
+        turn stops the game there, the turns' frame at its end (in a resume entry, the resumed
+        frame moved there)."""
         if not self.stoppable:
             return []
+        place = ([f"frame.pc, frame.index = {int(block.size)}, {turn}"] if resumed else
+                 [f"_r.at({int(block.id)}, {int(block.size)}, env, None, {turn})", *self.on_stop])
         return [f"if st.pause_after_turn == {turn}:",
                 "    st.pause_after_turn = None",
                 "    st.paused = True",
                 f"    _r = {self.bound(Stopped, ns)}()",
-                f"    _r.at({int(block.id)}, {int(block.size)}, env, None, {turn})",
-                *fuse.indent([*self.on_stop, "return _r"])]
+                *fuse.indent([*place, "return _r"])]
 
     def resolve_lines(self, step: ResolveStep, ns: dict) -> list[str]:
         """`resolve CARD for PLAYER` written inline (as ResolveStep.run, without a frame): the
@@ -436,19 +441,6 @@ class _Builder(ChoiceTemplates, EventTemplates, StopTemplates):
         lines = self.final_lines(lines, namespace)
         return _entry_function(self.module, lines, namespace, routine.env_size, routine.slots["this"],
                                routine.slots["me"])
-
-
-def _slot_of(block, pc: int, branch) -> int | None:
-    """The slot in `block` where the single step of `branch`, a branch of the `if` at `pc`, runs
-    (steps.IfStep.inline), or None."""
-    single = branch.single
-    if single is None:
-        return None
-    for slot in range(block.size + 1, len(block.steps)):
-        inlined = block.steps[slot]
-        if inlined is not None and inlined.step is single and inlined.after == pc + 1:
-            return slot
-    return None
 
 
 SMALL_ENVIRONMENT = 12  # an effect's environment of at most this many slots is written as a list display

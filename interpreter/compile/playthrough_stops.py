@@ -19,6 +19,7 @@ These are `_Builder`'s methods, kept here so that each module holds one job.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from snowrules.compile import budget, fuse
 from snowrules.compile.steps import ChooseStep, Stopped, TurnsStep
@@ -28,29 +29,28 @@ from snowrules.model.values import Frame
 
 Run = Callable[[object, list], None]
 
-KEPT_LOOP = ", frame.items, frame.index"  # a resume entry's statements stop with their frame's loop
-# A stop in a resume entry's next items, passes or turns: the block's own function added the
-# frame of the block it stopped in, the one resumed, which takes its place (and a loop's position).
-RESUMED_FRAME_MOVED = ("_f = _r.frames.pop()", "frame.pc, frame.items, frame.index = _f[1], _f[3], _f[4]")
+@dataclass(frozen=True)
+class Resumed:
+    """Statements of a resume entry: their frame is the one resumed (`frame`), moved in place at
+    a stop rather than a new one added; `index` (generated text): the loop position or turn it is
+    at then (its next items or turns run in place), None: the frame's own."""
+
+    index: str | None = None
 
 
-def at_position(index: str) -> str:
-    """`loop` for the statements of a resume entry's next items or turns (`end_of_block_lines`),
-    run in place: the resumed frame moved to them at a stop, its position now `index` (generated
-    text)."""
-    return f"{KEPT_LOOP}; frame.index = {index}"
+RESUMED = Resumed()
 
 
-def frame_line(block: int, pc: int, after: int, loop: str) -> str:
+def frame_line(block: int, pc: int, after: int, resumed: Resumed | None) -> str:
     """The line that adds a statement's frame to a stop returned through it: statement `pc` of
     `block`, asked again there (`Stopped.again`: the stopped decision itself) or gone on at `after`.
-    In a resume entry (`loop` KEPT_LOOP, or `at_position`), the resumed frame itself is moved there
-    instead: no frame made, and nothing for the caller to compare (an explicit game stops at every
-    node)."""
-    if loop.startswith(KEPT_LOOP):
-        return f"frame.pc = {pc} if _r.again else {after}{loop[len(KEPT_LOOP):]}"
+    In a resume entry (`resumed`), the resumed frame itself is moved there instead: no frame made,
+    and nothing for the caller to compare (an explicit game stops at every node)."""
+    if resumed is not None:
+        index = "" if resumed.index is None else f"; frame.index = {resumed.index}"
+        return f"frame.pc = {pc} if _r.again else {after}{index}"
     place = f"{pc}" if after == pc + 1 else f"{pc} if _r.again else {after - 1}"
-    return f"_r.at({block}, {place}, env{loop})"
+    return f"_r.at({block}, {place}, env)"
 
 
 class StopTemplates:
@@ -63,17 +63,17 @@ class StopTemplates:
     stoppable: bool
     on_stop: list[str]
 
-    def stopping(self, block: int, pc: int, loop: str, make: Callable[[], list[str]],
+    def stopping(self, block: int, pc: int, resumed: Resumed | None, make: Callable[[], list[str]],
                  after: int | None = None) -> list[str]:
         """A statement's lines (`make()`), generated with its frame (statement `pc` of `block`;
-        `loop`: the frame's loop, see KEPT_LOOP; `after`: where the frame goes on once the
+        `resumed`: in a resume entry, see Resumed; `after`: where the frame goes on once the
         statement is done, when not at `pc + 1`: an `if`'s slot goes on after the `if`) added to
-        any stop returned through them (a stoppable build's only; steps.Stopped.at). In a resume
-        entry (`loop` KEPT_LOOP) the frame is the one resumed, and its place is updated in it."""
+        any stop returned through them (a stoppable build's only; steps.Stopped.at)."""
         if not self.stoppable:
             return make()
         outer = self.on_stop
-        self.on_stop = [frame_line(int(block), int(pc), int(pc) + 1 if after is None else int(after), loop), *outer]
+        self.on_stop = [frame_line(int(block), int(pc), int(pc) + 1 if after is None else int(after), resumed),
+                        *outer]
         try:
             return make()
         finally:
@@ -119,28 +119,23 @@ class StopTemplates:
         next turns, a routine's environment dropped). The same statement lines as the block's
         own function: a game played on from a stop runs the code that plays it through."""
         ns: dict = {}
-        slots = frozenset(pc for pc in range(block.size + 1, len(block.steps)) if block.steps[pc] is not None)
-        lines = ["env = st.envs[frame.env]", "pc = frame.pc",  # a pc that is no statement's: a state not ours
-                 f"if not 0 <= pc <= {int(block.size)} and pc not in {self.bound(slots, ns)}:",
-                 f"    {self.bound(budget.no_statement, ns)}({self.bound(block.position, ns)}, pc)"]
         slots = [(pc, inlined) for pc, inlined in enumerate(block.steps) if pc > block.size and inlined is not None]
+        known = self.bound(frozenset(pc for pc, _ in slots), ns)
+        lines = ["env = st.envs[frame.env]", "pc = frame.pc",  # a pc that is no statement's: a state not ours
+                 f"if not 0 <= pc <= {int(block.size)} and pc not in {known}:",
+                 f"    {self.bound(budget.no_statement, ns)}({self.bound(block.position, ns)}, pc)"]
         if slots:  # only a stopped decision's frame is ever at a slot
             lines.append(f"if pc > {int(block.size)}:")
             for pc, inlined in slots:
                 # a stop at the slot's step stays there; one inside what it ran goes on after the `if`
                 lines += [f"    if pc == {int(pc)}:", f"        {fuse.mark(block.positions[pc], ns)}",
                           *fuse.indent(fuse.indent(self.stopping(
-                              block.id, pc, KEPT_LOOP, lambda inlined=inlined: self.step_lines(inlined.step, ns),
+                              block.id, pc, RESUMED, lambda inlined=inlined: self.step_lines(inlined.step, ns),
                               inlined.after))),
                           f"        pc = {int(inlined.after)}"]
         for pc in range(block.size):
-            lines += [f"if pc <= {int(pc)}:", *fuse.indent([*self.statement_lines(block, pc, ns, KEPT_LOOP), "pass"])]
-        # its errors at the block; a stop in its next items, passes or turns is the frame's new place
-        outer, self.on_stop = self.on_stop, list(RESUMED_FRAME_MOVED)
-        try:
-            lines += [fuse.mark(block.position, ns), *self.end_of_block_lines(block, ns)]
-        finally:
-            self.on_stop = outer
+            lines += [f"if pc <= {int(pc)}:", *fuse.indent([*self.statement_lines(block, pc, ns, RESUMED), "pass"])]
+        lines += [fuse.mark(block.position, ns), *self.end_of_block_lines(block, ns)]  # its errors at the block
         lines = self.final_lines(lines, ns)
         name = fuse.fresh("_resume")
         return self.module.define(name, f"def {name}(st, frame):\n" + "\n".join(fuse.indent(lines)), ns)
@@ -162,29 +157,29 @@ class StopTemplates:
             return [f"{items} = frame.items",
                     f"for {at} in range(frame.index + 1, len({items})):",
                     *binding,
-                    *fuse.indent(self.body_in_place(block, at_position(at), ns))]
+                    *fuse.indent(self.body_in_place(block, Resumed(at), ns))]
         if kind is WHILE:  # the pass that stopped is counted once done, as every pass is
             return [*budget.charge_lines("1", where, fail),
                     f"while {self.value(block.cond, ns)}:",
-                    *fuse.indent(self.body_in_place(block, KEPT_LOOP, ns)),
+                    *fuse.indent(self.body_in_place(block, RESUMED, ns)),
                     *fuse.indent(budget.charge_lines("1", where, fail))]
         if kind is TURNS:
             turn = fuse.fresh()
             return [f"{turn} = frame.index", *self.turns_lines(
-                TurnsStep(block.id), ns, done=turn, body=lambda: self.body_in_place(block, at_position(turn), ns))]
+                TurnsStep(block.id), ns, done=turn, body=lambda: self.body_in_place(block, Resumed(turn), ns))]
         if kind is ROUTINE:
             return ["st.envs.pop()"]
         return []
 
-    def body_in_place(self, block, loop: str, ns: dict) -> list[str]:
+    def body_in_place(self, block, resumed: Resumed, ns: dict) -> list[str]:
         """The statements of a resume entry's block again, for its next items, passes or turns:
         in place rather than a call of the block's function, a stop there moving the resumed frame
-        (`loop`: KEPT_LOOP, or `at_position` for a loop's or turns' position)."""
+        (to the loop's position or turn `resumed.index`)."""
         outer, self.on_stop = self.on_stop, []
         try:
             lines: list[str] = []
             for pc in range(block.size):
-                lines += self.statement_lines(block, pc, ns, loop)
+                lines += self.statement_lines(block, pc, ns, resumed)
             return lines or ["pass"]
         finally:
             self.on_stop = outer

@@ -156,6 +156,7 @@ class IfStep:
     def __init__(self, branches: list[tuple], otherwise: int | None):
         self.branches, self.otherwise = branches, otherwise
         self.inlined = False
+        self.slots: dict[int, int] = {}  # a branch's block -> its slot in the `if`'s block (`inline`)
 
     def inline(self, blocks: list, block, pc: int) -> None:
         """Give each branch of a single step a slot past the end of `block` (where this `if` is
@@ -166,13 +167,12 @@ class IfStep:
         if self.inlined:
             return
         self.inlined = True
-        slots: dict[int, int] = {}
         for target in [*(b for _, b in self.branches), self.otherwise]:
-            if target is None or target in slots:
+            if target is None or target in self.slots:
                 continue
             branch = blocks[target]
             if branch.single is not None and type(branch.single) is not IfStep:
-                slots[target] = block.add_slot(InlinedBranch(branch.single, pc + 1), branch.positions[0])
+                self.slots[target] = block.add_slot(InlinedBranch(branch.single, pc + 1), branch.positions[0])
 
 
 class InlinedBranch:

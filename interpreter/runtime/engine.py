@@ -60,7 +60,7 @@ class Game:
         layout = program.layout
         self.layout = layout
         score = layout.counter_families.get("score")
-        # built on first use by play_through for the kinds of events heard (False: not possible)
+        # each build of the program, made on first use for the kinds of events heard (Program.built)
         self._playthroughs: dict[tuple[frozenset[str], str], Any] = program.built  # (heard, mode) -> built
         self._quiet_stopping = None  # the stoppable build for a state nobody listens to (see _stopping)
         self._component_counters = [f for f in layout.counter_families.values() if f.per_component]
