@@ -8,7 +8,6 @@ import math
 from types import SimpleNamespace
 
 import pytest
-from snowrules.model.events import CounterChanged, Moved
 from snowrules.model.layout import Layout, ZoneFamily
 from snowrules.play.batch import GameSpec, PlayTracker, game_seed, play_batch
 from snowrules.play.statistics import Tally, distribution, quantile, summarize, wilson
@@ -88,7 +87,7 @@ def test_summary_of_four_games():
 
 
 def _tracker() -> PlayTracker:
-    return PlayTracker(SimpleNamespace(layout=_tracker_layout(), controller=lambda seat: seat))
+    return PlayTracker(SimpleNamespace(layout=_tracker_layout(), controller=lambda seat: seat, players=2))
 
 
 def _tracker_layout() -> Layout:
@@ -118,8 +117,7 @@ def test_what_counts_as_played(source, dest, what, played, held):
     layout = _tracker_layout()
     zones = {zone.label(layout.seat_names): index for index, zone in enumerate(layout.zones)}
     components = [layout.component_names.index(name) for name in what]
-    tracker.feed(Moved(components, zones[source], zones[dest], "r:1:1"))
-    tracker.feed(CounterChanged(0, 0, 1, "r:2:1"))  # ignored
+    tracker.tally.count(components, zones[source], zones[dest])
     plays, holds = tracker.take()
     assert list(plays) == played and list(holds) == held
     assert tracker.take() == ((), ())  # ready for the next game

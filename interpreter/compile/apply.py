@@ -55,6 +55,7 @@ def move_lines(c: str, b: str, a: str, bottom: bool, rule: str, react: tuple[str
             put,
             f"st.where[{c}] = {b}",
             telling(Moved, f"st.sink({MOVED}([{c}], {a}, {b}, {rule}))"),
+            tallying(c, a, b),
             *(f"st.raised.append(({event}, [{c}, {a}, {b}]))" for event in react)]
 
 
@@ -76,6 +77,7 @@ def move_all_lines(a: str, b: str, moved: str, target: str, bottom: bool, rule: 
             f"    if not {target}: st.zones[{b}] = {moved}",
             f"    else: {put}",
             "    " + telling(Moved, f"st.sink({MOVED}({moved}[:], {a}, {b}, {rule}))"),
+            "    " + tallying(moved, a, b, many=True),
             *([f"    for _c in {moved}:", *queue] if queue else [])]
 
 
@@ -115,6 +117,7 @@ def move_top_lines(a: str, b: str, count: str, taken: str, source: str, moved: s
                 f"    st.where[_c] = {b}",
                 f"    {put}",
                 "    " + telling(Moved, f"st.sink({MOVED}([_c], {a}, {b}, {rule}))"),
+                "    " + tallying("_c", a, b),
                 *(f"    st.raised.append(({event}, [_c, {a}, {b}]))" for event in react),
                 f"elif {source}: {fallback}(st, {a}, {b}, 1, {bottom!r}, {rule}, {events})"]
     put = f"st.zones[{b}][:0] = {moved}[::-1]" if bottom else f"st.zones[{b}].extend({moved})"
@@ -126,6 +129,7 @@ def move_top_lines(a: str, b: str, count: str, taken: str, source: str, moved: s
             f"    for _c in {moved}: st.where[_c] = {b}",
             f"    {put}",
             "    " + telling(Moved, f"st.sink({MOVED}({moved}, {a}, {b}, {rule}))"),
+            "    " + tallying(moved, a, b, many=True),
             *([f"    for _c in {moved}:", *(f"        st.raised.append(({event}, [_c, {a}, {b}]))" for event in react)]
               if react else []),
             f"elif {taken} > 0: {fallback}(st, {a}, {b}, {taken}, {bottom!r}, {rule}, {events})"]
@@ -151,6 +155,21 @@ def telling(kind: type[Event], call: str) -> str:
     return f"{TELLING}{call}{_TELLS}{kind.__name__}"
 
 
+# A move is also counted by the state's move tally, when it has one (model/move_tally.py): a
+# line of its own kind, TALLY, kept only in the builds for a state that tallies.
+TALLYING = "if st.tally is not None"
+TALLY = "MoveTally"
+
+
+def tallying(components: str, a: str, b: str, many: bool = False) -> str:
+    """The tally line of a move from zone `a` to `b` (locals or numbers) of one component `c`, or
+    of the list `components` (`many`): `MoveTally.count` itself, inlined for one component."""
+    if many:
+        return f"{TALLYING}: st.tally.count({components}, {a}, {b}){_TELLS}{TALLY}"
+    return (f"{TALLYING} and (_ts := st.tally.slots[{a}][{b}]) is not None: "
+            f"st.tally.counts[_ts][{components}] += 1{_TELLS}{TALLY}")
+
+
 def unheard(lines: list[str], heard: frozenset[str] = frozenset()) -> list[str]:
     """Generated lines without the event lines of kinds not in `heard` (event class names), for
     code that runs only where nobody listens to those: each such line becomes `pass` (which Python
@@ -159,7 +178,7 @@ def unheard(lines: list[str], heard: frozenset[str] = frozenset()) -> list[str]:
     kept = []
     for line in lines:
         text = line.lstrip()
-        if text.startswith(TELLING) and text[text.rindex(_TELLS) + len(_TELLS):] not in heard:
+        if text.startswith((TELLING, TALLYING)) and text[text.rindex(_TELLS) + len(_TELLS):] not in heard:
             line = line[:len(line) - len(text)] + "pass"
         kept.append(line)
     return kept
@@ -210,6 +229,8 @@ def move_top(st, a: int, b: int, n: int, bottom: bool, rule: str, react: tuple =
             target.append(c)
     if moved and st.sink is not None:
         st.sink(Moved(moved, a, b, rule))
+    if moved and st.tally is not None:
+        st.tally.count(moved, a, b)
     for c in moved if react else ():
         for event in react:
             st.raised.append((event, [c, a, b]))
@@ -237,6 +258,8 @@ def draw(st, a: int, index: int, b: int, bottom: bool, rule: str) -> int:
     st.where[c] = b
     if st.sink is not None:
         st.sink(Moved([c], a, b, rule, True))
+    if st.tally is not None:
+        st.tally.count((c,), a, b)
     return c
 
 
@@ -355,6 +378,8 @@ class GridMoves:
         st.where[c] = b
         if st.sink is not None:
             st.sink(Moved([c], a, b, rule, False, (anchor.x, anchor.y, rotation)))
+        if st.tally is not None:
+            st.tally.count((c,), a, b)
 
     def _on_board(self, c: int, b: int, cells: tuple[Cell, ...], rule: str) -> None:
         """Every cell the piece would cover on a bounded grid zone must be on the board."""
@@ -385,6 +410,8 @@ class GridMoves:
                        "to put it elsewhere, move it to the zone at a spot from placements(...)")
         if st.sink is not None:
             st.sink(Moved([c], a, a, rule, False, (turned.anchor.x, turned.anchor.y, turned.rotation)))
+        if st.tally is not None:
+            st.tally.count((c,), a, a)
 
     def move_all(self, st, a: int, b: int, bottom: bool, rule: str, react: tuple = ()) -> None:
         """`move all from A to B` when A or B is a grid: the whole layout goes (nothing is left

@@ -169,7 +169,10 @@ def module_title(program: Program, heard: frozenset[str]) -> str:
     what its events are built for."""
     variant = f", variant {program.variant}" if program.variant else ""
     options = "".join(f", {key}={value}" for key, value in sorted(program.options.items()))
-    hears = "every event" if heard >= kinds_of(None) else ", ".join(sorted(heard)) or "no event"
+    kinds = heard - {apply.TALLY}
+    hears = "every event" if kinds >= kinds_of(None) else ", ".join(sorted(kinds)) or "no event"
+    if apply.TALLY in heard:
+        hears += ", counting moves"
     players = f"{program.players} player{'' if program.players == 1 else 's'}"
     return f"{program.ruleset}, {players}{variant}{options}, hearing {hears}"
 

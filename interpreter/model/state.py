@@ -13,6 +13,7 @@ from typing import Any
 
 from snowrules.language.limits import MAX_STEPS
 from snowrules.model.grid import Grid
+from snowrules.model.move_tally import MoveTally
 from snowrules.model.values import Decision, Ending, Frame, plain_copy
 
 Sink = Callable[[Any], None]   # receives the game's events (model/events.py)
@@ -21,7 +22,7 @@ Sink = Callable[[Any], None]   # receives the game's events (model/events.py)
 class State:
     __slots__ = ("zones", "where", "counters", "vars", "frames", "envs", "rng", "pending", "answer",
                  "result", "forced", "steps", "max_steps", "pause_after_turn", "paused", "deferring", "deferred",
-                 "sink", "decide", "draws", "explicit", "raised", "phase", "grids")
+                 "sink", "tally", "decide", "draws", "explicit", "raised", "phase", "grids")
 
     def __init__(self) -> None:
         self.zones: list[list[int]] = []      # zone instance -> component ids, bottom first
@@ -45,6 +46,7 @@ class State:
         self.pause_after_turn: int | None = None  # stop when this turn ends (scenarios look there)
         self.paused: bool = False             # stopped at the end of a turn, not at a decision
         self.sink: Sink | None = None         # where events go; not part of the state
+        self.tally: MoveTally | None = None   # counts moves for whoever follows the game; not state
         self.decide = None                    # answers decisions inline (agents.play); not state
         # Random agents answering inline (agents.play's random path): each seat's `random()`, so that
         # a plain decision draws its answer from the option count alone, without building a Decision
@@ -91,7 +93,7 @@ class State:
         other.paused = self.paused
         other.explicit = self.explicit
         other.phase = self.phase                # a tuple: never changed in place
-        other.sink = other.decide = other.draws = None
+        other.sink = other.tally = other.decide = other.draws = None
         other.deferring, other.deferred = 0, []
         other.raised = []
         return other

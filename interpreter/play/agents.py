@@ -9,6 +9,7 @@ from typing import Any, Protocol
 
 from snowrules.model.events import Chosen
 from snowrules.model.grid import Grid, Pieces
+from snowrules.model.move_tally import MoveTally
 from snowrules.model.rng import drawn_index, index_drawer
 from snowrules.model.state import State
 from snowrules.play.determinize import determinize
@@ -241,14 +242,15 @@ def make_agent(spec: str | AgentSpec, seed: int):
 
 
 def play(game: Game, agents: list, seed: int, sink=None, forced=None, listen=None, hears=None,
-         observe: Callable[[State, int, int], None] | None = None) -> State:
+         observe: Callable[[State, int, int], None] | None = None, tally: MoveTally | None = None) -> State:
     """Play one game from the start to its end; `agents` holds one agent per player. Events go
     to `listen` as values and to `sink` as JSON (see Game.start); `hears`, when given, says which
     event classes `listen` needs, so that the game may leave the others out. `observe`, when
     given, is called as `observe(state, seat, number of options)` for each seat asked at each
     decision, before it answers (a simulation's figures read the standings there, from the state
     itself, without an event for each answer and each change of a score). Random agents are
-    observed through their drawers, so their answers are still drawn in place."""
+    observed through their drawers, so their answers are still drawn in place. `tally` counts the
+    game's moves between the zones it marks (model/move_tally.py)."""
     program = game.program
     # the automa's seat has no agent: the rules never ask it (compile/automa.py)
     by_seat = [agents[program.controller(seat)] for seat in range(game.layout.player_seats)]
@@ -261,12 +263,12 @@ def play(game: Game, agents: list, seed: int, sink=None, forced=None, listen=Non
                                    for seat, agent in enumerate(by_seat)])
             if sink is None and (listen is None or (hears is not None and Chosen not in hears)):
                 return game.play_through(seed, answering_at_random(draws), forced, draws, listen=listen,
-                                         hears=hears)
+                                         hears=hears, tally=tally)
             return game.play_through(seed, drawing_and_taking(game, draws), forced, sink=sink, listen=listen,
-                                     hears=hears)
+                                     hears=hears, tally=tally)
         # Any other agent is asked from outside the run, at each decision the game stops at: a
         # search agent copies the state it is shown, which is whole only at a stop (its frames).
-        st = game.start(seed, sink, forced, listen=listen)
+        st = game.start(seed, sink, forced, listen=listen, tally=tally)
     while st.result is None:
         pending = st.pending
         if observe is not None:

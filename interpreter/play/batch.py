@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from snowrules.model.events import Event, Moved
 from snowrules.model.layout import Layout
+from snowrules.model.move_tally import MoveTally
 from snowrules.model.program import Program
 from snowrules.model.rng import GOLDEN, MASK, next_u64, seed_state
 from snowrules.play.metrics import MetricsTracker
@@ -45,16 +45,18 @@ def game_seed(master_seed: int, index: int) -> int:
 
 
 class PlayTracker:
-    """Counts, from a game's move events, which components each player played.
+    """Counts which components each player played in a game, from its moves.
 
     A component counts as *played* by a player when a rule moves it out of a zone that only one of
     that player's seats sees (a hand) into a zone everybody sees, or into a face-down zone of that
     same seat (a secret bid). Moves into another hidden zone of the same seat (a hand to a hidden
     holding area) and into a shared face-down zone (cards gathered back into a deck) are not plays.
     A component counts as *held* when it enters such a hand zone. Components are named by their
-    definition (copies and each seat's own set count as one name)."""
+    definition (copies and each seat's own set count as one name).
 
-    HEARS = (Moved,)  # the only events it reads: a game is built without the others' lines
+    What counts is a matter of the two zones only, so the tracker is a move tally
+    (model/move_tally.py): each pair of zones whose moves are plays counts in its player's slot,
+    each pair into a hand in the last slot (held), and the game counts them itself, with no event."""
 
     def __init__(self, program: Program):
         layout: Layout = program.layout
@@ -64,13 +66,14 @@ class PlayTracker:
             prefix = f"{layout.seat_names[owner]} " if owner is not None else ""
             self._names.append(name[len(prefix):] if prefix and name.startswith(prefix) else name)
         zones = layout.zones
-        # hand[z]: whether zone z is one seat's hidden zone; plays[a, b]: the player a move from
-        # zone a to zone b plays for, or None (worked out at the pair's first move: see `_player`)
-        self._hand = [zone.visibility == "hidden" and zone.owner is not None for zone in zones]
-        self._plays: dict[tuple[int, int], int | None] = {}
         self._zones, self._controller, self._automa = zones, program.controller, layout.automa
-        self.plays: Counter = Counter()  # (component, player) -> times, named in `take`
-        self.held: set[int] = set()      # components that entered a hand, named in `take`
+        self._players = program.players
+        hand = [zone.visibility == "hidden" and zone.owner is not None for zone in zones]
+        held = self._players  # the slot of moves into a hand
+        into_hand = [held if hand[b] else None for b in range(len(zones))]  # the row of a zone that is no hand
+        slots = [[held if hand[b] else self._player(a, b) for b in range(len(zones))] if hand[a] else into_hand
+                 for a in range(len(zones))]
+        self.tally = MoveTally(slots, self._players + 1, len(layout.component_names))
         self._shared: dict = {}
 
     def _player(self, source: int, dest: int) -> int | None:
@@ -82,21 +85,6 @@ class PlayTracker:
             return self._controller(a.owner)
         return None
 
-    def feed(self, event: Event) -> None:
-        """Listen to one event of the game (a value: no JSON is made for it)."""
-        if event.__class__ is not Moved:
-            return
-        source, dest = event.source, event.dest
-        if self._hand[dest]:
-            self.held.update(event.components)
-        if self._hand[source]:
-            pair = (source, dest)
-            player = self._plays[pair] if pair in self._plays else self._plays.setdefault(pair, self._player(*pair))
-            if player is not None:
-                plays = self.plays
-                for c in event.components:
-                    plays[c, player] += 1
-
     def take(self) -> tuple[tuple[tuple[str, int, int], ...], tuple[str, ...]]:
         """This game's plays and held names; the tracker is then ready for the next game.
 
@@ -104,15 +92,17 @@ class PlayTracker:
         kept once and shared, so a record costs about a pointer per entry (a tenth of the memory,
         and pickling a batch keeps the sharing)."""
         names = self._names
+        counts = self.tally.take()
         by_name: Counter = Counter()
-        for (c, player), times in self.plays.items():
-            by_name[names[c], player] += times
+        for player in range(self._players):
+            for c, times in enumerate(counts[player]):
+                if times:
+                    by_name[names[c], player] += times
         shared = self._shared
         plays = tuple(shared.setdefault(entry, entry)
                       for entry in sorted((name, player, times) for (name, player), times in by_name.items()))
-        held = tuple(sorted({names[c] for c in self.held}))
+        held = tuple(sorted({names[c] for c, times in enumerate(counts[self._players]) if times}))
         held = shared.setdefault(held, held)
-        self.plays, self.held = Counter(), set()
         return plays, held
 
 
@@ -164,8 +154,8 @@ def _played(spec: GameSpec, master_seed: int, indexes: list[int]) -> list[GameRe
         seed = game_seed(master_seed, index)
         agents = [make_agent(agent, agent_seed(seed, i)) for i, agent in enumerate(agent_specs)]
         with game_clock(spec.time_limit, game.program):
-            st = play(game, agents, seed, listen=tracker.feed if tracker is not None else None,
-                      hears=PlayTracker.HEARS, observe=metrics.asked if metrics is not None else None)
+            st = play(game, agents, seed, tally=tracker.tally if tracker is not None else None,
+                      observe=metrics.asked if metrics is not None else None)
         outcome = game.outcome(st)
         plays, held = tracker.take() if tracker is not None else ((), ())
         measured = metrics.take(outcome.scores, outcome.winners) if metrics is not None else None

@@ -71,6 +71,7 @@ class MetricsTracker:
         self._followed = layout.seats if per_player else 0  # no score counter: no standings to follow
         self._initial = score.initial if per_player else 0
         self._one_seat_each = all(len(seats) == 1 for seats in self._seats_of) and program.players == layout.seats
+        self._player_of = [program.controller(seat) for seat in range(layout.seats)]
         self._reset()
 
     def _reset(self) -> None:
@@ -79,6 +80,10 @@ class MetricsTracker:
         self._scores = [self._initial] * self._seats
         self._answered = 0
         self._leaders: list[int | None] = []
+        # the score counters at the last standing worked out, and its leader: most decisions
+        # follow one that changed no score, and keep its leader
+        self._last_counters: list[int] | None = None
+        self._last_leader: int | None = None
 
     def _leader(self, counters: list[int]) -> int | None:
         """The sole leader on the state's score counters now (`sole_leader`, in place: it runs
@@ -98,9 +103,12 @@ class MetricsTracker:
         """A seat is asked a decision of `options` options (the state before its answer): one
         decision, and the standing after the previous one (the state's score counters now)."""
         if self._answered:  # the standing after the previous decision
-            self._leaders.append(self._leader(st.counters))
+            scores = st.counters[self._base:self._base + self._seats]
+            if scores != self._last_counters:
+                self._last_counters, self._last_leader = scores, self._leader(st.counters)
+            self._leaders.append(self._last_leader)
         self._answered += 1
-        self._decisions[self._controller(seat)] += 1
+        self._decisions[self._player_of[seat]] += 1
         self._options[options] += 1
 
     def take(self, scores: Sequence[int], winners: Sequence[int]) -> GameMetrics:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from snowrules.compile.apply import TALLY
 from snowrules.compile.costs import PayStep
 from snowrules.compile.free_actions import FREE_KEY, FreeChooseStep, OfferStep, free_label
 from snowrules.compile.playthrough import playthrough
@@ -16,6 +17,7 @@ from snowrules.language.diagnostics import IllegalChoiceError, Position
 from snowrules.model.events import Chosen, Event, kinds_of
 from snowrules.model.grid import Grid
 from snowrules.model.grid_zones import is_spot, spot_label
+from snowrules.model.move_tally import MoveTally
 from snowrules.model.program import TURNS, Program
 from snowrules.model.rng import seed_state
 from snowrules.model.state import Sink, State
@@ -48,10 +50,14 @@ _ASKED_AGAIN = (ChooseStep, FreeChooseStep, OfferStep, PayStep)
 _EVERY_EVENT = kinds_of(None)
 
 
+_TALLIED = frozenset((TALLY,))
+
+
 def _heard(st: State) -> frozenset[str]:
     """The event kinds a stopped state's generated code must tell: every one when it has a
-    listener, none otherwise."""
-    return frozenset() if st.sink is None else _EVERY_EVENT
+    listener, none otherwise; and its moves counted when it has a move tally."""
+    heard = frozenset() if st.sink is None else _EVERY_EVENT
+    return heard if st.tally is None else heard | _TALLIED
 
 
 class Game:
@@ -68,26 +74,29 @@ class Game:
 
     # ---- running --------------------------------------------------------------------------
     def start(self, seed: int, sink: Sink | None = None, forced: list | None = None,
-              decide=None, explicit: bool = False, listen: Sink | None = None) -> State:
+              decide=None, explicit: bool = False, listen: Sink | None = None,
+              tally: MoveTally | None = None) -> State:
         """A new game, advanced to its first decision. Its events (model/events.py) go to
         `listen` as values and to `sink` in their JSON form (a log's lines). With `decide`,
         decisions are answered as the rules reach them, and the game runs to its end in this call
         (`play_through`; a caller whose agents may copy the state answers from outside instead, at
         each stop: `play`). An `explicit` game waits at every chance draw (see chance.py) and asks
         even decisions that have a single legal option: the view of a game tree that OpenSpiel
-        needs."""
+        needs. `tally` counts the game's moves (model/move_tally.py) without telling them."""
         if decide is not None:
             if explicit:
                 raise ValueError("an explicit game is answered from outside, at each of its nodes")
-            return self.play_through(seed, decide, forced, sink=sink, listen=listen)
+            return self.play_through(seed, decide, forced, sink=sink, listen=listen, tally=tally)
         if explicit and not self.program.explicit_chance:
             raise ValueError("an explicit game needs a program compiled with explicit_chance=True")
         st = self._new_state(seed, sink, forced, None, explicit, listen)
+        st.tally = tally
         self._stopping(st).start(st)
         return st
 
     def play_through(self, seed: int, decide, forced: list | None = None, draws: list | None = None,
-                     sink: Sink | None = None, listen: Sink | None = None, hears=None) -> State:
+                     sink: Sink | None = None, listen: Sink | None = None, hears=None,
+                     tally: MoveTally | None = None) -> State:
         """A new game played to its end, each decision answered by `decide` as the rules reach it,
         run as generated functions that keep no frames (compile/playthrough.py). `decide` must not
         copy or inspect the state beyond its pending decision (the frames are not kept up to
@@ -97,16 +106,19 @@ class Game:
         nobody listening, without event lines; `listen` needs the event classes in `hears` (None:
         all) and `sink` every event with a JSON form, and only those kinds' lines are kept (a
         listener may still be told other events, sent from outside the generated lines: turns,
-        the end).
+        the end); `tally` counts the moves between the pairs of zones it marks, in the generated lines
+        themselves (model/move_tally.py).
         `draws` (each seat's `random()`, for random agents) lets a plain decision draw its answer
         as `decide` would, without building the Decision."""
         if sink is not None or (listen is not None and hears is None):
             heard = kinds_of(None)
         else:
             heard = kinds_of(hears) if listen is not None else frozenset()
+        if tally is not None:
+            heard |= _TALLIED
         built = self.played_through(heard)
         st = self._new_state(seed, sink, forced, decide, False, listen)
-        st.draws = draws
+        st.draws, st.tally = draws, tally
         built(st)
         return st
 
@@ -242,7 +254,8 @@ class Game:
         (compile/playthrough.py, `stoppable`)."""
         st.paused = False
         quiet = self._quiet_stopping
-        if st.sink is None and quiet is not None:  # the commonest: nobody listens (an explicit game at each node)
+        # the commonest: nobody listens (an explicit game at each node)
+        if st.sink is None and st.tally is None and quiet is not None:
             quiet.rest(st)
         else:
             self._stopping(st).rest(st)
@@ -251,13 +264,13 @@ class Game:
         """The program built to run `st` as generated code that stops at each decision nobody
         answers in place (or at the end of the turn a scenario looks at; in an explicit game, the
         OpenSpiel adapter's, at each chance draw too): with every event's line when the state has
-        a listener."""
-        if st.sink is None:  # the common case, at every decision: one build, kept
+        a listener (and its tally's lines when it has a move tally)."""
+        if st.sink is None and st.tally is None:  # the common case, at every decision: one build, kept
             quiet = self._quiet_stopping
             if quiet is None:
                 quiet = self._quiet_stopping = self.played_through(frozenset(), "stoppable")
             return quiet
-        return self.played_through(_EVERY_EVENT, "stoppable")
+        return self.played_through(_heard(st), "stoppable")
 
     def suspended_copy(self, st: State) -> State:
         """A copy of `st` that waits at its pending decision and that `answer` continues: a search
