@@ -14,6 +14,7 @@ from snowrules.compile.compiler import load_program
 from snowrules.load.ruleset import bundled_names, load_ruleset
 from snowrules.load.schema_errors import schema_errors
 from snowrules.load.yaml_files import load_schema, load_yaml, plain
+from snowrules.model.move_tally import MoveTally
 from snowrules.model.program import Program
 from snowrules.model.rng import below
 from snowrules.model.state import State
@@ -221,6 +222,14 @@ def answered_from_outside(game: Game, seed: int, decide, sink=None) -> State:
         values = chosen if pending.simultaneous else [chosen]
         game.answer(st, [options.index(value) for options, value in zip(pending.options, values)])
     return st
+
+
+def every_move(game: Game) -> MoveTally:
+    """A move tally (model/move_tally.py) with every pair of zones in one slot: each component's
+    moves, all counted."""
+    zones = len(game.layout.zones)
+    row: list[int | None] = [0] * zones
+    return MoveTally([row] * zones, 1, len(game.layout.component_names))
 
 
 def refused_by_validate_and_run(capsys, folder: Path, name: str, line_text: str, column: int, message: str) -> None:

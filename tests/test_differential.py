@@ -18,6 +18,9 @@ must agree:
   (`Game.play_rest_through`, a search's playouts), answered inline;
 - **unlistened**: `play` with nobody listening (the played-through path, where the program has
   one), which writes no log: its end state must be the others' end state;
+- **tallied**: `play` as `simulate` runs it, its moves counted by a move tally in the generated
+  lines (model/move_tally.py) rather than told: the same end, and each component moved as
+  many times as the log's move events say;
 - **the adapter**: the game as OpenSpiel plays it (adapters/openspiel.py: explicit chance, every
   draw a chance node, actions as OpenSpiel ids), its chance nodes answered with the draws the
   seed's generator makes and its decisions with the same random agents, logged through the
@@ -27,10 +30,11 @@ from __future__ import annotations
 
 import functools
 import json
+from collections import Counter
 from collections.abc import Callable
 
 import pytest
-from conftest import configurations, game_for, generator_draw, round_trip
+from conftest import configurations, every_move, game_for, generator_draw, round_trip
 from snowrules.load.ruleset import bundled_names, load_ruleset
 from snowrules.model.rng import seed_state
 from snowrules.model.state import State
@@ -165,6 +169,15 @@ def test_every_caller_plays_the_same_game(case):
         assert _end(game, other_end) == _end(game, end)
     unlistened = play(game, _agents(game, SEED), SEED)
     assert _end(game, unlistened) == _end(game, end)
+    tally = every_move(game)
+    tallied = play(game, _agents(game, SEED), SEED, tally=tally)
+    assert _end(game, tallied) == _end(game, end)
+    names = game.layout.component_names
+    counted: Counter = Counter()
+    for c, times in enumerate(tally.take()[0]):
+        counted[names[c]] += times
+    told = Counter(name for line in reference if (event := json.loads(line))["e"] == "move" for name in event["what"])
+    assert +counted == told
 
 
 def through_the_adapter(case, seed: int) -> tuple[list[str], State]:

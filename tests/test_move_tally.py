@@ -8,9 +8,8 @@ random, a grid placement, a turn) rather than by generated lines.
 from __future__ import annotations
 
 import pytest
-from conftest import config_id, configurations, game_for
+from conftest import config_id, configurations, every_move, game_for
 from snowrules.model.events import Moved
-from snowrules.model.move_tally import MoveTally
 from snowrules.play.agents import RandomAgent, play
 from snowrules.play.batch import PlayTracker
 from snowrules.runtime.engine import Game
@@ -23,13 +22,6 @@ CONFIGS = sorted({name: (name, None, players) for name, variant, players in reve
 class StoppedRandom(RandomAgent):
     """A random agent asked from outside at each decision (`play` answers only RandomAgent itself in
     place): the game runs on the stoppable build."""
-
-
-def every_move(game: Game) -> MoveTally:
-    """A tally with every pair of zones in one slot: each component's moves, all counted."""
-    zones = len(game.layout.zones)
-    row: list[int | None] = [0] * zones
-    return MoveTally([row] * zones, 1, len(game.layout.component_names))
 
 
 def told(game: Game, seed: int) -> tuple[list[int], list[int]]:
