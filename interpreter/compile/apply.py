@@ -261,7 +261,8 @@ class GridMoves:
         self.zones = layout.zones
         self.seat_names = layout.seat_names
         self.boards = layout.boards
-        self.layout = layout  # its boards_only: boards too large to be placed as tiles (square_uses.py)
+        self.layout = layout
+        self.boards_only = layout.boards_only  # boards too large to be placed as tiles (square_uses.py)
         self._east: dict[Cell, Placement] = {}  # a board's cell -> the placement there, turned east
 
     def _zone(self, index: int) -> str:
@@ -292,7 +293,7 @@ class GridMoves:
         the spot on top of what its cells hold, and joins the top of the zone's list."""
         if c is None:
             self._fail(rule, "nothing to move: the value is none")
-        if c in self.layout.boards_only:
+        if c in self.boards_only:
             refuse_as_tile(self.layout, c, rule)
         grid = st.grids.get(b)
         if grid is None:
