@@ -212,3 +212,17 @@ def test_a_board_of_a_tiles_size_may_be_placed_as_a_tile_too(tmp_path):
     st = game.start(0)
     assert [name for name in grid_of(game.layout, st, "table").names if name == "star"] == ["star"]
     assert len(st.pending.options[0]) == 10
+
+
+def test_a_scenario_that_lays_the_star_on_a_grid_as_a_tile_is_refused_at_its_entry(tmp_path, capsys):
+    folder = _changed(tmp_path, [("rules.sr", *TABLE)])
+    (folder / "scenarios").mkdir(exist_ok=True)
+    (folder / "scenarios" / "star_on_table.yaml").write_text(
+        "name: the star laid on the table\nplayers: 2\nseed: 1\nsituation:\n  zones:\n    table:\n"
+        '      - {component: "star", at: [0, 0]}\nchoices: []\nuntil: next decision\n'
+        "expect:\n  decision: {seats: [red]}\n")
+    assert main(["test", str(folder)]) == 1
+    out = capsys.readouterr().out
+    assert "star_on_table.yaml:7:9: error: a tile has at most 100 squares; star has 121 (hint: it is placed on a " \
+           "grid as a tile at this entry; as the board of `grid of star` it may have 10,000 cells, as a tile 100 " \
+           "squares)" in out, out
