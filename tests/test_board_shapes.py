@@ -209,16 +209,19 @@ def test_random_agents_play_the_hex_game_through(seed):
 
 def test_the_hexagon_is_drawn_with_each_row_half_a_hex_east_of_the_one_below():
     """Red (2,2), blue (3,2): the text shows the hexagon's 19 cells and nothing where it has none,
-    each row two characters east of the row below (a block of three and a space); the picture
-    draws 17 free cells, each row's cells half a cell (24 pixels) east of the row below."""
+    each row two characters east of the row below (a block of three and a space), each free hex
+    its column's letter (its columns run slantwise: no letters at the foot), each row its number
+    on the left; the legend names the marks and how a hex is read, with a free one from the
+    middle of the board's cells ((4,2), e3: the centre and the next are taken). The picture draws
+    17 free cells, each row's cells half a cell (24 pixels) east of the row below."""
     game = hex_game()
     st = game.start(0)
     for cell in [(2, 2), (3, 2)]:
         choose(game, st, cell)
     text = layouts_text(game.program, state_grids(game.program, st)).splitlines()
-    rows = [line for line in text if line[:1].isdigit()]
-    assert rows == ["5          -   -   -", "4        -   -   -   -", "3      -   -   R   B   -",
-                    "2        -   -   -   -", "1          -   -   -"]
+    assert text == ["board:", "5          a   b   c", "", "", "4        a   b   c   d", "", "",
+                    "3      a   b   R   B   e", "", "", "2        b   c   d   e", "", "", "1          c   d   e", "",
+                    "B blue, R red", "a free hex shows its column, its row is on the left: e3 is the e of row 3"]
     # the language reference shows this very drawing
     assert "```\n" + "\n".join(text) + "\n```" in DOC.read_text(encoding="utf-8")
     svg = ElementTree.fromstring(layouts_picture(game.program, state_grids(game.program, st)))

@@ -12,6 +12,7 @@ Each piece is small and does no checking the compiler already did: they run in t
 """
 from __future__ import annotations
 
+from snowrules.compile.square_uses import refuse_as_tile
 from snowrules.compile.triggers import fire
 from snowrules.language.diagnostics import Position, RuntimeRulesError
 from snowrules.language.limits import MAX_GRID_REACH
@@ -283,6 +284,8 @@ class GridMoves:
         self.zones = layout.zones
         self.seat_names = layout.seat_names
         self.boards = layout.boards
+        self.layout = layout
+        self.boards_only = layout.boards_only  # boards too large to be placed as tiles (square_uses.py)
         self._east: dict[Cell, Placement] = {}  # a board's cell -> the placement there, turned east
 
     def _zone(self, index: int) -> str:
@@ -313,6 +316,8 @@ class GridMoves:
         the spot on top of what its cells hold, and joins the top of the zone's list."""
         if c is None:
             self._fail(rule, "nothing to move: the value is none")
+        if c in self.boards_only:
+            refuse_as_tile(self.layout, c, rule)
         grid = st.grids.get(b)
         if grid is None:
             self._fail(rule, f"`at` a spot needs a grid zone; {self._zone(b)} is not one")

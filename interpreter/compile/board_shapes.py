@@ -6,7 +6,9 @@ MAX_GRID_REACH; the board at most MAX_BOARD_CELLS cells (SR708, each at the side
 `grid of NAME [hex]`: the cells are the squares of the component NAME, read as every component's
 squares are (model/grid_zones.py's pieces_of: whole numbers, distinct, within reach), so that a
 board's shape is written in the same YAML, checked by the same schema, as a tile's; a square
-west or south of (0, 0) is refused, since a board's cells are counted from its south-west corner.
+west or south of (0, 0) is refused, since a board's cells are counted from its south-west corner,
+and so is a shape whose rectangle has more than MAX_BOARD_CELLS cells, holes counted (SR708, at
+its `squares:`; language/square_bounds.py): the board's tables are made for the rectangle.
 
 A mistake is reported at the side or the name and the zone gets a board of one cell (of a hex
 when `hex` is written), so that the rest of the rules is still checked without a second report
@@ -17,9 +19,10 @@ from __future__ import annotations
 from typing import Any
 
 from snowrules.language import syntax as s
-from snowrules.language.diagnostics import Diagnostics
+from snowrules.language.diagnostics import Diagnostics, Position
 from snowrules.language.hints import suggest
 from snowrules.language.limits import MAX_BOARD_CELLS, MAX_GRID_REACH
+from snowrules.language.square_bounds import board_too_large
 from snowrules.model.grid import Cell
 from snowrules.model.grid_board import Board
 from snowrules.model.grid_zones import SQUARES
@@ -34,10 +37,11 @@ def too_many_cells(width: int, height: int) -> str:
 
 
 def board_of(shape: s.BoardShape, constants: dict[str, tuple[Any, Any]], layout: Layout,
-             diag: Diagnostics) -> Board:
+             diag: Diagnostics, squares_at: dict[str, Position] | None = None) -> Board:
     """The board a declaration describes, for this game's constants and options; one cell after
-    a mistake (reported)."""
-    board = _shaped(shape, layout, diag) if shape.of is not None else _sized(shape, constants, diag)
+    a mistake (reported). `squares_at`: where each component's `squares:` is written, for a
+    shape too large (reported there, as a tile's squares are)."""
+    board = _shaped(shape, layout, diag, squares_at or {}) if shape.of is not None else _sized(shape, constants, diag)
     return board if board is not None else _board(1, 1, shape.hexagonal, None, "")
 
 
@@ -80,7 +84,7 @@ def _side(node: s.Node, what: str, constants: dict[str, tuple[Any, Any]], diag: 
     return value
 
 
-def _shaped(shape: s.BoardShape, layout: Layout, diag: Diagnostics) -> Board | None:
+def _shaped(shape: s.BoardShape, layout: Layout, diag: Diagnostics, squares_at: dict[str, Position]) -> Board | None:
     """The board of a component's squares (its first copy's), as laid at (0, 0) unturned."""
     name, names = shape.of.name, layout.component_names
     cid = next((c for c, n in enumerate(names) if n == name), None)
@@ -102,6 +106,9 @@ def _shaped(shape: s.BoardShape, layout: Layout, diag: Diagnostics) -> Board | N
         return None
     width = 1 + max(cell[0] for cell in offsets)
     height = 1 + max(cell[1] for cell in offsets)
+    if width * height > MAX_BOARD_CELLS:  # the board's tables are made for its rectangle
+        diag.error(squares_at.get(name, shape.of.pos), *board_too_large(name, width, height))
+        return None
     return _board(width, height, shape.hexagonal, tuple(Cell(*cell) for cell in offsets), name)
 
 

@@ -28,6 +28,7 @@ from snowrules.compile.ir.nodes import Ask, Outline
 from snowrules.compile.prompt_values import compile_option_texts, compile_zone_texts
 from snowrules.compile.reactions import Events
 from snowrules.compile.scope import BOUND_NAMES, BUILTIN_VALUES, RoutineSlots, Scope, Symbols, Variable, suggest
+from snowrules.compile.square_uses import board_names, check_square_uses
 from snowrules.compile.statements import StatementCompiler, TriggerRuntime
 from snowrules.compile.steps import PushBlock, TurnsStep, inline_branches
 from snowrules.compile.swapped_calls import swap_trial
@@ -228,6 +229,8 @@ class _Compiler:
             if self._declare(decl.name, decl.pos):
                 layout.add_zone(ZoneFamily(decl.name, decl.per_player, self._indexes(decl), decl.visibility,
                                            grid=decl.grid, unordered=decl.unordered, bounded=decl.board is not None))
+        # a tile's squares bounded, a board's placed as a tile refused (square_uses.py)
+        check_square_uses(ruleset.components, board_names(self._of(s.ZoneDecl)), layout, self.diag)
         if layout.grid_zones:
             self._grid_pieces()
             self._boards()
@@ -320,11 +323,13 @@ class _Compiler:
     def _boards(self) -> None:
         """Each bounded grid zone's board, its size or shape read for this game (board_shapes.py)."""
         read: set[str] = set()  # (a name declared twice: the first declaration's, the one declared)
+        squares_at = {d.name: d.squares_position for d in self.ruleset.components if d.squares_position}
         for decl in self._of(s.ZoneDecl):
             family = self.layout.zone_families.get(decl.name)
             if decl.board is not None and family is not None and family.bounded and decl.name not in read:
                 read.add(decl.name)
-                self.layout.set_board(decl.name, board_of(decl.board, self.symbols.constants, self.layout, self.diag))
+                self.layout.set_board(decl.name, board_of(decl.board, self.symbols.constants, self.layout, self.diag,
+                                                                squares_at))
 
     def _grid_pieces(self) -> None:
         """Every component's squares, for the grid zones (model/grid_zones.py): problems at the

@@ -14,6 +14,7 @@ from operator import itemgetter
 from snowrules.compile.closures import fail
 from snowrules.compile.library import FIELD, SEQUENCE, Call, Overload, function, register
 from snowrules.compile.scope import family_name, suggest
+from snowrules.compile.square_uses import refuse_as_tile
 from snowrules.model import kinds as t
 from snowrules.model.grid import (
     Cell,
@@ -94,8 +95,9 @@ def _seen(call: Call, squares: list) -> list:
           (t.ZONE, t.COMPONENT, t.INT), RECORDS)
 def _placements(call: Call):
     grid_of, piece, overlap = _grid(call), call.args[1], call.args[2]
-    pieces, position = call.compiler.layout.pieces, call.position
-    zone, boards = call.args[0], call.compiler.layout.boards
+    layout = call.compiler.layout
+    pieces, position, boards_only = layout.pieces, call.position, layout.boards_only
+    zone, boards = call.args[0], layout.boards
     # (component, spot id) -> the record of a spot that covers nothing: the same spots come back
     # at every decision and every lookahead of a bot, and a record is never changed in place
     made: dict[tuple[int, int], dict] = {}
@@ -120,6 +122,8 @@ def _placements(call: Call):
         grid, c, most = grid_of(st, env), piece(st, env), overlap(st, env)
         if c is None:
             fail(position, "placements() of none: there is no component to place")
+        if c in boards_only:  # a board too large to be a tile
+            refuse_as_tile(layout, c, str(position))
         if most < 0:
             fail(position, f"placements() may cover 0 or more squares, not {most}")
         here = st.grids.get(st.where[c])

@@ -79,12 +79,13 @@ CATALOGUE: tuple[Code, ...] = (
     Code("SR701", "file-too-large", "a file is larger than the size limit"),
     Code("SR702", "yaml-alias-expansion", "YAML aliases expand to more nodes than the limit"),
     Code("SR703", "too-many-copies", "a component's count, or all copies together, exceed the limit"),
-    Code("SR704", "list-too-large", "a list, range, roll, repeat count, zone family, tile's squares, the "
+    Code("SR704", "list-too-large", "a list, range, roll, repeat count, zone family, the "
          "variants, a free action's options or a YAML file's nodes exceed their size limit"),
     Code("SR705", "nesting-too-deep", "rules, YAML or a log line nest deeper than the limit"),
     Code("SR706", "step-budget", "a game ran more steps (statements, loop rounds, draws) than its budget"),
     Code("SR707", "reaction-depth", "reactions raised events whose reactions raised more, deeper than the limit"),
-    Code("SR708", "grid-too-large", "a square or a placement lies farther from a grid's origin than the limit"),
+    Code("SR708", "grid-too-large", "a square or a placement lies farther from a grid's origin than the limit, "
+         "or a board (or a component's squares) has more cells than a board may"),
     Code("SR709", "time-limit", "a game ran longer than its time limit in CPU time (--time-limit), or its setup "
                                 "than 5 s"),
     Code("SR710", "out-of-memory", "a command needed more address space than it allows itself (SNOWRULES_MEMORY_MB)"),
@@ -98,6 +99,8 @@ CATALOGUE: tuple[Code, ...] = (
          "shown (a warning)"),
     Code("SR731", "component-counter-text", "a counter on components has a text (`as \"...\"`): it reads as part "
          "of its component's label"),
+    Code("SR740", "tile-too-large", "a tile (a component with squares that no `grid of` names), or a board "
+         "placed on a grid as a tile, has more squares than a tile may"),
     Code("SR801", "log-invalid", "a game log cannot be read or replayed"),
     Code("SR802", "log-too-large", "a game log's line, or the whole log, is longer than the limit"),
     Code("SR901", "other", "a problem of no other kind"),

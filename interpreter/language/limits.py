@@ -26,12 +26,14 @@ MAX_REACTION_DEPTH = 16        # SR707: reactions that raise events whose reacti
 MAX_FREE_ACTIONS = 1_000       # SR706: free actions taken at one decision before it is answered
 MAX_FREE_OPTIONS = 10_000      # SR704: free-action options offered at one decision (the bundled: tens)
 MAX_GRID_REACH = 1_000         # SR708: a grid cell's x and y, and a square's dx and dy, within +-this
-MAX_BOARD_CELLS = 10_000       # SR708: cells of one bounded grid zone (`grid W by H`; Othello's: 64)
+MAX_BOARD_CELLS = 10_000       # SR708: cells of one bounded grid zone (`grid W by H`, or the rectangle that
+                               # holds `grid of NAME`'s squares; Othello's: 64): also the squares of one
+                               # component, checked as it is read (its use, board or tile, is not known yet)
 MAX_EXPRESSION_DEPTH = 64      # SR705: brackets ( [ { nested in the rules (the bundled: 4 at most)
 MAX_STATEMENT_TOKENS = 1_000   # SR705: tokens of one statement or declaration line (the bundled: under 200)
 MAX_TREE_DEPTH = 200           # SR705: levels of a rules file's parse tree (64 nested blocks: 132; the bundled: 20)
 MAX_ZONE_FAMILY = 10_000       # SR704: zones of one family (`zone row[1..N]`; the bundled: 23 at most)
-MAX_SQUARES = 100              # SR704: squares of one component on a grid (the bundled: 3 at most)
+MAX_SQUARES = 100              # SR740: squares of one tile, a component placed on a grid (the bundled: 3 at most)
 MAX_VARIANTS = 100             # SR704: variants of one ruleset (validate checks each; the bundled: 2 at most)
 MAX_LOG_LINE_BYTES = 1_000_000  # SR802: one line of a game log (the bundled games' longest: a few hundred)
 MAX_LOG_BYTES = 20_000_000     # SR802: a whole game log (the bundled games': under 100 KB)

@@ -17,9 +17,10 @@ from snowrules.data import cache as build_cache
 from snowrules.language import editions
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, Diagnostics, Position, RulesSyntaxError
-from snowrules.language.limits import MAX_COMPONENTS, MAX_COPIES, MAX_SQUARES
+from snowrules.language.limits import MAX_COMPONENTS, MAX_COPIES
 from snowrules.language.names import NAME_HINT, name_problem
 from snowrules.language.parser import parse_effect, parse_expression, parsed_at, remember
+from snowrules.language.square_bounds import SQUARES_PAST_ANY_USE, squares_past_any_use
 from snowrules.load.generated import expand, generated_document, is_generator
 from snowrules.load.labels import LABEL, LabelTemplate, read_label
 from snowrules.load.schema_errors import dotted, schema_errors
@@ -73,6 +74,9 @@ class ComponentDef:
     reactions: list[ReactsEntry] = field(default_factory=list)  # its `reacts:` entries, in order
     last_line: int = 0  # an entry left out for a problem (see `partial`): the last line of its entry
     label: LabelTemplate | None = None  # its list's `label:` (load/labels.py), shared by the list's entries
+    # where its `squares:` is written: the bound of a board's or a tile's squares, known once the
+    # rules say which it is (compile/square_uses.py), is reported there
+    squares_position: Position | None = None
 
 
 @dataclass(frozen=True)
@@ -184,10 +188,8 @@ class ComponentLists:
         if COPIES in renamed:  # `count:` read as copies
             copies = self._copies(document, {COPIES: entry[renamed[COPIES]]}, ["components", i, renamed[COPIES]])
         squares = entry.get(SQUARES) if isinstance(entry, dict) else None
-        if isinstance(squares, list) and len(squares) > MAX_SQUARES:  # before the schema: one error, not 5,000
-            self.problems.error(document.position(["components", i, SQUARES]), f"this component has "
-                                f"{len(squares)} squares, more than {MAX_SQUARES}",
-                                "a tile or a piece is a few squares; a board is a grid zone", code="SR704")
+        if isinstance(squares, list) and len(squares) > SQUARES_PAST_ANY_USE:  # before the schema: one error
+            self.problems.error(document.position(["components", i, SQUARES]), *squares_past_any_use(len(squares)))
             self.rejected_fields |= {str(k) for k in entry}
             return
         found, places = [], []
@@ -222,7 +224,8 @@ class ComponentLists:
             self.copies = -10 * MAX_COMPONENTS  # reported once
         component = ComponentDef(
             name=str(fields.pop("name")), fields=fields, count=copies,
-            per_seat=per_seat, position=document.position(["components", i]))
+            per_seat=per_seat, position=document.position(["components", i]),
+            squares_position=document.position(["components", i, SQUARES]) if squares is not None else None)
         problem = name_problem(component.name, "component name")
         if problem is not None:
             self.problems.error(document.position(["components", i, "name"]), problem, NAME_HINT, code="SR210")

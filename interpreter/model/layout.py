@@ -101,6 +101,9 @@ class Layout:
     grid_zones: list[int] = field(default_factory=list)
     boards: dict[int, Board] = field(default_factory=dict)  # a bounded one's board (set once it is read)
     pieces: dict[int, Any] = field(default_factory=dict)
+    # cid -> (where its `squares:` is written, how many): a board's copy with more squares than a
+    # tile may have, refused where it would be placed as one (compile/square_uses.py)
+    boards_only: dict[int, tuple[str, int]] = field(default_factory=dict)
     side_fields: frozenset[str] = frozenset()
     automa: int | None = None  # the seat the rules play (the last one), when the game has one
 

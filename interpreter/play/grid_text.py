@@ -10,6 +10,10 @@ too: `-` or `|`, `+` where lines turn or cross. North is up; the x coordinates r
 y coordinates down the left (a board's columns a, b, c ... and rows 1, 2, 3 ..., as its players
 name them: x 0 is a, y 0 is 1). A legend names each letter drawn.
 
+A hex board's rows lie each half a hex east of the row below, so its columns run slantwise and a
+letter at the foot would stand under one row's hex only: there a free hex shows its own column
+instead (`c` in row 4 is c4, as the account names it), and the legend says so.
+
 The block is as wide as the most letters any square shows (made odd, so that a vertical line
 has a middle to run through) plus one character each side for the west and east lines:
 three characters for one letter a square, five for two or three.
@@ -41,9 +45,7 @@ def grid_text(grid: Grid, pieces: Pieces, display: GridDisplay | None = None, le
         return EMPTY
     marks = marks or {}
     drawn = {s.cell: _drawing(s, pieces, display, marks) for s in squares}
-    inner = max(1, max((len(letters) for letters, _sides in drawn.values()), default=1))
-    inner += 1 - inner % 2                      # odd: a vertical line has a middle column
-    width = inner + 2
+    hexes = board is not None and board.hex
     if board is not None:
         xs, ys = range(board.width), range(board.height - 1, -1, -1)
     else:
@@ -53,25 +55,43 @@ def grid_text(grid: Grid, pieces: Pieces, display: GridDisplay | None = None, le
         column_label, row_label = partial(column_name, width=board.width), partial(row_name, width=board.width)
     else:
         column_label = row_label = str
+    inner = max(1, max((len(letters) for letters, _sides in drawn.values()), default=1),
+                max((len(column_label(x)) for x in xs), default=1) if hexes else 1)
+    inner += 1 - inner % 2                      # odd: a vertical line has a middle column
+    width = inner + 2
     label_width = max(len(row_label(y)) for y in ys)
-    gap = " " if board is not None and board.hex else ""  # a hex's block and the space after it: even
+    gap = " " if hexes else ""  # a hex's block and the space after it: even
     blank = _block("-", set(), inner) if board is not None else [" " * width] * 3
     hole = [" " * width] * 3
     lines = []
     for y in ys:
         blocks = [_block(*drawn[c], inner) if (c := Cell(x, y)) in drawn
+                  else _free_hex(column_label(x), inner) if hexes and board.holds(x, y)
                   else blank if board is None or board.holds(x, y) else hole for x in xs]
         shift = " " * (y * (width + 1) // 2) if gap else ""
         for row in range(3):
             label = row_label(y) if row == 1 else ""
             lines.append(f"{label:>{label_width}} " + shift + "".join(block[row] + gap for block in blocks))
-    lines.append(" " * (label_width + 1) + "".join(column_label(x).center(width) + gap for x in xs))
+    if not hexes:  # a hex board's columns run slantwise: each free hex shows its own instead
+        lines.append(" " * (label_width + 1) + "".join(column_label(x).center(width) + gap for x in xs))
     if legend:
         lines += _legend(squares, pieces, display, marks)
+    free = [c for c in board.cells[len(board.cells) // 2:] + board.cells[:len(board.cells) // 2]
+            if c not in drawn] if legend and hexes else []
+    if free:  # how to read a hex's name, with a free one of the board's own (from its middle)
+        x, y = free[0]
+        lines.append(f"a free hex shows its column, its row is on the left: {column_label(x)}{row_label(y)} is "
+                     f"the {column_label(x)} of row {row_label(y)}")
     lines = [line.rstrip() for line in lines]
     while not lines[0]:                         # the top row's north line, when nothing leaves north
         lines.pop(0)
     return "\n".join(lines)
+
+
+def _free_hex(column: str, inner: int) -> list[str]:
+    """A free hex of a board: its column's name, so that a row read along its own slant names
+    each hex as its players do (a hex board's columns run slantwise, under no label at the foot)."""
+    return _block(column, set(), inner)
 
 
 def _drawing(square: Seen, pieces: Pieces, display: GridDisplay,

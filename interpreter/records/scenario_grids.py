@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from snowrules.language.diagnostics import ScenarioError
+from snowrules.language.square_bounds import tile_too_large
 from snowrules.model.grid import ROTATIONS, Cell, Grid, Placement, place, placement_of
 from snowrules.model.grid_board import Board
 from snowrules.model.grid_spots import describe_placement
@@ -57,12 +58,15 @@ def _placement(entry: dict, where: list, error: Error) -> Placement:
 def lay_out(layout: Layout, components: list[int], content: list, where: list,
             error: Error, board: Board | None = None) -> list[tuple[int, Placement]]:
     """Each listed component with its place, in order, checked on a scratch grid: a component
-    lying on another without `on_top: true`, or off a bounded grid zone's `board` (a cell that is
-    not one of its cells), is reported at its entry."""
+    lying on another without `on_top: true`, off a bounded grid zone's `board` (a cell that is
+    not one of its cells), or a board's component too large to be a tile, is reported at its entry."""
     scratch = Grid()
     placed = []
     for number, (c, entry) in enumerate(zip(components, content)):
         placement = _placement(entry, where + [number], error)
+        if c in layout.boards_only:  # a board of more squares than a tile may have (compile/square_uses.py)
+            message, hint, _ = tile_too_large(layout.component_names[c], layout.boards_only[c][1], "this entry")
+            raise error(where + [number], message, hint)
         cells = layout.pieces[c].cells(placement.anchor, placement.rotation)
         off = [cell for cell in cells if board is not None and not board.holds(cell.x, cell.y)]
         if off:
