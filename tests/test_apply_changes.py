@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 import pytest
 from snowrules.compile import apply
 from snowrules.model.events import CounterChanged, GameOver, Moved, TurnStarted
+from snowrules.model.move_tally import MoveTally
 from snowrules.model.values import Ending, Termination
 
 
@@ -26,6 +27,7 @@ class Stand:
     envs: list = field(default_factory=lambda: ["env"])
     pending: object = "waiting"
     grids: dict = field(default_factory=dict)  # no grid zone: a draw checks it holds none
+    tally: MoveTally | None = None  # counts moves (model/move_tally.py)
 
     def sink(self, event) -> None:
         self.sent.append(event)
@@ -77,6 +79,15 @@ def test_each_move_changes_the_zones_and_sends_one_event(what, change, zones, ev
     assert st.zones == zones
     check_where(st)
     assert st.sent == ([event] if event else [])
+    # with a move tally that counts moves from zone 0 to zone 1 only, in slot 0
+    tallied = Stand(tally=MoveTally([[None, 0, None], [None] * 3, [None] * 3], 1, 6))
+    change(tallied)
+    assert tallied.zones == zones
+    expected = [0] * 6
+    if event and (event.source, event.dest) == (0, 1):
+        for c in event.components:
+            expected[c] += 1
+    assert tallied.tally.counts == [expected]
 
 
 def test_move_all_into_an_empty_zone_and_without_a_sink():
