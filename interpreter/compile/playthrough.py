@@ -191,6 +191,7 @@ class _Builder(ChoiceTemplates, EventTemplates, StopTemplates):
         self.unfilled: list[tuple[dict, ResolveStep]] = []  # see effect_entries
         self.entries: dict[int, Callable] = {}  # an effect's block id -> its entry
         self.on_stop: list[str] = []  # see StopTemplates
+        self.waiting_routines: list[int] | None = None  # see EventTemplates.after_statement
 
     def function(self, block_id: int) -> Run:
         if block_id not in self.functions:

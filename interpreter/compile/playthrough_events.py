@@ -21,10 +21,12 @@ Run = Callable[[object, list], None]
 
 class EventTemplates:
     """Mixed into playthrough's `_Builder`: it gives `functions` (block id -> generated function),
-    `ensure(block_id)`, `program`, `reactions_running` and `free_action_running`."""
+    `ensure(block_id)`, `program`, `reactions_running`, `free_action_running` and
+    `waiting_routines` (None until `after_statement` works them out)."""
 
     functions: dict[int, Run]
     program: Program
+    waiting_routines: list[int] | None
     reactions_running: list[int]
     free_action_running: list[int]
 
@@ -50,8 +52,10 @@ class EventTemplates:
         decided before the first of them runs. When one of them stops the game, the ones after it
         become frames at their start under it (steps.Stopped.waiting), and the stop is returned."""
         functions = self.functions
-        for block in trigger_routines(self.program):
-            self.ensure(block.id)
+        if self.waiting_routines is None:  # worked out once a build: a program has many statements
+            self.waiting_routines = [block.id for block in trigger_routines(self.program)]
+        for block_id in self.waiting_routines:
+            self.ensure(block_id)
         react = self.reactions(table, position) if table is not None else None
 
         def after(st, waiting) -> Stopped | None:
