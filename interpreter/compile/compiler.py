@@ -14,6 +14,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
+from snowrules.compile import fuse
 from snowrules.compile.action_ids import check_action_ids
 from snowrules.compile.automa import automa_takes_part
 from snowrules.compile.board_shapes import board_of
@@ -91,7 +92,9 @@ def _passes(ruleset: Ruleset, players: int, explicit_chance: bool) -> tuple[Prog
     for _ in range(MAX_KIND_PASSES):
         found = Diagnostics()
         compiler = _Compiler(ruleset, players, found, explicit_chance, hints)
-        program = compiler.compile()
+        with fuse.numbering() as names:  # generated names from 0: see fuse.numbering
+            program = compiler.compile()
+        program.first_free_name = next(names)
         learned = compiler.symbols.kinds
         if (not found.items and not compiler.events.stale) or not learned.news():
             break

@@ -80,10 +80,11 @@ def playthrough(program: Program, heard: frozenset[str] = frozenset(),
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, BUILD_RECURSION_LIMIT))
     try:
-        builder = _Builder(program, heard, stoppable)
-        main = builder.function(program.main.block)
-        resumes = [builder.resume_entry(block) for block in program.blocks] if stoppable else None
-        builder.finish()
+        with fuse.numbering(program.first_free_name):  # the same names in every build of the program
+            builder = _Builder(program, heard, stoppable)
+            main = builder.function(program.main.block)
+            resumes = [builder.resume_entry(block) for block in program.blocks] if stoppable else None
+            builder.finish()
         builder.module.load()
     except RecursionError:
         raise RulesetError.at(program.blocks[program.main.block].position,

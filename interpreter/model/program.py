@@ -132,6 +132,9 @@ class Program:
     # built once, shared by every Game of this program and by a copy of it with a lower step
     # budget (validate's scenarios and smoke games; the budget is read from the state as it runs).
     built: dict[tuple, Any] = field(default_factory=dict, compare=False, repr=False)
+    # The first number of a generated name its compile left unused, where its builds number
+    # theirs from (compile/fuse.py `numbering`).
+    first_free_name: int = field(default=0, compare=False, repr=False)
 
     @property
     def seats(self) -> int:
