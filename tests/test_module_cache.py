@@ -1,5 +1,5 @@
 """A built program's generated module (compile/generated_module.py) is the same text in every
-process and every build of its configuration (names numbered per program: fuse.numbering), and
+process and every build of its configuration (names numbered per program: generated_names.py), and
 its compiled code is kept in the build cache under that text: a hit runs the same game, and a
 torn, foreign or stale entry is compiled afresh, never trusted."""
 from __future__ import annotations

@@ -14,7 +14,6 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from snowrules.compile import fuse
 from snowrules.compile.action_ids import check_action_ids
 from snowrules.compile.automa import automa_takes_part
 from snowrules.compile.board_shapes import board_of
@@ -23,6 +22,7 @@ from snowrules.compile.expressions import ExpressionCompiler
 from snowrules.compile.field_kinds import merged, table_field_kinds, value_kind
 from snowrules.compile.free_actions import FreeActionCompiler, FreeActionTable, phase_names
 from snowrules.compile.fuse import PYTHON_ERRORS, rules_error
+from snowrules.compile.generated_names import numbering
 from snowrules.compile.ir.effects import Effects
 from snowrules.compile.ir.lower import Lowering, outline
 from snowrules.compile.ir.nodes import Ask, Outline
@@ -92,7 +92,7 @@ def _passes(ruleset: Ruleset, players: int, explicit_chance: bool) -> tuple[Prog
     for _ in range(MAX_KIND_PASSES):
         found = Diagnostics()
         compiler = _Compiler(ruleset, players, found, explicit_chance, hints)
-        with fuse.numbering() as names:  # generated names from 0: see fuse.numbering
+        with numbering() as names:  # generated names from 0 (generated_names.py)
             program = compiler.compile()
         program.first_free_name = next(names)
         learned = compiler.symbols.kinds

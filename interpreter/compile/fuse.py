@@ -9,47 +9,20 @@ written as literals. Anything without a source form is called as a closure from 
 """
 from __future__ import annotations
 
-import itertools
 import re
 import types
 import weakref
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from snowrules.compile.generated_names import next_number
 from snowrules.language.diagnostics import Position, RuntimeRulesError
 
 Fn = Callable[[Any, list], Any]
 GENERATED_PREFIX = "<snowrules"  # every file name of generated code starts so (see is_generated)
 GENERATED = "<snowrules-fused>"  # the file name of generated code compiled alone
 MAX_DEPTH = 24  # fused code nests no deeper than this; deeper parts are called instead
-# Generated names are numbered per program (see `numbering`): the same configuration built in any
-# process, in any order, gives the same module text, which the module cache (generated_module.py)
-# is keyed by. Outside a program's compile or build (a test's own expressions), one count serves.
-_names: ContextVar[Iterator[int] | None] = ContextVar("snowrules_generated_names", default=None)
-_outside = itertools.count()
-
-
-@contextmanager
-def numbering(start: int = 0) -> Iterator[Iterator[int]]:
-    """Number the generated names made inside the block from `start` (a program's compile from 0,
-    each of its builds from the first number its compile left unused); gives the count, whose
-    next value is the first number not used."""
-    count = itertools.count(start)
-    token = _names.set(count)
-    try:
-        yield count
-    finally:
-        _names.reset(token)
-
-
-def _number() -> int:
-    count = _names.get()
-    return next(count if count is not None else _outside)
-
-
 def code(fn: Fn) -> tuple[str, dict, int]:
     """The source form of a closure: (source, namespace, depth)."""
     src = getattr(fn, "src", None)
@@ -61,7 +34,7 @@ def code(fn: Fn) -> tuple[str, dict, int]:
     constant = getattr(fn, "constant", None)
     if constant is not None and literal(constant[0]) is not None:
         return literal(constant[0]), {}, 1
-    name = f"_v{_number()}"
+    name = f"_v{next_number()}"
     if constant is not None:
         return name, {name: constant[0]}, 1
     return f"{name}(st, env)", {name: fn}, 1
@@ -90,13 +63,13 @@ def fused(template: str, parts: list[Fn] = (), values: list[Any] = (), ints: lis
     for i, part in enumerate(parts):
         src, ns, part_depth = code(part)
         if part_depth >= MAX_DEPTH:  # keep the generated code shallow: call this part instead
-            name = f"_v{_number()}"
+            name = f"_v{next_number()}"
             src, ns, part_depth = f"{name}(st, env)", {name: part}, 1
         names[f"p{i}"] = src
         namespace.update(ns)
         depth = max(depth, part_depth)
     for i, value in enumerate(values):
-        name = f"_v{_number()}"
+        name = f"_v{next_number()}"
         names[f"v{i}"] = name
         namespace[name] = value
     for i, number in enumerate(ints):
@@ -108,7 +81,7 @@ def from_source(src: str, namespace: dict, depth: int) -> Fn:
     """The generated function of an expression source assembled by this module's callers from
     their templates (never from ruleset text), compiled when first called (see `_on_first_call`)."""
     src = "(" + src + ")"
-    fn = _on_first_call("lambda st, env: " + src, "eval", f"_e{_number()}", dict(namespace))
+    fn = _on_first_call("lambda st, env: " + src, "eval", f"_e{next_number()}", dict(namespace))
     fn.src, fn.ns, fn.depth = src, namespace, depth
     return fn
 
@@ -160,7 +133,7 @@ def comprehension(source: Fn, slot: int, element: Fn | None, cond: Fn | None,
     # Python forbids an assignment expression in a comprehension's iterable: such a list is
     # passed in as a lambda's argument, `(lambda _it: [... for x in _it ...])(SOURCE)`
     passed = fresh("_it") if ":=" in parts[0][0] else None
-    item = f"_x{_number()}"
+    item = f"_x{next_number()}"
     texts = []
     for part in (element, cond):
         if part is None:
@@ -213,7 +186,7 @@ def _folded(fn: Fn, source: Fn, texts: list[str | None]) -> Fn | None:
         return None
     if not all(item is None or item.__class__ in (int, str, bool) for item in value):
         return None
-    name = f"_v{_number()}"
+    name = f"_v{next_number()}"
     return from_source(f"{name}[:]", {name: value}, 1)
 
 
@@ -299,7 +272,7 @@ def member(listing: Fn) -> Fn | None:
     if noted is None:
         return None
     table, value, source = noted
-    getter = f"_v{_number()}"
+    getter = f"_v{next_number()}"
     namespace = {**listing.ns, getter: listing.ns[table].__getitem__}
     test = f"{value} in map({getter}, ({source}))"
     if _zone_read(source):  # an empty zone answers at once, without making the map
@@ -429,7 +402,7 @@ def substituted(body: Fn, bindings: list[tuple[int, Fn]]) -> Fn | None:
         arg_src, arg_ns, arg_depth = code(arg)
         if arg_depth >= MAX_DEPTH:
             return None
-        name = f"_a{_number()}"
+        name = f"_a{next_number()}"
         src = src.replace(f"env[{int(slot)}]", name)
         assignments.append(f"({name} := {arg_src}) is {name}")
         locals_.append((slot, name, arg_src))
@@ -457,7 +430,7 @@ def with_parameters(body: Fn, slots: list[int]) -> Callable | None:
     src, namespace, depth = code(body)
     if depth >= MAX_DEPTH or "(st, env)" in src:
         return None
-    names = [f"_a{_number()}" for _ in slots]
+    names = [f"_a{next_number()}" for _ in slots]
     for slot, name in zip(slots, names):
         src = src.replace(f"env[{int(slot)}]", name)
     if "env[" in src:
@@ -474,7 +447,7 @@ def block_code(fn: Fn) -> tuple[list[str], dict, int]:
     lines = getattr(fn, "lines", None)
     if lines is not None and fn.nesting < MAX_NESTING:
         return lines, fn.ns, fn.nesting
-    name = f"_v{_number()}"
+    name = f"_v{next_number()}"
     return [f"{name}(st, env)"], {name: fn}, 0
 
 
@@ -482,7 +455,7 @@ def expression(fn: Fn) -> tuple[str, dict]:
     """An expression's source form for use inside a statement."""
     src, ns, depth = code(fn)
     if depth >= MAX_DEPTH:
-        name = f"_v{_number()}"
+        name = f"_v{next_number()}"
         return f"{name}(st, env)", {name: fn}
     return src, ns
 
@@ -493,7 +466,7 @@ def indent(lines: list[str]) -> list[str]:
 
 def statement(lines: list[str], namespace: dict, nesting: int) -> Fn:
     """A generated function running `lines` (snowrules' templates only; see the module text)."""
-    name = f"_s{_number()}"
+    name = f"_s{next_number()}"
     source = f"def {name}(st, env):\n" + "\n".join(indent(lines))
     scope = dict(namespace)
     scope[SOURCE] = source.splitlines()  # read back by position_of_error
@@ -603,4 +576,4 @@ def rules_error(error: BaseException, fallback: Position, when: str, hint: str =
 
 
 def fresh(prefix: str = "_x") -> str:
-    return f"{prefix}{_number()}"
+    return f"{prefix}{next_number()}"  # numbered per program: generated_names.py

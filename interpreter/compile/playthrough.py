@@ -35,6 +35,7 @@ from snowrules.compile.chance import ChanceStep
 from snowrules.compile.costs import PayStep
 from snowrules.compile.free_actions import FreeChooseStep, OfferStep, free_actions_running
 from snowrules.compile.generated_module import GeneratedModule
+from snowrules.compile.generated_names import numbering
 from snowrules.compile.playthrough_choices import ChoiceTemplates
 from snowrules.compile.playthrough_events import EventTemplates
 from snowrules.compile.playthrough_stops import Resumed, StopTemplates, stopped
@@ -80,7 +81,7 @@ def playthrough(program: Program, heard: frozenset[str] = frozenset(),
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, BUILD_RECURSION_LIMIT))
     try:
-        with fuse.numbering(program.first_free_name):  # the same names in every build of the program
+        with numbering(program.first_free_name):  # the same names in every build of the program
             builder = _Builder(program, heard, stoppable)
             main = builder.function(program.main.block)
             resumes = [builder.resume_entry(block) for block in program.blocks] if stoppable else None
