@@ -502,6 +502,8 @@ def mark(position, namespace: dict) -> str:
 def printable(text: str) -> str:
     """`text` (a file name, an option's value) with every character that is not printable
     replaced by `?`, so that it never ends a comment or a line of generated code."""
+    if text.isprintable():  # nearly always: a file name and a position
+        return text
     return "".join(character if character.isprintable() else "?" for character in text)
 
 
