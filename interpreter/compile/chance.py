@@ -150,25 +150,6 @@ class RollStep(ChanceStep):
                                        f"show only {', '.join(map(str, outcomes))}")
         return value
 
-    def sampled(self, st: State, env: list) -> None:
-        """Fast path: the draws of `run` in a sampled game, without the progress record."""
-        if self.face_weights is not None:
-            ChanceStep.sampled(self, st, env)
-            return
-        n, k = self.count(st, env), self.sides(st, env)
-        self._bounded(st, n)
-        values = []
-        for _ in range(n):
-            if st.forced:
-                value = self.sample(st, range(1, k + 1))
-            else:
-                st.rng, value = below(st.rng, k)
-                value += 1
-            values.append(value)
-        env[self.slot] = values
-        if n > 0:
-            self._told(st, values, k)
-
     def apply(self, st: State, env: list, progress: dict, outcome: Any) -> dict | None:
         progress["dice"].append(outcome)
         progress["left"] -= 1
@@ -349,9 +330,10 @@ class PickStep(ChanceStep):
 def roll_statement(step: RollStep):
     """`roll N dice with S sides` without weights as generated lines (fuse.py): each die drawn
     in place with `below`'s steps (model/rng.py), the generator state kept in a local for the
-    roll, instead of a call of `RollStep.sampled` and one of `below` per die. The same draws,
-    budget charge, bound and event as `sampled`, which still runs a roll whose dice a scenario
-    imposes (`st.forced`)."""
+    roll, instead of the chance step's loop (`ChanceStep.sampled`: begin, then sample and apply
+    die by die) and a call of `below` per die. The same draws, budget charge, bound and event as
+    that loop, which still runs a roll whose dice a scenario imposes (`st.forced`), and a roll
+    with weights."""
     count_src, count_ns = fuse.expression(step.count)
     sides_src, sides_ns = fuse.expression(step.sides)
     n, k, dice, state, drawn, z = (fuse.fresh(prefix) for prefix in ("_n", "_k", "_d", "_r", "_x", "_z"))
