@@ -51,11 +51,12 @@ def tie_line(game: Game, st: State) -> str | None:
     """What decided the result when the best score is shared, in the rulebook's words: "tied on
     VP 0; decided by window tiles: red 3, green 2". None when nobody shares the best score, or
     the players who share it share the victory and no tie-breaker is declared (or the game is not
-    over, or has one player)."""
+    over, has one player, or no `score` counter: nothing was tied)."""
     outcome = game.outcome(st)
     program = game.program
-    if outcome is None or program.players < 2 or not outcome.scores:
-        return None
+    score = game.layout.counter_families.get("score")
+    if outcome is None or program.players < 2 or score is None or not score.per_player or score.keys:
+        return None  # over, with players to compare, by a score (Game.outcome's: one per player)
     best = max(outcome.scores)
     tied = [p for p, score in enumerate(outcome.scores) if score == best]
     if len(tied) < 2 or tied == outcome.winners and not tie_breaks(program.interface):
@@ -98,8 +99,7 @@ def _best(key: TieBreak, values: dict[int, object]) -> list[int]:
 
 def _score_name(game: Game, st: State) -> str:
     """The score as the rules read it ("VP"; "score" without a text)."""
-    family = game.layout.counter_families.get("score")
-    return "score" if family is None else counter_name(game, st, family.base)
+    return counter_name(game, st, game.layout.counter_families["score"].base)
 
 
 def _number(value: object) -> str:
