@@ -23,6 +23,7 @@ from snowrules.load.ruleset import load_ruleset
 from snowrules.play.agents import FirstAgent, RandomAgent, play
 from snowrules.play.narrate import account_listeners, account_observer, narrator_for, tee
 from snowrules.play.results import result_reading
+from snowrules.records.scenarios import run_scenario
 from snowrules.runtime.engine import Game
 from snowrules.web.views import result as web_result
 
@@ -172,3 +173,25 @@ def test_a_solo_game_ends_with_its_score_and_its_title():
     assert score == -22 and lines[-1] == "\nThe game ends: you score -22: Lost Traveler"
     assert result_reading(game, st) == {"titles": ["Lost Traveler"]}
     assert not any("rank" in line for line in lines[:-1])  # said once, at the result
+
+
+# Snow Planner's own tie-breakers ([Game End]; the manifest's `result: tie_breaks:`), on its three
+# worked scenarios: each ends with both players on 2 VP (their head comments have the arithmetic)
+SNOW_PLANNER = Path(__file__).resolve().parent.parent / "rulesets" / "snow_planner" / "scenarios"
+TIE_BREAKS = [
+    # green 2 window tiles, red 1
+    ("tie_break_1_windows.yaml", "tied on VP 2; decided by window tiles: green 2, red 1"),
+    # 1 window tile each; green keeps 2 guest cards, red 1
+    ("tie_break_2_guests.yaml", "tied on VP 2, window tiles 1; decided by guest cards and VIPs kept: green 2, red 1"),
+    # 1 window tile and 2 cards kept each; red's opening guest is number 2, green's 1
+    ("tie_break_3_opening_guest.yaml", "tied on VP 2, window tiles 1, guest cards and VIPs kept 2; decided by "
+     "opening guest number: red 2, green 1"),
+]
+
+
+@pytest.mark.parametrize("scenario, said", TIE_BREAKS, ids=["windows", "guests", "opening guest"])
+def test_snow_planner_says_which_tie_breaker_decided(scenario, said):
+    result = run_scenario(SNOW_PLANNER / scenario, "snow_planner")
+    assert result.passed, result.failures
+    game = Game(load_program("snow_planner", None, 2))
+    assert result_reading(game, result.state) == {"tie": said}
