@@ -228,10 +228,10 @@ def _read(observation: Observation, counters: dict[str, Any]) -> str:
 
 def score_lines(observation: Observation, view: dict) -> list[str]:
     """`score`: the players' counters, a seat's on a line of its own and the reader's first
-    ("green: snow 2, VP 0"; 0 shown: a score of 0 is a score), then the table's own counters
-    ("round 3"), then the counters on components grouped by counter and value ("day 1: Author,
-    Racer; day 3: opening guest 1"), those at 0 only counted: a board of many spots would list
-    every one of them (a screen of "spot 0")."""
+    ("red: coins 3, VP 0"; 0 shown: a score of 0 is a score), then the table's own counters
+    ("round 3"), then the counters on components grouped by counter and value ("wear 1: hammer,
+    saw; wear 3: anvil"), those at 0 only counted: a board of many spots would list every one
+    of them (a screen of "spot 0")."""
     game = observation.game
     seats = game.layout.seat_names
     players: dict[str, dict[str, Any]] = {observation.seat_name: {}}
