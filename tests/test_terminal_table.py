@@ -4,6 +4,7 @@ hand; bad answers get one exact line each; `replay --show` steps through a log."
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -277,3 +278,35 @@ def test_score_shows_the_players_and_groups_the_components_counters():
         "opening guest 1, opening guest 2, VIP Film Star, VIP Tycoon, VIP Team Captain\r\n"
         "  (48 more counters on components at 0)\r\n"), shown[:800]
     child.close()
+
+
+# Every bundled ruleset with its fewest players (Snow Planner at two: its tie-breakers)
+WHOLE_GAMES = [["crazy_eights", "--players", "2"], ["goofspiel", "--players", "2"], ["oh_hell", "--players", "3"],
+               ["othello"], ["snow_planner", "--players", "2"], ["snow_time", "--players", "2"],
+               ["snowfall_over_mountains"], ["snowy_tricks", "--players", "2"]]
+# a game's end: its winners (and what decided a tie), or a solo game's score and its title
+END = re.compile(r"The game ends: (\w+( and \w+)* wins?( \(tied on [^)]+\))?|you score (-?\d+): (.+))")
+
+
+@pytest.mark.parametrize("game", WHOLE_GAMES, ids=[g[0] for g in WHOLE_GAMES])
+def test_a_person_plays_a_whole_game_of_every_bundled_ruleset(game):
+    """Through a real pseudo-terminal, the person on the first seat answers every decision with
+    its first option (a number, or the first of the numbers offered) until the game ends; the
+    account ends with the result in the rulebook's words, a solo game with its title
+    ([Wanderlust Table]: <46 Lost Traveler, 46-55 Wayward Hiker, ...)."""
+    players = 1 if game[0] == "snowfall_over_mountains" else 2 if len(game) == 1 else int(game[2])
+    child = spawn("run", *game, "--agents", ",".join(["human"] + ["random"] * (players - 1)), "--seed", "2")
+    answers = 0
+    while child.expect([PROMPT, pexpect.EOF]) == 0:
+        shown = child.before.rstrip()
+        numbers = shown.endswith("choose one of the numbers above")
+        child.sendline(shown.splitlines()[-2].split(",")[0].strip() if numbers else "1")
+        answers += 1
+    told = [line for line in child.before.replace("\r", "").splitlines() if line.startswith("The game ends")]
+    assert answers > 0 and len(told) == 1 and END.fullmatch(told[0]), told
+    score = END.fullmatch(told[0]).group(4)
+    if score is not None:
+        assert END.fullmatch(told[0]).group(5) == ("Lost Traveler" if int(score) < 46 else "Wayward Hiker"
+                                                   if int(score) <= 55 else "Cozy Sightseer")
+    child.close()
+    assert child.exitstatus == 0
