@@ -310,3 +310,22 @@ def test_a_person_plays_a_whole_game_of_every_bundled_ruleset(game):
                                                    if int(score) <= 55 else "Cozy Sightseer")
     child.close()
     assert child.exitstatus == 0
+
+
+def test_snow_time_names_its_zones_as_the_rulebook_does():
+    """Snow Time at two, seed 2: the dice put fruit on levels 1 and 6 ([A. Placing the Fruit]);
+    red holds its 10 cards ([Setup, cs]); the card played goes to its level, the fruit eaten back
+    to the supply. Zones read as the rules name them, never `red.hand` or `tree[1]`."""
+    child = spawn("run", "snow_time", "--players", "2", "--agents", "human,random", "--seed", "2")
+    first = ask(child, "1")
+    assert (
+        "    fruit: fruit supply -> fruit on level 1\r\n    fruit: fruit supply -> fruit on level 6\r\n\r\n"
+        "--- red to choose (play a card face down) ---\r\n"
+        "  red's hand: red 1, red 2, red 3, red 4, red 5, red 6, red 7, red Healer, red Watcher, red Snowstorm\r\n"
+        "  fruit on level 1: fruit\r\n  fruit on level 6: fruit\r\n  fruit supply: 13 x fruit\r\n"
+        "  you hold: score 0, fight scored this turn 0, fruit scored this turn 0, mana scored this turn 0\r\n"
+        "  1) red 1\r\n") in first, first[-700:]
+    second = ask(child, "1")
+    assert "    red 1: red's hand -> level 1\r\n" in second
+    assert "    fruit: fruit on level 1 -> fruit supply\r\n" in second and "tree[" not in second
+    child.close()
