@@ -380,7 +380,8 @@ def test_options_change_the_game_and_are_logged_and_replayed(capsys, tmp_path):
     assert sum(result["scores"]) <= 4 + 3 + 2 + 1
     code, out, _ = cli(capsys, *args)
     assert out.splitlines()[0].startswith("Goofspiel - 3 players, num_cards=4, points_order=descending, seed 5")
-    dealt = [line.split(":")[0].strip() for line in out.splitlines() if "point_deck -> prize" in line]
+    dealt = [line.split(":")[0].strip() for line in out.splitlines()
+             if "point cards to come -> point card bid for" in line]
     assert dealt == ["prize 4", "prize 3", "prize 2", "prize 1"]
     log = tmp_path / "g.jsonl"
     assert cli(capsys, *args, "--log", log)[0] == 0

@@ -48,8 +48,8 @@ def test_a_person_plays_goofspiel_with_help_a_name_and_undo():
     first = ask(child, "?")
     # the decision's prompt, with the point card's value (rules.sr: "worth {first(prize).value}")
     assert first.endswith("--- p0 to choose (bid for the point card worth 1) ---\r\n"
-                          "  p0.hand: p0 bid 1, p0 bid 2, p0 bid 3, p0 bid 4\r\n"
-                          "  point_deck: prize 4, prize 3, prize 2\r\n  prize: prize 1\r\n"
+                          "  p0's hand: p0 bid 1, p0 bid 2, p0 bid 3, p0 bid 4\r\n"
+                          "  point cards to come: prize 4, prize 3, prize 2\r\n  point card bid for: prize 1\r\n"
                           "  you hold: score 0\r\n"                              # the score, shown at 0
                           "  1) p0 bid 1\r\n  2) p0 bid 2\r\n  3) p0 bid 3\r\n  4) p0 bid 4\r\nchoice 1-4 ")
     assert "  undo         take back your last answer" in ask(child, "? 3")
@@ -58,8 +58,9 @@ def test_a_person_plays_goofspiel_with_help_a_name_and_undo():
     second = ask(child, "undo")
     assert "chosen: p0: p0 bid 2" in second and "p1 wins prize 1 with p1 bid 4" in second
     assert ("--- p0 to choose (bid for the point card worth 2) ---\r\n"
-            "  p0.hand: p0 bid 1, p0 bid 3, p0 bid 4\r\n  p0.played: p0 bid 2\r\n"
-            "  point_deck: prize 4, prize 3\r\n  prize: prize 2\r\n  you hold: score 0\r\n") in second  # what changed
+            "  p0's hand: p0 bid 1, p0 bid 3, p0 bid 4\r\n  p0's bid: p0 bid 2\r\n"
+            "  point cards to come: prize 4, prize 3\r\n  point card bid for: prize 2\r\n"
+            "  you hold: score 0\r\n") in second  # what changed
     assert "cannot undo: p1 has answered since" in ask(child, "3")              # bid 4 on prize 2
     third = ask(child, "1")                                                      # bid 1 on prize 3
     assert "p0 wins prize 2 with p0 bid 4" in third
@@ -145,11 +146,12 @@ def test_hot_seat_never_shows_one_hand_to_the_other_person():
     for turn in range(1, 4):
         for seat, other, hidden_from in (("p0", "p1", turn), ("p1", "p0", turn + 1)):
             screen = screens[2 * (turn - 1) + (seat == "p1")]
-            assert f"{seat}.hand: {seat} bid {turn}" in screen             # the person sees their own hand
+            assert f"{seat}'s hand: {seat} bid {turn}" in screen             # the person sees their own hand
             unseen = [f"{other} bid {k}" for k in range(hidden_from, 5) if f"{other} bid {k}" in screen]
             assert unseen == [], (seat, turn, screen)
-            assert f"{other}.hand:" not in screen
-            assert f": {other}.hand -> " not in screen.replace(f"component(s): {other}.hand -> ", "")  # counted only
+            assert f"{other}'s hand:" not in screen
+            # moves out of the other's hand are counted only
+            assert f": {other}'s hand -> " not in screen.replace(f"component(s): {other}'s hand -> ", "")
 
 
 def test_reveal_plays_every_seat_openly(capsys, monkeypatch):
@@ -160,7 +162,7 @@ def test_reveal_plays_every_seat_openly(capsys, monkeypatch):
     assert main(["run", "goofspiel", "--agents", "human,human", "--reveal", *SHORT]) == 0
     out = capsys.readouterr().out
     assert "pass to" not in out and "\033[2J" not in out
-    assert "p1 bid 3: p1.hand -> p1.bid" in out  # p1's card is named: nothing is hidden
+    assert "p1 bid 3: p1's hand -> p1's bid (face down)" in out  # p1's card is named: nothing is hidden
 
 
 def test_replay_show_steps_through_a_log_from_one_seat(tmp_path, capsys):
@@ -172,10 +174,11 @@ def test_replay_show_steps_through_a_log_from_one_seat(tmp_path, capsys):
     game, _, _ = logged_game(logged)
     steps = account_steps(logged, game, game.layout.seat_names.index("p1"))
     assert steps[:5] == [["Setup"], ["  12 components set out", "\nRound 1"],
-                         ["  - deal point card", "    prize 1: point_deck -> prize"],
-                         ["  - bid", "    chosen: p1: p1 bid 2", "    1 component(s): p0.hand -> p0.bid"],
-                         ["    p1 bid 2: p1.hand -> p1.bid"]]
-    assert ["    p0 bid 3: p0.bid -> p0.played"] in steps    # shown once played
+                         ["  - deal point card", "    prize 1: point cards to come -> point card bid for"],
+                         ["  - bid", "    chosen: p1: p1 bid 2",
+                          "    1 component(s): p0's hand -> p0's bid (face down)"],
+                         ["    p1 bid 2: p1's hand -> p1's bid (face down)"]]
+    assert ["    p0 bid 3: p0's bid (face down) -> p0's bid"] in steps    # shown once played
     keys = iter(["", "", "b", "q"])
     shown: list[str] = []
     show_steps(steps[:5], "a log", lambda prompt: shown.append(prompt) or next(keys), shown.append)
