@@ -26,7 +26,7 @@ COMMANDS = [
     ("? N, ? NAME", "show option N's component: its text and fields"),
     ("hand", "what you hold: your own zones and counters"),
     ("board", "what you see of the rest of the table"),
-    ("score", "every counter you see (scores included)"),
+    ("score", "the players' counters (scores included), the table's, those on components grouped"),
     ("undo", "take back your last answer (while nothing hidden was shown and nobody else answered since)"),
     ("?", "this list"),
 ]
