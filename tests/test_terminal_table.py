@@ -102,11 +102,11 @@ def test_a_person_reads_snowfall_tiles_with_their_features_in_prompt_and_account
     child = spawn("run", "snowfall_over_mountains", "--seed", "3", "--agents", "human")
     ask(child, "1")                                     # keep Compass and Snowshoes
     hand = ask(child, "1")                              # tile 21
-    assert "  hand: tile 21 (pond, tree | none); tile 07 (bush | pond)\r\n" in hand
+    assert "  your hand: tile 21 (pond, tree | none); tile 07 (bush | pond)\r\n" in hand
     assert "  1) tile 21 (pond, tree | none)\r\n  2) tile 07 (bush | pond)\r\nchoice 1-2 " in hand
     spot = ask(child, "1")                              # (0,-1) turned east
     assert "    chosen: you: tile 21 (pond, tree | none)\r\n" in spot
-    assert "    tile 21 (pond, tree | none): hand -> woods at (0,-1) turned east\r\n" in ask(child, "1")
+    assert "    tile 21 (pond, tree | none): your hand -> woods at (0,-1) turned east\r\n" in ask(child, "1")
     child.close(force=True)
 
 
