@@ -117,7 +117,8 @@ def test_a_person_reads_snow_planner_dice_spaces_and_cards_with_their_values():
     (action_spaces.yaml, the 1-2 side: each area's space 1 costs 0), the opening guest with its
     DAY and stay conditions (opening_guests.yaml: 0 windows on DAY 1, 1 on DAY 2). Zones read as
     setup.sr says: space[7] is the 1-2 side's action space number 7, the ticket area's space 1
-    (action_spaces.yaml '1-2 ticket 1'), a worker zone is the player's worker area."""
+    (action_spaces.yaml '1-2 ticket 1'), a worker zone is the player's worker area. The tiers a
+    die reaches read with what they give (tiers.yaml `gives:`)."""
     child = spawn("run", "snow_planner", "--players", "2", "--seed", "3", "--agents", "human,random")
     ask(child, "1")                                     # keep the talent ENTREPRENEUR
     dice = ask(child, "1")                              # the die showing 1
@@ -129,7 +130,14 @@ def test_a_person_reads_snow_planner_dice_spaces_and_cards_with_their_values():
     spaces = ask(child, "1")                            # the snow area's space 1
     assert "    chosen: green: green worker die showing 1\r\n" in spaces
     assert "  1) snow area, space 1 (cost 0)\r\n  2) restaurant area, space 1 (cost 0)\r\n" in spaces
-    assert "    chosen: green: snow area, space 1 (cost 0)\r\n" in ask(child, "1")
+    assert "    chosen: green: snow area, space 1 (cost 0)\r\n" in ask(child, "1")   # the die showing 3
+    ask(child, "1")                                     # the snow area's space 2, cost 2
+    tiers = ask(child, "1")                             # its cost reduced by 2 with 1 snow
+    # [Action Space 1] a die of 3 on a -2 space, the cost bought off ([Free Action: Reducing the
+    # Cost]: a snow is 2): "1/2" gains 1 snow, "3" gains 2; each tier says what it gives
+    assert ("--- green to choose (gain an effect of snow area, space 2 (cost 2) for a die value of 3) ---\r\n"
+            in tiers)
+    assert "  1) snow 1-2: gain 1 snow\r\n  2) snow 3: gain 2 snow\r\nchoice 1-2 " in tiers
     child.close(force=True)
 
 
