@@ -302,8 +302,8 @@ def test_human_agent_shows_the_view_and_reasks_on_bad_input():
     index = agent.choose(Observation(game, st, seat, st.pending.options[0]))
     assert index == 2
     text = "\n".join(shown)
-    assert "red.hand: red 1, red 2" in text          # the player's own hand is shown
-    assert "blue.hand" not in text                    # the other player's hand is not
+    assert "red's hand: red 1, red 2" in text        # the player's own hand is shown, as the rules name it
+    assert "blue's hand" not in text                  # the other player's hand is not
     assert shown[-4:] == [
         "type a number from 1 to 10 or the start of an option's name (? for help)",
         "no option matches 'zero': type a number from 1 to 10 or the start of an option's name (? for help)",
@@ -332,10 +332,10 @@ def test_the_account_for_a_human_player_hides_the_other_hands(capsys, monkeypatc
     code, out, err = cli(capsys, "run", "snowy_tricks", "--players", "3", "--seed", "2",
                          "--agents", "human,random,random")
     assert code == 0, err
-    dealt = [line for line in out.splitlines() if "deck -> " in line and ".hand" in line]
-    assert any(line.strip().startswith("12 component(s): deck -> orange.hand") for line in dealt)
-    assert not any("deck -> orange.hand" in line and "component(s)" not in line for line in dealt)
-    assert any("deck -> red.hand" in line and "component(s)" not in line for line in dealt)  # own hand
+    dealt = [line for line in out.splitlines() if "student deck -> " in line and "'s hand" in line]
+    assert any(line.strip().startswith("12 component(s): student deck -> orange's hand") for line in dealt)
+    assert not any("deck -> orange's hand" in line and "component(s)" not in line for line in dealt)
+    assert any("deck -> red's hand" in line and "component(s)" not in line for line in dealt)  # own hand
     assert "chosen: orange" not in out                   # other seats' choices are not told
 
 
@@ -380,7 +380,8 @@ def test_options_change_the_game_and_are_logged_and_replayed(capsys, tmp_path):
     assert sum(result["scores"]) <= 4 + 3 + 2 + 1
     code, out, _ = cli(capsys, *args)
     assert out.splitlines()[0].startswith("Goofspiel - 3 players, num_cards=4, points_order=descending, seed 5")
-    dealt = [line.split(":")[0].strip() for line in out.splitlines() if "point_deck -> prize" in line]
+    dealt = [line.split(":")[0].strip() for line in out.splitlines()
+             if "point cards to come -> point card bid for" in line]
     assert dealt == ["prize 4", "prize 3", "prize 2", "prize 1"]
     log = tmp_path / "g.jsonl"
     assert cli(capsys, *args, "--log", log)[0] == 0

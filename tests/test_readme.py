@@ -169,7 +169,8 @@ EXPECTATIONS = [
     (r"tune snow_time --vary last_space=16\.\.40 ",
      _contains("Snow Time: minimise abs(first player edge)", "on fresh seeds (master seed 1)", "winner: last_space=")),
     (r"run snowfall_over_mountains --seed 3 -v --picture woods\.svg",
-     _contains("Snowfall over Mountains - 1 player,", "woods:\n", "rank:", "picture written to woods.svg")),
+     _contains("Snowfall over Mountains - 1 player,", "woods:\n", "The game ends: you score -20: Lost Traveler",
+               "picture written to woods.svg")),
 ]
 
 QUICK = {"python tools/bench.py": ["--rounds", "1", "--seconds", "0.05", "--players", "2", "--ruleset", "snow_time"],

@@ -1,7 +1,8 @@
-"""Snow Planner's solo rules: the titles table [Solo Rules: End Game], read from the ruleset's own
-account (the scenario solo_title_chief.yaml, whose head comment has the arithmetic: the player
-loses 26 VP in all, run with its starting score moved to each side of every boundary of the
-table), and games of two players with the automa [Exceptional Rules when playing with 2 players]."""
+"""Snow Planner's solo rules: the titles table [Solo Rules: End Game], said at the result (the
+manifest's `result: title:`; the scenario solo_title_chief.yaml, whose head comment has the
+arithmetic: the player loses 26 VP in all, run with its starting score moved to each side of every
+boundary of the table), and games of two players with the automa [Exceptional Rules when playing
+with 2 players]."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -10,6 +11,7 @@ import pytest
 from conftest import play_checked, replay_choices, round_trip
 from snowrules.compile.compiler import load_program
 from snowrules.play.agents import RandomAgent, play
+from snowrules.play.results import result_reading
 from snowrules.records.scenarios import run_scenario
 from snowrules.runtime.engine import Game
 
@@ -22,7 +24,9 @@ READ: dict = {}  # the ruleset, read once for every run
 
 
 @pytest.mark.parametrize("final, title", BOUNDARIES)
-def test_the_account_names_the_title_the_score_earns(tmp_path, final, title):
+def test_the_result_names_the_title_the_score_earns(tmp_path, final, title):
+    """The scenario ends with the score moved to `final` (its `expect:` checks it); the title is
+    the manifest's `result: title:` read from a solo game's end with that score."""
     text = SCENARIO.read_text()
     assert text.count('"green.score": 77') == 1 and text.count('"green.score": 51') == 1
     moved = tmp_path / "title.yaml"
@@ -30,18 +34,27 @@ def test_the_account_names_the_title_the_score_earns(tmp_path, final, title):
                      .replace('"green.score": 51', f'"green.score": {final}'))
     result = run_scenario(moved, "snow_planner", read=READ)
     assert result.passed, result.failures
-    said = [e["text"] for e in result.events if e["e"] == "say"]
-    assert said[-1] == f"green earns the title {title}"
+    assert not [e for e in result.events if e["e"] == "say" and "title" in e["text"]]  # said at the result only
+    game, st = _solo_end()
+    st.counters[game.layout.counter_index("score", 0)] = final
+    assert result_reading(game, st)["titles"] == [title]
+
+
+def _solo_end():
+    """A seeded solo game, played to its end (its state's score is then set by the test)."""
+    if "solo" not in READ:
+        game = Game(load_program("snow_planner", None, 1))
+        READ["solo"] = game, play(game, [RandomAgent(1)], seed=1)
+    game, st = READ["solo"]
+    return game, st.clone()
 
 
 def test_a_game_of_two_players_names_no_title():
     """The table is the solo rules': with two players, and with the automa at two, no title."""
     for options in ((), (("automa_for_two", True),)):
         game = Game(load_program("snow_planner", None, 2, options))
-        events: list = []
-        play(game, [RandomAgent(i) for i in range(2)], seed=3, sink=events.append)
-        assert any(e["e"] == "end" for e in events)
-        assert not [e for e in events if e["e"] == "say" and "title" in e["text"]]
+        st = play(game, [RandomAgent(i) for i in range(2)], seed=3)
+        assert st.result is not None and "titles" not in result_reading(game, st)
 
 
 # --- two players and the automa: an option, not a variant, so the generic property tests (one

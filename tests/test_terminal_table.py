@@ -4,6 +4,7 @@ hand; bad answers get one exact line each; `replay --show` steps through a log."
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -47,8 +48,8 @@ def test_a_person_plays_goofspiel_with_help_a_name_and_undo():
     first = ask(child, "?")
     # the decision's prompt, with the point card's value (rules.sr: "worth {first(prize).value}")
     assert first.endswith("--- p0 to choose (bid for the point card worth 1) ---\r\n"
-                          "  p0.hand: p0 bid 1, p0 bid 2, p0 bid 3, p0 bid 4\r\n"
-                          "  point_deck: prize 4, prize 3, prize 2\r\n  prize: prize 1\r\n"
+                          "  p0's hand: p0 bid 1, p0 bid 2, p0 bid 3, p0 bid 4\r\n"
+                          "  point cards to come: prize 4, prize 3, prize 2\r\n  point card bid for: prize 1\r\n"
                           "  you hold: score 0\r\n"                              # the score, shown at 0
                           "  1) p0 bid 1\r\n  2) p0 bid 2\r\n  3) p0 bid 3\r\n  4) p0 bid 4\r\nchoice 1-4 ")
     assert "  undo         take back your last answer" in ask(child, "? 3")
@@ -57,8 +58,9 @@ def test_a_person_plays_goofspiel_with_help_a_name_and_undo():
     second = ask(child, "undo")
     assert "chosen: p0: p0 bid 2" in second and "p1 wins prize 1 with p1 bid 4" in second
     assert ("--- p0 to choose (bid for the point card worth 2) ---\r\n"
-            "  p0.hand: p0 bid 1, p0 bid 3, p0 bid 4\r\n  p0.played: p0 bid 2\r\n"
-            "  point_deck: prize 4, prize 3\r\n  prize: prize 2\r\n  you hold: score 0\r\n") in second  # what changed
+            "  p0's hand: p0 bid 1, p0 bid 3, p0 bid 4\r\n  p0's bid: p0 bid 2\r\n"
+            "  point cards to come: prize 4, prize 3\r\n  point card bid for: prize 2\r\n"
+            "  you hold: score 0\r\n") in second  # what changed
     assert "cannot undo: p1 has answered since" in ask(child, "3")              # bid 4 on prize 2
     third = ask(child, "1")                                                      # bid 1 on prize 3
     assert "p0 wins prize 2 with p0 bid 4" in third
@@ -100,11 +102,11 @@ def test_a_person_reads_snowfall_tiles_with_their_features_in_prompt_and_account
     child = spawn("run", "snowfall_over_mountains", "--seed", "3", "--agents", "human")
     ask(child, "1")                                     # keep Compass and Snowshoes
     hand = ask(child, "1")                              # tile 21
-    assert "  hand: tile 21 (pond, tree | none); tile 07 (bush | pond)\r\n" in hand
+    assert "  your hand: tile 21 (pond, tree | none); tile 07 (bush | pond)\r\n" in hand
     assert "  1) tile 21 (pond, tree | none)\r\n  2) tile 07 (bush | pond)\r\nchoice 1-2 " in hand
     spot = ask(child, "1")                              # (0,-1) turned east
     assert "    chosen: you: tile 21 (pond, tree | none)\r\n" in spot
-    assert "    tile 21 (pond, tree | none): hand -> woods at (0,-1) turned east\r\n" in ask(child, "1")
+    assert "    tile 21 (pond, tree | none): your hand -> woods at (0,-1) turned east\r\n" in ask(child, "1")
     child.close(force=True)
 
 
@@ -115,7 +117,8 @@ def test_a_person_reads_snow_planner_dice_spaces_and_cards_with_their_values():
     (action_spaces.yaml, the 1-2 side: each area's space 1 costs 0), the opening guest with its
     DAY and stay conditions (opening_guests.yaml: 0 windows on DAY 1, 1 on DAY 2). Zones read as
     setup.sr says: space[7] is the 1-2 side's action space number 7, the ticket area's space 1
-    (action_spaces.yaml '1-2 ticket 1'), a worker zone is the player's worker area."""
+    (action_spaces.yaml '1-2 ticket 1'), a worker zone is the player's worker area. The tiers a
+    die reaches read with what they give (tiers.yaml `gives:`)."""
     child = spawn("run", "snow_planner", "--players", "2", "--seed", "3", "--agents", "human,random")
     ask(child, "1")                                     # keep the talent ENTREPRENEUR
     dice = ask(child, "1")                              # the die showing 1
@@ -127,7 +130,14 @@ def test_a_person_reads_snow_planner_dice_spaces_and_cards_with_their_values():
     spaces = ask(child, "1")                            # the snow area's space 1
     assert "    chosen: green: green worker die showing 1\r\n" in spaces
     assert "  1) snow area, space 1 (cost 0)\r\n  2) restaurant area, space 1 (cost 0)\r\n" in spaces
-    assert "    chosen: green: snow area, space 1 (cost 0)\r\n" in ask(child, "1")
+    assert "    chosen: green: snow area, space 1 (cost 0)\r\n" in ask(child, "1")   # the die showing 3
+    ask(child, "1")                                     # the snow area's space 2, cost 2
+    tiers = ask(child, "1")                             # its cost reduced by 2 with 1 snow
+    # [Action Space 1] a die of 3 on a -2 space, the cost bought off ([Free Action: Reducing the
+    # Cost]: a snow is 2): "1/2" gains 1 snow, "3" gains 2; each tier says what it gives
+    assert ("--- green to choose (gain an effect of snow area, space 2 (cost 2) for a die value of 3) ---\r\n"
+            in tiers)
+    assert "  1) snow 1-2: gain 1 snow\r\n  2) snow 3: gain 2 snow\r\nchoice 1-2 " in tiers
     child.close(force=True)
 
 
@@ -144,11 +154,12 @@ def test_hot_seat_never_shows_one_hand_to_the_other_person():
     for turn in range(1, 4):
         for seat, other, hidden_from in (("p0", "p1", turn), ("p1", "p0", turn + 1)):
             screen = screens[2 * (turn - 1) + (seat == "p1")]
-            assert f"{seat}.hand: {seat} bid {turn}" in screen             # the person sees their own hand
+            assert f"{seat}'s hand: {seat} bid {turn}" in screen             # the person sees their own hand
             unseen = [f"{other} bid {k}" for k in range(hidden_from, 5) if f"{other} bid {k}" in screen]
             assert unseen == [], (seat, turn, screen)
-            assert f"{other}.hand:" not in screen
-            assert f": {other}.hand -> " not in screen.replace(f"component(s): {other}.hand -> ", "")  # counted only
+            assert f"{other}'s hand:" not in screen
+            # moves out of the other's hand are counted only
+            assert f": {other}'s hand -> " not in screen.replace(f"component(s): {other}'s hand -> ", "")
 
 
 def test_reveal_plays_every_seat_openly(capsys, monkeypatch):
@@ -159,7 +170,7 @@ def test_reveal_plays_every_seat_openly(capsys, monkeypatch):
     assert main(["run", "goofspiel", "--agents", "human,human", "--reveal", *SHORT]) == 0
     out = capsys.readouterr().out
     assert "pass to" not in out and "\033[2J" not in out
-    assert "p1 bid 3: p1.hand -> p1.bid" in out  # p1's card is named: nothing is hidden
+    assert "p1 bid 3: p1's hand -> p1's bid (face down)" in out  # p1's card is named: nothing is hidden
 
 
 def test_replay_show_steps_through_a_log_from_one_seat(tmp_path, capsys):
@@ -171,10 +182,11 @@ def test_replay_show_steps_through_a_log_from_one_seat(tmp_path, capsys):
     game, _, _ = logged_game(logged)
     steps = account_steps(logged, game, game.layout.seat_names.index("p1"))
     assert steps[:5] == [["Setup"], ["  12 components set out", "\nRound 1"],
-                         ["  - deal point card", "    prize 1: point_deck -> prize"],
-                         ["  - bid", "    chosen: p1: p1 bid 2", "    1 component(s): p0.hand -> p0.bid"],
-                         ["    p1 bid 2: p1.hand -> p1.bid"]]
-    assert ["    p0 bid 3: p0.bid -> p0.played"] in steps    # shown once played
+                         ["  - deal point card", "    prize 1: point cards to come -> point card bid for"],
+                         ["  - bid", "    chosen: p1: p1 bid 2",
+                          "    1 component(s): p0's hand -> p0's bid (face down)"],
+                         ["    p1 bid 2: p1's hand -> p1's bid (face down)"]]
+    assert ["    p0 bid 3: p0's bid (face down) -> p0's bid"] in steps    # shown once played
     keys = iter(["", "", "b", "q"])
     shown: list[str] = []
     show_steps(steps[:5], "a log", lambda prompt: shown.append(prompt) or next(keys), shown.append)
@@ -255,3 +267,76 @@ WINDOWS = [f"{colour} window {n}" for colour in ("blue", "green") for n in range
 def test_a_long_zone_folds_numbered_names(names, runs, text):
     from snowrules.play.human import _folded
     assert _folded(names, runs) == text
+
+
+def test_score_shows_the_players_and_groups_the_components_counters():
+    """`score` at Snow Planner's first decision (the talent, in the setup), by hand from [Game
+    Setup]: no resource, VP or promotion yet; worker dice set to 1 and 3, the third near the
+    board to 1 (steps 13, 15); the part-time job die showing 2; every guest and VIP card laid out
+    on DAY 1. The 45 window tiles' spots and the 3 projects' uses are 0, counted, not listed; the
+    reader's own line first; no "round 0" before round 1. The opening guests (1 and 2) are dealt
+    by the seed, as the account says."""
+    child = spawn("run", "snow_planner", "--players", "2", "--agents", "human,random", "--seed", "3")
+    ask(child, "score")
+    shown = ask(child, "1")
+    assert shown.startswith(
+        "score\r\n"
+        "  green: snow 0, croissant 0, ticket 0, VP 0, promotion track 0, opening guest number 2\r\n"
+        "  red: snow 0, croissant 0, ticket 0, VP 0, promotion track 0, opening guest number 1\r\n"
+        "  value 1: green die #1, green die #3, red die #1, red die #3; value 2: part-time job die; "
+        "value 3: green die #2, red die #2\r\n"
+        "  day 1: blue Reporter, blue Editor, blue Author, blue Columnist, green Skier, green Guide, "
+        "opening guest 1, opening guest 2, VIP Film Star, VIP Tycoon, VIP Team Captain\r\n"
+        "  (48 more counters on components at 0)\r\n"), shown[:800]
+    child.close()
+
+
+# Every bundled ruleset with its fewest players (Snow Planner at two: its tie-breakers)
+WHOLE_GAMES = [["crazy_eights", "--players", "2"], ["goofspiel", "--players", "2"], ["oh_hell", "--players", "3"],
+               ["othello"], ["snow_planner", "--players", "2"], ["snow_time", "--players", "2"],
+               ["snowfall_over_mountains"], ["snowy_tricks", "--players", "2"]]
+# a game's end: its winners (and what decided a tie), or a solo game's score and its title
+END = re.compile(r"The game ends: (\w+( and \w+)* wins?( \(tied on [^)]+\))?|you score (-?\d+): (.+))")
+
+
+@pytest.mark.parametrize("game", WHOLE_GAMES, ids=[g[0] for g in WHOLE_GAMES])
+def test_a_person_plays_a_whole_game_of_every_bundled_ruleset(game):
+    """Through a real pseudo-terminal, the person on the first seat answers every decision with
+    its first option (a number, or the first of the numbers offered) until the game ends; the
+    account ends with the result in the rulebook's words, a solo game with its title
+    ([Wanderlust Table]: <46 Lost Traveler, 46-55 Wayward Hiker, ...)."""
+    players = 1 if game[0] == "snowfall_over_mountains" else 2 if len(game) == 1 else int(game[2])
+    child = spawn("run", *game, "--agents", ",".join(["human"] + ["random"] * (players - 1)), "--seed", "2")
+    answers = 0
+    while child.expect([PROMPT, pexpect.EOF]) == 0:
+        shown = child.before.rstrip()
+        numbers = shown.endswith("choose one of the numbers above")
+        child.sendline(shown.splitlines()[-2].split(",")[0].strip() if numbers else "1")
+        answers += 1
+    told = [line for line in child.before.replace("\r", "").splitlines() if line.startswith("The game ends")]
+    assert answers > 0 and len(told) == 1 and END.fullmatch(told[0]), told
+    score = END.fullmatch(told[0]).group(4)
+    if score is not None:
+        assert END.fullmatch(told[0]).group(5) == ("Lost Traveler" if int(score) < 46 else "Wayward Hiker"
+                                                   if int(score) <= 55 else "Cozy Sightseer")
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_snow_time_names_its_zones_as_the_rulebook_does():
+    """Snow Time at two, seed 2: the dice put fruit on levels 1 and 6 ([A. Placing the Fruit]);
+    red holds its 10 cards ([Setup, cs]); the card played goes to its level, the fruit eaten back
+    to the supply. Zones read as the rules name them, never `red.hand` or `tree[1]`."""
+    child = spawn("run", "snow_time", "--players", "2", "--agents", "human,random", "--seed", "2")
+    first = ask(child, "1")
+    assert (
+        "    fruit: fruit supply -> fruit on level 1\r\n    fruit: fruit supply -> fruit on level 6\r\n\r\n"
+        "--- red to choose (play a card face down) ---\r\n"
+        "  red's hand: red 1, red 2, red 3, red 4, red 5, red 6, red 7, red Healer, red Watcher, red Snowstorm\r\n"
+        "  fruit on level 1: fruit\r\n  fruit on level 6: fruit\r\n  fruit supply: 13 x fruit\r\n"
+        "  you hold: score 0, fight scored this turn 0, fruit scored this turn 0, mana scored this turn 0\r\n"
+        "  1) red 1\r\n") in first, first[-700:]
+    second = ask(child, "1")
+    assert "    red 1: red's hand -> level 1\r\n" in second
+    assert "    fruit: fruit on level 1 -> fruit supply\r\n" in second and "tree[" not in second
+    child.close()

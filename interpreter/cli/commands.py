@@ -20,6 +20,7 @@ from snowrules.play.grid_picture import PictureError, picture_target_problem
 from snowrules.play.layouts import draw_state, followed_grids, layouts_text, state_grids, visible_grid_zones
 from snowrules.play.narrate import account_listeners, account_observer, narrator_for, tee
 from snowrules.play.replay import replay
+from snowrules.play.results import result_reading
 from snowrules.records.logfile import LogWriter, header, result_event
 from snowrules.records.logwriter import log_target_problem
 from snowrules.records.scenarios import run_scenario, scenario_files
@@ -192,13 +193,14 @@ def command_run(args) -> int:
     returns = player_returns(game.program, st)
     if returns is not None:  # the manifest's `returns`: what each player gets, shown instead of scores
         result["returns"] = returns
+    result.update(result_reading(game, st))  # the manifest's `result:`: titles, what decided a tie
     if game.layout.automa is not None:  # played by the rules: shown beside the players, never one of them
         result["automa"] = {"name": seat_names[game.layout.automa], "score": outcome.automa_score,
                             "winner": outcome.automa_won}
     if args.json:
         print(json.dumps(result))
         return 0
-    narrator.flush()
+    narrator.finish(st)
     if game.layout.grid_zones:  # the layout at the end, as far as the people at the table see it
         print("\n" + layouts_text(game.program, state_grids(game.program, st, readers)))
     _print_result(ruleset.title, result, game.program.turn_word)
@@ -233,17 +235,24 @@ def _print_result(title: str, result: dict, turn_word: str = "turn") -> None:
     table.add_column("agent")
     shown = "returns" if "returns" in result else "scores"
     table.add_column("return" if shown == "returns" else "score", justify="right")
-    table.add_column("")
     solo = len(result["player_names"]) == 1 and "automa" not in result  # nobody to win against
+    if not solo:
+        table.add_column("")
+    titles = result.get("titles")
+    if titles is not None:  # the manifest's `result: title:` (play/results.py)
+        table.add_column("title")
     for i, name in enumerate(result["player_names"]):
         value = result[shown][i]
         table.add_row(name, result["agents"][i], str(value) if isinstance(value, int) else f"{value:.4g}",
-                      "winner" if i in result["winners"] and not solo else "")
+                      *([] if solo else ["winner" if i in result["winners"] else ""]),
+                      *([] if titles is None else [titles[i] or ""]))
     automa = result.get("automa")
     if automa is not None:  # its score, beside the players' scores (or returns)
         table.add_row(automa["name"], "the rules", str(automa["score"]) if shown == "scores" else "",
-                      "winner" if automa["winner"] else "")
+                      "winner" if automa["winner"] else "", *([] if titles is None else [""]))
     Console().print(table)
+    if "tie" in result:  # what decided a shared best score, under the table
+        print(result["tie"])
 
 
 def command_validate(args) -> int:

@@ -28,6 +28,7 @@ from snowrules.compile.ir.lower import Lowering, outline
 from snowrules.compile.ir.nodes import Ask, Outline
 from snowrules.compile.prompt_values import compile_option_texts, compile_zone_texts
 from snowrules.compile.reactions import Events
+from snowrules.compile.result_exprs import compile_result_expression
 from snowrules.compile.scope import BOUND_NAMES, BUILTIN_VALUES, RoutineSlots, Scope, Symbols, Variable, suggest
 from snowrules.compile.square_uses import board_names, check_square_uses
 from snowrules.compile.statements import StatementCompiler, TriggerRuntime
@@ -363,6 +364,9 @@ class _Compiler:
         for key, node in self.ruleset.interface.items():
             if key[0] == "constraint":
                 self._constraint(node, self.ruleset.constraint_messages[key[1]])
+                continue
+            if key[0] in ("result", "tie"):  # how the result reads (compile/result_exprs.py)
+                compiled[key] = compile_result_expression(self, key, node)
                 continue
             if key == ("returns", "value"):
                 names = {"p": t.PLAYER}

@@ -22,6 +22,7 @@ from snowrules.language.parser import parse_expression, parse_rules
 from snowrules.load.component_lists import ComponentDef, ComponentLists, entry_label, snippet_origin, value_at
 from snowrules.load.display import GridDisplay, read_display
 from snowrules.load.labels import check_labels
+from snowrules.load.result_section import result_places
 from snowrules.load.schema_errors import dotted, schema_errors
 from snowrules.load.yaml_files import (
     YamlDocument,
@@ -390,8 +391,8 @@ class _Reader(ComponentLists):
         return AutomaSeat(str(entry["name"]), when, manifest.position(["automa"]))
 
     def _interface(self, manifest: YamlDocument, m: dict) -> dict[tuple, Any]:
-        """The manifest's `action_ids`, `returns` and `constraints` expressions, parsed where they
-        stand."""
+        """The manifest's `action_ids`, `returns`, `constraints` and `result` expressions, parsed
+        where they stand."""
         found: dict[tuple, Any] = {}
         returns = m.get("returns", {})
         places = [(("returns", key), ["returns", key]) for key in ("value", "min", "max", "utility", "sum")
@@ -402,6 +403,7 @@ class _Reader(ComponentLists):
         places += [((group, kind), ["action_ids", group, kind])
                    for group in ("choice", "chance") for kind in ids.get(group, {})]
         places += [(("constraint", i), ["constraints", i, "holds"]) for i in range(len(m.get("constraints", [])))]
+        places += result_places(m)
         for key, where in places:
             text = str(value_at(m, where))
             line, col, block = snippet_origin(manifest, where, text)

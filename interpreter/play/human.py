@@ -26,7 +26,7 @@ COMMANDS = [
     ("? N, ? NAME", "show option N's component: its text and fields"),
     ("hand", "what you hold: your own zones and counters"),
     ("board", "what you see of the rest of the table"),
-    ("score", "every counter you see (scores included)"),
+    ("score", "the players' counters (scores included), the table's, those on components grouped"),
     ("undo", "take back your last answer (while nothing hidden was shown and nobody else answered since)"),
     ("?", "this list"),
 ]
@@ -227,15 +227,39 @@ def _read(observation: Observation, counters: dict[str, Any]) -> str:
 
 
 def score_lines(observation: Observation, view: dict) -> list[str]:
-    """`score`: every counter the player sees, a seat's on a line of its own ("red: coins 3, VP
-    0"), the rest on a line after them ("round 2, blue die #3 value 4")."""
-    seats = observation.game.layout.seat_names
-    groups: dict[str, dict[str, Any]] = {}
+    """`score`: the players' counters, a seat's on a line of its own and the reader's first
+    ("red: coins 3, VP 0"; 0 shown: a score of 0 is a score), then the table's own counters
+    ("round 3"), then the counters on components grouped by counter and value ("wear 1: hammer,
+    saw; wear 3: anvil"), those at 0 only counted: a board of many spots would list every one
+    of them (a screen of "spot 0")."""
+    game = observation.game
+    seats = game.layout.seat_names
+    players: dict[str, dict[str, Any]] = {observation.seat_name: {}}
+    shared: dict[str, Any] = {}
+    on_components: dict[str, dict[int, list[str]]] = {}   # counter -> value -> components
+    at_zero = 0
     for label, value in view["counters"].items():
-        owner = label.partition(".")[0] if "." in label and label.partition(".")[0] in seats else ""
-        groups.setdefault(owner, {})[label] = value
-    return [f"  {owner + ': ' if owner else ''}{_read(observation, group)}"
-            for owner, group in sorted(groups.items(), key=lambda item: not item[0])] or ["  no counters"]
+        owner, dot, name = label.rpartition(".")
+        if dot and owner in seats:
+            players.setdefault(owner, {})[label] = value
+        elif not dot:
+            if label != "turn" or value > 0:  # no "round 0" in the setup
+                shared[label] = value
+        elif value == 0:
+            at_zero += 1
+        else:
+            on_components.setdefault(name, {}).setdefault(value, []).append(owner)
+    lines = [f"  {owner}: {_read(observation, group)}" for owner, group in players.items() if group]
+    if shared:  # the built-in `turn` as the rules count passes: "round 3" where they play `rounds N:`
+        names = observation.counter_names()
+        lines.append("  " + ", ".join(f"{game.program.turn_word if label == 'turn' else names.get(label, label)} "
+                                      f"{value}" for label, value in shared.items()))
+    for name, by_value in on_components.items():
+        lines.append("  " + "; ".join(f"{name.replace('_', ' ')} {value}: {', '.join(held)}"
+                                      for value, held in sorted(by_value.items())))
+    if at_zero:
+        lines.append(f"  ({at_zero} more counter{'' if at_zero == 1 else 's'} on components at 0)")
+    return lines or ["  no counters"]
 
 
 def _zone_indexes(observation: Observation) -> dict[str, int]:

@@ -21,6 +21,7 @@ from snowrules.model.grid import Cell
 from snowrules.model.grid_board import column_name, row_name
 from snowrules.model.grid_spots import describe_placement
 from snowrules.play.prompts import counter_name, option_text, zone_name
+from snowrules.play.results import declares_result, seat_titles, tie_line
 
 if TYPE_CHECKING:
     from snowrules.model.state import State
@@ -39,7 +40,7 @@ class AccountLabels:
         self.state: State | None = None
         program = game.program
         self.active = any(label is not None for label in game.layout.labels) or bool(program.option_texts) \
-            or bool(program.counter_texts)
+            or bool(program.counter_texts) or declares_result(program)
         self._counters = {label: i for i, label in enumerate(game.layout.counter_labels)}
         self._blank: State | None = None  # the state a game starts from, for counters' texts at setup
         # a zone label -> its index, for the zones whose declaration says how they read
@@ -73,6 +74,14 @@ class AccountLabels:
         """A zone of an event (by its label) as a person reads it now (play/prompts.py zone_name)."""
         index = self._zones.get(label)
         return label if index is None else zone_name(self.game, self._readable(), index)
+
+    def ending(self) -> tuple[dict[str, str], str | None]:
+        """Once the state followed is over: each seat's title and what decided a tie (the
+        manifest's `result:`, play/results.py); nothing before."""
+        st = self.state
+        if st is None or st.result is None:
+            return {}, None
+        return seat_titles(self.game, st), tie_line(self.game, st)
 
     def _readable(self) -> State:
         """The state texts are read from: the game's now, or before its first decision (the
@@ -138,12 +147,25 @@ class Narrator:
         self.solo = solo
         self.scores: dict[str, int] = {}  # each seat's score as last told (`SEAT.score`), for a solo ending
         self.held: list = []             # a setup line and how many times in a row it came: ["shuffled x", 4]
+        self.ended: dict | None = None   # the end event, told at `flush` with the result's reading
 
     def flush(self) -> None:
-        """Write what is still gathered (once the game is over, and before a person is asked)."""
+        """Write what is still gathered (once the game is over, and before a person is asked).
+        The game's end is told here, once the labels follow the state it ends in (a caller with
+        that state calls `labels.follow(st)` first), with each title and what decided a tie."""
         self._flush_choices()
         self._flush_counts()
         self._flush_held()
+        if self.ended is not None:
+            self._tell_end(self.ended)
+            self.ended = None
+
+    def finish(self, st: State) -> None:
+        """The game is over in `st`: tell what is left, its end with each title and what decided
+        a tie read from `st` (the labels may have followed no state: a game with no decision)."""
+        if self.labels is not None:
+            self.labels.follow(st)
+        self.flush()
 
     def _flush_held(self) -> None:
         if self.held:
@@ -257,13 +279,24 @@ class Narrator:
             self._line(f"    {who} reacts to {event['event']}({args}){rule}")
         elif kind == "end":
             self.header = None
-            if self.solo:  # nobody to beat: the score is the result (the rules may announce a title for it)
-                told = ", ".join(f"{seat} score {score}" for seat, score in self.scores.items())
-                self.write(f"\nThe game ends{': ' + told if told else ''}{self._rule(event)}")
-                return
-            winners = " and ".join(event["winners"]) or "nobody"
-            self.write(f"\nThe game ends: {winners} {'win' if len(event['winners']) > 1 else 'wins'}"
-                       f"{self._rule(event)}")
+            self.ended = event
+
+    def _tell_end(self, event: dict) -> None:
+        """The last line: the winners, or a solo game's score; each title; what decided a tie."""
+        titles, tie = self.labels.ending() if self.labels is not None else ({}, None)
+        if self.solo:  # nobody to beat: the score is the result, with the title it earns
+            told = "; ".join(self._scored(seat, titles) for seat in {**self.scores, **titles})
+            self.write(f"\nThe game ends{': ' + told if told else ''}{self._rule(event)}")
+            return
+        winners = " and ".join(event["winners"]) or "nobody"
+        told = "".join(f"; {self._scored(seat, titles)}" for seat in titles)
+        self.write(f"\nThe game ends: {winners} {'win' if len(event['winners']) > 1 else 'wins'}"
+                   f"{' (' + tie + ')' if tie else ''}{told}{self._rule(event)}")
+
+    def _scored(self, seat: str, titles: dict[str, str]) -> str:
+        """A seat's result: "you score -17: Lost Traveler" (its score as last told, its title)."""
+        score = f"{seat} score {self.scores[seat]}" if seat in self.scores else seat
+        return f"{score}: {titles[seat]}" if seat in titles else score
 
     def _setup_done(self) -> None:
         self._flush_held()

@@ -39,12 +39,12 @@ def account_steps(logged: LoggedGame, game: Game, seat: int | None) -> list[list
             steps.append(list(lines))
             lines.clear()
     try:
-        play(game, [LoggedChoices(logged)] * program.players, int(logged.header["seed"]), sink=feed,
-             listen=tee(listeners), observe=account_observer(narrator))
+        st = play(game, [LoggedChoices(logged)] * program.players, int(logged.header["seed"]), sink=feed,
+                  listen=tee(listeners), observe=account_observer(narrator))
     except _Divergence:
         raise LogError.at(Position(logged.path, 1, 1), "the game no longer plays as the log says",
                           f"`snowrules replay {logged.path}` shows where it differs") from None
-    narrator.flush()
+    narrator.finish(st)
     if lines:
         steps.append(lines)
     return steps

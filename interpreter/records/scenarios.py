@@ -36,6 +36,7 @@ class ScenarioResult:
     passed: bool
     failures: list[str] = field(default_factory=list)
     events: list[dict] = field(default_factory=list)
+    state: State | None = None   # where the scenario's game stopped (what a result reads: play/results.py)
 
 
 def scenario_files(ruleset: Ruleset) -> list[Path]:
@@ -284,7 +285,7 @@ def _played(game: Game, path: Path, document: YamlDocument, data: dict) -> Scena
     if st.paused and until == "game end":
         game.go_on(st)
     failures = _compare(game, st, names, data["expect"], rolls)
-    return ScenarioResult(data["name"], display_path(path), not failures, failures, events)
+    return ScenarioResult(data["name"], display_path(path), not failures, failures, events, st)
 
 
 def _ruleset_of(ruleset_ref: str, variant: str | None, read: dict | None) -> Ruleset:

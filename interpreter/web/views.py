@@ -17,6 +17,7 @@ from snowrules.model.state import State
 from snowrules.play.layouts import layouts_picture, state_grids
 from snowrules.play.narrate import Narrator, account_listeners, narrator_for
 from snowrules.play.prompts import option_labels, prompt_of
+from snowrules.play.results import result_reading
 from snowrules.runtime.engine import Game
 
 SVG = "http://www.w3.org/2000/svg"
@@ -162,14 +163,15 @@ def waiting_for(game: Game, st: State, answered: Iterable[int] = ()) -> list[str
 
 
 def result(game: Game, st: State) -> dict | None:
-    """The outcome once the game is over: each player's name and score, the winners' names, and
-    what a pass of the main section is called ("round" or "turn", Program.turn_word)."""
+    """The outcome once the game is over: each player's name and score, the winners' names,
+    what a pass of the main section is called ("round" or "turn", Program.turn_word), and the
+    manifest's `result:` reading: `titles` and `tie` where they apply (play/results.py)."""
     outcome = game.outcome(st)
     if outcome is None:
         return None
     players = [player_name(game, p) for p in range(game.program.players)]
     return {"players": players, "scores": outcome.scores, "winners": [players[w] for w in outcome.winners],
-            "turns": outcome.turns, "turn_word": game.program.turn_word}
+            "turns": outcome.turns, "turn_word": game.program.turn_word, **result_reading(game, st)}
 
 
 class Accounts:

@@ -153,7 +153,9 @@ function drawResult(result) {
   box.hidden = !result;
   if (!result) return;
   const winners = result.winners.length ? result.winners.join(" and ") : "nobody";
-  const said = result.players.length === 1 ? result.players[0] + " score " + result.scores[0]   // a solo game
+  const titles = result.titles || null;   // the manifest's `result: title:`, one per player (null: none)
+  const titled = (i) => titles && titles[i] ? ": " + titles[i] : "";
+  const said = result.players.length === 1 ? result.players[0] + " score " + result.scores[0] + titled(0)  // a solo game
     : winners + (result.winners.length > 1 ? " win" : " wins");
   const passes = result.turns + " " + result.turn_word + (result.turns === 1 ? "" : "s");  // "13 rounds"
   box.append(element("h2", "The game is over after " + passes + ": " + said));
@@ -162,9 +164,11 @@ function drawResult(result) {
     const row = element("tr");
     row.append(element("th", name), element("td", result.scores[i]),
       element("td", result.winners.includes(name) ? "winner" : ""));
+    if (titles) row.append(element("td", titles[i] || ""));
     table.append(row);
   });
   box.append(table);
+  if (result.tie) box.append(element("p", result.tie));   // what decided a shared best score
 }
 
 // Zones grouped by their owner (a label "p0.hand" belongs to seat p0), the reader's seats first.
