@@ -14,6 +14,7 @@ from snowrules.compile.compiler import load_program
 from snowrules.load.ruleset import bundled_names, load_ruleset
 from snowrules.load.schema_errors import schema_errors
 from snowrules.load.yaml_files import load_schema, load_yaml, plain
+from snowrules.model.grid_zones import grid_of
 from snowrules.model.move_tally import MoveTally
 from snowrules.model.program import Program
 from snowrules.model.rng import below
@@ -222,6 +223,18 @@ def answered_from_outside(game: Game, seed: int, decide, sink=None) -> State:
         values = chosen if pending.simultaneous else [chosen]
         game.answer(st, [options.index(value) for options, value in zip(pending.options, values)])
     return st
+
+
+def pieces_on_board(game: Game, st: State) -> dict[tuple[int, int], str]:
+    """What lies on top at each cell of the grid zone `board`, by the cell's (x, y)."""
+    board = grid_of(game.layout, st, "board")
+    return {(c.x, c.y): board.names[stack[-1].piece] for c, stack in board.grid.stacks.items()}
+
+
+def choose_cell(game: Game, st: State, cell: tuple[int, int]) -> None:
+    """Answer a decision among the cells of a board with the cell at (x, y)."""
+    options = st.pending.options[0]
+    game.answer(st, [options.index({"x": cell[0], "y": cell[1]})])
 
 
 def every_move(game: Game) -> MoveTally:

@@ -24,12 +24,13 @@ import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 import pytest
+from conftest import choose_cell as choose
+from conftest import pieces_on_board as placed
 from conftest import play_checked, refused_by_validate_and_run
 from snowrules.cli.main import main
 from snowrules.compile.compiler import load_program
 from snowrules.model.grid import Cell, Grid, Layer
 from snowrules.model.grid_board import Board, first_free, flanked, flanking
-from snowrules.model.grid_zones import grid_of
 from snowrules.play.layouts import layouts_picture, layouts_text, state_grids
 from snowrules.runtime.engine import Game
 
@@ -146,16 +147,6 @@ def test_flanking_is_every_free_cell_where_flanked_finds_something(board):
 # ---- in the rules: the toy game --------------------------------------------------------------------
 def hex_game() -> Game:
     return Game(load_program(str(HEX), None, 2))
-
-
-def placed(game: Game, st) -> dict[tuple[int, int], str]:
-    board = grid_of(game.layout, st, "board")
-    return {(c.x, c.y): board.names[stack[-1].piece] for c, stack in board.grid.stacks.items()}
-
-
-def choose(game: Game, st, cell: tuple[int, int]) -> None:
-    options = st.pending.options[0]
-    game.answer(st, [options.index({"x": cell[0], "y": cell[1]})])
 
 
 def test_the_first_stone_may_go_anywhere_then_only_next_to_a_stone():

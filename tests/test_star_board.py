@@ -20,6 +20,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import choose_cell as choose
+from conftest import pieces_on_board as placed
 from conftest import play_checked, refused_by_validate_and_run
 from snowrules.cli.main import main
 from snowrules.compile.compiler import load_program
@@ -86,16 +88,6 @@ def test_lines_cross_the_star_from_point_to_point_and_end_at_its_edge():
 
 
 # ---- in the rules: the toy game ------------------------------------------------------------------
-def placed(game: Game, st) -> dict[tuple[int, int], str]:
-    board = grid_of(game.layout, st, "board")
-    return {(c.x, c.y): board.names[stack[-1].piece] for c, stack in board.grid.stacks.items()}
-
-
-def choose(game: Game, st, cell: tuple[int, int]) -> None:
-    options = st.pending.options[0]
-    game.answer(st, [options.index({"x": cell[0], "y": cell[1]})])
-
-
 def test_the_first_stone_may_go_on_any_hole_then_next_to_a_stone():
     game = star_game()
     st = game.start(0)
