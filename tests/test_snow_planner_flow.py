@@ -111,3 +111,34 @@ def test_the_account_tells_every_seat_s_holdings_at_each_round_s_end(players, se
     index = next(i for i, z in enumerate(layout.zones) if z.label(layout.seat_names) == "round_cards")
     seasons = [layout.fields["season"][c] for c in st.zones[index]]
     assert seasons == ["low"] * 4 + ["high"] * 3 + ["fiscal"]
+
+
+FEE = re.compile(r"(.+) for (\w+) - (\d+) due, (\d+) short")
+
+
+@pytest.mark.parametrize("players, seed", [(2, 3), (3, 1), (4, 2)])
+def test_a_fee_says_what_it_asks_before_it_is_paid(players, seed):
+    # [Reference: Round Cards] a HIGH SEASON fee: the account says the tickets due and how many the
+    # player lacks, before they are paid ("For any shortfall, lose a combination of the indicated
+    # icons"): at that moment the player holds `due - short` tickets or more, and none are
+    # missing unless the tickets held are fewer than due
+    game = game_for(("snow_planner", None, players))
+    live: dict = {}
+    fees = []
+
+    def listen(event) -> None:
+        found = FEE.fullmatch(event.text) if isinstance(event, Said) else None
+        if found is None:
+            return
+        card, seat, due, short = found.group(1), found.group(2), int(found.group(3)), int(found.group(4))
+        tickets = counter(game, live["st"], f"{seat}.res[ticket]")
+        assert due > 0 and short == max(0, due - tickets), (event.text, tickets)
+        fees.append(card)
+
+    agents = [RandomAgent(seed * 10 + i) for i in range(players)]
+    st = live["st"] = game.start(seed, listen=listen)
+    while st.result is None:
+        pending = st.pending
+        game.answer(st, [agents[game.program.controller(s)].choose(Observation(game, st, s, o))
+                         for s, o in zip(pending.seats, pending.options)])
+    assert fees and set(fees) <= {"Urgent order", "Sponsor Fees", "Consulting Fee", "Equipment Repair"}
