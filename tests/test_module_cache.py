@@ -79,3 +79,18 @@ def test_another_process_reads_the_entry_this_one_wrote(cache_folder):
                           env={**__import__("os").environ, cache.ENVIRONMENT: str(cache_folder)})
     assert done.stdout == "".join(texts) + "\n"
     assert {path.name for path in _entries(cache_folder)} == written  # a hit: nothing new written
+
+
+def test_linecache_keeps_a_text_while_a_module_of_it_lives():
+    # two programs of one configuration load modules of one file name: the first one dropped must
+    # not take the text from linecache while the second one runs (its tracebacks show its lines)
+    import gc
+    import linecache
+    first = Game(compile_ruleset(load_ruleset("goofspiel"), 2))
+    play(first, [RandomAgent(0), RandomAgent(1)], 5)
+    second = Game(compile_ruleset(load_ruleset("goofspiel"), 2))
+    play(second, [RandomAgent(0), RandomAgent(1)], 5)
+    module, = [built.module for built in second.program.built.values()]
+    del first
+    gc.collect()
+    assert linecache.getline(module.filename, 1) == module.text.splitlines()[0] + "\n"

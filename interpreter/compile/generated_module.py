@@ -90,8 +90,9 @@ class GeneratedModule:
             placeholder.__code__, placeholder.__defaults__ = made.__code__, made.__defaults__
             self.scope[name] = placeholder  # one object per function, whoever took it first
         linecache.cache[self.filename] = (len(text), None, lines, self.filename)
-        if self._placeholders:  # forgotten when the program's functions are
-            weakref.finalize(next(iter(self._placeholders.values())), linecache.cache.pop, self.filename, None)
+        if self._placeholders:  # forgotten when the last module of this text is
+            _registered[self.filename] = _registered.get(self.filename, 0) + 1
+            weakref.finalize(next(iter(self._placeholders.values())), _forget, self.filename)
 
     def listing(self) -> str:
         """The module's text, then what each generated name it reads is bound to (a short
@@ -107,6 +108,20 @@ class GeneratedModule:
             bound.append(f"#   {name} = {_described(value, short)}")
         heading = "# Names bound by the builder (the ruleset's values and snowrules' library):"
         return "\n".join([self.text, heading, *sorted(bound, key=_natural)]) + "\n"
+
+
+# How many loaded modules share each file name (one text: a configuration built again, by another
+# Game or test), so that linecache keeps the text until the last of them is gone
+_registered: dict[str, int] = {}
+
+
+def _forget(filename: str) -> None:
+    left = _registered.get(filename, 1) - 1
+    if left > 0:
+        _registered[filename] = left
+    else:
+        _registered.pop(filename, None)
+        linecache.cache.pop(filename, None)
 
 
 def _compiled(text: str, digest: str, filename: str) -> types.CodeType:
