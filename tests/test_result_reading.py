@@ -51,6 +51,7 @@ at game end:
     end game winners {winners}
 """
 RULEBOOK = "fewest_debt(most_coins(most_score(players)))"
+DECLARED = "tie_broken(most_score(players))"  # the manifest's tie-breakers, applied by the rules
 MANIFEST = """name: race
 title: Race
 version: 0.1.0
@@ -90,11 +91,16 @@ TIES = [
     ([3, 3, 1], [2, 2, 0], [1, 1, 0], RULEBOOK, "tied on score 3, coins 2, debt 1"),
     # the rules name both tied players though the coins tell them apart: no reason is given
     ([3, 3, 1], [2, 5, 0], [0, 0, 0], "most_score(players)", "tied on score 3"),
+    # the rules take the declared tie-breakers themselves (tie_broken): the same winners, the same words
+    ([3, 3, 1], [2, 5, 9], [0, 0, 0], DECLARED, "tied on score 3; decided by coins: south 5, north 2"),
+    ([3, 3, 3], [4, 4, 1], [2, 1, 0], DECLARED, "tied on score 3, coins 4; decided by debt: south 1, north 2"),
+    ([3, 3, 1], [2, 2, 0], [1, 1, 0], DECLARED, "tied on score 3, coins 2, debt 1"),
 ]
 
 
 @pytest.mark.parametrize("score, coins, debt, winners, said", TIES,
-                         ids=["coins decide", "debt decides", "no tie", "shared", "rules disagree"])
+                         ids=["coins decide", "debt decides", "no tie", "shared", "rules disagree",
+                              "declared: coins decide", "declared: debt decides", "declared: shared"])
 def test_what_decided_a_tie_is_said_in_the_declared_order(tmp_path, score, coins, debt, winners, said):
     game = Game(compile_ruleset(load_ruleset(str(_folder(tmp_path, score, coins, debt, winners))), 3))
     st = play(game, [FirstAgent()] * 3, 1)
@@ -151,6 +157,26 @@ BAD = [
 def test_a_bad_result_reading_is_reported_at_its_place(tmp_path, title, coins, expected, code):
     lines = _validate(_folder(tmp_path, [3, 3, 1], [2, 5, 9], [0, 0, 0], title=title, coins_value=coins))
     assert len(lines) == 1 and expected in lines[0] and f"[{code}" in lines[0], lines
+
+
+def test_tie_broken_gives_the_rulebook_s_winners(tmp_path):
+    # the same ties as the rules written criterion by criterion: the same winners (worked by hand)
+    cases = (([3, 3, 1], [2, 5, 9], [0, 0, 0], [1]), ([3, 3, 3], [4, 4, 1], [2, 1, 0], [1]),
+             ([3, 3, 1], [2, 2, 0], [1, 1, 0], [0, 1]), ([5, 3, 1], [0, 9, 9], [0, 0, 0], [0]))
+    for score, coins, debt, winners in cases:
+        for rules in (RULEBOOK, DECLARED):
+            game = Game(compile_ruleset(load_ruleset(str(_folder(tmp_path, score, coins, debt, rules))), 3))
+            assert game.outcome(play(game, [FirstAgent()] * 3, 1)).winners == winners, (rules, score)
+
+
+def test_tie_broken_without_declared_tie_breakers_is_reported_at_the_call(tmp_path):
+    folder = _folder(tmp_path, [3, 3, 1], [2, 5, 9], [0, 0, 0], DECLARED)
+    manifest = folder / "ruleset.yaml"
+    text = manifest.read_text()
+    manifest.write_text(text[:text.index("  tie_breaks:")])
+    (line,) = _validate(folder)
+    assert "rules.sr:22:22: error: tie_broken() applies the tie-breakers the manifest declares" in line, line
+    assert "[SR751" in line
 
 
 def test_a_tie_breaker_without_its_words_is_refused_by_the_schema(tmp_path):

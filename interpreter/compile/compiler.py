@@ -38,6 +38,7 @@ from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostic, Diagnostics, Position, RulesetError, RuntimeRulesError, SwapTrial
 from snowrules.language.limits import MAX_ZONE_FAMILY
 from snowrules.load.option_text import options_text
+from snowrules.load.result_section import tie_breaks
 from snowrules.load.ruleset import UTILITIES, Ruleset, load_ruleset
 from snowrules.model import kinds as t
 from snowrules.model.grid_zones import RECORD_FIELDS, SQUARES, pieces_of
@@ -175,7 +176,7 @@ class _Compiler:
             self.layout = Layout(seats + 1, [*names, ruleset.automa.name], automa=seats)
         else:
             self.layout = Layout(seats, names)
-        self.symbols = Symbols(self.layout)
+        self.symbols = Symbols(self.layout, tie_breaks=tie_breaks(ruleset.interface))  # tie_broken() reads them
         self.symbols.kinds.hints = dict(kind_hints or {})
         self.exprs = ExpressionCompiler(self.symbols, diagnostics)
         self.blocks: list[Block] = []
@@ -366,7 +367,7 @@ class _Compiler:
                 self._constraint(node, self.ruleset.constraint_messages[key[1]])
                 continue
             if key[0] in ("result", "tie"):  # how the result reads (compile/result_exprs.py)
-                compiled[key] = compile_result_expression(self, key, node)
+                compiled[key] = self.symbols.result_expressions[key] = compile_result_expression(self, key, node)
                 continue
             if key == ("returns", "value"):
                 names = {"p": t.PLAYER}

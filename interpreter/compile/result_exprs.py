@@ -1,8 +1,9 @@
 """The manifest's `result:` expressions compiled (load/result_section.py): a player's title and
 the tie-breakers, each with `p` bound to a player, as the manifest's `returns: value:` is.
 
-They are read once the game is over, from the state it ends in (play/results.py), never while
-it runs: the generated game does not know them, and the log does not change.
+They are read once the game is over, from the state it ends in (play/results.py); the
+tie-breakers also by `tie_broken(players)` as the game runs (compile/stdlib_result.py), when the
+rules take their winners from the declared order.
 """
 from __future__ import annotations
 

@@ -56,6 +56,11 @@ class Symbols:
     # field -> {definition: the field's expression as a function (st, me, this)}, for evaluate()
     field_functions: dict[str, dict[int, Any]] = field(default_factory=dict)
     kinds: LearnedKinds = field(default_factory=lambda: LearnedKinds())
+    # the manifest's `result:` expressions (load/result_section.py), compiled once the rules are
+    # (compile/result_exprs.py): key -> (closure, env size, slot of `p`, position); tie_broken()
+    # reads the declared tie-breakers there as the game runs
+    result_expressions: dict[tuple, tuple] = field(default_factory=dict)
+    tie_breaks: list = field(default_factory=list)  # their keys (TieBreak), in the declared order
 
     def all_names(self) -> list[str]:
         return (list(self.constants) + list(self.tables) + list(self.variables) + list(self.functions)

@@ -12,6 +12,7 @@ from snowrules.compile import (
     found_by_loop,
     stdlib_board,  # noqa: F401 - registers the bounded grid zones' functions
     stdlib_grid,  # noqa: F401 - registers the grid zones' functions
+    stdlib_result,  # noqa: F401 - registers tie_broken()
 )
 from snowrules.compile.budget import joined as joined_lists
 from snowrules.compile.budget import joined_zones

@@ -103,6 +103,8 @@ CATALOGUE: tuple[Code, ...] = (
          "placed on a grid as a tile, has more squares than a tile may"),
     Code("SR750", "result-reading-kind", "the manifest's `result:` title is not a text (or none), or a "
          "tie-breaker is not a number"),
+    Code("SR751", "tie-breaks-undeclared", "`tie_broken(...)` is called in a ruleset whose manifest declares no "
+         "`result: tie_breaks:`"),
     Code("SR801", "log-invalid", "a game log cannot be read or replayed"),
     Code("SR802", "log-too-large", "a game log's line, or the whole log, is longer than the limit"),
     Code("SR901", "other", "a problem of no other kind"),

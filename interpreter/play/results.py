@@ -3,9 +3,10 @@ and what decided a tie, from the manifest's `result:` section (load/result_secti
 
 Both are worked out from the state the game ends in, so that the account's last line, the result
 table at the terminal and the browser's say the same, and the log stays as it was. The rules
-decide the winners; the declared tie-breakers only explain them: "decided by" is said only when
-walking them, in order, from the best score leaves exactly the rules' winners (a ruleset whose
-declaration and rules disagree shows the tied values, never a wrong reason).
+decide the winners (with the declared tie-breakers themselves, through `tie_broken`:
+compile/stdlib_result.py, or by their own criteria); here the tie-breakers only explain them:
+"decided by" is said only when walking them, in order, from the best score leaves exactly the
+rules' winners (rules that decide otherwise show the tied values, never a wrong reason).
 """
 from __future__ import annotations
 
