@@ -142,3 +142,18 @@ def test_a_fee_says_what_it_asks_before_it_is_paid(players, seed):
         game.answer(st, [agents[game.program.controller(s)].choose(Observation(game, st, s, o))
                          for s, o in zip(pending.seats, pending.options)])
     assert fees and set(fees) <= {"Urgent order", "Sponsor Fees", "Consulting Fee", "Equipment Repair"}
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_the_window_stock_never_runs_out_of_a_colour(players):
+    # [Regarding Resource Tokens and Window Tiles] "Consider the resource tokens and window tiles to be
+    # unlimited": each colour has at least as many tiles as every hotel area together can hold (a
+    # hotel's 9 spaces, one hotel a seat: the automa's too), so a colour is always offered
+    game = game_for(("snow_planner", None, players))
+    layout = game.layout
+    hotels = [z for z in layout.zones if z.family == "hotel"]
+    windows = [c for c, kind in enumerate(layout.fields["kind"]) if kind == "window"]
+    colours = [layout.fields["colour"][c] for c in windows]
+    assert len(hotels) == layout.seats and sorted(set(colours)) == ["blue", "green", "orange"]
+    for colour in ("blue", "orange", "green"):
+        assert colours.count(colour) == 36 >= 9 * len(hotels)

@@ -273,7 +273,7 @@ def test_score_shows_the_players_and_groups_the_components_counters():
     """`score` at Snow Planner's first decision (the talent, in the setup), by hand from [Game
     Setup]: no resource, VP or promotion yet; worker dice set to 1 and 3, the third near the
     board to 1 (steps 13, 15); the part-time job die showing 2; every guest and VIP card laid out
-    on DAY 1. The 45 window tiles' spots and the 3 projects' uses are 0, counted, not listed; the
+    on DAY 1. The 108 window tiles' spots and the 3 projects' uses are 0, counted, not listed; the
     reader's own line first; no "round 0" before round 1. The opening guests (1 and 2) are dealt
     by the seed, as the account says."""
     child = spawn("run", "snow_planner", "--players", "2", "--agents", "human,random", "--seed", "3")
@@ -287,7 +287,7 @@ def test_score_shows_the_players_and_groups_the_components_counters():
         "value 3: green die #2, red die #2\r\n"
         "  day 1: blue Reporter, blue Editor, blue Author, blue Columnist, green Skier, green Guide, "
         "opening guest 1, opening guest 2, VIP Film Star, VIP Tycoon, VIP Team Captain\r\n"
-        "  (48 more counters on components at 0)\r\n"), shown[:800]
+        "  (111 more counters on components at 0)\r\n"), shown[:800]
     child.close()
 
 
