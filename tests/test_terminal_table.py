@@ -254,6 +254,21 @@ def test_repeated_setup_lines_are_folded():
                                "    shuffled discard", "    shuffled discard"]  # folded in the setup only
 
 
+def test_setup_lines_repeated_apart_are_folded_where_they_first_came():
+    """Snow Planner's setup shuffles its discard pile three times in a row, then once after the
+    dice are set and once after the opening guests: five times, told on the first one's line;
+    the other lines keep their order, a counter line is never folded."""
+    count = {"e": "count", "counter": "red.coins", "by": 1, "now": 1}
+    events = [{"e": "phase", "phase": "setup"}, {"e": "shuffle", "zone": "guests"}] + \
+        [{"e": "shuffle", "zone": "discard"}] * 3 + [
+        {"e": "shuffle", "zone": "events"}, count, {"e": "shuffle", "zone": "discard"},
+        {"e": "say", "text": "opening guests dealt"}, {"e": "shuffle", "zone": "discard"},
+        {"e": "say", "text": "opening guests dealt"}, {**count, "now": 2}, {"e": "turn", "turn": 1}]
+    assert narrate(events) == [
+        "Setup", "    shuffled guests", "    shuffled discard \u00d75", "    shuffled events",
+        "    red: coins +1 (now 1)", "    opening guests dealt \u00d72", "    red: coins +1 (now 2)", "\nTurn 1"]
+
+
 WINDOWS = [f"{colour} window {n}" for colour in ("blue", "green") for n in range(1, 6)]
 
 
