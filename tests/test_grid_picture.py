@@ -106,6 +106,23 @@ def test_text_grid_turns_lines_with_the_piece_and_can_leave_the_legend_out():
     assert grid_text(grid, PIECES, DISPLAY, legend=False) == expected
 
 
+def test_text_grid_stars_marked_cells_even_empty_ones_outside_the_layout():
+    """The start at (0,0), its path east; (0,0) and the free cells (1,0) and (1,1) marked (a
+    spot's squares where no piece is drawn): each marked block gets a `*` in its four corners,
+    and the grid grows to take in (1,1)."""
+    grid = Grid()
+    place(grid, PIECES, 0, Placement(Cell(0, 0), 0))
+    expected = ("     * *\n"      # one letter a square at most: blocks 3 wide
+                "1\n"
+                "     * *\n"
+                "  * ** *\n"
+                "0  O-\n"
+                "  * ** *\n"
+                "   0  1\n"
+                "O stone, - | path")
+    assert grid_text(grid, PIECES, DISPLAY, marked={Cell(0, 0), Cell(1, 0), Cell(1, 1)}) == expected
+
+
 def test_text_grid_of_an_empty_grid():
     assert grid_text(Grid(), PIECES, DISPLAY) == EMPTY
 

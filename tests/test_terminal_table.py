@@ -110,6 +110,43 @@ def test_a_person_reads_snowfall_tiles_with_their_features_in_prompt_and_account
     child.close(force=True)
 
 
+def test_a_spot_is_previewed_with_the_piece_placed_there():
+    """Three tiles, overlap 1: tile A lies at (0,0) turned east (leaf and leaf, a path from the
+    east end of the first square bending north on the second: tiles.yaml). Tile B (leaf, then
+    stone with a path south) at option 1, (0,0) turned south, lies on A's first square, its
+    stone below at (0,-1) with the path turned west; at (0,1) turned north (found by name) it
+    stands above A, its stone at (0,2) with the path turned east. Its squares are starred."""
+    child = spawn("run", str(TILES), "--agents", "human", "--option", "overlap=1")
+    ask(child, "1")                                     # tile B
+    ask(child, "? 1")
+    first = ask(child, "? (0,1) turned north")
+    assert first.endswith("  1) (0,0) turned south, covers 1 square of tile A\r\n"
+                          "     table with tile B there (* marks its squares):\r\n"
+                          "        * * |\r\n"
+                          "      0  L -L\r\n"
+                          "        * *\r\n"
+                          "        * *\r\n"
+                          "     -1 -S\r\n"
+                          "        * *\r\n"
+                          "         0  1\r\n"
+                          "     L leaf, S stone, - | path\r\nchoice 1-44 ")
+    named = ask(child, "17")
+    assert named.endswith("  17) (0,1) turned north, covers nothing\r\n"
+                          "     table with tile B there (* marks its squares):\r\n"
+                          "       * *\r\n"
+                          "     2  S-\r\n"
+                          "       * *\r\n"
+                          "       * *\r\n"
+                          "     1  L\r\n"
+                          "       * *\r\n"
+                          "           |\r\n"
+                          "     0  L--L\r\n"
+                          "\r\n"
+                          "        0  1\r\n"
+                          "     L leaf, S stone, - | path\r\nchoice 1-44 ")
+    child.close(force=True)
+
+
 def test_a_person_reads_snow_planner_dice_spaces_and_cards_with_their_values():
     """Snow Planner, 2 players, seed 3, green a person, red random. Setup raises each die #2 to
     3 ([Player Setup 13]); red (first) places its die showing 3, told with its value in green's

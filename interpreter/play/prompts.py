@@ -91,8 +91,15 @@ def _component_item(option: Any) -> bool:
 
 def prompt_values(game: Game, st: State) -> PromptValues | None:
     """The compiled prompt of the decision the state waits at, or None (no values, or no frame
-    waits at a step of that decision's rule). While an agent answers from inside the run the top
-    frame has stepped past the decision (Game.suspended_copy); a stopped state waits at it."""
+    waits at a step of that decision's rule: `decision_step`)."""
+    return getattr(decision_step(game, st), PROMPT_VALUES, None)
+
+
+def decision_step(game: Game, st: State) -> Any:
+    """The step of the decision the state waits at (what the compiler keeps on it: its prompt's
+    values, the piece its spots are for), or None: no decision, or no frame waits at a step of
+    that decision's rule. While an agent answers from inside the run the top frame has stepped
+    past the decision (Game.suspended_copy); a stopped state waits at it."""
     pending, frames = st.pending, st.frames
     if pending is None or pending.chance or not frames:
         return None
@@ -104,7 +111,7 @@ def prompt_values(game: Game, st: State) -> PromptValues | None:
             step = steps[index]
             step = getattr(step, "step", step)  # a branch of one step run in its `if`'s block
             if getattr(step, "rule", None) == pending.rule:
-                return getattr(step, PROMPT_VALUES, None)
+                return step
     return None
 
 
