@@ -264,21 +264,39 @@ def test_snow_planner_reads_dice_with_their_values_and_spaces_with_their_cost():
     reads with its die's label and its cost (turn.sr `as "raise the {d} (tickets to return: ...)"`):
     the die showing 1, the only one whose raise red can pay (raise_cost: as many tickets as the
     die's value; red holds 1 ticket)."""
-    spaces = ["restaurant area, space 1 (cost 0)", "promotion area, space 1 (cost 0)",
-              "ticket area, space 1 (cost 0)", "event area, space 1 (cost 0)", "guest area, space 1 (cost 0)",
-              "vip area, space 1 (cost 0)", "summit area, space 1 (cost 0)", "job area, space 1 (cost 0)",
-              "project area, space 1 (cost 0)"]
+    # each space also reads what the die counts there and the highest tier it reaches (turn.sr
+    # `each as`; tiers.yaml): every space 1 of the 1-2 side costs 0
+    ones = [("restaurant", "restaurant 1-2", "gain 1 croissant"),
+            ("promotion", "promotion 1", "advance the promotion track by 1 space"),
+            ("ticket", "ticket 1", "gain 1 ticket"), ("event", "event 1-2", "you may play 1 event or goal card"),
+            ("guest", "guest 1-2", "take 1 guest card from positions 1-2")]
+    threes = [("restaurant", "restaurant 3", "gain 2 croissants"),
+              ("promotion", "promotion 2-3", "advance the promotion track by 2 spaces"),
+              ("ticket", "ticket 2-3", "gain 2 tickets"),
+              ("event", "event 3-4", "gain 1 ticket, then you may play 1 event or goal card"),
+              ("guest", "guest 3", "take 1 guest card from positions 1-4")]
+    any_value = [("vip", "vip 1-6", "take 1 VIP card from the display"),
+                 ("summit", "summit 1-6", "the icons of the space and its summit tile"),
+                 ("job", "job 1-6", "take the part-time job die and draw 1 event card"),
+                 ("project", "project 1-6", "the project card's effect")]
+
+    def spaces(value: int, tiers: list) -> list[str]:
+        return [f"{area} area, space 1 (cost 0): the die counts {value}, up to {tier} ({gives})"
+                for area, tier, gives in tiers + any_value]
     assert _decisions("snow_planner", 2, 3, 6)[1:] == [
         ("red", "place a die on an action space",
          ["red worker die showing 1", "red worker die showing 3",
           "free: raise the red worker die showing 1 (tickets to return: 1)"]),
         # the prompt names the die just chosen, with its value (turn.sr: "for the {d}")
         ("red", "choose an action space for the red worker die showing 1",
-         ["snow area, space 1 (cost 0)", *spaces, "free: raise the red worker die showing 1 (tickets to return: 1)"]),
+         ["snow area, space 1 (cost 0): the die counts 1, up to snow 1-2 (gain 1 snow)", *spaces(1, ones),
+          "free: raise the red worker die showing 1 (tickets to return: 1)"]),
         ("green", "place a die on an action space", ["green worker die showing 1", "green worker die showing 3"]),
+        # a die showing 1 on a space of cost 2 counts -1; paying the cost down by no more than the
+        # die's value (1), it counts 0: no effect either way
         ("green", "choose an action space for the green worker die showing 1",
-         ["snow area, space 2 (cost 2)", *spaces]),
-        ("red", "choose an action space for the red worker die showing 3", spaces),
+         ["snow area, space 2 (cost 2): the die counts -1, no effect", *spaces(1, ones)]),
+        ("red", "choose an action space for the red worker die showing 3", spaces(3, threes)),
     ]
 
 

@@ -106,6 +106,23 @@ def test_text_grid_turns_lines_with_the_piece_and_can_leave_the_legend_out():
     assert grid_text(grid, PIECES, DISPLAY, legend=False) == expected
 
 
+def test_text_grid_stars_marked_cells_even_empty_ones_outside_the_layout():
+    """The start at (0,0), its path east; (0,0) and the free cells (1,0) and (1,1) marked (a
+    spot's squares where no piece is drawn): each marked block gets a `*` in its four corners,
+    and the grid grows to take in (1,1)."""
+    grid = Grid()
+    place(grid, PIECES, 0, Placement(Cell(0, 0), 0))
+    expected = ("     * *\n"      # one letter a square at most: blocks 3 wide
+                "1\n"
+                "     * *\n"
+                "  * ** *\n"
+                "0  O-\n"
+                "  * ** *\n"
+                "   0  1\n"
+                "O stone, - | path")
+    assert grid_text(grid, PIECES, DISPLAY, marked={Cell(0, 0), Cell(1, 0), Cell(1, 1)}) == expected
+
+
 def test_text_grid_of_an_empty_grid():
     assert grid_text(Grid(), PIECES, DISPLAY) == EMPTY
 
@@ -300,3 +317,35 @@ def test_picture_marks_spots_and_grows_to_take_them_in():
     assert spots == [("-1,0", "35", "175", "42"), ("3,3", "227", "31", "42")]
     square = next(r for r in root.iter(f"{SVG}rect") if r.get("data-cell") == "0,0")
     assert (square.get("x"), square.get("y")) == ("80", "172")
+
+
+def test_a_spot_of_a_piece_out_of_sight_stars_only_its_squares(tmp_path):
+    """Three tiles with its hand secret: the builder places tile B without seeing it, so `? N`
+    draws the table as it is (tile A alone, (0,0) and (1,0)) with option 1's squares starred,
+    (0,0) turned south: (0,0) and (0,-1), never tile B's marks."""
+    from snowrules.compile.compiler import compile_ruleset
+    from snowrules.load.ruleset import load_ruleset
+    from snowrules.play.agents import Observation
+    from snowrules.runtime.engine import Game
+    folder = tmp_path / "tiles"
+    shutil.copytree(Path(__file__).resolve().parent / "rulesets" / "tiles", folder)
+    rules = folder / "rules.sr"
+    rules.write_text(rules.read_text().replace("zone hand shared public", "zone hand shared secret"))
+    (folder / "ruleset.yaml").write_text((folder / "ruleset.yaml").read_text()
+                                         .replace("overlap: {default: 0", "overlap: {default: 1"))
+    game = Game(compile_ruleset(load_ruleset(str(folder)), 1))
+    st = game.start(0)
+    game.answer(st, [0])                                   # the first tile of the hand: tile B
+    observation = Observation(game, st, 0, st.pending.options[0])
+    spot = observation.options[0]
+    assert observation.label(spot) == "(0,0) turned south, covers 1 square of tile A"
+    assert observation.spot_preview(spot, observation.view) == [
+        "     table, the spot's squares marked *:",
+        "        * * |",
+        "      0  L--L",
+        "        * *",
+        "        * *",
+        "     -1",
+        "        * *",
+        "         0  1",
+        "     L leaf, - | path"]

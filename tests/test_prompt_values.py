@@ -237,3 +237,54 @@ def test_a_text_of_too_many_values_is_refused_at_the_first_one_over(tmp_path):
     found = _validate(_folder(tmp_path, "{p} " * 17))
     assert found == ["G/rules.sr:44:148: error: more than 16 values in one text (hint: show fewer values: a prompt is "
                      "one line a person reads) [SR214]"]
+
+
+# ---- each option's own text (`each as "TEXT"`, compile/option_texts.py) -----------------------
+EACH = 'raise a die\" each as \"{d} to {d.value + 2}{scoring(d)} (best {best})'
+SCORING = 'define scoring(d) = join([" and", "scores"], " ") if d.value + 2 >= 5 else ""\n'
+
+
+def _each_folder(tmp_path: Path, text: str = EACH) -> Path:
+    """labelled_dice whose main decision's options read `text` (a die raised by 2 to 5 or more
+    scores: a die reaching 6 scores 5, rules.sr)."""
+    folder = _folder(tmp_path, text)
+    rules = folder / "rules.sr"
+    rules.write_text(rules.read_text() + SCORING)
+    return folder
+
+
+def test_each_option_reads_its_own_text_with_the_answer_standing_for_it(tmp_path):
+    """Round 1: Ann's dice show 1 and 3 (best 3): raised by 2 they show 3 and 5, the second with
+    the words `scoring` joins. The log's names (Game.option_labels) stay the labels, and showing
+    the texts changes nothing of the state."""
+    game = _game(_each_folder(tmp_path))
+    st = game.start(1)
+    game.answer(st, [0, 0])                              # the setup's secret decision
+    seat = st.pending.seats[0]
+    before = st.to_json()
+    assert option_labels(game, st, st.pending.options[0], seat) == [
+        "Ann's die showing 1 to 3 (best 3)", "Ann's die showing 3 to 5 and scores (best 3)"]
+    assert st.to_json() == before
+    assert game.option_labels(st, st.pending.options[0]) == ["Ann's die showing 1", "Ann's die showing 3"]
+
+
+# (option text, the define appended, what validate reports). The main decision is on line 44:
+# `as "raise a die"` opens at column 83, so ` each as "` opens the option text at column 105.
+BAD_EACH = [
+    ('raise a die\" each as \"{d} to {bets}', SCORING, [
+        "G/rules.sr:44:114: error: unknown name 'bets' (hint: did you mean 'best' or 'seats' or 'guests'?) [SR401]"]),
+    ('raise a die\" each as \"  ', SCORING, [
+        "G/rules.sr:44:105: error: an option's text is empty (hint: say how each option reads, as in "
+        "`each as \"{spot}: counts {d.value}\"`) [SR214]"]),
+    ("raise a die\" each as \"{d}{scoring(d)}", 'define scoring(d) = join([d.value], " ")\n', [
+        "G/rules.sr:64:26: error: the first argument of join() must be a list of texts, not a list of numbers "
+        "(hint: in 'scoring' called at G/rules.sr:44:110) [SR402]"]),
+]
+
+
+@pytest.mark.parametrize("text, define, expected", BAD_EACH)
+def test_a_bad_option_text_is_reported_at_its_place(tmp_path, text, define, expected):
+    folder = _folder(tmp_path, text)
+    rules = folder / "rules.sr"
+    rules.write_text(rules.read_text() + define)
+    assert _validate(folder) == expected

@@ -110,6 +110,43 @@ def test_a_person_reads_snowfall_tiles_with_their_features_in_prompt_and_account
     child.close(force=True)
 
 
+def test_a_spot_is_previewed_with_the_piece_placed_there():
+    """Three tiles, overlap 1: tile A lies at (0,0) turned east (leaf and leaf, a path from the
+    east end of the first square bending north on the second: tiles.yaml). Tile B (leaf, then
+    stone with a path south) at option 1, (0,0) turned south, lies on A's first square, its
+    stone below at (0,-1) with the path turned west; at (0,1) turned north (found by name) it
+    stands above A, its stone at (0,2) with the path turned east. Its squares are starred."""
+    child = spawn("run", str(TILES), "--agents", "human", "--option", "overlap=1")
+    ask(child, "1")                                     # tile B
+    ask(child, "? 1")
+    first = ask(child, "? (0,1) turned north")
+    assert first.endswith("  1) (0,0) turned south, covers 1 square of tile A\r\n"
+                          "     table with tile B there (* marks its squares):\r\n"
+                          "        * * |\r\n"
+                          "      0  L -L\r\n"
+                          "        * *\r\n"
+                          "        * *\r\n"
+                          "     -1 -S\r\n"
+                          "        * *\r\n"
+                          "         0  1\r\n"
+                          "     L leaf, S stone, - | path\r\nchoice 1-44 ")
+    named = ask(child, "17")
+    assert named.endswith("  17) (0,1) turned north, covers nothing\r\n"
+                          "     table with tile B there (* marks its squares):\r\n"
+                          "       * *\r\n"
+                          "     2  S-\r\n"
+                          "       * *\r\n"
+                          "       * *\r\n"
+                          "     1  L\r\n"
+                          "       * *\r\n"
+                          "           |\r\n"
+                          "     0  L--L\r\n"
+                          "\r\n"
+                          "        0  1\r\n"
+                          "     L leaf, S stone, - | path\r\nchoice 1-44 ")
+    child.close(force=True)
+
+
 def test_a_person_reads_snow_planner_dice_spaces_and_cards_with_their_values():
     """Snow Planner, 2 players, seed 3, green a person, red random. Setup raises each die #2 to
     3 ([Player Setup 13]); red (first) places its die showing 3, told with its value in green's
@@ -127,12 +164,42 @@ def test_a_person_reads_snow_planner_dice_spaces_and_cards_with_their_values():
             "  green's worker area: green worker die showing 1, green worker die showing 3\r\n") in dice
     assert "  green's guest rooms: opening guest 2 (DAY 1; to stay: 0/1 windows on DAY 1/2)\r\n" in dice
     assert "  1) green worker die showing 1\r\n  2) green worker die showing 3\r\nchoice 1-2 " in dice
-    spaces = ask(child, "1")                            # the snow area's space 1
+    spaces = ask(child, "snow area, space 1")           # by the start of its text
     assert "    chosen: green: green worker die showing 1\r\n" in spaces
-    assert "  1) snow area, space 1 (cost 0)\r\n  2) restaurant area, space 1 (cost 0)\r\n" in spaces
-    assert "    chosen: green: snow area, space 1 (cost 0)\r\n" in ask(child, "1")   # the die showing 3
-    ask(child, "1")                                     # the snow area's space 2, cost 2
-    tiers = ask(child, "1")                             # its cost reduced by 2 with 1 snow
+    # each space reads with its cost and what the die showing 1 reaches there (turn.sr `each as`):
+    # every space 1 of the 1-2 side costs 0, so the die counts 1: the lowest tier of each area
+    # (tiers.yaml), or the one tier of an area that takes any value
+    assert spaces.endswith(
+        "  1) snow area, space 1 (cost 0): the die counts 1, up to snow 1-2 (gain 1 snow)\r\n"
+        "  2) restaurant area, space 1 (cost 0): the die counts 1, up to restaurant 1-2 (gain 1 croissant)\r\n"
+        "  3) promotion area, space 1 (cost 0): the die counts 1, up to promotion 1 (advance the promotion track "
+        "by 1 space)\r\n"
+        "  4) event area, space 1 (cost 0): the die counts 1, up to event 1-2 (you may play 1 event or goal card)\r\n"
+        "  5) guest area, space 1 (cost 0): the die counts 1, up to guest 1-2 (take 1 guest card from positions "
+        "1-2)\r\n"
+        "  6) vip area, space 1 (cost 0): the die counts 1, up to vip 1-6 (take 1 VIP card from the display)\r\n"
+        "  7) summit area, space 1 (cost 0): the die counts 1, up to summit 1-6 (the icons of the space and its "
+        "summit tile)\r\n"
+        "  8) job area, space 1 (cost 0): the die counts 1, up to job 1-6 (take the part-time job die and draw 1 "
+        "event card)\r\n"
+        "  9) project area, space 1 (cost 0): the die counts 1, up to project 1-6 (the project card's effect)\r\n"
+        "choice 1-9 ")
+    second = ask(child, "1")                            # the die showing 3 (the one left): snow area, space 2
+    assert "    chosen: green: snow area, space 1 (cost 0)\r\n" in second   # the account keeps the label
+    # the die showing 3 on the snow area's space 2 (cost 2) counts 1: snow 1-2; paying the cost
+    # down by 2 (no more than the die's value) it counts 3: snow 3. At cost 0 it counts 3: the
+    # restaurant's tier 3, promotion 2-3, event 3-4, guest 3
+    assert ("  1) snow area, space 2 (cost 2): the die counts 1, up to snow 1-2 (gain 1 snow); paying the cost "
+            "down (a ticket: 1, a snow: 2): up to snow 3 (gain 2 snow)\r\n"
+            "  2) restaurant area, space 1 (cost 0): the die counts 3, up to restaurant 3 (gain 2 croissants)\r\n"
+            "  3) promotion area, space 1 (cost 0): the die counts 3, up to promotion 2-3 (advance the promotion "
+            "track by 2 spaces)\r\n"
+            "  4) event area, space 1 (cost 0): the die counts 3, up to event 3-4 (gain 1 ticket, then you may play "
+            "1 event or goal card)\r\n"
+            "  5) guest area, space 1 (cost 0): the die counts 3, up to guest 3 (take 1 guest card from positions "
+            "1-4)\r\n") in second
+    ask(child, "1")                                     # its cost reduced by 2 with 1 snow
+    tiers = ask(child, "1")                             # snow 1-2
     # [Action Space 1] a die of 3 on a -2 space, the cost bought off ([Free Action: Reducing the
     # Cost]: a snow is 2): "1/2" gains 1 snow, "3" gains 2; each tier says what it gives
     assert ("--- green to choose (gain an effect of snow area, space 2 (cost 2) for a die value of 3) ---\r\n"
@@ -252,6 +319,21 @@ def test_repeated_setup_lines_are_folded():
         {"e": "shuffle", "zone": "discard"}]
     assert narrate(events) == ["Setup", "    shuffled discard \u00d74", "    shuffled deck", "\nTurn 1",
                                "    shuffled discard", "    shuffled discard"]  # folded in the setup only
+
+
+def test_setup_lines_repeated_apart_are_folded_where_they_first_came():
+    """Snow Planner's setup shuffles its discard pile three times in a row, then once after the
+    dice are set and once after the opening guests: five times, told on the first one's line;
+    the other lines keep their order, a counter line is never folded."""
+    count = {"e": "count", "counter": "red.coins", "by": 1, "now": 1}
+    events = [{"e": "phase", "phase": "setup"}, {"e": "shuffle", "zone": "guests"}] + \
+        [{"e": "shuffle", "zone": "discard"}] * 3 + [
+        {"e": "shuffle", "zone": "events"}, count, {"e": "shuffle", "zone": "discard"},
+        {"e": "say", "text": "opening guests dealt"}, {"e": "shuffle", "zone": "discard"},
+        {"e": "say", "text": "opening guests dealt"}, {**count, "now": 2}, {"e": "turn", "turn": 1}]
+    assert narrate(events) == [
+        "Setup", "    shuffled guests", "    shuffled discard \u00d75", "    shuffled events",
+        "    red: coins +1 (now 1)", "    opening guests dealt \u00d72", "    red: coins +1 (now 2)", "\nTurn 1"]
 
 
 WINDOWS = [f"{colour} window {n}" for colour in ("blue", "green") for n in range(1, 6)]

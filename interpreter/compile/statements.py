@@ -23,12 +23,14 @@ from snowrules.compile.expressions import ExpressionCompiler
 from snowrules.compile.free_actions import FreeActionTable, FreeChooseStep, OfferStep
 from snowrules.compile.grid_statements import GridStatements
 from snowrules.compile.ir.effects import Effects
+from snowrules.compile.option_texts import compile_option_text, with_option_text
 from snowrules.compile.payment_prompts import offer_prompt, payment_step
 from snowrules.compile.procedure_calls import ProcedureCalls
 from snowrules.compile.prompt_values import compile_prompt, with_prompt
 from snowrules.compile.reactions import Events, Reacting
 from snowrules.compile.remembered import RememberedStatements
 from snowrules.compile.scope import RECURSION_HINT, Scope, Symbols, recursion_message, refined, suggest
+from snowrules.compile.spot_pieces import placed_piece, with_placed_piece
 from snowrules.compile.steps import (
     ChooseStep,
     ForStep,
@@ -238,6 +240,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
         source, kind, is_zone = self.x.sequence_of(node.source, inner, "the options")
         count = None if node.count is None else self.x.expect(node.count, inner, t.INT, "the number of items")
         shown = compile_prompt(self.x, node, inner, self.diag, player_slot)  # before the answer is named
+        placed = placed_piece(self.x, node, inner)  # the piece its spots are for, to preview them
         chosen = t.element(kind) if node.count_mode is None else (kind if t.is_list(kind) else t.list_of(
             t.COMPONENT))
         if kind == t.list_of(t.COMPONENT) and node.count_mode is not None:
@@ -245,6 +248,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
         self.remembered_of(node, chosen, scope)
         target = inner if node.simultaneous or node.body is not None else scope
         slot = target.define(node.var, chosen)
+        option_text = compile_option_text(self.x, node, target, slot, player_slot)  # `each as "TEXT"`
         if answer_never_none(node, is_zone and kind != t.ANY):
             target.present.add(node.var)
         block = native_body = None
@@ -262,6 +266,7 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
                                       source=source, slot=slot, optional=node.optional, count_mode=node.count_mode,
                                       count=count, block=block, native_body=native_body, position=node.pos,
                                       variable=node.var, kind=outcome_kind(t.element(kind))), shown)
+        with_placed_piece(with_option_text(step, option_text), placed)
         if self.free_table is not None and not node.simultaneous:
             # a slot of its own counts the free actions taken before the decision is answered
             return FreeChooseStep.around(step, self.free_table, scope.slots.new())

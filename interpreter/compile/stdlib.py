@@ -339,6 +339,21 @@ def _name_of(call: Call):
     return fused("{v0}[{p0}]", [call.args[0]], [call.compiler.layout.component_names])
 
 
+# ---- texts -----------------------------------------------------------------------------------
+@function("join", "the texts of a list as one text, the separator between each two (an option's text "
+          "that leaves a part out: `\"\" if empty(xs) else join(...)`)",
+          'join([t.gives for each t in reached], ", ")', (t.list_of(t.STR), t.STR), t.STR)
+def _join(call: Call):
+    return fused("{v0}({p0}, {p1})", [call.args[0], call.args[1]], [_joined_texts])
+
+
+def _joined_texts(items: list, separator: str) -> str:
+    """A list's items as one text: a text as it is, a number in digits, yes/no, none."""
+    return separator.join(item if isinstance(item, str) else "none" if item is None
+                          else ("yes" if item else "no") if isinstance(item, bool) else str(item)
+                          for item in items)
+
+
 @function("zone_of", "the zone a component is in", "zone_of(c) == p.hand", (t.COMPONENT,), t.ZONE)
 def _zone_of(call: Call):
     return fused("st.where[{p0}]", [call.args[0]])

@@ -53,8 +53,8 @@ CATALOGUE: tuple[Code, ...] = (
          "or list of values, a name template naming no generated field, an override that matches nothing"),
     Code("SR213", "bad-label", "a component list's `label:` template cannot be read, or names a value that is "
          "not a field or counter of every entry"),
-    Code("SR214", "bad-prompt", "a decision's prompt cannot be read: a lone brace, empty braces, or a value the "
-         "decision cannot show (its own answer)"),
+    Code("SR214", "bad-prompt", "a decision's prompt or its options' text cannot be read: a lone brace, empty "
+         "braces, an empty text, or a value the decision cannot show (its own answer, in its prompt)"),
     Code("SR301", "rules-syntax", "rules text (a rules file or an effect in YAML) does not follow the grammar"),
     Code("SR302", "rules-indentation", "a rules line's indentation matches no enclosing block"),
     Code("SR401", "unknown-name", "a name (zone, counter, field, variable, procedure, function) is not declared"),

@@ -335,6 +335,9 @@ class Choose(Node):
     # `remembered as EXPR`: what the chooser remembers of the answer (read by an adapter's
     # information state instead of the answer itself)
     remembered: Node | None = None
+    # `each as "TEXT"`: how each option reads to a person, with values that may name the option
+    # by the answer's name (compile/option_texts.py); None: by its label
+    option_text: PromptText | None = None
 
 
 @dataclass(frozen=True)

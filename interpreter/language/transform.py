@@ -443,7 +443,7 @@ class ToSyntax(EventsToSyntax):
 
     def _choose(self, meta, chooser, choice, body, declined):
         simultaneous, chooser_var, who = chooser
-        optional, count_mode, count, var, source, prompt, remembered = choice
+        optional, count_mode, count, var, source, prompt, option_text, remembered = choice
         else_at, otherwise = declined if declined is not None else (None, None)
         if otherwise is not None and not (optional and count_mode is None):
             raise RulesSyntaxError(Diagnostic(else_at, "only an `optionally` choice of one item has `else:`",
@@ -451,7 +451,7 @@ class ToSyntax(EventsToSyntax):
         template = prompt if prompt is not None and prompt.values else None
         return s.Choose(self._pos(meta), simultaneous, chooser_var, who, optional, count_mode, count,
                         var, source, body, otherwise, None if prompt is None else prompt.text, template,
-                        remembered)
+                        remembered, option_text)
 
     def single_chooser(self, meta, items):
         return (False, None, items[0])
@@ -460,19 +460,28 @@ class ToSyntax(EventsToSyntax):
         return (True, str(items[0]), items[1])
 
     def choice(self, meta, items):
-        verb, count, var, source, prompt, remembered = items
+        verb, count, var, source, prompt, option_text, remembered = items
         mode, amount = count if count else (None, None)
-        return (verb, mode, amount, str(var), source, prompt, remembered)
+        return (verb, mode, amount, str(var), source, prompt, option_text, remembered)
 
     def choice_remembered(self, meta, items):
         return items[0]
 
+    def choice_each(self, meta, items):
+        return self._prompt_text(items[0], "an option's text is empty",
+                                 "say how each option reads, as in `each as \"{spot}: counts {d.value}\"`",
+                                 code="SR214")
+
     def choice_prompt(self, meta, items):
-        text = str(items[0])[1:-1]
-        at = self._tok(items[0])
+        return self._prompt_text(items[0], "a decision's prompt is empty",
+                                 "say what the player decides, as in `as \"place a die\"`")
+
+    def _prompt_text(self, token, empty: str, hint: str, code: str = "") -> s.PromptText:
+        """A text of a decision (its prompt, its options' text) with its values in braces."""
+        text = str(token)[1:-1]
+        at = self._tok(token)
         if not text.strip():
-            raise RulesSyntaxError(Diagnostic(at, "a decision's prompt is empty",
-                                              "say what the player decides, as in `as \"place a die\"`"))
+            raise RulesSyntaxError(Diagnostic(at, empty, hint, code=code))
         problem = name_problem(text, "prompt")
         if problem is not None:
             raise RulesSyntaxError(Diagnostic(at, problem, NAME_HINT, code="SR210"))

@@ -19,6 +19,7 @@ from snowrules.play.layouts import state_grids
 from snowrules.play.mcts import MctsAgent
 from snowrules.play.parallel_search import WorldSampler
 from snowrules.play.prompts import counter_names, option_labels, prompt_of, zone_name
+from snowrules.play.spot_preview import spot_preview
 from snowrules.play.start_clock import SetupClock
 from snowrules.runtime.engine import Game
 
@@ -91,6 +92,11 @@ class Observation:
         """The grid zones the deciding player may see, by label: each grid and its pieces (what
         lies where is public in a public grid zone, as the view says)."""
         return state_grids(self._game.program, self._state, self._game.program.seats_of(self.player))
+
+    def spot_preview(self, spot: Any, view: dict) -> list[str]:
+        """The lines that show a spot option before it is chosen: the grid zone with the piece
+        there, its squares starred (play/spot_preview.py); `view` is this player's."""
+        return spot_preview(self._game, self._state, self.seat, view, spot)
 
     def determinize(self, rng: random.Random) -> State:
         """A complete state consistent with the deciding player's view, waiting at this decision:

@@ -22,7 +22,7 @@ Pure: a Grid, its pieces and a display declaration in, a string out.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from functools import partial
 
 from snowrules.load.display import GridDisplay
@@ -33,15 +33,18 @@ EMPTY = "(no squares)"
 
 
 def grid_text(grid: Grid, pieces: Pieces, display: GridDisplay | None = None, legend: bool = True,
-              board: Board | None = None, marks: Mapping[int, tuple[str, str]] | None = None) -> str:
+              board: Board | None = None, marks: Mapping[int, tuple[str, str]] | None = None,
+              marked: Collection[Cell] = ()) -> str:
     """The grid as lines of text (no trailing spaces, no final newline). A bounded grid zone
     (`board`) is drawn whole, a free cell as `-` (a cell of its rectangle that is not one of a
     shaped board's, blank); a hex board's blocks are one character apart and each row lies half
     a block east of the row below, as its hexes do. `marks` gives a piece with nothing else to
-    draw a letter, with what it stands for in the legend (its owner's seat: `B` for black)."""
+    draw a letter, with what it stands for in the legend (its owner's seat: `B` for black).
+    `marked`: cells whose blocks get a `*` in each corner (a piece placed there in a preview),
+    drawn even where nothing lies."""
     display = display or GridDisplay()
     squares = visible(grid, pieces)
-    if not squares and board is None:
+    if not squares and board is None and not marked:
         return EMPTY
     marks = marks or {}
     drawn = {s.cell: _drawing(s, pieces, display, marks) for s in squares}
@@ -49,8 +52,9 @@ def grid_text(grid: Grid, pieces: Pieces, display: GridDisplay | None = None, le
     if board is not None:
         xs, ys = range(board.width), range(board.height - 1, -1, -1)
     else:
-        xs = range(min(c.x for c in drawn), max(c.x for c in drawn) + 1)
-        ys = range(max(c.y for c in drawn), min(c.y for c in drawn) - 1, -1)   # north first
+        spread = [*drawn, *marked]
+        xs = range(min(c.x for c in spread), max(c.x for c in spread) + 1)
+        ys = range(max(c.y for c in spread), min(c.y for c in spread) - 1, -1)   # north first
     if board is not None:  # a board's columns a, b, c ... and rows 1, 2, 3 ..., as its players name them
         column_label, row_label = partial(column_name, width=board.width), partial(row_name, width=board.width)
     else:
@@ -68,6 +72,7 @@ def grid_text(grid: Grid, pieces: Pieces, display: GridDisplay | None = None, le
         blocks = [_block(*drawn[c], inner) if (c := Cell(x, y)) in drawn
                   else _free_hex(column_label(x), inner) if hexes and board.holds(x, y)
                   else blank if board is None or board.holds(x, y) else hole for x in xs]
+        blocks = [_starred(block) if Cell(x, y) in marked else block for x, block in zip(xs, blocks)]
         shift = " " * (y * (width + 1) // 2) if gap else ""
         for row in range(3):
             label = row_label(y) if row == 1 else ""
@@ -86,6 +91,12 @@ def grid_text(grid: Grid, pieces: Pieces, display: GridDisplay | None = None, le
     while not lines[0]:                         # the top row's north line, when nothing leaves north
         lines.pop(0)
     return "\n".join(lines)
+
+
+def _starred(block: list[str]) -> list[str]:
+    """A block with a `*` in each corner (its north and south lines' ends, never a line's)."""
+    north, middle, south = block
+    return ["*" + north[1:-1] + "*", middle, "*" + south[1:-1] + "*"]
 
 
 def _free_hex(column: str, inner: int) -> list[str]:

@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # the agent is handed an Observation; importing agents.py her
 COMMANDS = [
     ("N", "choose option N"),
     ("NAME", "choose the option whose name starts with NAME (enough of it to tell it apart)"),
-    ("? N, ? NAME", "show option N's component: its text and fields"),
+    ("? N, ? NAME", "show option N's component (its text and fields), or a spot's grid with the piece there"),
     ("hand", "what you hold: your own zones and counters"),
     ("board", "what you see of the rest of the table"),
     ("score", "the players' counters (scores included), the table's, those on components grouped"),
@@ -357,7 +357,9 @@ def details(target: str, observation: Observation, view: dict, labels: list[str]
     if counters:
         lines.append("     now: " + ", ".join(counters))
     if not components:
-        if isinstance(value, dict) and not is_spot(value):
+        if is_spot(value):  # the grid as it would be with the piece there (play/spot_preview.py)
+            lines += observation.spot_preview(value, view)
+        elif isinstance(value, dict):
             lines += [f"     {key}: {_shown(v)}" for key, v in value.items()]
         else:
             lines.append("     (not a component: nothing more to show)")

@@ -7,11 +7,11 @@ the display its ruleset declares for the zone (the manifest's `display:`, by zon
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 
 from snowrules.load.display import GridDisplay
-from snowrules.model.grid import Grid, Pieces
+from snowrules.model.grid import Cell, Grid, Pieces
 from snowrules.model.grid_board import Board
 from snowrules.model.grid_zones import grid_of
 from snowrules.model.program import Program
@@ -76,12 +76,16 @@ def seat_marks(program: Program) -> dict[int, tuple[str, str]]:
             if owner is not None}
 
 
-def layouts_text(program: Program, grids: Drawn) -> str:
-    """Each grid under its zone's label, as text grids (an empty string when there is none): a
-    bounded grid zone whole, a piece of a seat's by its seat's letter when nothing else shows."""
+def layouts_text(program: Program, grids: Drawn, marked: Mapping[str, Collection[Cell]] | None = None,
+                 titles: Mapping[str, str] | None = None) -> str:
+    """Each grid under its zone's label (or its title in `titles`), as text grids (an empty
+    string when there is none): a bounded grid zone whole, a piece of a seat's by its seat's
+    letter when nothing else shows, the cells `marked` gives (by zone label) starred."""
     shown, boards, marks = displays(program), _boards(program), seat_marks(program)
-    return "\n".join(f"{label}:\n{grid_text(grid, pieces, shown.get(label), board=boards.get(label), marks=marks)}"
-                     for label, (grid, pieces) in grids.items())
+    marked, titles = marked or {}, titles or {}
+    drawn = {label: grid_text(grid, pieces, shown.get(label), board=boards.get(label), marks=marks,
+                              marked=marked.get(label, ())) for label, (grid, pieces) in grids.items()}
+    return "\n".join(f"{titles.get(label, label + ':')}\n{text}" for label, text in drawn.items())
 
 
 def layouts_picture(program: Program, grids: Drawn,

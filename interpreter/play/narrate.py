@@ -146,7 +146,9 @@ class Narrator:
         self.counts: list[dict] = []     # consecutive counter changes of one seat, told on one line
         self.solo = solo
         self.scores: dict[str, int] = {}  # each seat's score as last told (`SEAT.score`), for a solo ending
-        self.held: list = []             # a setup line and how many times in a row it came: ["shuffled x", 4]
+        # the setup's lines not yet written, in order: [text, times, foldable]; a foldable line (a
+        # shuffle, an announce) that comes again is counted on its first line ("shuffled x", 4)
+        self.held: list[list] = []
         self.ended: dict | None = None   # the end event, told at `flush` with the result's reading
 
     def flush(self) -> None:
@@ -168,10 +170,10 @@ class Narrator:
         self.flush()
 
     def _flush_held(self) -> None:
-        if self.held:
-            text, times = self.held
-            self.held = []
-            self._line(text if times == 1 else f"{text} \u00d7{times}")
+        """Write the setup's lines gathered so far, each repeated one once with its count."""
+        held, self.held = self.held, []
+        for text, times, _foldable in held:
+            self._written(text if times == 1 else f"{text} \u00d7{times}")
 
     def _flush_choices(self) -> None:
         if self.revealed:
@@ -191,16 +193,21 @@ class Narrator:
             self.counts = []
 
     def _line(self, text: str, fold: bool = False) -> None:
-        """Write a line (after the phase's title); `fold`: a setup line, written once with the number
-        of times it came in a row ("shuffled discard \u00d74")."""
-        if fold:
-            if self.held and self.held[0] == text:
-                self.held[1] += 1
-                return
-            self._flush_held()
-            self.held = [text, 1]
+        """Write a line (after the phase's title). The setup's lines are gathered until it ends
+        (or a person is asked), so that a line that comes again (`fold`: a shuffle, an announce),
+        in a row or not, is written once where it first came, with its count ("shuffled discard
+        pile \u00d75"): a setup that shuffles one pile between other steps reads as one line."""
+        if self.phase == "setup":
+            for held in self.held:
+                if fold and held[2] and held[0] == text:
+                    held[1] += 1
+                    return
+            self.held.append([text, 1, fold])
             return
         self._flush_held()
+        self._written(text)
+
+    def _written(self, text: str) -> None:
         if self.header is not None:
             self.write(self.header)
             self.header = None
@@ -226,8 +233,6 @@ class Narrator:
             self._flush_choices()
         if kind != "count" or (self.counts and _owner(self.counts[0]) != _owner(event)):
             self._flush_counts()
-        if kind not in ("shuffle", "say") and not (kind == "move" and self.phase == "setup"):
-            self._flush_held()  # a setup's moves are summed up, not told: they do not part repeated lines
         if kind == "phase":
             self._setup_done()
             self.phase = event["phase"]

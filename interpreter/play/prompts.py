@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from snowrules.compile.free_actions import FREE_KEY, ITEM_KEY
+from snowrules.compile.option_texts import OPTION_TEXT
 from snowrules.compile.prompt_values import COUNTERS, PROMPT_VALUES, Part, PromptValues
 from snowrules.model.state import State
 from snowrules.runtime.engine import Game
@@ -50,7 +51,7 @@ def option_labels(game: Game, st: State, options: list, seat: int) -> list[str]:
     says how it reads (`as "TEXT"`) by its text with its values now: "free: TEXT". Free actions'
     options that still read alike get their item's name, "(red die)", and a copy's number too
     where the names are alike, "(red die #2)"."""
-    labels = game.option_labels(st, options)
+    labels = decision_option_texts(game, st, options, seat) or game.option_labels(st, options)
     if not game.program.option_texts:
         return labels
     labels = [option_text(game, st, option, seat) or label for option, label in zip(options, labels)]
@@ -58,6 +59,27 @@ def option_labels(game: Game, st: State, options: list, seat: int) -> list[str]:
         repeated = {label for label in labels if labels.count(label) > 1}
         labels = [told(game, label, option) if label in repeated and _component_item(option) else label
                   for option, label in zip(options, labels)]
+    return labels
+
+
+def decision_option_texts(game: Game, st: State, options: list, seat: int) -> list[str] | None:
+    """The options as the decision's own text says each reads (`each as "TEXT"`,
+    compile/option_texts.py), read with the option in the answer's place; None when the decision
+    has no such text. A free action's option and the decline of an `optionally` decision keep
+    their labels (Game.option_labels)."""
+    text = getattr(decision_step(game, st), OPTION_TEXT, None)
+    if text is None:
+        return None
+    labels = game.option_labels(st, options)
+    env = st.envs[st.frames[-1].env].copy()
+    env += [None] * (text.slot + 1 - len(env))
+    if text.player_slot is not None:
+        env[text.player_slot] = seat
+    for index, option in enumerate(options):
+        if option is None or (isinstance(option, dict) and FREE_KEY in option):
+            continue
+        env[text.slot] = option
+        labels[index] = rendered(game, st, text.parts, env)
     return labels
 
 
@@ -91,8 +113,15 @@ def _component_item(option: Any) -> bool:
 
 def prompt_values(game: Game, st: State) -> PromptValues | None:
     """The compiled prompt of the decision the state waits at, or None (no values, or no frame
-    waits at a step of that decision's rule). While an agent answers from inside the run the top
-    frame has stepped past the decision (Game.suspended_copy); a stopped state waits at it."""
+    waits at a step of that decision's rule: `decision_step`)."""
+    return getattr(decision_step(game, st), PROMPT_VALUES, None)
+
+
+def decision_step(game: Game, st: State) -> Any:
+    """The step of the decision the state waits at (what the compiler keeps on it: its prompt's
+    values, the piece its spots are for), or None: no decision, or no frame waits at a step of
+    that decision's rule. While an agent answers from inside the run the top frame has stepped
+    past the decision (Game.suspended_copy); a stopped state waits at it."""
     pending, frames = st.pending, st.frames
     if pending is None or pending.chance or not frames:
         return None
@@ -104,7 +133,7 @@ def prompt_values(game: Game, st: State) -> PromptValues | None:
             step = steps[index]
             step = getattr(step, "step", step)  # a branch of one step run in its `if`'s block
             if getattr(step, "rule", None) == pending.rule:
-                return getattr(step, PROMPT_VALUES, None)
+                return step
     return None
 
 
