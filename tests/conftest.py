@@ -11,6 +11,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, settings
 from snowrules.compile.compiler import load_program
+from snowrules.load.generated import expand, is_generator
 from snowrules.load.ruleset import bundled_names, load_ruleset
 from snowrules.load.schema_errors import schema_errors
 from snowrules.load.yaml_files import load_schema, load_yaml, plain
@@ -185,23 +186,39 @@ ROOT = Path(__file__).resolve().parent.parent
 SNOWRULES_KEYS = ("copies", "reacts")  # entry keys snowrules reads itself, outside a ruleset's schemas
 
 
+def _written_and_generated(document) -> list[tuple[int, dict]]:
+    """A component list's entries, a `generate:` item's made entries in its place (load/generated.py),
+    each with the index of its item in the file."""
+    found = []
+    for index, entry in enumerate(document.tree.get("components", [])):
+        if is_generator(entry):
+            made, problems = expand(document, ["components", index])
+            assert not problems
+            found.extend((index, generated.entry) for generated in made)
+        else:
+            found.append((index, entry))
+    return found
+
+
 def component_entries(ruleset: Path, name: str) -> list[dict]:
-    """The entries of one component file of a ruleset folder, as plain data."""
+    """The entries of one component file of a ruleset folder (a `generate:` item's made entries in
+    its place), as plain data."""
     document, problems = load_yaml(ruleset / "components" / name, name)
     assert not problems
-    return plain(document.tree).get("components", [])
+    return [plain(entry) for _, entry in _written_and_generated(document)]
 
 
 def check_component_file(ruleset: Path, path: Path) -> None:
-    """A component file meets the list envelope's schema, and each entry the schema the file names
-    (the ruleset's own, else snowrules' shared one of that name), snowrules' own keys aside."""
+    """A component file meets the list envelope's schema, and each entry (each generated one too)
+    the schema the file names (the ruleset's own, else snowrules' shared one of that name),
+    snowrules' own keys aside."""
     document, problems = load_yaml(path, path.name)
     assert not problems
     assert schema_errors(document, load_schema(ROOT / "schemas" / "component_list.schema.json")) == []
     name = document.tree["schema"]
     own_schema = ruleset / "schemas" / name
     schema = load_schema(own_schema if own_schema.exists() else ROOT / "schemas" / name)
-    for index, entry in enumerate(document.tree.get("components", [])):
+    for index, entry in _written_and_generated(document):
         data = {key: value for key, value in entry.items() if key not in SNOWRULES_KEYS}
         assert schema_errors(document, schema, data, ["components", index]) == []
 
