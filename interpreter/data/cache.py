@@ -1,9 +1,11 @@
 """The build cache: what snowrules built once from a ruleset, kept on disk for the next command.
 
 Reading a ruleset (its YAML checked against JSON Schema, every rules file and card effect parsed)
-costs from 0.1 s to 2 s of CPU, and every `snowrules` command, every worker of a simulation and
-every test used to pay it again. The cache keeps the result under a key that says everything the
-result depends on, so a hit is always the same as building afresh:
+costs from 0.1 s to 2 s of CPU, and compiling a program's generated module 50-200 ms more; every
+`snowrules` command, every worker of a simulation and every test used to pay them again (a
+module's compiled code is kept under its text: compile/generated_module.py). The cache keeps
+each result under a key that says everything the result depends on, so a hit is always the
+same as building afresh:
 
 - the **code fingerprint**: a hash of snowrules' own source files, grammar and generic schemas
   (so a new version, or a developer's edit of the interpreter, never reuses an entry);
