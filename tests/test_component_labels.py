@@ -278,7 +278,7 @@ def test_snow_planner_reads_dice_with_their_values_and_spaces_with_their_cost():
     any_value = [("vip", "vip 1-6", "take 1 VIP card from the display"),
                  ("summit", "summit 1-6", "the icons of the space and its summit tile"),
                  ("job", "job 1-6", "take the part-time job die and draw 1 event card"),
-                 ("project", "project 1-6", "the project card's effect")]
+                 ("project", "project 1-6", "return the project card's resources for its VP, then acquire the card")]
 
     def spaces(value: int, tiers: list) -> list[str]:
         return [f"{area} area, space 1 (cost 0): the die counts {value}, up to {tier} ({gives})"

@@ -182,7 +182,8 @@ def test_a_person_reads_snow_planner_dice_spaces_and_cards_with_their_values():
         "summit tile)\r\n"
         "  8) job area, space 1 (cost 0): the die counts 1, up to job 1-6 (take the part-time job die and draw 1 "
         "event card)\r\n"
-        "  9) project area, space 1 (cost 0): the die counts 1, up to project 1-6 (the project card's effect)\r\n"
+        "  9) project area, space 1 (cost 0): the die counts 1, up to project 1-6 (return the project card's "
+        "resources for its VP, then acquire the card)\r\n"
         "choice 1-9 ")
     second = ask(child, "1")                            # the die showing 3 (the one left): snow area, space 2
     assert "    chosen: green: snow area, space 1 (cost 0)\r\n" in second   # the account keeps the label
