@@ -7,6 +7,8 @@ random, a grid placement, a turn) rather than by generated lines.
 """
 from __future__ import annotations
 
+import linecache
+
 import pytest
 from conftest import config_id, configurations, every_move, game_for
 from snowrules.model.events import Moved
@@ -72,3 +74,17 @@ def test_a_copy_of_the_state_counts_nothing():
     copy = st.clone()
     game.answer(copy, [0] * len(copy.pending.seats))
     assert copy.tally is None and tally.counts[0] == before
+
+
+def test_a_listener_that_hears_only_moves_is_told_the_same_moves():
+    # `hears` builds the game with the event lines of those kinds only (Game.play_through): the
+    # moves told are the ones a listener to every event is told, and nothing else is sent
+    game = game_for(("snow_time", None, 2))
+    every: list = []
+    play(game, [RandomAgent(20), RandomAgent(21)], 2, listen=every.append)
+    heard: list = []
+    play(game, [RandomAgent(20), RandomAgent(21)], 2, listen=heard.append, hears=(Moved,))
+    moves = [e for e in every if e.__class__ is Moved]
+    assert moves and [e for e in heard if e.__class__ is Moved] == moves
+    assert {e.__class__.__name__ for e in heard} <= {"Moved", "TurnStarted", "GameOver"}
+    assert any("hearing Moved" in key for key in linecache.cache)  # its own build
