@@ -8,9 +8,11 @@ random, a grid placement, a turn) rather than by generated lines.
 from __future__ import annotations
 
 import linecache
+from types import SimpleNamespace
 
 import pytest
 from conftest import config_id, configurations, every_move, game_for
+from snowrules.compile.apply import tally_moves
 from snowrules.model.events import Moved
 from snowrules.play.agents import RandomAgent, play
 from snowrules.play.batch import PlayTracker
@@ -31,10 +33,11 @@ def told(game: Game, seed: int) -> tuple[list[int], list[int]]:
     (every event line, no tally lines), and the final scores."""
     tally = every_move(game)
     players = game.program.players
+    counting = SimpleNamespace(tally=tally)  # what tally_moves reads of a state
 
     def listen(event) -> None:
         if event.__class__ is Moved:
-            tally.count(event.components, event.source, event.dest)
+            tally_moves(counting, event.components, event.source, event.dest)
     st = play(game, [RandomAgent(seed * 10 + p) for p in range(players)], seed, listen=listen)
     return tally.take()[0], game.outcome(st).scores
 

@@ -8,6 +8,7 @@ import math
 from types import SimpleNamespace
 
 import pytest
+from snowrules.compile.apply import tally_moves
 from snowrules.model.layout import Layout, ZoneFamily
 from snowrules.play.batch import GameSpec, PlayTracker, game_seed, play_batch
 from snowrules.play.statistics import Tally, distribution, quantile, summarize, wilson
@@ -117,7 +118,7 @@ def test_what_counts_as_played(source, dest, what, played, held):
     layout = _tracker_layout()
     zones = {zone.label(layout.seat_names): index for index, zone in enumerate(layout.zones)}
     components = [layout.component_names.index(name) for name in what]
-    tracker.tally.count(components, zones[source], zones[dest])
+    tally_moves(SimpleNamespace(tally=tracker.tally), components, zones[source], zones[dest])
     plays, holds = tracker.take()
     assert list(plays) == played and list(holds) == held
     assert tracker.take() == ((), ())  # ready for the next game

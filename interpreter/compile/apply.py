@@ -160,13 +160,14 @@ def telling(kind: type[Event], call: str) -> str:
 # line of its own kind, TALLY, kept only in the builds for a state that tallies.
 TALLYING = "if st.tally is not None"
 TALLY = "MoveTally"
+TALLY_MOVES = "_tally_moves"
 
 
 def tallying(components: str, a: str, b: str, many: bool = False) -> str:
-    """The tally line of a move from zone `a` to `b` (locals or numbers) of one component `c`, or
-    of the list `components` (`many`): `MoveTally.count` itself, inlined for one component."""
+    """The tally line of a move from zone `a` to `b` (locals or numbers) of one component, or of
+    the list `components` (`many`: `tally_moves`, made from the one component's line)."""
     if many:
-        return f"{TALLYING}: st.tally.count({components}, {a}, {b}){_TELLS}{TALLY}"
+        return f"{TALLYING}: {TALLY_MOVES}(st, {components}, {a}, {b}){_TELLS}{TALLY}"
     return (f"{TALLYING} and (_ts := st.tally.slots[{a}][{b}]) is not None: "
             f"st.tally.counts[_ts][{components}] += 1{_TELLS}{TALLY}")
 
@@ -191,6 +192,13 @@ def _generated(name: str, params: str, lines: list[str]):
     exec(compile(source, f"<snowrules-{name}>", "exec"), namespace)  # noqa: S102 - our templates only
     return namespace[name]
 
+
+tally_moves = _generated("tally_moves", "st, components, a, b", [
+    "for c in components:", "    " + tallying("c", "a", "b")])
+tally_moves.__doc__ = ("Count a move of `components` from zone `a` to `b` in the state's move tally: `tallying`'s "
+                       "line for each (the moves made by a function rather than generated lines: a draw, a "
+                       "grid placement).")
+NAMESPACE[TALLY_MOVES] = tally_moves
 
 move_one = _generated("move_one", "st, c, b, bottom, rule", [
     "if bottom:", *("    " + line for line in move_lines("c", "b", "a", True, "rule")),
@@ -231,7 +239,7 @@ def move_top(st, a: int, b: int, n: int, bottom: bool, rule: str, react: tuple =
     if moved and st.sink is not None:
         st.sink(Moved(moved, a, b, rule))
     if moved and st.tally is not None:
-        st.tally.count(moved, a, b)
+        tally_moves(st, moved, a, b)
     for c in moved if react else ():
         for event in react:
             st.raised.append((event, [c, a, b]))
@@ -260,7 +268,7 @@ def draw(st, a: int, index: int, b: int, bottom: bool, rule: str) -> int:
     if st.sink is not None:
         st.sink(Moved([c], a, b, rule, True))
     if st.tally is not None:
-        st.tally.count((c,), a, b)
+        tally_moves(st, (c,), a, b)
     return c
 
 
@@ -384,7 +392,7 @@ class GridMoves:
         if st.sink is not None:
             st.sink(Moved([c], a, b, rule, False, (anchor.x, anchor.y, rotation)))
         if st.tally is not None:
-            st.tally.count((c,), a, b)
+            tally_moves(st, (c,), a, b)
 
     def _on_board(self, c: int, b: int, cells: tuple[Cell, ...], rule: str) -> None:
         """Every cell the piece would cover on a bounded grid zone must be on the board."""
@@ -416,7 +424,7 @@ class GridMoves:
         if st.sink is not None:
             st.sink(Moved([c], a, a, rule, False, (turned.anchor.x, turned.anchor.y, turned.rotation)))
         if st.tally is not None:
-            st.tally.count((c,), a, a)
+            tally_moves(st, (c,), a, a)
 
     def move_all(self, st, a: int, b: int, bottom: bool, rule: str, react: tuple = ()) -> None:
         """`move all from A to B` when A or B is a grid: the whole layout goes (nothing is left

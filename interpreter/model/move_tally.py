@@ -5,16 +5,15 @@ played, which were ever held) would otherwise be told each move as an event: a v
 call made hundreds of times a game, each to be sorted by its zones and mostly dropped. A tally is
 that listener's question asked before the game starts: it marks each (source zone, destination
 zone) pair it cares about with a slot, and the game adds 1 to `counts[slot][component]` at each
-move between a marked pair, in the generated code itself (compile/apply.py `tallying`), with no
-event and no call. Moves between unmarked pairs cost a look-up.
+move between a marked pair, in the generated code itself (compile/apply.py `tallying`, and
+`tally_moves` for the moves a function makes), with no event and no call. Moves between unmarked
+pairs cost a look-up.
 
 A tally belongs to whoever follows the game, like a listener: it is not part of the state (never
 cloned, never written to JSON), and a copy of the state made for a search's look-ahead does not
 count into it.
 """
 from __future__ import annotations
-
-from collections.abc import Iterable
 
 
 class MoveTally:
@@ -26,20 +25,10 @@ class MoveTally:
     def __init__(self, slots: list[list[int | None]], slot_count: int, components: int):
         self.slots = slots
         self._components = components
-        self.counts: list[list[int]] = []
-        self.counts = self._zeros(slot_count)
+        self.counts: list[list[int]] = self._zeros(slot_count)
 
     def _zeros(self, slot_count: int) -> list[list[int]]:
         return [[0] * self._components for _ in range(slot_count)]
-
-    def count(self, components: Iterable[int], source: int, dest: int) -> None:
-        """Count a move of `components` from `source` to `dest` (the rules' moves made by a Python
-        function rather than generated lines: a draw at random, a grid placement)."""
-        slot = self.slots[source][dest]
-        if slot is not None:
-            counts = self.counts[slot]
-            for c in components:
-                counts[c] += 1
 
     def take(self) -> list[list[int]]:
         """The counts so far; the tally then starts again from zero (the next game)."""
