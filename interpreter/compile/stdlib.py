@@ -32,6 +32,7 @@ from snowrules.compile.library import (
 )
 from snowrules.compile.scope import suggest
 from snowrules.language import syntax as s
+from snowrules.load.labels import shown
 from snowrules.model import kinds as t
 from snowrules.model.costs import can_pay
 
@@ -348,10 +349,9 @@ def _join(call: Call):
 
 
 def _joined_texts(items: list, separator: str) -> str:
-    """A list's items as one text: a text as it is, a number in digits, yes/no, none."""
-    return separator.join(item if isinstance(item, str) else "none" if item is None
-                          else ("yes" if item else "no") if isinstance(item, bool) else str(item)
-                          for item in items)
+    """A list's items as one text, each as a label shows a value (a text as it is, a number in
+    digits, yes/no, none)."""
+    return separator.join(map(shown, items))
 
 
 @function("zone_of", "the zone a component is in", "zone_of(c) == p.hand", (t.COMPONENT,), t.ZONE)
