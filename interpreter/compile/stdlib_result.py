@@ -42,7 +42,6 @@ def _tie_broken(call: Call):
                 local = [None] * size
                 local[slot] = p
                 values.append(fn(st, local))
-            best = (min if key.fewest else max)(values)
-            left = [p for p, value in zip(left, values) if value == best]
+            left = key.keeps(left, values)
         return left
     return tie_broken

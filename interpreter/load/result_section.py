@@ -34,6 +34,12 @@ class TieBreak(NamedTuple):
     fewest: bool
     text: str
 
+    def keeps(self, players: list[int], values: list) -> list[int]:
+        """Of `players` (each with its value, in order), those this tie-breaker keeps: the most,
+        or the fewest. The rules' tie_broken() and the result's reading both walk by it."""
+        best = (min if self.fewest else max)(values)
+        return [p for p, value in zip(players, values) if value == best]
+
 
 def result_places(manifest: dict) -> list[tuple[tuple, list]]:
     """Each expression of the `result:` section: its key and its path in the manifest (the

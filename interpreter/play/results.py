@@ -66,7 +66,7 @@ def tie_line(game: Game, st: State) -> str | None:
     equal = [f"{_score_name(game, st)} {best}"]
     for key in tie_breaks(program.interface):
         values = {p: evaluate_manifest(program, key, st, program.seats_of(p)[0]) for p in tied}
-        kept = _best(key, values)
+        kept = key.keeps(tied, [values[p] for p in tied])
         if len(kept) == 1:
             if kept != outcome.winners:  # the rules decided otherwise than the declared order
                 break
@@ -90,12 +90,6 @@ def result_reading(game: Game, st: State) -> dict:
     if tie is not None:
         found["tie"] = tie
     return found
-
-
-def _best(key: TieBreak, values: dict[int, object]) -> list[int]:
-    """The players the tie-breaker keeps: the most (or the fewest), in player order."""
-    best = (min if key.fewest else max)(values.values())
-    return [p for p, value in values.items() if value == best]
 
 
 def _score_name(game: Game, st: State) -> str:
