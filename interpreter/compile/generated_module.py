@@ -19,8 +19,9 @@ comment naming the rule's `file:line:col` (fuse.mark).
 A configuration's module text is the same in every process (its names are numbered per program:
 compile/generated_names.py), so its compiled code is kept in the build cache (data/cache.py),
 under a key made of the text itself, the file name and the Python version that compiled it: a
-module of thousands of lines compiles in 50-200 ms and loads from the cache in 2 ms. The file name carries a hash of
-the text, not a count of the modules built: two modules of one name hold one text.
+module of thousands of lines compiles in 50-200 ms and loads from the cache in 2 ms. The file
+name carries a hash of the text, not a count of the modules built: two modules of one name hold
+one text.
 """
 from __future__ import annotations
 
