@@ -11,9 +11,9 @@ from collections import Counter
 
 import pytest
 from snowrules.model.events import Chosen, CounterChanged
-from snowrules.play.agents import agent_seed, make_agent, play
+from snowrules.play.agents import RandomAgent, agent_seed, make_agent, play
 from snowrules.play.batch import GameSpec, _game_for, game_seed, play_batch
-from snowrules.play.metrics import lead_changes, sole_leader, winner_known
+from snowrules.play.metrics import MetricsTracker, lead_changes, sole_leader, winner_known
 
 CONFIGURATIONS = [("goofspiel", 2), ("goofspiel", 4), ("oh_hell", 3), ("oh_hell", 5), ("snow_time", 2),
                   ("snow_time", 4), ("snowy_tricks", 3), ("snowfall_over_mountains", 1), ("snow_planner", 2)]
@@ -59,3 +59,22 @@ def test_metrics_read_from_the_state_are_those_of_the_events(name, players):
         m = record.metrics
         assert (m.decisions, m.options, m.lead_changes, m.winner_known) == expected, f"game {index}"
     assert sum(sum(r.metrics.decisions) for r in records) > games  # games that ask
+
+
+class _AskedAgent(RandomAgent):
+    """A random agent that play() asks at each stop (not answered inline): the tracker then
+    hears each decision through `asked`, not through its drawers."""
+
+
+@pytest.mark.parametrize("name, players", [("goofspiel", 3), ("oh_hell", 4), ("snow_time", 3)])
+def test_metrics_asked_at_stops_are_those_of_the_events(name, players):
+    spec = GameSpec(name, None, players, ("random",) * players)
+    game = _game_for(spec)
+    tracker = MetricsTracker(game.program)
+    for index in range(4):
+        seed = game_seed(5, index)
+        agents = [_AskedAgent(agent_seed(seed, i)) for i in range(players)]
+        st = play(game, agents, seed, observe=tracker)
+        outcome = game.outcome(st)
+        m = tracker.take(outcome.scores, outcome.winners)
+        assert (m.decisions, m.options, m.lead_changes, m.winner_known) == _from_events(spec, seed), f"game {index}"

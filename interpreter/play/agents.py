@@ -287,9 +287,14 @@ def play(game: Game, agents: list, seed: int, sink=None, forced=None, listen=Non
 
 def observed_drawer(observe: Callable[[State, int, int], None] | None, seat: int,
                     drawer: Callable[[State, int], int]) -> Callable[[State, int], int]:
-    """A seat's drawer (rng.index_drawer) that tells `observe` of each decision first (see `play`)."""
+    """A seat's drawer (rng.index_drawer) that tells `observe` of each decision first (see `play`).
+    An observer that makes such drawers itself (`observe.drawer(seat, drawer)`, as simulate's
+    metrics do) gives its own: the same calls, in one function."""
     if observe is None:
         return drawer
+    own = getattr(observe, "drawer", None)
+    if own is not None:
+        return own(seat, drawer)
 
     def observed(st: State, count: int) -> int:
         observe(st, seat, count)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from itertools import compress
 
 from snowrules.model.layout import Layout
 from snowrules.model.move_tally import MoveTally
@@ -74,6 +75,7 @@ class PlayTracker:
         slots = [[held if hand[b] else self._player(a, b) for b in range(len(zones))] if hand[a] else into_hand
                  for a in range(len(zones))]
         self.tally = MoveTally(slots, self._players + 1, len(layout.component_names))
+        self._everyone = range(len(layout.component_names))
         self._shared: dict = {}
 
     def _player(self, source: int, dest: int) -> int | None:
@@ -94,14 +96,15 @@ class PlayTracker:
         names = self._names
         counts = self.tally.take()
         by_name: Counter = Counter()
+        everyone = self._everyone
         for player in range(self._players):
-            for c, times in enumerate(counts[player]):
-                if times:
-                    by_name[names[c], player] += times
+            row = counts[player]
+            for c in compress(everyone, row):  # the components it played (most rows are all 0)
+                by_name[names[c], player] += row[c]
         shared = self._shared
         plays = tuple(shared.setdefault(entry, entry)
                       for entry in sorted((name, player, times) for (name, player), times in by_name.items()))
-        held = tuple(sorted({names[c] for c, times in enumerate(counts[self._players]) if times}))
+        held = tuple(sorted({names[c] for c in compress(everyone, counts[self._players])}))
         held = shared.setdefault(held, held)
         return plays, held
 
@@ -155,7 +158,7 @@ def _played(spec: GameSpec, master_seed: int, indexes: list[int]) -> list[GameRe
         agents = [make_agent(agent, agent_seed(seed, i)) for i, agent in enumerate(agent_specs)]
         with game_clock(spec.time_limit, game.program):
             st = play(game, agents, seed, tally=tracker.tally if tracker is not None else None,
-                      observe=metrics.asked if metrics is not None else None)
+                      observe=metrics)
         outcome = game.outcome(st)
         plays, held = tracker.take() if tracker is not None else ((), ())
         measured = metrics.take(outcome.scores, outcome.winners) if metrics is not None else None

@@ -13,7 +13,8 @@ standing when decision k+1 is answered, before its effects, and checkpoint n is 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from snowrules.model.program import Program
 from snowrules.model.state import State
@@ -72,18 +73,22 @@ class MetricsTracker:
         self._initial = score.initial if per_player else 0
         self._one_seat_each = all(len(seats) == 1 for seats in self._seats_of) and program.players == layout.seats
         self._player_of = [program.controller(seat) for seat in range(layout.seats)]
-        self._reset()
-
-    def _reset(self) -> None:
+        # The game followed now; emptied in place by `_reset`, never replaced: each seat's drawer
+        # (`drawer`) holds these lists.
         self._decisions = [0] * self._players
-        self._options: Counter = Counter()
-        self._scores = [self._initial] * self._seats
-        self._answered = 0
+        self._options: list[int] = []  # the number of options of each decision asked, in order
         self._leaders: list[int | None] = []
         # the score counters at the last standing worked out, and its leader: most decisions
         # follow one that changed no score, and keep its leader
-        self._last_counters: list[int] | None = None
-        self._last_leader: int | None = None
+        self._last: list = [None, None]
+        self._scores = [self._initial] * self._seats
+        self._asking = [self.drawer(seat, _nothing_drawn) for seat in range(layout.seats)]
+
+    def _reset(self) -> None:
+        self._decisions[:] = [0] * self._players
+        self._options.clear()
+        self._leaders.clear()
+        self._last[:] = [None, None]
 
     def _leader(self, counters: list[int]) -> int | None:
         """The sole leader on the state's score counters now (`sole_leader`, in place: it runs
@@ -102,24 +107,45 @@ class MetricsTracker:
     def asked(self, st: State, seat: int, options: int) -> None:
         """A seat is asked a decision of `options` options (the state before its answer): one
         decision, and the standing after the previous one (the state's score counters now)."""
-        if self._answered:  # the standing after the previous decision
-            scores = st.counters[self._base:self._base + self._seats]
-            if scores != self._last_counters:
-                self._last_counters, self._last_leader = scores, self._leader(st.counters)
-            self._leaders.append(self._last_leader)
-        self._answered += 1
-        self._decisions[self._player_of[seat]] += 1
-        self._options[options] += 1
+        self._asking[seat](st, options)
+
+    __call__ = asked  # the tracker is play()'s `observe`
+
+    def drawer(self, seat: int, draw: Callable[[State, int], Any]) -> Callable[[State, int], Any]:
+        """Seat `seat`'s drawer (rng.index_drawer) that notes each decision as `asked` says
+        first: what play() gives a random agent's seat when this tracker observes the game
+        (play/agents.py `observed_drawer`). The noting is written in the drawer, one call a
+        decision where a call to `asked` and one to the draw would be two (a Snow Time game asks
+        about 95); `asked` itself is this with nothing drawn."""
+        options, leaders, last, decisions = self._options, self._leaders, self._last, self._decisions
+        remember, note = options.append, leaders.append
+        base, end, player, leader = self._base, self._base + self._seats, self._player_of[seat], self._leader
+
+        def asked_and_drawn(st: State, count: int) -> int:
+            if options:
+                counters = st.counters
+                scores = counters[base:end]
+                if scores != last[0]:
+                    last[0], last[1] = scores, leader(counters)
+                note(last[1])
+            remember(count)
+            decisions[player] += 1
+            return draw(st, count)
+        return asked_and_drawn
 
     def take(self, scores: Sequence[int], winners: Sequence[int]) -> GameMetrics:
         """This game's metrics, given its final scores and winners (players, from 0)."""
         leaders = self._leaders
-        if self._answered:
+        if self._options:
             leaders.append(sole_leader(scores))
-        metrics = GameMetrics(tuple(self._decisions), tuple(sorted(self._options.items())),
+        metrics = GameMetrics(tuple(self._decisions), tuple(sorted(Counter(self._options).items())),
                               lead_changes(leaders), winner_known(leaders, winners))
         self._reset()
         return metrics
+
+
+def _nothing_drawn(st: State, count: int) -> None:
+    return None
 
 
 def _g(value: float) -> str:
