@@ -206,3 +206,34 @@ def test_a_division_by_zero_is_reported_at_its_rule(tmp_path):
     end game winners players
 """)
     assert "rules.sr:2:5: error: a division by zero" in str(error.value)
+
+
+# Expressions whose work is a library helper called from the generated expression (a quotient, a
+# remainder, item(), find(), a range of computed ends, a record, a list of computed items): each
+# refusal is reported at its rule, with its values. (rules, position and message expected)
+RUNTIME_REFUSALS = [
+    ("    announce 7 / (player_count - 2)\n", "rules.sr:2:14: error: division by zero"),
+    ("    announce 7 % (player_count - 2)\n", "rules.sr:2:14: error: division by zero"),
+    ("    announce item([1, player_count], player_count)\n",
+     "rules.sr:2:14: error: item(): position 2 is outside a list of 2"),
+    ("    announce size(1..(player_count * 600000))\n",
+     "rules.sr:2:19: error: this range has 1200000 items, more than 1000000"),
+]
+
+
+@pytest.mark.parametrize("line, expected", RUNTIME_REFUSALS)
+def test_a_library_helper_refuses_at_its_rule(tmp_path, line, expected):
+    with pytest.raises(RuntimeRulesError) as error:
+        run(tmp_path, "each turn:\n" + line + "    end game winners players\n")
+    assert expected in str(error.value)
+
+
+def test_computed_lists_records_and_finds_give_their_values(tmp_path):
+    _, _, events = run(tmp_path, """each turn:
+    let n = player_count
+    announce [n, n + 1, n * 3], 7 / n, 7 % n, item([n, 5, 6], n - 1)
+    announce {a: n, b: [n]}.b, find([{k: 1, v: "x"}, {k: n, v: "y"}], "k", n).v
+    announce size(n..(n + 3)), first(players).name
+    end game winners players
+""")
+    assert said(events) == ["2, 3, 6 3 1 5", "2 y", "4 seat 1"]

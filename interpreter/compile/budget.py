@@ -89,6 +89,26 @@ def joined_zones(zones: list[int], st, position: Position) -> list[int]:
 _SMALL_BITS = 61
 
 
+def quotient(position: Position):
+    """`a / b` for the rules' `/` at `position`: the whole quotient, rounded down; a division by
+    zero refused there."""
+    def divided(a: int, b: int) -> int:
+        if b == 0:
+            raise RuntimeRulesError.at(position, "division by zero")
+        return a // b
+    return divided
+
+
+def remainder(position: Position):
+    """`a % b` for the rules' `%` at `position`, of the sign of b (Python's); a division by zero
+    refused there."""
+    def left(a: int, b: int) -> int:
+        if b == 0:
+            raise RuntimeRulesError.at(position, "division by zero")
+        return a % b
+    return left
+
+
 def product(position: Position):
     """`a * b` for the rules' `*` at `position`: refused past MAX_NUMBER (SR711), before it is
     worked out when the operands are far too big (a sum of bit lengths bounds the product's)."""

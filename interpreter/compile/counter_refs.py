@@ -48,18 +48,17 @@ class CounterReferences:
         only: a component of another kind has none, an error at `node` when it is read."""
         if family.holders is not None and len(family.holders) == len(self.layout.component_names):
             return fused("{i0} + {p0}", [component], ints=[family.base])  # every component has one
-        index_of, name, position, names = family.index_of, family.name, node.pos, self.layout.component_names
+        name, position, names = family.name, node.pos, self.layout.component_names
         kinds = " or ".join(family.kinds)
 
-        def index(st, env):
-            c = component(st, env)
-            if c is None:
-                fail(position, f"none has no counter {name!r}: the value is not a component")
-            i = index_of[c]
-            if i < 0:
-                fail(position, f"{names[c]} has no counter {name!r}: only components of kind {kinds} have one")
-            return i
-        return index
+        def not_a_component() -> None:
+            fail(position, f"none has no counter {name!r}: the value is not a component")
+
+        def without_one(c: int) -> None:
+            fail(position, f"{names[c]} has no counter {name!r}: only components of kind {kinds} have one")
+        # the counter's index, one generated expression: the component checked, then its index
+        return fused("({v1} if ({v1} := {v0}[{v2}]) >= 0 else {v3}({v2})) if ({v2} := {p0}) is not None "
+                     "else {v4}()", [component], [family.index_of, None, None, without_one, not_a_component])
 
     def counter_ref(self, node: s.Node, scope: Scope, what: str):
         """A counter as a target (`add 2 to p.score`): a closure giving its index, and its family."""
@@ -91,7 +90,7 @@ class CounterReferences:
                         return fused("{i0} + {p0} * {i1}", [player], ints=[base + fixed[0], width]), family
                     return fused("{i0} + {p0} * {i1} + {p1}", [player, key], ints=[base, width]), family
                 if not family.per_player and isinstance(node.obj, s.Name):
-                    return (lambda st, env: base + key(st, env)), family
+                    return fused("{i0} + {p0}", [key], ints=[base]), family
         name = family_name(node) or ""
         known = set(layout.counter_families) | set(layout.zone_families) | set(layout.fields)
         if (name and name not in known and name not in self.sym.functions and name not in self.sym.variables

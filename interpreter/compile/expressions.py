@@ -13,7 +13,7 @@ from snowrules.compile import (
     found_by_loop,
     stdlib,  # noqa: F401 - registers the standard functions
 )
-from snowrules.compile.budget import bounded_range, product
+from snowrules.compile.budget import bounded_range, product, quotient, remainder
 from snowrules.compile.closures import Fn, const, constant_in, fail, local, slot_of
 from snowrules.compile.counter_refs import CounterReferences
 from snowrules.compile.define_calls import DefineCalls
@@ -177,7 +177,7 @@ class ExpressionCompiler(CounterReferences):
                 return fused("{i0} + {p0}", [obj], ints=[zone_family.base]), t.ZONE
             if counter_family is not None and counter_family.per_player:
                 if counter_family.keys:
-                    return (lambda st, env: ("counters", name, obj(st, env))), t.COUNTERS
+                    return fused("({v0}, {v1}, {p0})", [obj], ["counters", name]), t.COUNTERS
                 return fused("st.counters[{i0} + {p0}]", [obj], ints=[counter_family.base]), t.INT
             if name == "name":
                 return fused("{v0}[{p0}]", [obj], [layout.seat_names]), t.STR
@@ -192,9 +192,9 @@ class ExpressionCompiler(CounterReferences):
         if kind in (t.COMPONENT, t.ANY) and (name in layout.fields or name in ("name", "zone")):
             if name == "name":
                 names = layout.component_names
-                return (lambda st, env: names[obj(st, env)]), t.STR
+                return fused("{v0}[{p0}]", [obj], [names]), t.STR
             if name == "zone":
-                return (lambda st, env: st.where[obj(st, env)]), t.ZONE
+                return fused("st.where[{p0}]", [obj]), t.ZONE
             values = layout.fields[name]
             field_kind = t.PLAYER if name == "owner" else self.sym.field_kinds.get(name, t.ANY)
             if kind == t.COMPONENT:
@@ -205,7 +205,7 @@ class ExpressionCompiler(CounterReferences):
                     return value.get(name) if isinstance(value, dict) else values[value]
                 row_kind = self.sym.record_field_kinds.get(name, t.ANY)
                 return either, (field_kind if row_kind == field_kind else t.ANY)
-            return (lambda st, env: values[obj(st, env)]), field_kind
+            return fused("{v0}[{p0}]", [obj], [values]), field_kind
         if kind in (t.RECORD, t.ANY) and name in self.sym.record_fields:
             return fused("{p0}.get({v0})", [obj], [name]), self.sym.record_field_kinds.get(name, t.ANY)
         if kind == t.COMPONENT:
@@ -381,7 +381,8 @@ class ExpressionCompiler(CounterReferences):
             values = [item.value for item in node.items]
             # a copy each time (a list value may be changed by whoever gets it), fused
             return fused("{v0}[:]", values=[values]), t.list_of(t.ANY if kind == t.NONE else kind)
-        return (lambda st, env: [f(st, env) for f in fns]), t.list_of(t.ANY if kind == t.NONE else kind)
+        items = ", ".join(f"{{p{i}}}" for i in range(len(fns)))
+        return fused(f"[{items}]", fns), t.list_of(t.ANY if kind == t.NONE else kind)
 
     # ---- records --------------------------------------------------------------------------
     def _recordexpr(self, node: s.RecordExpr, scope: Scope):
@@ -405,9 +406,10 @@ class ExpressionCompiler(CounterReferences):
         fixed = [constant_in(fn) for fn in fns]
         if all(value is not None for value in fixed):
             values = {name: value[0] for name, value in zip(names, fixed)}
-            return (lambda st, env: dict(values)), t.RECORD
-        pairs = tuple(zip(names, fns))
-        return (lambda st, env: {name: fn(st, env) for name, fn in pairs}), t.RECORD
+            return fused("{v0}.copy()", values=[values]), t.RECORD
+        # the field names are the ruleset's texts: bound to generated names, never written
+        fields = ", ".join(f"{{v{i}}}: {{p{i}}}" for i in range(len(fns)))
+        return fused(f"{{{{{fields}}}}}", fns, names), t.RECORD
 
     def _filter(self, node: s.Filter, scope: Scope):
         source, kind = self.sequence(node.source, scope, "the list to filter")
@@ -460,8 +462,8 @@ class ExpressionCompiler(CounterReferences):
                 return const([]), t.list_of(t.INT)
             values = list(range(a, b - 1, -1)) if descending else list(range(a, b + 1))
             return const(values), t.list_of(t.INT)  # lists are never changed in place
-        return ((lambda st, env: bounded_range(start(st, env), end(st, env), descending, position)),
-                t.list_of(t.INT))
+        return fused("{v0}({p0}, {p1}, {v1}, {v2})", [start, end], [bounded_range, descending, position]), \
+            t.list_of(t.INT)
 
     # ---- operators ------------------------------------------------------------------------
     def _unary(self, node: s.Unary, scope: Scope):
@@ -521,13 +523,7 @@ class ExpressionCompiler(CounterReferences):
             return fused("{v0}({p0}, {p1})", [a, b], [product(position)]), t.INT
         if op in _OPERATORS:
             return fused("{p0} " + op + " {p1}", [a, b]), _OPERATORS[op]
-
-        def divide(st, env):
-            x, y = a(st, env), b(st, env)
-            if y == 0:
-                fail(position, "division by zero")
-            return x // y if op == "/" else x % y
-        return divide, t.INT
+        return fused("{v0}({p0}, {p1})", [a, b], [quotient(position) if op == "/" else remainder(position)]), t.INT
 
 
 _NUMBERS = {t.INT, t.FRACTION}  # a fraction equals a whole number when it is one: ratio(4, 2) == 2

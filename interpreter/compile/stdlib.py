@@ -7,6 +7,7 @@ function is a new entry here; nothing else needs to know its name.
 from __future__ import annotations
 
 import weakref
+from typing import Any
 
 from snowrules.compile import (
     found_by_loop,
@@ -16,7 +17,7 @@ from snowrules.compile import (
 )
 from snowrules.compile.budget import joined as joined_lists
 from snowrules.compile.budget import joined_zones
-from snowrules.compile.closures import fail
+from snowrules.compile.closures import const, fail
 from snowrules.compile.fuse import code, exists, fresh, fused, member, read_only, read_only_list, with_parameters
 from snowrules.compile.library import (
     FIELD,
@@ -275,12 +276,11 @@ def _item_of(call: Call):
     items, index = call.args
     position = call.position
 
-    def pick(st, env):
-        values, at = items(st, env), index(st, env)
+    def item_at(values: list, at: int):
         if not 0 <= at < len(values):
             fail(position, f"item(): position {at} is outside a list of {len(values)}")
         return values[at]
-    return pick
+    return fused("{v0}({p0}, {p1})", [items, index], [item_at])
 
 
 def ranks(values: list[int]) -> list[int]:
@@ -367,7 +367,7 @@ def _evaluate(call: Call):
     card, name, player = call.args
     sym, layout = call.compiler.sym, call.compiler.layout
     if name is None:
-        return lambda st, env: None
+        return const(None)
     if name not in sym.expression_fields:
         call.error(f"no component has an expression in a field {name!r}",
                    suggest(name, sorted(sym.expression_fields))
@@ -428,7 +428,7 @@ def _find(call: Call):
     """A table is indexed once, while compiling."""
     source, name, value = call.args
     if name is None:
-        return lambda st, env: None
+        return const(None)
     sym, layout, table = call.compiler.sym, call.compiler.layout, call.node.args[0]
     if isinstance(table, s.Name) and table.name in sym.tables and call.scope.lookup(table.name) is None:
         rows = sym.tables[table.name][0]
@@ -443,18 +443,16 @@ def _find(call: Call):
     if element == t.COMPONENT:
         if name not in layout.fields:
             call.error(f"no component has a field {name!r}", suggest(name, list(layout.fields)), argument=1)
-            return (lambda st, env: None), t.ANY
+            return const(None), t.ANY
         values = layout.fields[name]
 
-        def find_component(st, env):
-            wanted = value(st, env)
-            return next((c for c in source(st, env) if values[c] == wanted), None)
-        return find_component, t.COMPONENT
+        def find_component(wanted: Any, components: list) -> int | None:
+            return next((c for c in components if values[c] == wanted), None)
+        return fused("{v0}({p0}, {p1})", [value, source], [find_component]), t.COMPONENT
 
-    def find_row(st, env):
-        wanted = value(st, env)
-        return next((r for r in source(st, env) if r.get(name) == wanted), None)
-    return find_row, element
+    def find_row(wanted: Any, rows: list) -> dict | None:
+        return next((r for r in rows if r.get(name) == wanted), None)
+    return fused("{v0}({p0}, {p1})", [value, source], [find_row]), element
 
 
 # ---- helpers the generated code calls ------------------------------------------------------

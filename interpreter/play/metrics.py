@@ -115,8 +115,8 @@ class MetricsTracker:
         """Seat `seat`'s drawer (rng.index_drawer) that notes each decision as `asked` says
         first: what play() gives a random agent's seat when this tracker observes the game
         (play/agents.py `observed_drawer`). The noting is written in the drawer, one call a
-        decision where a call to `asked` and one to the draw would be two (a Snow Time game asks
-        about 95); `asked` itself is this with nothing drawn."""
+        decision where a call to `asked` and one to the draw would be two (a game of a few
+        minutes asks about a hundred); `asked` itself is this with nothing drawn."""
         options, leaders, last, decisions = self._options, self._leaders, self._last, self._decisions
         remember, note = options.append, leaders.append
         base, end, player, leader = self._base, self._base + self._seats, self._player_of[seat], self._leader
