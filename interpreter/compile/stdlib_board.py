@@ -17,13 +17,15 @@ cell off the board and a computed direction that is not one, when the game runs,
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
-from snowrules.compile.closures import fail
+from snowrules.compile.closures import Fn, fail
+from snowrules.compile.fuse import fused
 from snowrules.compile.library import Call, Overload, function, register
 from snowrules.compile.scope import family_name, suggest
 from snowrules.language import syntax as s
 from snowrules.model import kinds as t
-from snowrules.model.grid import ADJACENCY
+from snowrules.model.grid import ADJACENCY, Grid
 from snowrules.model.grid_board import (
     HEX_ADJACENCY,
     Board,
@@ -35,14 +37,15 @@ from snowrules.model.grid_board import (
     run_length,
 )
 from snowrules.model.grid_zones import cell_pair
+from snowrules.model.state import State
 
 CELLS = t.list_of(t.RECORD)
 SQUARE, HEX = Board(1, 1), Board(1, 1, hexagonal=True)  # the words each kind of board knows
 
 
-def _board(call: Call) -> Callable:
-    """The first argument as a function giving the state's grid and its board; a zone named in
-    the rules that is not a bounded grid zone is reported at it."""
+def _board(call: Call) -> Fn:
+    """The first argument as the expression of the state's grid and its board, a pair; a zone
+    named in the rules that is not a bounded grid zone is reported at it."""
     zone, node, layout = call.args[0], call.node.args[0], call.compiler.layout
     name = family_name(node)
     family = layout.zone_families.get(name) if name else None
@@ -54,29 +57,44 @@ def _board(call: Call) -> Callable:
                    argument=0)
     position, zones, seats, boards = call.position, layout.zones, layout.seat_names, layout.boards
 
-    def board_of(st, env):
-        z = zone(st, env)
+    def board_in(st: State, z: int) -> tuple[Grid, Board]:
         board = boards.get(z)
         if board is None:
             fail(position, f"{call.node.name}(): {zones[z].label(seats)} is not a bounded grid zone (`grid W by H`)")
         return st.grids[z], board
-    return board_of
+    return fused("{v0}(st, {p0})", [zone], [board_in])
 
 
-def _cell(call: Call, index: int) -> Callable:
-    """The argument as a function giving a cell of the board, as an (x, y) pair (it finds the same
+def _on_board(call: Call, function: Callable, arguments: list[tuple[Fn, Callable | None]]) -> Fn:
+    """The call `function((grid, board), *values)` as one generated expression: the board first,
+    then each argument's value in turn, each checked against the board by its checker (None: not
+    checked) as soon as it is worked out, as the rules' order of reading them is."""
+    values: list = [function, None]  # {v1}: the (grid, board) pair, named once it is worked out
+    texts = []
+    for i, (_, checker) in enumerate(arguments, start=1):
+        if checker is None:
+            texts.append(f"{{p{i}}}")
+        else:
+            values.append(checker)
+            texts.append(f"{{v{len(values) - 1}}}({{v1}}, {{p{i}}})")
+    template = "{v0}(({v1} := {p0})" + "".join(", " + text for text in texts) + ")"
+    return fused(template, [_board(call), *(fn for fn, _ in arguments)], values)
+
+
+def _cell(call: Call, index: int) -> tuple[Fn, Callable]:
+    """Argument `index` and its checker: a cell of the board, as an (x, y) pair (it finds the same
     stack as the grid's Cell); a record that is not a cell, or a cell off the board, fails at the call."""
-    fn, position, name = call.args[index], call.position, call.node.name
+    position, name = call.position, call.node.name
 
-    def cell(board: Board, st, env) -> tuple[int, int]:
-        value = fn(st, env)
+    def cell(grid_board: tuple[Grid, Board], value: Any) -> tuple[int, int]:
+        board = grid_board[1]
         pair = cell_pair(value)
         if pair is None:
             fail(position, f"{name}() needs a cell, a record {{x: 0, y: 0}}, not {value!r}")
         if not board.holds(*pair):
             fail(position, f"{name}(): the cell ({pair[0]},{pair[1]}) is off the board, {board.extent()}")
         return pair
-    return cell
+    return call.args[index], cell
 
 
 def _named_board(call: Call) -> Board | None:
@@ -93,7 +111,7 @@ def _kind(board: Board) -> str:
     return "a hex board" if board.hex else "a square board"
 
 
-def _word(call: Call, index: int, table: str, what: str) -> Callable:
+def _word(call: Call, index: int, table: str, what: str) -> tuple[Fn, Callable]:
     """A direction or adjacency argument: one of the board's (`table`: its "directions" or its
     "adjacency"; a hex board's differ from a square one's), checked while compiling when it is
     written out and the board is named, else when the game runs."""
@@ -106,12 +124,12 @@ def _word(call: Call, index: int, table: str, what: str) -> Callable:
             call.error(f"{name}(): {node.value!r} is not {what}{on}", suggest(node.value, list(words))
                        or f"{what}{on} is one of {_listed(words)}", argument=index)
 
-    def word(board: Board, st, env) -> str:
-        value = fn(st, env)
+    def word(grid_board: tuple[Grid, Board], value: Any) -> str:
+        board = grid_board[1]
         if value not in getattr(board, table):
             fail(position, f"{name}(): {value!r} is not {what} of {_kind(board)} ({_listed(getattr(board, table))})")
         return value
-    return word
+    return fn, word
 
 
 def _listed(words) -> str:
@@ -121,24 +139,17 @@ def _listed(words) -> str:
 @function("piece_at", "the piece on top at a cell of a bounded grid zone, or none when the cell is free",
           "piece_at(board, {x: 3, y: 0}) == none", (t.ZONE, t.RECORD), t.COMPONENT)
 def _piece_at(call: Call):
-    board_of, cell = _board(call), _cell(call, 1)
-
-    def top_piece(st, env):
-        grid, board = board_of(st, env)
-        return piece_at(grid, cell(board, st, env))
-    return top_piece
+    return _on_board(call, lambda grid_board, cell: piece_at(grid_board[0], cell), [_cell(call, 1)])
 
 
 @function("cells", "every cell of a bounded grid zone, row by row (y) from the south, each west to east (x), "
           "free or not",
           "[each c in cells(board) where piece_at(board, c) == none]", (t.ZONE,), CELLS)
 def _cells(call: Call):
-    board_of = _board(call)
-
-    def cells(st, env):
-        board = board_of(st, env)[1]
+    def cells(grid_board: tuple[Grid, Board]) -> list[dict]:
+        board = grid_board[1]
         return [board.record[c] for c in board.cells]
-    return cells
+    return _on_board(call, cells, [])
 
 
 @function("directions", 'the directions of an adjacency, clockwise from north: "orthogonal" (n, e, s, w), '
@@ -151,12 +162,11 @@ def _directions(call: Call):
         call.error(f"directions(): {node.value!r} is not an adjacency", suggest(node.value, list(words))
                    or f"an adjacency is one of {_listed(words)}", argument=0)
 
-    def directions(st, env):
-        value = fn(st, env)
+    def directions(value: Any) -> list[str]:
         if value not in words:
             fail(position, f"directions(): {value!r} is not an adjacency ({_listed(words)})")
         return list(words[value])
-    return directions
+    return fused("{v0}({p0})", [fn], [directions])
 
 
 @function("neighbours", 'the cells of a bounded grid zone next to a cell: "orthogonal" (up to 4), "diagonal" '
@@ -176,46 +186,41 @@ def _line(call: Call):
 def _cells_along(call: Call, table: str, what: str, cells_of):
     """A call (board, cell, word) whose answer is the cells `cells_of(board, cell, word)` as
     records: `neighbours` by an adjacency, `line` by a direction."""
-    board_of, cell, word = _board(call), _cell(call, 1), _word(call, 2, table, what)
-
-    def cells(st, env):
-        board = board_of(st, env)[1]
+    def cells(grid_board: tuple[Grid, Board], cell: tuple[int, int], word: str) -> list[dict]:
+        board = grid_board[1]
         record = board.record
-        return [record[c] for c in cells_of(board, cell(board, st, env), word(board, st, env))]
-    return cells
+        return [record[c] for c in cells_of(board, cell, word)]
+    return _on_board(call, cells, [_cell(call, 1), _word(call, 2, table, what)])
 
 
 @function("run", "how many of a player's pieces lie in a row from the cell next to a cell in a direction (the "
           "run ends at a free cell, another's piece or the edge)",
           'run(board, c, "e", p) + run(board, c, "w", p) + 1 >= 4', (t.ZONE, t.RECORD, t.STR, t.PLAYER), t.INT)
 def _run(call: Call):
-    board_of, cell, direction = _board(call), _cell(call, 1), _word(call, 2, "directions", "a direction")
-    seat, owners = call.args[3], call.compiler.layout.fields["owner"]
+    owners = call.compiler.layout.fields["owner"]
 
-    def run(st, env):
-        grid, board = board_of(st, env)
-        return run_length(grid, board.line(cell(board, st, env), direction(board, st, env)), owners, seat(st, env))
-    return run
+    def run(grid_board: tuple[Grid, Board], cell: tuple[int, int], direction: str, seat: int) -> int:
+        grid, board = grid_board
+        return run_length(grid, board.line(cell, direction), owners, seat)
+    return _on_board(call, run, [_cell(call, 1), _word(call, 2, "directions", "a direction"), (call.args[3], None)])
 
 
 def _flanked(call: Call):
-    board_of, cell, seat = _board(call), _cell(call, 1), call.args[2]
+    cell, seat = _cell(call, 1), (call.args[2], None)
     owners = call.compiler.layout.fields["owner"]
     if len(call.args) == 4:
-        direction = _word(call, 3, "directions", "a direction")
-
-        def flanked_one_way(st, env):
-            grid, board = board_of(st, env)
-            line = board.line(cell(board, st, env), direction(board, st, env))
+        def flanked_one_way(grid_board: tuple[Grid, Board], at: tuple[int, int], direction: str,
+                            p: int) -> list[dict]:
+            grid, board = grid_board
             record = board.record
-            return [record[c] for c in flanked_on(grid, line, owners, seat(st, env))]
-        return flanked_one_way
+            return [record[c] for c in flanked_on(grid, board.line(at, direction), owners, p)]
+        return _on_board(call, flanked_one_way, [cell, _word(call, 3, "directions", "a direction"), seat])
 
-    def flanked_every_way(st, env):
-        grid, board = board_of(st, env)
+    def flanked_every_way(grid_board: tuple[Grid, Board], at: tuple[int, int], p: int) -> list[dict]:
+        grid, board = grid_board
         record = board.record
-        return [record[c] for c in flanked(grid, board, cell(board, st, env), owners, seat(st, env))]
-    return flanked_every_way
+        return [record[c] for c in flanked(grid, board, at, owners, p)]
+    return _on_board(call, flanked_every_way, [cell, seat])
 
 
 register("flanked", "the cells of the runs of other players' pieces that a piece of a player's at a cell would "
@@ -228,29 +233,28 @@ register("flanked", "the cells of the runs of other players' pieces that a piece
           "player's would close in at least one run of other players' pieces along a line", "flanking(board, p)",
           (t.ZONE, t.PLAYER), CELLS)
 def _flanking(call: Call):
-    board_of, seat, owners = _board(call), call.args[1], call.compiler.layout.fields["owner"]
+    owners = call.compiler.layout.fields["owner"]
 
-    def flanking_cells(st, env):
-        grid, board = board_of(st, env)
-        p, record = seat(st, env), board.record
+    def flanking_cells(grid_board: tuple[Grid, Board], p: int) -> list[dict]:
+        grid, board = grid_board
+        record = board.record
         # made once while the board stays the same (Grid.remembered): a game asks whether a
         # player can move, then which cells they may play, and the next turn asks again
         found = grid.remembered(("flanking", p), lambda: flanking(grid, board, owners, p))
         return [record[c] for c in found]
-    return flanking_cells
+    return _on_board(call, flanking_cells, [(call.args[1], None)])
 
 
 @function("first_free", "the free cell of a column of a bounded grid zone with the lowest row (y), where a "
           "dropped piece comes to rest; none when the column is full", "first_free(board, 3)",
           (t.ZONE, t.INT), t.RECORD)
 def _first_free(call: Call):
-    board_of, column, position = _board(call), call.args[1], call.position
+    position = call.position
 
-    def first_free_cell(st, env):
-        grid, board = board_of(st, env)
-        x = column(st, env)
+    def first_free_cell(grid_board: tuple[Grid, Board], x: int) -> dict | None:
+        grid, board = grid_board
         if not 0 <= x < board.width:
             fail(position, f"first_free(): column {x} is off the board, whose columns are 0 to {board.width - 1}")
         cell = first_free(grid, board, x)
         return None if cell is None else board.record[cell]
-    return first_free_cell
+    return _on_board(call, first_free_cell, [(call.args[1], None)])

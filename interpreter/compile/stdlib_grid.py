@@ -8,10 +8,11 @@ compiling; computed, when the game runs.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
 from operator import itemgetter
+from typing import Any
 
-from snowrules.compile.closures import fail
+from snowrules.compile.closures import Fn, fail
+from snowrules.compile.fuse import fused
 from snowrules.compile.library import FIELD, SEQUENCE, Call, Overload, function, register
 from snowrules.compile.scope import family_name, suggest
 from snowrules.compile.square_uses import refuse_as_tile
@@ -41,6 +42,7 @@ from snowrules.model.grid_zones import (
     spot_tuple_record,
     square_record,
 )
+from snowrules.model.state import State
 
 MADE_RECORDS = 100_000  # spot records kept per placements() call site, at most
 MADE_LISTS = 2_000  # layouts whose spot lists are kept per placements() call site, at most
@@ -49,8 +51,8 @@ RECORDS = t.list_of(t.RECORD)  # squares, spots, cells: records
 GROUPS = t.list_of(RECORDS)
 
 
-def _grid(call: Call) -> Callable:
-    """The first argument as a function giving the state's grid; a zone named in the rules that
+def _grid(call: Call) -> Fn:
+    """The first argument as the expression of the state's grid; a zone named in the rules that
     is not a grid zone is reported at it."""
     zone, node, layout = call.args[0], call.node.args[0], call.compiler.layout
     name = family_name(node)
@@ -61,24 +63,24 @@ def _grid(call: Call) -> Callable:
                    suggest(name, grids) or f"declare it `zone {name} ... grid`", argument=0)
     position, zones, seats = call.position, layout.zones, layout.seat_names
 
-    def grid_of(st, env):
-        z = zone(st, env)
+    def grid_in(st: State, z: int) -> Grid:
         grid = st.grids.get(z)
         if grid is None:
             fail(position, f"{zones[z].label(seats)} is not a grid zone")
         return grid
-    return grid_of
+    return fused("{v0}(st, {p0})", [zone], [grid_in])
 
 
-def _cell(call: Call, index: int) -> Callable:
-    fn, position = call.args[index], call.position
+def _cell(call: Call, index: int) -> Fn:
+    """Argument `index` as the expression of a cell, refused at the call when it is not one."""
+    position = call.position
 
-    def cell(st, env):
-        value = cell_of(fn(st, env))
+    def cell(record: Any) -> Cell:
+        value = cell_of(record)
         if value is None:
             fail(position, f"{call.node.name}() needs a cell, a record {{x: 0, y: 0}}")
         return value
-    return cell
+    return fused("{v0}({p0})", [call.args[index]], [cell])
 
 
 def _seen(call: Call, squares: list) -> list:
@@ -118,8 +120,7 @@ def _placements(call: Call):
     # version, so that no change of a grid, by whatever means, can leave a stale entry.
     found_for: dict[tuple, list[dict]] = {}
 
-    def placements(st, env):
-        grid, c, most = grid_of(st, env), piece(st, env), overlap(st, env)
+    def placements(st: State, grid: Grid, c: int | None, most: int, z: int | None) -> list[dict]:
         if c is None:
             fail(position, "placements() of none: there is no component to place")
         if c in boards_only:  # a board too large to be a tile
@@ -141,11 +142,13 @@ def _placements(call: Call):
                 found_for.clear()
             records = found_for[key] = [record(c, spot) for spot in
                                         spot_tuples(grid, pieces, c, PlacementRules(most_covered=most))]
-        board = boards.get(zone(st, env)) if boards else None
+        board = boards.get(z) if boards else None
         if board is not None:  # a bounded grid zone: only the spots on the board
             return [r for r in records if all(board.holds(cell["x"], cell["y"]) for cell in r["cells"])]
         return records[:]  # the caller's own list, the records shared (never changed in place)
-    return placements
+    # the zone is read again after the others only when the layout has boards, as it always was
+    zone_again = "{p3}" if boards else "None"
+    return fused(f"{{v0}}(st, {{p0}}, {{p1}}, {{p2}}, {zone_again})", [grid_of, piece, overlap, zone], [placements])
 
 
 # ---- reading the layout --------------------------------------------------------------------------
@@ -154,7 +157,7 @@ def _placements(call: Call):
           '[each s in squares(board) where "tower" in s.features]', (t.ZONE,), RECORDS)
 def _squares(call: Call):
     grid_of, pieces = _grid(call), call.compiler.layout.pieces
-    return lambda st, env: list(_square_records(grid_of(st, env), pieces).values())
+    return fused("{v0}({p0})", [grid_of], [lambda grid: list(_square_records(grid, pieces).values())])
 
 
 def _square_records(grid: Grid, pieces: Pieces) -> dict[Cell, dict]:
@@ -171,17 +174,17 @@ def _square_records(grid: Grid, pieces: Pieces) -> dict[Cell, dict]:
 def _grid_neighbours(call: Call):
     grid_of, cell, pieces = _grid(call), _cell(call, 1), call.compiler.layout.pieces
 
-    def grid_neighbours(st, env):
-        by_cell = _square_records(grid_of(st, env), pieces)
-        return [by_cell[c] for c in cell(st, env).neighbours() if c in by_cell]
-    return grid_neighbours
+    def grid_neighbours(grid: Grid, at: Cell) -> list[dict]:
+        by_cell = _square_records(grid, pieces)
+        return [by_cell[c] for c in at.neighbours() if c in by_cell]
+    return fused("{v0}({p0}, {p1})", [grid_of, cell], [grid_neighbours])
 
 
 @function("surrounded", "whether the four cells orthogonally next to a cell are all occupied",
           "surrounded(board, s.cell)", (t.ZONE, t.RECORD), t.BOOL)
 def _surrounded(call: Call):
     grid_of, cell = _grid(call), _cell(call, 1)
-    return lambda st, env: surrounded(grid_of(st, env), cell(st, env))
+    return fused("{v0}({p0}, {p1})", [grid_of, cell], [surrounded])
 
 
 def _records(groups: list) -> list:
@@ -191,14 +194,15 @@ def _records(groups: list) -> list:
 def _connected_groups(call: Call):
     source = call.args[0]
     if len(call.args) == 1:
-        return lambda st, env: _records(connected_groups(_seen(call, source(st, env))))
+        return fused("{v0}({p0})", [source], [lambda squares: _records(connected_groups(_seen(call, squares)))])
     side_field = call.args[1]
     layout = call.compiler.layout
     if side_field is not None and side_field not in layout.side_fields:
         call.error(f"{side_field!r} is not a side field: no square lists sides (n, e, s, w) in it",
                    suggest(side_field, sorted(layout.side_fields))
                    or "a side field lists sides in every square that has it", argument=1)
-    return lambda st, env: _records(connected_by_sides(_seen(call, source(st, env)), side_field))
+    return fused("{v0}({p0})", [source],
+                 [lambda squares: _records(connected_by_sides(_seen(call, squares), side_field))])
 
 
 register("connected_groups", "squares split into orthogonally connected groups (sorted by cell); with a side "
@@ -211,7 +215,7 @@ register("connected_groups", "squares split into orthogonally connected groups (
           "squares)", "size(first(largest_groups(towers)))", (SEQUENCE,), GROUPS)
 def _largest_groups(call: Call):
     source = call.args[0]
-    return lambda st, env: _records(largest_groups(_seen(call, source(st, env))))
+    return fused("{v0}({p0})", [source], [lambda squares: _records(largest_groups(_seen(call, squares)))])
 
 
 @function("largest_rectangle", "the largest axis-aligned rectangle whose every cell is one of the squares: a "
@@ -219,22 +223,23 @@ def _largest_groups(call: Call):
           (SEQUENCE,), t.RECORD)
 def _largest_rectangle(call: Call):
     source = call.args[0]
-    return lambda st, env: rectangle_record(largest_rectangle(_seen(call, source(st, env))))
+    return fused("{v0}({p0})", [source], [lambda squares: rectangle_record(largest_rectangle(_seen(call, squares)))])
 
 
 @function("rows", "the squares by row: a list per row (south to north), each west to east",
           "size(rows(trees))", (SEQUENCE,), GROUPS)
 def _rows(call: Call):
     source = call.args[0]
-    return lambda st, env: [[seen.fields for seen in line] for line in rows(_seen(call, source(st, env))).values()]
+    return fused("{v0}({p0})", [source],
+                 [lambda squares: [[seen.fields for seen in line] for line in rows(_seen(call, squares)).values()]])
 
 
 @function("columns", "the squares by column: a list per column (west to east), each south to north",
           "size(columns(trees))", (SEQUENCE,), GROUPS)
 def _columns(call: Call):
     source = call.args[0]
-    return lambda st, env: [[seen.fields for seen in line]
-                            for line in columns(_seen(call, source(st, env))).values()]
+    return fused("{v0}({p0})", [source],
+                 [lambda squares: [[seen.fields for seen in line] for line in columns(_seen(call, squares)).values()]])
 
 
 @function("cells_of", "the cells a component covers on a grid zone (covered squares too), in the order of "
@@ -243,20 +248,19 @@ def _columns(call: Call):
 def _cells_of(call: Call):
     grid_of, piece, pieces = _grid(call), call.args[1], call.compiler.layout.pieces
 
-    def cells_of(st, env):
-        grid, c = grid_of(st, env), piece(st, env)
+    def cells_of(grid: Grid, c: int | None) -> list[dict]:
         where = placement_of(grid, pieces, c) if c is not None else None
         if where is None:
             return []
         return [cell_record(cell) for cell in pieces[c].cells(where.anchor, where.rotation)]
-    return cells_of
+    return fused("{v0}({p0}, {p1})", [grid_of, piece], [cells_of])
 
 
 @function("covered", "whether something lies on a component in a grid zone", "not covered(board, tile)",
           (t.ZONE, t.COMPONENT), t.BOOL)
 def _covered(call: Call):
     grid_of, piece = _grid(call), call.args[1]
-    return lambda st, env: is_covered(grid_of(st, env), piece(st, env))
+    return fused("{v0}({p0}, {p1})", [grid_of, piece], [is_covered])
 
 
 @function("uncovered", "the components of a grid zone that nothing lies on, in the order they were placed",
@@ -264,8 +268,7 @@ def _covered(call: Call):
 def _uncovered(call: Call):
     grid_of, zone = _grid(call), call.args[0]
 
-    def uncovered(st, env):
-        grid = grid_of(st, env)
-        return [c for c in st.zones[zone(st, env)] if not is_covered(grid, c)]
-    return uncovered
+    def uncovered(grid: Grid, placed: list[int]) -> list[int]:
+        return [c for c in placed if not is_covered(grid, c)]
+    return fused("{v0}({p0}, st.zones[{p1}])", [grid_of, zone], [uncovered])
 
