@@ -6,6 +6,8 @@ changes the game and sends the event naming the rule (file, line, column) that c
 """
 from __future__ import annotations
 
+from typing import Any
+
 from snowrules.compile import apply, fuse
 from snowrules.compile.scope import Scope, suggest
 from snowrules.compile.steps import GameEnded
@@ -214,18 +216,17 @@ class ChangeStatements:
     def _endgame(self, node: s.EndGame, scope: Scope):
         position = node.pos
         reason = Termination.FINAL if self.final_section else Termination.DURING_PLAY
-        if node.winners is None:
-            def end_without_winner(st, env):
-                raise GameEnded([], position, reason)
-            return end_without_winner
+        def ended(value: Any) -> None:
+            """The game ends here, with these winners (a player or a list of them)."""
+            raise GameEnded(sorted(value) if isinstance(value, list) else [value], position, reason)
+        name = fuse.fresh("_v")
+        if node.winners is None:  # no winner: an empty list of them
+            return fuse.statement([f"{name}([])"], {name: ended}, 0)
         fn, kind = self.x.compile(node.winners, scope)
         if kind not in (t.PLAYER, t.ANY) and not t.compatible(kind, t.list_of(t.PLAYER)):
             self.diag.error(node.winners.pos, f"the winners must be players, not {t.describe(kind)}")
-
-        def end_game(st, env):
-            value = fn(st, env)
-            raise GameEnded(sorted(value) if isinstance(value, list) else [value], position, reason)
-        return end_game
+        src, ns = fuse.expression(fn)
+        return fuse.statement([f"{name}({src})"], {**ns, name: ended}, 1)
 
     def _announce(self, node: s.Announce, scope: Scope):
         parts = [self._text(part, scope) for part in node.parts]

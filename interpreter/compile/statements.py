@@ -462,17 +462,12 @@ class StatementCompiler(ChangeStatements, ChanceStatements, CostStatements, Grid
         return fuse.statement(lines, {**ns, **body_ns, charge_name: over_budget, where: node.pos}, max(depth + 1, 2))
 
     def _while(self, node: s.While, scope: Scope):
-        cond = self.x.expect(node.cond, scope, t.BOOL, "the condition")
-        body = self.native_body(node.body, scope.child())
-        position = node.pos
-
-        def while_loop(st, env):
-            while cond(st, env):  # every round is a step of the budget
-                body(st, env)
-                st.steps += 1
-                if st.steps > st.max_steps:
-                    over_budget(position, st.max_steps)
-        return while_loop
+        src, ns = fuse.expression(self.x.expect(node.cond, scope, t.BOOL, "the condition"))
+        body, body_ns, depth = self.body_code(node.body, scope.child())
+        charge_name, where = fuse.fresh("_v"), fuse.fresh("_v")
+        # every round is a step of the budget, charged after the round
+        lines = [f"while {src}:", *fuse.indent(body), *fuse.indent(charge_lines("1", where, charge_name))]
+        return fuse.statement(lines, {**ns, **body_ns, charge_name: over_budget, where: node.pos}, depth + 1)
 
     def _repeat(self, node: s.Repeat, scope: Scope):
         src, ns = fuse.expression(self.x.expect(node.count, scope, t.INT, "the number of times"))
