@@ -77,45 +77,20 @@ class ChangeStatements:
             self.diag.error(node.what.pos, "to move a zone's contents write `move all from ZONE to ...`")
         elif kind not in (t.COMPONENT, t.ANY) and not t.compatible(kind, t.list_of(t.COMPONENT)):
             self.diag.error(node.what.pos, f"only components move; this is {t.describe(kind)}")
-        if not grids:
-            return self._move_each(what, target, bottom, rule, position)
-        move_one = apply.move_one
-        react = self._move_events()
-
-        def move_items(st, env):
-            value, b = what(st, env), target(st, env)
-            # a name of list kind may still hold none: that is one value, none, not a list
-            for c in (value if isinstance(value, list) else [value]):
-                if c is None:
-                    raise RuntimeRulesError.at(position, "nothing to move: the value is none")
-                if grids and (st.where[c] in st.grids or b in st.grids):
-                    grids.leave(st, c, st.where[c], b, rule)
-                move_one(st, c, b, bottom, rule)
-
-        def move_items_raising(st, env):  # the same, queueing the events raised by each move
-            value, b = what(st, env), target(st, env)
-            for c in (value if isinstance(value, list) else [value]):
-                if c is None:
-                    raise RuntimeRulesError.at(position, "nothing to move: the value is none")
-                a = st.where[c]
-                if grids and (a in st.grids or b in st.grids):
-                    grids.leave(st, c, a, b, rule)
-                move_one(st, c, b, bottom, rule)
-                for event in react:
-                    st.raised.append((event, [c, a, b]))
-        return move_items_raising if react else move_items
+        return self._move_each(what, target, bottom, rule, position)
 
     def _move_events(self) -> tuple:
         """The ruleset's events raised by every move that something reacts to (reactions.py)."""
         return tuple(self.events.move_events()) if getattr(self, "events", None) is not None else ()
 
     def _move_each(self, what, target, bottom: bool, rule: str, position: Position):
-        """`move LIST to ZONE` (or a value of any kind) in a game without grid zones, as
-        generated lines: each component in turn, by apply.move_lines."""
+        """`move LIST to ZONE` (or a value of any kind) as generated lines: each component in
+        turn, by apply.move_lines (which lifts one leaving a grid zone, in a game with grids)."""
         value, c, b, a = fuse.fresh("_w"), fuse.fresh("_c"), fuse.fresh("_b"), fuse.fresh("_a")
         what_src, what_ns = fuse.expression(what)
         target_src, target_ns = fuse.expression(target)
-        names = {k: fuse.fresh("_v") for k in ("fail", "rule")}
+        names = {k: fuse.fresh("_v") for k in ("fail", "rule", "grids")}
+        grids = self.grid_moves()
 
         def nothing_to_move():
             raise RuntimeRulesError.at(position, "nothing to move: the value is none")
@@ -125,9 +100,10 @@ class ChangeStatements:
                  f"{b} = {target_src}",
                  f"for {c} in ({value} if isinstance({value}, list) else [{value}]):",
                  f"    if {c} is None: {names['fail']}()",
-                 *fuse.indent(apply.move_lines(c, b, a, bottom, names["rule"], tuple(react)))]
+                 *fuse.indent(apply.move_lines(c, b, a, bottom, names["rule"], tuple(react),
+                                               names["grids"] if grids else None))]
         namespace = {**what_ns, **target_ns, **apply.NAMESPACE, **react, names["fail"]: nothing_to_move,
-                     names["rule"]: rule}
+                     names["rule"]: rule, names["grids"]: grids}
         return fuse.statement(lines, namespace, 2)
 
     def _move_one(self, what, target, bottom: bool, rule: str, position: Position):

@@ -6,6 +6,7 @@ works out its values.
 """
 from __future__ import annotations
 
+from snowrules.compile import fuse
 from snowrules.compile.apply import GridMoves
 from snowrules.compile.scope import Scope, family_name
 from snowrules.language import syntax as s
@@ -56,22 +57,19 @@ class GridStatements:
         if grids is None:
             if family is None:
                 self.diag.error(node.target.pos, "`at` a spot needs a grid zone; this game declares none")
-            return lambda st, env: None
-        rule = str(node.pos)
-        place = grids.place
-        react = self._move_events()
-        if not react:
-            def move_placed(st, env):
-                place(st, what(st, env), target(st, env), spot(st, env), rule)
-            return move_placed
-
-        def move_placed_raising(st, env):  # a move as any other: its `from moves` events queued
-            c, b = what(st, env), target(st, env)
-            a = None if c is None else st.where[c]
-            place(st, c, b, spot(st, env), rule)
-            for event in react:
-                st.raised.append((event, [c, a, b]))
-        return move_placed_raising
+            return fuse.statement(["pass"], {}, 0)
+        what_src, what_ns = fuse.expression(what)
+        target_src, target_ns = fuse.expression(target)
+        spot_src, spot_ns = fuse.expression(spot)
+        c, b, a, place, rule = fuse.fresh("_c"), fuse.fresh("_b"), fuse.fresh("_a"), fuse.fresh("_v"), fuse.fresh("_v")
+        react = {fuse.fresh("_v"): event for event in self._move_events()}
+        lines = [f"{c} = {what_src}", f"{b} = {target_src}"]
+        if react:  # a move as any other: its `from moves` events queued, with the zone it left
+            lines.append(f"{a} = None if {c} is None else st.where[{c}]")
+        lines.append(f"{place}(st, {c}, {b}, {spot_src}, {rule})")
+        lines += [f"st.raised.append(({event}, [{c}, {a}, {b}]))" for event in react]
+        return fuse.statement(lines, {**what_ns, **target_ns, **spot_ns, **react, place: grids.place,
+                                      rule: str(node.pos)}, 1)
 
     def _turnpiece(self, node: s.TurnPiece, scope: Scope):
         what = self.x.expect(node.what, scope, t.COMPONENT, "the component to turn")
@@ -79,9 +77,9 @@ class GridStatements:
         grids = self.grid_moves()
         if grids is None:
             self.diag.error(node.pos, "`turn` turns a component on a grid zone; this game declares none")
-            return lambda st, env: None
-        rule, turn = str(node.pos), grids.turn
-
-        def turn_piece(st, env):
-            turn(st, what(st, env), degrees(st, env), rule)
-        return turn_piece
+            return fuse.statement(["pass"], {}, 0)
+        what_src, what_ns = fuse.expression(what)
+        degrees_src, degrees_ns = fuse.expression(degrees)
+        turn, rule = fuse.fresh("_v"), fuse.fresh("_v")
+        return fuse.statement([f"{turn}(st, {what_src}, {degrees_src}, {rule})"],
+                              {**what_ns, **degrees_ns, turn: grids.turn, rule: str(node.pos)}, 1)
