@@ -21,7 +21,7 @@ from snowrules.compile.counter_texts import compile_counter_texts
 from snowrules.compile.expressions import ExpressionCompiler
 from snowrules.compile.field_kinds import merged, table_field_kinds, value_kind
 from snowrules.compile.free_actions import FreeActionCompiler, FreeActionTable, phase_names
-from snowrules.compile.fuse import PYTHON_ERRORS, rules_error
+from snowrules.compile.fuse import PYTHON_ERRORS, fresh, rules_error, statement
 from snowrules.compile.generated_names import numbering
 from snowrules.compile.ir.effects import Effects
 from snowrules.compile.ir.lower import Lowering, outline
@@ -304,10 +304,8 @@ class _Compiler:
             title=ruleset.title, ruleset=ruleset.name, version=ruleset.version, variant=ruleset.variant,
             players=self.players, seats_per_player=ruleset.seats_per_player, layout=layout,
             blocks=self.blocks, main=main, variables_initial=variables_initial,
-            variable_names=list(self.symbols.variables),
-            counters_initial=counters_initial, effects=effects,
-            turn_counter=layout.counter_index("turn"), interface=interface,
-            explicit_chance=self.explicit_chance,
+            variable_names=list(self.symbols.variables), counters_initial=counters_initial, effects=effects,
+            turn_counter=layout.counter_index("turn"), interface=interface, explicit_chance=self.explicit_chance,
             options=dict(ruleset.option_values), reactions=self.events.program_table(),
             free_actions=statements.free_table.actions if free_decls else [], display=dict(ruleset.display),
             option_texts=option_texts, zone_texts=zone_texts, counter_texts=counter_texts,
@@ -542,10 +540,11 @@ class _Compiler:
         position = (finals or turns or [None])[0]
         where = position.pos if position is not None else Position(self.ruleset.name)
 
-        def no_end(st, env):
+        def no_end() -> None:
             raise RuntimeRulesError.at(where, "the rules finished without `end game`",
                                        "end the `at game end:` section with `end game winners ...`")
-        main.add_native(no_end, where)
+        name = fresh("_v")
+        main.add_native(statement([f"{name}()"], {name: no_end}, 0), where)
         return Routine(main.id, scope.slots.size)
 
     # ---- triggers -------------------------------------------------------------------------

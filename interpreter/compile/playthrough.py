@@ -32,6 +32,7 @@ from collections.abc import Callable
 
 from snowrules.compile import apply, budget, fuse
 from snowrules.compile.chance import ChanceStep
+from snowrules.compile.closures import constant_in
 from snowrules.compile.costs import PayStep
 from snowrules.compile.free_actions import FreeChooseStep, OfferStep, free_actions_running
 from snowrules.compile.generated_module import GeneratedModule
@@ -385,12 +386,16 @@ class _Builder(ChoiceTemplates, EventTemplates, StopTemplates):
         turn, counter = done or fuse.fresh(), int(self.program.turn_counter)
         started = self.bound(apply.start_turn, ns)
         played = self.in_loop(self.call(step.block, ns), None, turn, ns) if body is None else body()
-        limit = None if block.limit is None else self.bound(block.limit, ns)
         fail, where = self.bound(budget.over_budget, ns), self.bound(block.position, ns)
         lines = ([] if done else [f"{turn} = 0"]) + ["while True:", f"    {turn} += 1"]
-        if limit is not None:  # a count that is none sets no limit
+        fixed = None if block.limit is None else constant_in(block.limit)
+        if fixed is not None and fixed[0].__class__ is int:  # a number of rounds known while compiling
+            lines.append(f"    if {turn} > {int(fixed[0])}: break")
+        elif block.limit is not None and fixed != (None,):  # a count that is none sets no limit
+            limit, limit_ns = fuse.expression(block.limit)
+            ns.update(limit_ns)
             count = fuse.fresh()
-            lines += [f"    {count} = {limit}(st, env)", f"    if {count} is not None and {turn} > {count}: break"]
+            lines += [f"    {count} = {limit}", f"    if {count} is not None and {turn} > {count}: break"]
         # the turns themselves are bounded by their number (the rounds of the loops in them are charged)
         lines += [f"    if {turn} > st.max_steps: {fail}({where}, st.max_steps)",
                   f"    {started}(st, {counter}, {turn})", *fuse.indent(played)]
