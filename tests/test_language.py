@@ -216,6 +216,10 @@ RUNTIME_REFUSALS = [
     ("    announce 7 % (player_count - 2)\n", "rules.sr:2:14: error: division by zero"),
     ("    announce item([1, player_count], player_count)\n",
      "rules.sr:2:14: error: item(): position 2 is outside a list of 2"),
+    ("    announce can_pay(3, [player_count, 1], [k for each k in [1]])\n",
+     "rules.sr:2:14: error: can_pay(): 2 holdings and 1 rates"),
+    ("    announce can_pay(3, [1], [player_count - 2])\n",
+     "rules.sr:2:14: error: can_pay(): a rate is a whole number of 1 or more, not 0"),
     ("    announce size(1..(player_count * 600000))\n",
      "rules.sr:2:19: error: this range has 1200000 items, more than 1000000"),
 ]
@@ -233,7 +237,29 @@ def test_computed_lists_records_and_finds_give_their_values(tmp_path):
     let n = player_count
     announce [n, n + 1, n * 3], 7 / n, 7 % n, item([n, 5, 6], n - 1)
     announce {a: n, b: [n]}.b, find([{k: 1, v: "x"}, {k: n, v: "y"}], "k", n).v
-    announce size(n..(n + 3)), first(players).name
+    announce size(n..(n + 3)), first(players).name, can_pay(n + 1, [1, n], [1, 2]), can_pay(n + 4, [1, n], [1, 2])
     end game winners players
 """)
-    assert said(events) == ["2, 3, 6 3 1 5", "2 y", "4 seat 1"]
+    assert said(events) == ["2, 3, 6 3 1 5", "2 y", "4 seat 1 true false"]
+
+
+def test_rules_that_run_out_without_an_end_are_refused_at_their_turns(tmp_path):
+    with pytest.raises(RuntimeRulesError) as error:
+        run(tmp_path, "rounds 2:\n    announce turn\n")
+    assert "rules.sr:1:1: error: the rules finished without `end game`" in str(error.value)
+    assert "end the `at game end:` section with `end game winners ...`" in str(error.value)
+
+
+def test_a_while_loop_runs_until_its_condition_fails_each_round_a_step(tmp_path):
+    def steps_with(rounds: int) -> tuple[list[str], int]:
+        _, st, events = run(tmp_path, f"""counter gems shared from 0
+each turn:
+    while gems < {rounds}:
+        add 1 to gems
+    announce gems
+    end game winners players
+""")
+        return said(events), st.steps
+    (three, steps3), (five, steps5) = steps_with(3), steps_with(5)
+    assert (three, five) == (["3"], ["5"])
+    assert steps5 - steps3 == 2  # a step a round

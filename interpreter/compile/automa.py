@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from snowrules.compile.closures import Fn, fail
 from snowrules.compile.expressions import ExpressionCompiler
-from snowrules.compile.fuse import PYTHON_ERRORS, rules_error
+from snowrules.compile.fuse import PYTHON_ERRORS, fused, rules_error
 from snowrules.compile.scope import RoutineSlots, Scope, Symbols
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Diagnostics, Position
@@ -61,16 +61,14 @@ def played_by_rules(who: Fn, who_node: s.Node, layout: Layout, simultaneous: boo
         diagnostics.error(position, f"a decision cannot be asked of the automa ({name}): no agent plays it", hint)
     message = f"{name} is asked to choose, but no agent plays the automa ({hint})"
     if simultaneous:
-        def everyone(st, env):
-            seats = who(st, env)
+        def everyone(seats: list[int]) -> list[int]:
             if automa in seats:
                 fail(position, message)
             return seats
-        return everyone
+        return fused("{v0}({p0})", [who], [everyone])
 
-    def one(st, env):
-        seat = who(st, env)
+    def one(seat: int) -> int:
         if seat == automa:
             fail(position, message)
         return seat
-    return one
+    return fused("{v0}({p0})", [who], [one])

@@ -228,8 +228,7 @@ def _abs(call: Call):
 @function("ratio", "a / b as a fraction (`/` rounds down): a return or an average, never a count",
           "ratio(1, size(leaders()))", (t.INT, t.INT), t.FRACTION)
 def _ratio(call: Call):
-    a, b = call.args
-    return lambda st, env: a(st, env) / b(st, env)
+    return fused("{p0} / {p1}", call.args)
 
 
 # ---- rankings --------------------------------------------------------------------------------
@@ -260,14 +259,17 @@ def _can_pay_of(call: Call):
         call.error(f"can_pay() has {len(items[1].items)} holdings and {len(items[2].items)} rates",
                    "give one rate per holding, in the same order", argument=2)
 
-    def payable(st, env):
-        held, worth = holdings(st, env), rates(st, env)
+    def checked(held: list[int], worth: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
         if len(held) != len(worth):
             fail(position, f"can_pay(): {len(held)} holdings and {len(worth)} rates")
         if any(rate < 1 for rate in worth):
             fail(position, f"can_pay(): a rate is a whole number of 1 or more, not {min(worth)}")
-        return can_pay(amount(st, env), tuple(held), tuple(worth))
-    return payable
+        return tuple(held), tuple(worth)
+
+    def payable(units: tuple[tuple[int, ...], tuple[int, ...]], due: int) -> bool:
+        return can_pay(due, *units)
+    # the holdings and rates read and checked first, then the amount, as the rules read them
+    return fused("{v1}({v0}({p1}, {p2}), {p0})", [amount, holdings, rates], [checked, payable])
 
 
 @function("item", "the item of a list at a position, 0 for the first (as seat_number counts seats)",
