@@ -205,14 +205,14 @@ class ChangeStatements:
         return fuse.statement([f"{name}({src})"], {**ns, name: ended}, 1)
 
     def _announce(self, node: s.Announce, scope: Scope):
-        parts = [self._text(part, scope) for part in node.parts]
-        rule = self._rule(node)
-
-        def announce(st, env):
-            st.sink(Said(" ".join(p(st, env) for p in parts), rule))
-        # an event line (apply.TELLING): a game nobody listens to does not even make the call
-        name = fuse.fresh("_v")
-        return fuse.statement([apply.telling(Said, f"{name}(st, env)")], {name: announce}, 0)
+        texts = [fuse.expression(self._text(part, scope)) for part in node.parts]
+        said, joined, rule = fuse.fresh("_v"), fuse.fresh("_v"), fuse.fresh("_v")
+        namespace = {said: Said, joined: " ".join, rule: self._rule(node)}
+        for _, ns in texts:
+            namespace.update(ns)
+        # an event line (apply.TELLING): a game nobody listens to does not even work out the text
+        line = f"st.sink({said}({joined}([{', '.join(src for src, _ in texts)}]), {rule}))"
+        return fuse.statement([apply.telling(Said, line)], namespace, 1)
 
     def _text(self, node: s.Node, scope: Scope):
         fn, kind = self.x.compile(node, scope)
@@ -238,4 +238,4 @@ class ChangeStatements:
                 if is_spot(value):
                     return spot_label(value, layout.component_names)
             return str(value)
-        return lambda st, env: one(fn(st, env), kind, st)
+        return fuse.fused("{v0}({p0}, {v1}, st)", [fn], [one, kind])

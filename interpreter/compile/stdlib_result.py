@@ -11,8 +11,10 @@ Each function is one registry entry (library.py), as in stdlib.py, which imports
 """
 from __future__ import annotations
 
+from snowrules.compile.fuse import fused
 from snowrules.compile.library import Call, function
 from snowrules.model import kinds as t
+from snowrules.model.state import State
 
 
 @function("tie_broken", "of these players, those the manifest's declared tie-breakers keep (`result: tie_breaks:`, "
@@ -31,8 +33,8 @@ def _tie_broken(call: Call):
         return players
     compiled = symbols.result_expressions  # filled once the rules are compiled: read as the game runs
 
-    def tie_broken(st, env):
-        left = list(players(st, env))
+    def tie_broken(st: State, tied: list[int]) -> list[int]:
+        left = list(tied)
         for key in keys:
             if len(left) < 2:
                 break
@@ -44,4 +46,4 @@ def _tie_broken(call: Call):
                 values.append(fn(st, local))
             left = key.keeps(left, values)
         return left
-    return tie_broken
+    return fused("{v0}(st, {p0})", [players], [tie_broken])
