@@ -9,7 +9,7 @@ snowrules through its OpenSpiel adapter (column "adapter"), which adds explicit 
 action ids to the cost of the game itself.
 
 Column "simulate" is what a designer runs: the games of `snowrules simulate` with its default
-per-component figures (play/batch.py's tracker listening to the games' events), one process.
+per-component figures (play/batch.py: the games' move tally and their metrics), one process.
 
     python tools/bench.py                       # every ruleset, 2 and 4 players (solo games at 1)
     python tools/bench.py --ruleset snow_time --players 2 4 --seconds 3 --json

@@ -16,6 +16,7 @@ a few dozen games are enough, since the count is the same at every run.
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from collections import Counter
 from pathlib import Path
@@ -48,12 +49,19 @@ class BytecodeCount:
         return count
 
     def run(self, play) -> None:
-        """Count the bytecodes of `play()`."""
+        """Count the bytecodes of `play()`, with the cyclic garbage collector off: a collection
+        runs when allocations since the last one pass a threshold, which depends on what the
+        process did before (a build cache read or written by another process at the same
+        time), and the weak references it clears call back into Python code (weakref.py's
+        `remove`), which would then be counted in one run and not in the next."""
+        gc.collect()
+        gc.disable()
         sys.settrace(self._trace)
         try:
             play()
         finally:
             sys.settrace(None)
+            gc.enable()
 
 
 def main(argv=None) -> int:
