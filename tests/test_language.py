@@ -263,3 +263,37 @@ each turn:
     (three, steps3), (five, steps5) = steps_with(3), steps_with(5)
     assert (three, five) == (["3"], ["5"])
     assert steps5 - steps3 == 2  # a step a round
+
+
+# A list whose expression names a value in place (`:=` in the generated code: a define's
+# argument, a zone index checked once) may stand anywhere a list does. Python refuses `:=`
+# anywhere in a comprehension's iterable, so each place a list is gone through must keep it out
+# of one: each context below must give the same as with the same list written out.
+# (the list's expression, the same list written out)
+NAMED_IN_PLACE = [("f(size(pile[1]) + 1)", "[1, 2, 2]"), ("[p.gems + 1 for each p in players]", "[2, 2]"),
+                  ("g(first(players))", "[1, 3]")]
+ZONES_NAMED_IN_PLACE = [("[pile[p.gems + 1] for each p in players]", "[pile[2], pile[2]]"),
+                        ("[pile[h(p)] for each p in players]", "[pile[2], pile[2]]")]
+LIST_CONTEXTS = ["sum({E})", "size({E})", "empty({E})", "first({E})", "max({E})", "sorted({E})", "unique({E})",
+                 "[x + 1 for each x in {E}]", "[each x in {E} where x > 0]", "3 in {E}",
+                 "size([each x in {E} where x in {E}])", "empty([each x in {E} where x > 5])",
+                 "first([each x in {E} where x > 0])", "sum([x for each x in sorted({E})])"]
+ZONE_LIST_CONTEXTS = ["empty(flatten({E}))", "size(flatten({E}))", "[size(z) for each z in {E}]",
+                      "empty([each z in {E} where not empty(z)])", "sum([size(z) for each z in {E}])"]
+
+
+@pytest.mark.parametrize("context, named, written", [(c, *pair) for c in LIST_CONTEXTS for pair in NAMED_IN_PLACE]
+                         + [(c, *pair) for c in ZONE_LIST_CONTEXTS for pair in ZONES_NAMED_IN_PLACE])
+def test_a_list_naming_a_value_in_place_goes_anywhere_a_list_goes(tmp_path, context, named, written):
+    _, _, events = run(tmp_path, f"""zone pile[1..3] shared public
+counter gems per player from 1
+define f(n) = [n, n + 1, n * 2]
+define h(p) = p.gems + 1
+define g(p) = [p.gems, p.gems + 2]
+each turn:
+    announce {context.replace("{E}", named)}
+    announce {context.replace("{E}", written)}
+    end game winners players
+""")
+    first, second = said(events)
+    assert first == second

@@ -18,7 +18,7 @@ from snowrules.compile import (
 from snowrules.compile.budget import joined as joined_lists
 from snowrules.compile.budget import joined_zones
 from snowrules.compile.closures import const, fail
-from snowrules.compile.fuse import code, exists, fresh, fused, member, read_only, read_only_list, with_parameters
+from snowrules.compile.fuse import code, exists, fused, member, read_only, read_only_list, with_parameters
 from snowrules.compile.library import (
     FIELD,
     LIST_OR_ZONE,
@@ -64,8 +64,9 @@ def _empty(call: Call):
         if known is not None:  # a few known zones: each tested in place, no generator
             return fused("not (" + " or ".join(f"st.zones[{{i{n}}}]" for n in range(len(known))) + ")",
                          ints=known)
-        x = fresh()
-        return fused(f"not any(st.zones[{x}] for {x} in {{p0}})", [zones])
+        # map, not a generator over the zones: Python refuses `:=` anywhere in a comprehension's
+        # iterable, and the zones' expression may name a value (a zone index checked in place)
+        return fused("not any(map(st.zones.__getitem__, {p0}))", [zones])
     found = member(call.args[0])
     if found is not None:  # a filter comparing one field with a value: a membership test
         return fused("not {p0}", [found])
