@@ -19,6 +19,7 @@ clock can interrupt.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import chain
 
 from snowrules.language.diagnostics import Position, RuntimeRulesError
@@ -89,24 +90,14 @@ def joined_zones(zones: list[int], st, position: Position) -> list[int]:
 _SMALL_BITS = 61
 
 
-def quotient(position: Position):
-    """`a / b` for the rules' `/` at `position`: the whole quotient, rounded down; a division by
-    zero refused there."""
+def division(position: Position, divide: Callable[[int, int], int]):
+    """The rules' `/` (`operator.floordiv`: the whole quotient, rounded down) or `%`
+    (`operator.mod`, of the sign of the divisor) at `position`: a division by zero refused there."""
     def divided(a: int, b: int) -> int:
         if b == 0:
             raise RuntimeRulesError.at(position, "division by zero")
-        return a // b
+        return divide(a, b)
     return divided
-
-
-def remainder(position: Position):
-    """`a % b` for the rules' `%` at `position`, of the sign of b (Python's); a division by zero
-    refused there."""
-    def left(a: int, b: int) -> int:
-        if b == 0:
-            raise RuntimeRulesError.at(position, "division by zero")
-        return a % b
-    return left
 
 
 def product(position: Position):

@@ -103,7 +103,9 @@ class ChangeStatements:
                  *fuse.indent(apply.move_lines(c, b, a, bottom, names["rule"], tuple(react),
                                                names["grids"] if grids else None))]
         namespace = {**what_ns, **target_ns, **apply.NAMESPACE, **react, names["fail"]: nothing_to_move,
-                     names["rule"]: rule, names["grids"]: grids}
+                     names["rule"]: rule}
+        if grids:
+            namespace[names["grids"]] = grids
         return fuse.statement(lines, namespace, 2)
 
     def _move_one(self, what, target, bottom: bool, rule: str, position: Position):

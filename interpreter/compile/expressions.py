@@ -6,6 +6,7 @@ function's body is checked against the values it is really given.
 """
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,7 +14,7 @@ from snowrules.compile import (
     found_by_loop,
     stdlib,  # noqa: F401 - registers the standard functions
 )
-from snowrules.compile.budget import bounded_range, product, quotient, remainder
+from snowrules.compile.budget import bounded_range, division, product
 from snowrules.compile.closures import Fn, const, constant_in, fail, local, slot_of
 from snowrules.compile.counter_refs import CounterReferences
 from snowrules.compile.define_calls import DefineCalls
@@ -409,7 +410,7 @@ class ExpressionCompiler(CounterReferences):
             return fused("{v0}.copy()", values=[values]), t.RECORD
         # the field names are the ruleset's texts: bound to generated names, never written
         fields = ", ".join(f"{{v{i}}}: {{p{i}}}" for i in range(len(fns)))
-        return fused(f"{{{{{fields}}}}}", fns, names), t.RECORD
+        return fused("{{" + fields + "}}", fns, names), t.RECORD  # {{ }}: the dict's own braces
 
     def _filter(self, node: s.Filter, scope: Scope):
         source, kind = self.sequence(node.source, scope, "the list to filter")
@@ -523,7 +524,8 @@ class ExpressionCompiler(CounterReferences):
             return fused("{v0}({p0}, {p1})", [a, b], [product(position)]), t.INT
         if op in _OPERATORS:
             return fused("{p0} " + op + " {p1}", [a, b]), _OPERATORS[op]
-        return fused("{v0}({p0}, {p1})", [a, b], [quotient(position) if op == "/" else remainder(position)]), t.INT
+        divided = division(position, operator.floordiv if op == "/" else operator.mod)
+        return fused("{v0}({p0}, {p1})", [a, b], [divided]), t.INT
 
 
 _NUMBERS = {t.INT, t.FRACTION}  # a fraction equals a whole number when it is one: ratio(4, 2) == 2
