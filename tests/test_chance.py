@@ -147,14 +147,20 @@ def test_explicit_chance_plays_the_same_game_as_the_generator(config, seed):
 
 @pytest.mark.parametrize("size, seed", [(0, 1), (1, 1), (2, 5), (10, 7), (52, 123456789)])
 def test_the_written_out_shuffle_makes_the_swaps_below_draws(size, seed):
-    """rng.shuffle writes `below` out in its loop: the same swaps, the same final state."""
-    from snowrules.model.rng import shuffle
+    """rng.shuffle_lines (a generated shuffle) writes `below` out in its loop: the same swaps,
+    the same final state."""
+    from snowrules.model.rng import shuffle_lines
+    source = "\n".join(["def shuffle(state, items):",
+                        *("    " + line for line in shuffle_lines("state", "items", "place", "j", "z")),
+                        "    return state"])
+    scope: dict = {}
+    exec(compile(source, "<test>", "exec"), scope)  # noqa: S102 - the template under test
     expected, state = list(range(size)), seed_state(seed)
     for place in range(size - 1, 0, -1):
         state, j = below(state, place + 1)
         expected[place], expected[j] = expected[j], expected[place]
     items = list(range(size))
-    assert shuffle(seed_state(seed), items) == state
+    assert scope["shuffle"](seed_state(seed), items) == state
     assert items == expected
 
 

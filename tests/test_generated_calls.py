@@ -4,7 +4,8 @@ Expressions, the statements that change the game and the library's functions are
 code: their own work, when more than an expression, is a helper called with values, so that
 the expressions around them fuse. What remains called with the environment is the statements
 that run other routines or wait (reactions, free actions, payments, offers, a counter's
-triggers) and the chance statements. A new closure called that way (an expression or a
+triggers) and the chance statements whose draws are weighted or imposed by a scenario (the
+generic chance loop, `ChanceStep.sampled`). A new closure called that way (an expression or a
 statement compiled to a Python function of (st, env)) fails here, named with its rule."""
 from __future__ import annotations
 
@@ -40,3 +41,5 @@ def test_generated_code_calls_only_routines_with_the_environment(name, hears):
     called = _called_with_env(name, hears)
     others = {found: what for found, what in called.items() if not what.startswith(tuple(f"{m}." for m in ROUTINES))}
     assert not others, f"{name}: called with (st, env): {others}"
+    chance = {found: what for found, what in called.items() if what.startswith("snowrules.compile.chance.")}
+    assert set(chance.values()) <= {"snowrules.compile.chance.ChanceStep.sampled"}, chance

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from snowrules.compile import fuse
-from snowrules.compile.apply import draw, refuse_a_grid_draw, telling
+from snowrules.compile.apply import NAMESPACE, REFUSE, draw, draw_lines, refuse_a_grid_draw, telling
 from snowrules.compile.budget import charge, charge_lines, over_budget, too_many
 from snowrules.compile.closures import constant_in
 from snowrules.compile.scope import Scope
@@ -27,7 +27,7 @@ from snowrules.language.diagnostics import Position, RuntimeRulesError
 from snowrules.language.limits import MAX_LIST
 from snowrules.model import kinds as t
 from snowrules.model.events import Rolled, Shuffled
-from snowrules.model.rng import below, below_lines, shuffle
+from snowrules.model.rng import below, below_lines, shuffle_lines
 from snowrules.model.state import State
 from snowrules.model.values import Decision
 
@@ -196,12 +196,6 @@ class ShuffleStep(ChanceStep):
     def outcomes(self, st: State, env: list, progress: dict) -> list:
         return st.zones[progress["zone"]][:progress["place"] + 1]
 
-    def sampled(self, st: State, env: list) -> None:
-        """Fast path: the same swaps as `apply`, the same draws from the generator."""
-        z = self.zone(st, env)
-        st.rng = shuffle(st.rng, st.zones[z])
-        self._told(st, z)
-
     def apply(self, st: State, env: list, progress: dict, outcome: Any) -> dict | None:
         items = st.zones[progress["zone"]]
         place = progress["place"]
@@ -280,17 +274,6 @@ class DrawStep(ChanceStep):
                               progress)
         return True
 
-    def sampled(self, st: State, env: list) -> None:
-        """Fast path: the same draws as `apply`, from the generator."""
-        progress = self.begin(st, env)
-        if progress is None:
-            return
-        a, b = progress["from"], progress["to"]
-        source, bottom, rule = st.zones[a], self.bottom, self.rule
-        for _ in range(progress["left"]):
-            st.rng, index = below(st.rng, len(source))
-            draw(st, a, index, b, bottom, rule)
-
 
 class PickStep(ChanceStep):
     """`choose name at random from LIST`: one draw among the list's elements."""
@@ -358,6 +341,65 @@ def roll_statement(step: RollStep):
     return fuse.statement(lines, namespace, 3)
 
 
+def shuffle_statement(step: ShuffleStep):
+    """`shuffle ZONE` as generated lines: Fisher-Yates from the top as `shuffle_lines` gives it
+    (model/rng.py: the one description of a shuffle, from which `shuffle` is made), the generator
+    state in a local for the shuffle, then the event. The same swaps and draws as the chance
+    step's (`ShuffleStep.apply`, one place at a time, in an explicit state)."""
+    zone_src, zone_ns = fuse.expression(step.zone)
+    z, items, state, place, j, scratch = (fuse.fresh(p) for p in ("_a", "_i", "_r", "_x", "_j", "_z"))
+    shuffled, rule = fuse.fresh("_v"), fuse.fresh("_v")
+    lines = [f"{z} = {zone_src}",
+             f"{items} = st.zones[{z}]",
+             f"{state} = st.rng",
+             *shuffle_lines(state, items, place, j, scratch),
+             f"st.rng = {state}",
+             telling(Shuffled, f"st.sink({shuffled}({z}, {rule}))")]
+    return fuse.statement(lines, {**zone_ns, shuffled: Shuffled, rule: step.rule}, 2)
+
+
+def draw_statement(step: DrawStep):
+    """`move N at random from A to B` as generated lines: each draw one step of the generator
+    (`below_lines`, model/rng.py) over the components left, then the move as `draw_lines` gives
+    it (compile/apply.py: the one description of a draw's move, from which `draw`, the chance
+    step's, is made), the generator state in a local for the statement. The zones and the count
+    are worked out first, in that order, as the chance step's `begin` does."""
+    source_src, source_ns = fuse.expression(step.source)
+    target_src, target_ns = fuse.expression(step.target)
+    count_src, count_ns = fuse.expression(step.count)
+    a, b, pile, n, state, index, scratch, c = (fuse.fresh(p) for p in ("_a", "_b", "_s", "_n", "_r", "_x", "_z", "_c"))
+    rule = fuse.fresh("_v")
+    lines = [f"{a} = {source_src}",
+             f"{b} = {target_src}",
+             f"{pile} = st.zones[{a}]",
+             f"{n} = min({count_src}, len({pile}))",
+             f"if {n} > 0 and {a} != {b}:",
+             f"    if st.grids: {REFUSE}(st, {a}, {b}, {rule})",
+             f"    {state} = st.rng",
+             f"    for {fuse.fresh()} in range({n}):",
+             *fuse.indent(fuse.indent(below_lines(state, f"len({pile})", index, scratch))),
+             *fuse.indent(fuse.indent(draw_lines(a, pile, index, b, c, step.bottom, rule))),
+             f"    st.rng = {state}"]
+    return fuse.statement(lines, {**source_ns, **target_ns, **count_ns, **NAMESPACE, rule: step.rule}, 3)
+
+
+def pick_statement(step: PickStep):
+    """`choose name at random from LIST` without weights as generated lines: one step of the
+    generator (`below_lines`) over the list's items, as the chance step's loop draws it (`begin`,
+    `sample`, `apply`); with weights, that loop runs."""
+    source_src, source_ns = fuse.expression(step.source)
+    items, state, index, scratch = (fuse.fresh(p) for p in ("_i", "_r", "_x", "_z"))
+    slot = f"env[{int(step.slot)}]"
+    lines = [f"{items} = list({source_src})",
+             f"if not {items}: {slot} = None",
+             "else:",
+             f"    {state} = st.rng",
+             *fuse.indent(below_lines(state, f"len({items})", index, scratch)),
+             f"    st.rng = {state}",
+             f"    {slot} = {items}[{index}]"]
+    return fuse.statement(lines, source_ns, 2)
+
+
 CHANCE = (s.Roll, s.Shuffle, s.MoveRandom, s.RandomPick)
 
 
@@ -386,10 +428,15 @@ class ChanceStatements:
             return roll_statement(step)
         return step.sampled
 
-    def _shuffle(self, node: s.Node, scope: Scope):
-        return self.chance_step(node, scope).sampled
+    def _shuffle(self, node: s.Shuffle, scope: Scope):
+        return shuffle_statement(self.chance_step(node, scope))
 
-    _moverandom = _randompick = _shuffle
+    def _moverandom(self, node: s.MoveRandom, scope: Scope):
+        return draw_statement(self.chance_step(node, scope))
+
+    def _randompick(self, node: s.RandomPick, scope: Scope):
+        step = self.chance_step(node, scope)
+        return step.sampled if step.weight is not None else pick_statement(step)
 
     def chance_step(self, node: s.Node, scope: Scope) -> ChanceStep:
         if isinstance(node, s.Roll):

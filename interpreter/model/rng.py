@@ -17,8 +17,8 @@ def seed_state(seed: int) -> int:
 
 def below_lines(state: str, n: str, out: str, z: str) -> list[str]:
     """One step of the generator drawing below a bound, as lines of Python: the one description
-    of SplitMix64's step, from which `below`, `shuffle` and `next_u64` are made (below) and which
-    generated code that draws in a loop (a roll's dice, compile/chance.py) writes in place.
+    of SplitMix64's step, from which `below` and `next_u64` are made (below) and which generated
+    code that draws in a loop (a roll's dice, a shuffle, a draw: compile/chance.py) writes in place.
     `state` names a local holding the generator state (advanced in place), `n` an expression of
     the bound, `out` the local that receives the draw in 0..n-1 (multiply-shift: the bias is
     under n / 2**64), `z` a scratch local. All four are names of snowrules' own making."""
@@ -28,32 +28,29 @@ def below_lines(state: str, n: str, out: str, z: str) -> list[str]:
             f"{out} = (({z} ^ ({z} >> 31)) * {n}) >> 64"]
 
 
-def _made_from_the_step() -> dict:
-    """`below` and `shuffle` as functions whose bodies are `below_lines` (the step written out
-    in place: these run for every die, shuffle place and draw, where a call per step would cost
-    a third of a shuffle)."""
-    step = below_lines("state", "n", "drawn", "z")
-    place = below_lines("state", "(place + 1)", "j", "z")
-    source = "\n".join([
-        "def below(state, n):",
-        *("    " + line for line in step),
-        "    return state, drawn",
-        "def shuffle(state, items):",
-        "    for place in range(len(items) - 1, 0, -1):",
-        *("        " + line for line in place),
-        "        items[place], items[j] = items[j], items[place]",
-        "    return state"])
+def shuffle_lines(state: str, items: str, place: str, j: str, z: str) -> list[str]:
+    """Fisher-Yates from the top as lines of Python: each place from the last down to the second
+    swaps with one drawn below it or at it (`below_lines`). `items` names a local holding the list
+    (shuffled in place), `state` the generator state as in `below_lines`, `place`, `j` and `z`
+    scratch locals. The one description of a shuffle: a generated `shuffle` statement
+    (compile/chance.py) writes it in place; an explicit chance node takes one place at a time."""
+    return [f"for {place} in range(len({items}) - 1, 0, -1):",
+            *("    " + line for line in below_lines(state, f"({place} + 1)", j, z)),
+            f"    {items}[{place}], {items}[{j}] = {items}[{j}], {items}[{place}]"]
+
+
+def _made_from_the_step():
+    """`below` as a function whose body is `below_lines` (the step written out in place: it runs
+    for every draw a function makes, where a call per step would cost a third of a draw)."""
+    source = "\n".join(["def below(state, n):", *("    " + line for line in below_lines("state", "n", "drawn", "z")),
+                        "    return state, drawn"])
     made: dict = {}
     exec(compile(source, "<snowrules rng>", "exec"), made)  # noqa: S102 - the template above only
-    return made
+    return made["below"]
 
 
-_made = _made_from_the_step()
-below = _made["below"]
+below = _made_from_the_step()
 below.__doc__ = "(new state, a uniform integer in 0..n-1): one step of `below_lines`."
-shuffle = _made["shuffle"]
-shuffle.__doc__ = """Shuffle `items` in place (Fisher-Yates from the top: place k swaps with a draw below k + 1,
-`below_lines` written in the loop); the new state."""
 
 
 def next_u64(state: int) -> tuple[int, int]:
