@@ -36,6 +36,7 @@ class ChanceStep:
     """The shared loop: draw after draw, sampled at once or waiting as chance decisions."""
 
     kind = "value"   # how the outcomes are told to players (see Game.label)
+    uniform = False  # True: every outcome is always as likely (`weights` is never asked)
 
     def __init__(self, position: Position, what: str):
         self.rule = str(position)
@@ -75,7 +76,7 @@ class ChanceStep:
         progress = self.begin(st, env)
         while progress is not None:
             outcomes = self.outcomes(st, env, progress)
-            chosen = self.sample(st, outcomes, self.weights(st, env, progress))
+            chosen = self.sample(st, outcomes, None if self.uniform else self.weights(st, env, progress))
             progress = self.apply(st, env, progress, chosen)
 
     def advance(self, st: State, env: list) -> bool:
@@ -92,12 +93,12 @@ class ChanceStep:
             progress = self.begin(st, env)
         while progress is not None:
             outcomes = self.outcomes(st, env, progress)
-            weights = self.weights(st, env, progress)
+            weights = None if self.uniform else self.weights(st, env, progress)
             if not st.explicit:
                 progress = self.apply(st, env, progress, self.sample(st, outcomes, weights))
                 continue
-            st.pending = Decision([], [outcomes], False, self.rule, self.what, self.kind, chance=True,
-                                  progress=progress, weights=weights)
+            st.pending = Decision([], [outcomes], False, self.rule, self.what, self.kind, True, None, False, False,
+                                  progress, weights)
             return True
         return False
 
@@ -181,6 +182,7 @@ class ShuffleStep(ChanceStep):
     next position among those not yet placed."""
 
     kind = "component"
+    uniform = True
 
     def __init__(self, zone, layout, position: Position):
         super().__init__(position, "shuffle")
@@ -216,6 +218,7 @@ class DrawStep(ChanceStep):
     """`move N at random from ZONE to ZONE`: N draws, each any item left in the source."""
 
     kind = "component"
+    uniform = True
 
     def __init__(self, count, source, target, bottom: bool, layout, position: Position):
         super().__init__(position, "draw")
@@ -227,52 +230,30 @@ class DrawStep(ChanceStep):
             None if constant is None else constant[0] for constant in map(constant_in, (source, target, count)))
 
     def begin(self, st: State, env: list) -> dict | None:
-        a, b = self.source(st, env), self.target(st, env)
-        n = min(self.count(st, env), len(st.zones[a]))
-        return {"from": a, "to": b, "left": n} if n > 0 and a != b else None
+        """The zones and the count (read without a call when known while compiling), in that
+        order, as `draw_statement` reads them; a grid zone is refused before a chance node is
+        offered that could not be taken."""
+        a, b, n = self.known_source, self.known_target, self.known_count
+        if a is None:
+            a = self.source(st, env)
+        if b is None:
+            b = self.target(st, env)
+        n = min(self.count(st, env) if n is None else n, len(st.zones[a]))
+        if n <= 0 or a == b:
+            return None
+        if st.grids:
+            refuse_a_grid_draw(st, a, b, self.rule)
+        return {"from": a, "to": b, "left": n}
 
     def outcomes(self, st: State, env: list, progress: dict) -> list:
         return st.zones[progress["from"]][:]
 
     def apply(self, st: State, env: list, progress: dict, outcome: Any) -> dict | None:
         a = progress["from"]
-        draw(st, a, st.zones[a].index(outcome), progress["to"], self.bottom, self.rule)
+        source = st.zones[a]
+        draw(st, a, source.index(outcome), progress["to"], self.bottom, self.rule)
         progress["left"] -= 1
-        return progress if progress["left"] > 0 and st.zones[a] else None
-
-    def advance(self, st: State, env: list) -> bool:
-        """ChanceStep.advance for a draw, the common chance node (a deal: one per component
-        dealt): the same draws, progress and decisions, with `apply`, `outcomes` and `weights`
-        (always None: any item left is as likely) written in."""
-        if not st.explicit:
-            return super().advance(st, env)
-        pending = st.pending
-        if pending is not None:  # the outcome of a waiting draw is in st.answer
-            outcome = st.answer
-            st.answer = st.pending = None
-            progress = pending.progress
-            a = progress["from"]
-            source = st.zones[a]
-            draw(st, a, source.index(outcome), progress["to"], self.bottom, self.rule)
-            progress["left"] -= 1
-            if progress["left"] <= 0 or not source:
-                return False
-        else:  # as `begin`
-            a, b, n = self.known_source, self.known_target, self.known_count
-            if a is None:
-                a = self.source(st, env)
-            if b is None:
-                b = self.target(st, env)
-            source = st.zones[a]
-            n = min(self.count(st, env) if n is None else n, len(source))
-            if n <= 0 or a == b:
-                return False
-            if st.grids:
-                refuse_a_grid_draw(st, a, b, self.rule)
-            progress = {"from": a, "to": b, "left": n}
-        st.pending = Decision([], [source[:]], False, self.rule, self.what, self.kind, True, None, False, False,
-                              progress)
-        return True
+        return progress if progress["left"] > 0 and source else None
 
 
 class PickStep(ChanceStep):

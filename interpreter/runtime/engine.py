@@ -238,20 +238,17 @@ class Game:
         """What the rules wait for (None once the game is over)."""
         return st.pending
 
-    def go_on(self, st: State) -> None:
-        """Run on from where the state stopped: at the end of a turn (`State.paused`), or at a
-        decision or a draw whose answer a caller has checked and put in `st.answer` itself (the
-        OpenSpiel adapter, which checks its own ids)."""
-        self._run(st)
-
     def answer(self, st: State, choices: list[int]) -> None:
         """Answer the pending decision with one option index per deciding seat, then continue."""
         st.answer = self.take(st, choices)
-        self._run(st)
+        self.go_on(st)
 
-    def _run(self, st: State) -> None:
-        """Run a stopped state on to its next stop, as generated code from its frames
-        (compile/playthrough.py, `stoppable`)."""
+    def go_on(self, st: State) -> None:
+        """Run on from where the state stopped, as generated code from its frames
+        (compile/playthrough.py, `stoppable`): at the end of a turn (`State.paused`), or at a
+        decision or a draw whose answer is in `st.answer` (put there by `answer`, or by a caller
+        that checked it itself: the OpenSpiel adapter, which checks its own ids, comes here at
+        every node)."""
         st.paused = False
         quiet = self._quiet_stopping
         # the commonest: nobody listens (an explicit game at each node)
@@ -282,7 +279,7 @@ class Game:
         from outside the rules: a scenario imposing a situation, or an agent re-dealing the zones a
         player cannot see (play/determinize.py): the options must come from the new contents."""
         st.pending = st.answer = None
-        self._run(st)
+        self.go_on(st)
 
     def take(self, st: State, choices: list[int]):
         """Check the answers to the pending decision and log them; the chosen value(s)."""
