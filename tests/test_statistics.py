@@ -105,6 +105,7 @@ def _tracker_layout() -> Layout:
 
 @pytest.mark.parametrize("source, dest, what, played, held", [
     ("a.hand", "table", ["a k"], [("k", 0, 1)], []),           # from a hand to a public zone
+    ("a.hand", "table", ["q", "b k", "a k"], [("k", 0, 2), ("q", 0, 1)], []),  # two copies of k: one entry
     ("b.hand", "b.shown", ["q", "b k"], [("k", 1, 1), ("q", 1, 1)], []),  # to the player's own public zone
     ("a.hand", "a.bid", ["q"], [("q", 0, 1)], []),             # face down in front of the same seat
     ("a.hand", "b.bid", ["q"], [], []),                        # face down in front of another seat

@@ -7,9 +7,9 @@ not depend on how many workers there are or how the games were split between the
 """
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
-from itertools import compress
+from itertools import compress, repeat
+from operator import add, rshift
 
 from snowrules.model.layout import Layout
 from snowrules.model.move_tally import MoveTally
@@ -76,7 +76,20 @@ class PlayTracker:
                  for a in range(len(zones))]
         self.tally = MoveTally(slots, self._players + 1, len(layout.component_names))
         self._everyone = range(len(layout.component_names))
-        self._shared: dict = {}
+        # A play as one number, (the name's place in the names' order, the player) above the
+        # times it was played (copies of a name share its place), so that a game's plays are
+        # sorted as numbers; each entry (name, player, times) and each held list is made once
+        # and shared by every game that has it: a record costs about a pointer per entry (a
+        # tenth of the memory, and pickling a batch keeps the sharing).
+        ordered = sorted(set(self._names))
+        place = {name: i for i, name in enumerate(ordered)}
+        self._rank = [place[name] for name in self._names]
+        players = self._players
+        self._keys = [[(place[name] * players + player) << _TIMES for name in self._names] for player in range(players)]
+        self._copies = len(ordered) < len(self._names)
+        self._entries = _Made(lambda key: (ordered[(key >> _TIMES) // players], (key >> _TIMES) % players,
+                                           key & _TIMES_MASK))
+        self._held = _Made(lambda ranks: tuple(ordered[r] for r in ranks))
 
     def _player(self, source: int, dest: int) -> int | None:
         """Who plays a component moved from zone `source` to zone `dest`, or None (no play)."""
@@ -88,25 +101,44 @@ class PlayTracker:
         return None
 
     def take(self) -> tuple[tuple[tuple[str, int, int], ...], tuple[str, ...]]:
-        """This game's plays and held names; the tracker is then ready for the next game.
-
-        The same (name, player, times) entries and held lists recur from game to game: each is
-        kept once and shared, so a record costs about a pointer per entry (a tenth of the memory,
-        and pickling a batch keeps the sharing)."""
-        names = self._names
+        """This game's plays (name, player, times), sorted, and the names held; the tracker is
+        then ready for the next game."""
         counts = self.tally.take()
-        by_name: Counter = Counter()
         everyone = self._everyone
-        for player in range(self._players):
-            row = counts[player]
-            for c in compress(everyone, row):  # the components it played (most rows are all 0)
-                by_name[names[c], player] += row[c]
-        shared = self._shared
-        plays = tuple(shared.setdefault(entry, entry)
-                      for entry in sorted((name, player, times) for (name, player), times in by_name.items()))
-        held = tuple(sorted({names[c] for c in compress(everyone, counts[self._players])}))
-        held = shared.setdefault(held, held)
+        found: list[int] = []
+        for row, keys in zip(counts, self._keys):
+            played = list(compress(everyone, row))  # the components it played (most rows are all 0)
+            if played:
+                found += map(add, map(keys.__getitem__, played), map(row.__getitem__, played))
+        found.sort()
+        if self._copies and len(set(map(rshift, found, repeat(_TIMES)))) < len(found):
+            # copies of one name played by one player: one entry, their plays summed
+            merged: list[int] = []
+            for key in found:
+                if merged and merged[-1] >> _TIMES == key >> _TIMES:
+                    key += merged.pop() & _TIMES_MASK
+                merged.append(key)
+            found = merged
+        plays = tuple(map(self._entries.__getitem__, found))
+        rank = self._rank
+        held = self._held[tuple(sorted(set(map(rank.__getitem__, compress(everyone, counts[self._players])))))]
         return plays, held
+
+
+_TIMES = 40  # the bits of a play's number that count its times (MoveTally counts stay far below 2**40)
+_TIMES_MASK = (1 << _TIMES) - 1
+
+
+class _Made(dict):
+    """A dict that makes a missing value from its key (`make`) and keeps it."""
+
+    def __init__(self, make):
+        super().__init__()
+        self._make = make
+
+    def __missing__(self, key):
+        value = self[key] = self._make(key)
+        return value
 
 
 _GAMES: dict[GameSpec, Game] = {}
