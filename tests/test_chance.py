@@ -80,6 +80,57 @@ each turn:
     assert [zone(game, st, f"{s}.hand") for s in seats] == [[7, 6], [5, 4]]  # the top item each time
 
 
+def test_a_random_move_to_the_bottom_puts_each_item_under_the_last(tmp_path):
+    game, st = explicit_game(tmp_path, """zone pile shared public
+zone under shared public
+setup:
+    move all from box to pile
+each turn:
+    move 3 at random from pile to under at bottom
+    end game winners players
+""")
+    while Game.is_chance(st):
+        game.answer(st, [0])  # the bottom item left: 0, then 1, then 2
+    assert zone(game, st, "under") == [2, 1, 0]  # each under the one drawn before it
+
+
+# The chance statements as a game without explicit chance writes them (compile/chance.py: lines
+# in place) against the chance loop an explicit game runs, its draws answered as the generator
+# draws them: the same zones and variables, whatever the seed.
+_CHANCE_RULES = """zone pile shared public
+zone hand per player public
+zone under shared public
+variable n = 0
+variable q = none
+setup:
+    move all from box to pile
+    shuffle pile
+each turn:
+    for each p in players:
+        move 2 at random from pile to p.hand
+    move 3 at random from pile to under at bottom
+    move 20 at random from pile to under
+    shuffle under
+    choose m at random from [10, 20, 30]
+    n = m
+    choose x at random from [each y in players where y == none]
+    q = x
+    end game winners players
+"""
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, 123456789])
+def test_the_chance_statements_written_in_place_draw_as_the_chance_loop(tmp_path, seed):
+    rules = ruleset(tmp_path, _CHANCE_RULES)
+    written, looped = Game(compile_ruleset(rules, 2)), Game(compile_ruleset(rules, 2, explicit_chance=True))
+    in_place, answered = _play_sampled(written, seed), _play_explicit_like_the_generator(looped, seed)
+    assert in_place.zones == answered.zones and in_place.vars == answered.vars
+    # 8 tokens: 2 in each hand, the other 4 under (the last draw asked for 20, took the 1 left)
+    hands = [zone(written, in_place, f"{s}.hand") for s in written.layout.seat_names]
+    assert [len(h) for h in hands] == [2, 2] and len(zone(written, in_place, "under")) == 4
+    assert in_place.vars[0] in (10, 20, 30) and in_place.vars[1] is None
+
+
 def test_a_random_pick_offers_the_list_and_binds_the_outcome(tmp_path):
     game, st = explicit_game(tmp_path, """each turn:
     choose n at random from [10, 20, 30]
