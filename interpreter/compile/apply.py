@@ -176,16 +176,23 @@ def telling(kind: type[Event], call: str) -> str:
 # line of its own kind, TALLY, kept only in the builds for a state that tallies.
 TALLYING = "if st.tally is not None"
 TALLY = "MoveTally"
-TALLY_MOVES = "_tally_moves"
+TALLY_EACH = "_tally_each"
+
+
+def _counted(row: str, component: str) -> str:
+    """One move of `component` counted in `row` (the counts of the pair's slot)."""
+    return f"{row}[{component}] += 1"
 
 
 def tallying(components: str, a: str, b: str, many: bool = False) -> str:
     """The tally line of a move from zone `a` to `b` (locals or numbers) of one component, or of
-    the list `components` (`many`: `tally_moves`, made from the one component's line)."""
+    the list `components` (`many`): the pair's slot looked up once, and each component counted
+    in it (`tally_each`) only when the pair is counted (most pairs are not: a deck gathered back
+    costs one look-up, not one per card)."""
+    counted = f"{TALLYING} and (_ts := st.tally.slots[{a}][{b}]) is not None: "
     if many:
-        return f"{TALLYING}: {TALLY_MOVES}(st, {components}, {a}, {b}){_TELLS}{TALLY}"
-    return (f"{TALLYING} and (_ts := st.tally.slots[{a}][{b}]) is not None: "
-            f"st.tally.counts[_ts][{components}] += 1{_TELLS}{TALLY}")
+        return f"{counted}{TALLY_EACH}(st.tally.counts[_ts], {components}){_TELLS}{TALLY}"
+    return f"{counted}{_counted('st.tally.counts[_ts]', components)}{_TELLS}{TALLY}"
 
 
 def unheard(lines: list[str], heard: frozenset[str] = frozenset()) -> list[str]:
@@ -209,12 +216,14 @@ def _generated(name: str, params: str, lines: list[str]):
     return namespace[name]
 
 
-tally_moves = _generated("tally_moves", "st, components, a, b", [
-    "for c in components:", "    " + tallying("c", "a", "b")])
+tally_each = _generated("tally_each", "row, components", ["for c in components:", "    " + _counted("row", "c")])
+tally_each.__doc__ = "Count a move of each of `components` in `row` (the counts of a counted pair's slot)."
+NAMESPACE[TALLY_EACH] = tally_each
+
+tally_moves = _generated("tally_moves", "st, components, a, b", [tallying("components", "a", "b", many=True)])
 tally_moves.__doc__ = ("Count a move of `components` from zone `a` to `b` in the state's move tally: `tallying`'s "
-                       "line for each (the moves made by a function rather than generated lines: a draw, a "
-                       "grid placement).")
-NAMESPACE[TALLY_MOVES] = tally_moves
+                       "line for a list (the moves made by a function rather than generated lines: a grid "
+                       "placement, a move of the top components).")
 
 move_one = _generated("move_one", "st, c, b, bottom, rule", [
     "if bottom:", *("    " + line for line in move_lines("c", "b", "a", True, "rule")),

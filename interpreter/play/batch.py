@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import compress, repeat
-from operator import add, rshift
+from operator import add, eq, rshift
 
 from snowrules.model.layout import Layout
 from snowrules.model.move_tally import MoveTally
@@ -111,14 +111,10 @@ class PlayTracker:
             if played:
                 found += map(add, map(keys.__getitem__, played), map(row.__getitem__, played))
         found.sort()
-        if self._copies and len(set(map(rshift, found, repeat(_TIMES)))) < len(found):
-            # copies of one name played by one player: one entry, their plays summed
-            merged: list[int] = []
-            for key in found:
-                if merged and merged[-1] >> _TIMES == key >> _TIMES:
-                    key += merged.pop() & _TIMES_MASK
-                merged.append(key)
-            found = merged
+        if self._copies:  # copies of one name played by one player: one entry, their plays summed
+            names = list(map(rshift, found, repeat(_TIMES)))
+            for i in reversed(list(compress(range(1, len(names)), map(eq, names, names[1:])))):
+                found[i - 1] += found.pop(i) & _TIMES_MASK
         plays = tuple(map(self._entries.__getitem__, found))
         rank = self._rank
         held = self._held[tuple(sorted(set(map(rank.__getitem__, compress(everyone, counts[self._players])))))]
