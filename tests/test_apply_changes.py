@@ -39,6 +39,16 @@ def check_where(st: Stand) -> None:
             assert st.where[c] == zone, (c, zone)
 
 
+def _draw(st, a: int, index: int, b: int, bottom: bool, rule: str) -> int:
+    """apply.draw_lines as a draw statement writes them (compile/chance.py), made into a function
+    here; the component drawn."""
+    lines = apply.draw_lines("a", "st.zones[a]", "index", "b", "c", bottom, "rule")
+    source = "\n".join(["def draw(st, a, index, b, rule):", *("    " + line for line in lines), "    return c"])
+    scope = dict(apply.NAMESPACE)
+    exec(compile(source, "<test>", "exec"), scope)  # noqa: S102 - the template under test
+    return scope["draw"](st, a, index, b, rule)
+
+
 # (what, zones after, the event): moves of the stand-in's components, by the function's words
 MOVES = [
     ("move_one c=2 to zone 2 top", lambda st: apply.move_one(st, 2, 2, False, "r"),
@@ -65,9 +75,9 @@ MOVES = [
      lambda st: apply.move_top(st, 0, 0, 2, False, "r"), [[0, 1, 2], [3, 4], [5]], Moved([2, 2], 0, 0, "r")),
     ("move_top 2 of zone 0 to its own bottom: 2 goes under, then 1 under it",
      lambda st: apply.move_top(st, 0, 0, 2, True, "r"), [[1, 2, 0], [3, 4], [5]], Moved([2, 1], 0, 0, "r")),
-    ("draw index 1 of zone 0 to zone 2 top", lambda st: apply.draw(st, 0, 1, 2, False, "r"),
+    ("draw index 1 of zone 0 to zone 2 top", lambda st: _draw(st, 0, 1, 2, False, "r"),
      [[0, 2], [3, 4], [5, 1]], Moved([1], 0, 2, "r", True)),
-    ("draw index 0 of zone 1 to zone 2 bottom", lambda st: apply.draw(st, 1, 0, 2, True, "r"),
+    ("draw index 0 of zone 1 to zone 2 bottom", lambda st: _draw(st, 1, 0, 2, True, "r"),
      [[0, 1, 2], [4], [3, 5]], Moved([3], 1, 2, "r", True)),
 ]
 
@@ -100,8 +110,8 @@ def test_move_all_into_an_empty_zone_and_without_a_sink():
     check_where(st)
 
 
-def test_a_drawn_component_is_returned():
-    assert apply.draw(Stand(), 0, 2, 1, False, "r") == 2
+def test_a_drawn_component_is_the_one_at_its_index():
+    assert _draw(Stand(), 0, 2, 1, False, "r") == 2
 
 
 def test_place_puts_a_component_on_top_without_an_event():

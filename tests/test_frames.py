@@ -6,6 +6,7 @@ tests/test_stopping.py, tests/test_differential.py)."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from snowrules.compile.chance import DrawStep
@@ -132,16 +133,19 @@ def test_a_frame_at_no_statement_is_refused_not_run(pc):
     assert "rules.sr:" in str(raised.value) and f"at statement {pc}" in str(raised.value)
 
 
-def test_a_draw_knows_its_constant_zones_and_count_and_calls_the_others():
-    program = _explicit("oh_hell", 4)
-    draws = [step for block in program.blocks for step in block.steps if isinstance(step, DrawStep)]
-    assert draws
-    for step in draws:
-        for known, closure in ((step.known_source, step.source), (step.known_target, step.target),
-                               (step.known_count, step.count)):
-            constant = getattr(closure, "constant", None)
-            assert known == (None if constant is None else constant[0])
-    assert any(step.known_target is None for step in draws)  # a seat's hand: read each time
+def test_a_draw_that_may_wait_is_written_in_place():
+    """An explicit game's draws are lines of its module (chance.explicit_draw_lines): no routine of
+    a draw is bound, the deck's zone is a number in the text, and each draw waits as a chance
+    node whose progress says where it draws from and how many are left."""
+    game = Game(_explicit("oh_hell", 4))
+    module = game.played_through(frozenset(), "stoppable").module
+    assert not [name for name, value in module.scope.items() if isinstance(getattr(value, "__self__", None), DrawStep)]
+    deck = next(i for i, z in enumerate(game.layout.zones) if z.label(game.layout.seat_names) == "deck")
+    assert re.search(rf"^\s+_a\d+ = {deck}$", module.text, re.MULTILINE)
+    st = game.start(0, explicit=True)
+    while not Game.is_chance(st) or st.pending.variable != "draw":
+        game.answer(st, [0] * max(len(st.pending.seats), 1))
+    assert st.pending.progress["from"] == deck and st.pending.progress["left"] == 1
 
 
 def test_a_decisions_seat_read_in_place_is_the_seat_its_closure_gives():

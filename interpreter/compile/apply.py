@@ -140,10 +140,9 @@ def draw_lines(a: str, pile: str, index: str, b: str, c: str, bottom: bool, rule
     """The component at position `index` of zone `a` (whose list `pile` reads), drawn at random,
     to zone `b` (its top, or its bottom), as generated lines: `a`, `pile`, `index`, `b` locals or
     expressions of snowrules' own, `c` a fresh local that holds the component, `rule` the name
-    bound to the rule's text. The one description of a
-    draw's move: a draw statement writes it in its loop (compile/chance.py `draw_statement`) and
-    `draw`, made from it, takes a chance node's outcome. Whoever writes the lines has checked
-    that neither zone is a grid (`refuse_a_grid_draw`)."""
+    bound to the rule's text. The one description of a draw's move, written by a draw statement
+    in its loop and where it takes a chance node's outcome (compile/chance.py). Whoever writes
+    the lines has checked that neither zone is a grid (`refuse_a_grid_draw`)."""
     put = f"st.zones[{b}].insert(0, {c})" if bottom else f"st.zones[{b}].append({c})"
     return [f"{c} = {pile}.pop({index})",
             put,
@@ -250,9 +249,9 @@ move_all.__doc__ = ("Everything in zone `a` to zone `b`, in order: an empty `b` 
 
 def refuse_a_grid_draw(st, a: int, b: int, rule: str) -> None:
     """A draw at random from zone `a` to `b` is an error at its rule if either is a grid zone (a
-    component goes onto a grid only at a spot, and leaves it only as chosen). Checked by `draw`,
-    and by an explicit draw before it offers its chance node, so that no node is offered that
-    cannot be taken."""
+    component goes onto a grid only at a spot, and leaves it only as chosen). Checked before the
+    first draw (an explicit draw: before it offers its chance node, so that no node is offered
+    that cannot be taken)."""
     if st.grids and (a in st.grids or b in st.grids):
         raise RuntimeRulesError.at(Position.parse(rule), "a grid zone is not drawn from or dealt to at random",
                                    "choose the component, then `move c to ZONE at SPOT`")
@@ -260,13 +259,6 @@ def refuse_a_grid_draw(st, a: int, b: int, rule: str) -> None:
 
 REFUSE = "_refuse_a_grid_draw"
 NAMESPACE[REFUSE] = refuse_a_grid_draw
-draw = _generated("draw", "st, a, index, b, bottom, rule", [
-    f"if st.grids: {REFUSE}(st, a, b, rule)",
-    "if bottom:", *("    " + line for line in draw_lines("a", "st.zones[a]", "index", "b", "c", True, "rule")),
-    "else:", *("    " + line for line in draw_lines("a", "st.zones[a]", "index", "b", "c", False, "rule")),
-    "return c"])
-draw.__doc__ = ("The component at `index` in zone `a`, drawn at random, to `b` (refused when either is a grid "
-                "zone); the component: `draw_lines` as a function.")
 
 
 def move_top(st, a: int, b: int, n: int, bottom: bool, rule: str, react: tuple = ()) -> None:

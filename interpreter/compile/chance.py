@@ -18,9 +18,8 @@ from __future__ import annotations
 from typing import Any
 
 from snowrules.compile import fuse
-from snowrules.compile.apply import NAMESPACE, REFUSE, draw, draw_lines, refuse_a_grid_draw, telling
+from snowrules.compile.apply import NAMESPACE, REFUSE, draw_lines, telling
 from snowrules.compile.budget import charge, charge_lines, over_budget, too_many
-from snowrules.compile.closures import constant_in
 from snowrules.compile.scope import Scope
 from snowrules.language import syntax as s
 from snowrules.language.diagnostics import Position, RuntimeRulesError
@@ -215,7 +214,9 @@ class ShuffleStep(ChanceStep):
 
 
 class DrawStep(ChanceStep):
-    """`move N at random from ZONE to ZONE`: N draws, each any item left in the source."""
+    """`move N at random from ZONE to ZONE`: N draws, each any item left in the source. Its lines
+    are written in place, both ways (`draw_statement`, and `explicit_draw_lines` where a draw may
+    wait as a chance node): this holds what they are made of."""
 
     kind = "component"
     uniform = True
@@ -224,36 +225,6 @@ class DrawStep(ChanceStep):
         super().__init__(position, "draw")
         self.count, self.source, self.target, self.bottom = count, source, target, bottom
         self.layout = layout
-        # The zones and count when known while compiling (a deck dealt from, `move 1 ...`): read
-        # at every draw without a call. None: computed by the closure.
-        self.known_source, self.known_target, self.known_count = (
-            None if constant is None else constant[0] for constant in map(constant_in, (source, target, count)))
-
-    def begin(self, st: State, env: list) -> dict | None:
-        """The zones and the count (read without a call when known while compiling), in that
-        order, as `draw_statement` reads them; a grid zone is refused before a chance node is
-        offered that could not be taken."""
-        a, b, n = self.known_source, self.known_target, self.known_count
-        if a is None:
-            a = self.source(st, env)
-        if b is None:
-            b = self.target(st, env)
-        n = min(self.count(st, env) if n is None else n, len(st.zones[a]))
-        if n <= 0 or a == b:
-            return None
-        if st.grids:
-            refuse_a_grid_draw(st, a, b, self.rule)
-        return {"from": a, "to": b, "left": n}
-
-    def outcomes(self, st: State, env: list, progress: dict) -> list:
-        return st.zones[progress["from"]][:]
-
-    def apply(self, st: State, env: list, progress: dict, outcome: Any) -> dict | None:
-        a = progress["from"]
-        source = st.zones[a]
-        draw(st, a, source.index(outcome), progress["to"], self.bottom, self.rule)
-        progress["left"] -= 1
-        return progress if progress["left"] > 0 and source else None
 
 
 class PickStep(ChanceStep):
@@ -339,29 +310,75 @@ def shuffle_statement(step: ShuffleStep):
     return fuse.statement(lines, {**zone_ns, shuffled: Shuffled, rule: step.rule}, 2)
 
 
-def draw_statement(step: DrawStep):
-    """`move N at random from A to B` as generated lines: each draw one step of the generator
-    (`below_lines`, model/rng.py) over the components left, then the move as `draw_lines` gives
-    it (compile/apply.py: the one description of a draw's move, from which `draw`, the chance
-    step's, is made), the generator state in a local for the statement. The zones and the count
-    are worked out first, in that order, as the chance step's `begin` does."""
+def _drawn_lines(step: DrawStep, a: str, b: str, pile: str, times: str, rule: str) -> list[str]:
+    """`times` draws from zone `a` (its list `pile`) to `b`, from the generator: each one step of
+    the generator (`below_lines`, model/rng.py) over the components left, then the move as
+    `draw_lines` gives it (compile/apply.py: the one description of a draw's move), the
+    generator state in a local for the loop."""
+    state, index, scratch, c = (fuse.fresh(p) for p in ("_q", "_x", "_z", "_c"))
+    return [f"{state} = st.rng",
+            f"for {fuse.fresh()} in range({times}):",
+            *fuse.indent(below_lines(state, f"len({pile})", index, scratch)),
+            *fuse.indent(draw_lines(a, pile, index, b, c, step.bottom, rule)),
+            f"st.rng = {state}"]
+
+
+def _begun_lines(step: DrawStep, a: str, b: str, pile: str, n: str, rule: str) -> tuple[list[str], dict]:
+    """The zones and the count worked out, in that order, `n` the draws to make (0: none, the
+    zones the same); a grid zone refused before anything is drawn."""
     source_src, source_ns = fuse.expression(step.source)
     target_src, target_ns = fuse.expression(step.target)
     count_src, count_ns = fuse.expression(step.count)
-    a, b, pile, n, state, index, scratch, c = (fuse.fresh(p) for p in ("_a", "_b", "_s", "_n", "_r", "_x", "_z", "_c"))
-    rule = fuse.fresh("_v")
-    lines = [f"{a} = {source_src}",
+    return ([f"{a} = {source_src}",
              f"{b} = {target_src}",
              f"{pile} = st.zones[{a}]",
              f"{n} = min({count_src}, len({pile}))",
-             f"if {n} > 0 and {a} != {b}:",
-             f"    if st.grids: {REFUSE}(st, {a}, {b}, {rule})",
-             f"    {state} = st.rng",
-             f"    for {fuse.fresh()} in range({n}):",
-             *fuse.indent(fuse.indent(below_lines(state, f"len({pile})", index, scratch))),
-             *fuse.indent(fuse.indent(draw_lines(a, pile, index, b, c, step.bottom, rule))),
-             f"    st.rng = {state}"]
-    return fuse.statement(lines, {**source_ns, **target_ns, **count_ns, **NAMESPACE, rule: step.rule}, 3)
+             f"if {a} == {b}: {n} = 0",
+             f"if {n} > 0 and st.grids: {REFUSE}(st, {a}, {b}, {rule})"],
+            {**source_ns, **target_ns, **count_ns, **NAMESPACE, rule: step.rule})
+
+
+def draw_statement(step: DrawStep):
+    """`move N at random from A to B` as generated lines, every draw from the generator (a
+    program without explicit chance)."""
+    a, b, pile, n, rule = fuse.fresh("_a"), fuse.fresh("_b"), fuse.fresh("_s"), fuse.fresh("_n"), fuse.fresh("_v")
+    begun, namespace = _begun_lines(step, a, b, pile, n, rule)
+    lines = [*begun, f"if {n} > 0:", *fuse.indent(_drawn_lines(step, a, b, pile, n, rule))]
+    return fuse.statement(lines, namespace, 3)
+
+
+def explicit_draw_lines(step: DrawStep, stop: list[str]) -> tuple[list[str], dict]:
+    """`move N at random from A to B` where a draw may wait (a program with explicit chance, in a
+    stoppable build): in an explicit state each draw waits as a chance decision whose outcomes
+    are the components left, its progress ({"from", "to", "left"}) kept in the decision, and
+    `stop` (the lines that return the stop through the statement's frames) runs; come back to
+    with the outcome in `st.answer`, the statement takes it (`draw_lines`) and goes on. In any
+    other state the draws left are made from the generator, as `draw_statement` makes them."""
+    a, b, pile, n, rule = fuse.fresh("_a"), fuse.fresh("_b"), fuse.fresh("_s"), fuse.fresh("_n"), fuse.fresh("_v")
+    pending, outcome, progress, c = fuse.fresh("_p"), fuse.fresh("_o"), fuse.fresh("_g"), fuse.fresh("_c")
+    waiting = fuse.fresh("_v")
+    begun, namespace = _begun_lines(step, a, b, pile, n, rule)
+    lines = [f"{pending} = st.pending",
+             f"if {pending} is not None:  # the outcome of this draw, which waited, is in st.answer",
+             f"    {outcome} = st.answer",
+             "    st.answer = st.pending = None",
+             f"    {progress} = {pending}.progress",
+             f"    {a} = {progress}['from']",
+             f"    {b} = {progress}['to']",
+             f"    {pile} = st.zones[{a}]",
+             *fuse.indent(draw_lines(a, pile, f"{pile}.index({outcome})", b, c, step.bottom, rule)),
+             f"    {progress}['left'] -= 1",
+             f"    {n} = {progress}['left'] if {pile} else 0",
+             "else:",
+             *fuse.indent(begun),
+             f"    {progress} = {{'from': {a}, 'to': {b}, 'left': {n}}}",
+             f"if {n} > 0:",
+             "    if st.explicit:",
+             f"        st.pending = {waiting}([], [{pile}[:]], False, {rule}, {step.what!r}, {step.kind!r}, True, "
+             f"None, False, False, {progress})",
+             *fuse.indent(fuse.indent(stop)),
+             *fuse.indent(_drawn_lines(step, a, b, pile, n, rule))]
+    return lines, {**namespace, waiting: Decision}
 
 
 def pick_statement(step: PickStep):

@@ -31,7 +31,7 @@ import sys
 from collections.abc import Callable
 
 from snowrules.compile import apply, budget, fuse
-from snowrules.compile.chance import ChanceStep
+from snowrules.compile.chance import ChanceStep, DrawStep, draw_statement, explicit_draw_lines
 from snowrules.compile.closures import constant_in
 from snowrules.compile.costs import PayStep
 from snowrules.compile.free_actions import FreeChooseStep, OfferStep, free_actions_running
@@ -348,7 +348,15 @@ class _Builder(ChoiceTemplates, EventTemplates, StopTemplates):
             return self.checked(f"{self.bound(self.triggered(step), ns)}(st, env)")
         if kind is PayStep:
             return self.checked(f"{self.bound(self.pay(step), ns)}(st, env)")
-        if isinstance(step, ChanceStep):  # a draw of a program with explicit chance: it waits in an explicit state
+        if kind is DrawStep:  # a draw of a program with explicit chance: it waits in an explicit state
+            if not self.stoppable:  # nothing waits: every draw from the generator
+                fn = draw_statement(step)
+                ns.update(fn.ns)
+                return fn.lines
+            lines, more = explicit_draw_lines(step, [f"_r = {self.bound(Stopped, ns)}()", *self.on_stop, "return _r"])
+            ns.update(more)
+            return lines
+        if isinstance(step, ChanceStep):  # the other chance statements, through the chance loop
             advance = f"{self.bound(step.advance, ns)}(st, env)"
             if not self.stoppable:
                 return [advance]
