@@ -295,9 +295,9 @@ def roll_statement(step: RollStep):
 
 def shuffle_statement(step: ShuffleStep):
     """`shuffle ZONE` as generated lines: Fisher-Yates from the top as `shuffle_lines` gives it
-    (model/rng.py: the one description of a shuffle, from which `shuffle` is made), the generator
-    state in a local for the shuffle, then the event. The same swaps and draws as the chance
-    step's (`ShuffleStep.apply`, one place at a time, in an explicit state)."""
+    (model/rng.py: the one description of a shuffle), the generator state in a local for the
+    shuffle, then the event. The same swaps and draws as the chance step's (`ShuffleStep.apply`,
+    one place at a time, in an explicit state)."""
     zone_src, zone_ns = fuse.expression(step.zone)
     z, items, state, place, j, scratch = (fuse.fresh(p) for p in ("_a", "_i", "_r", "_x", "_j", "_z"))
     shuffled, rule = fuse.fresh("_v"), fuse.fresh("_v")
