@@ -2,12 +2,15 @@
 whose draws are answered from outside is the game the generator would have played."""
 from __future__ import annotations
 
+import json
+
 import pytest
 from conftest import config_id, configurations, game_for, generator_draw
 from hypothesis import given, settings
 from hypothesis import strategies as st_
 from snowrules.compile.compiler import compile_ruleset, load_program
 from snowrules.model.rng import below, seed_state
+from snowrules.model.state import State
 from snowrules.runtime.engine import Game
 from test_language import ruleset
 
@@ -129,6 +132,33 @@ def test_the_chance_statements_written_in_place_draw_as_the_chance_loop(tmp_path
     hands = [zone(written, in_place, f"{s}.hand") for s in written.layout.seat_names]
     assert [len(h) for h in hands] == [2, 2] and len(zone(written, in_place, "under")) == 4
     assert in_place.vars[0] in (10, 20, 30) and in_place.vars[1] is None
+
+
+@pytest.mark.parametrize("stop_at", [1, 3, 9, 12])
+def test_a_state_waiting_in_a_shuffle_or_a_deal_is_data(tmp_path, stop_at):
+    """Stopped at the `stop_at`-th chance node (inside the shuffle, then inside the deal), written
+    to JSON and read back, the game goes on as the one never stopped: the same zones."""
+    rules = """zone pile shared public
+zone hand per player public
+setup:
+    move all from box to pile
+    shuffle pile
+each turn:
+    for each p in players:
+        move 2 at random from pile to p.hand
+    end game winners players
+"""
+    game = Game(compile_ruleset(ruleset(tmp_path, rules), 2, explicit_chance=True))
+    answers = [0, 2, 1, 3, 0, 2, 1, 0, 4, 2, 1, 0]  # 7 places of the shuffle, then 4 draws (and one spare)
+    whole, parted = game.start(0, explicit=True), game.start(0, explicit=True)
+    for number, answer in enumerate(answers, 1):
+        for st in (whole, parted):
+            if Game.is_chance(st):
+                game.answer(st, [min(answer, len(st.pending.options[0]) - 1)])
+        if number == stop_at:
+            parted = State.from_json(json.loads(json.dumps(parted.to_json())))
+    assert whole.result is not None and parted.result is not None
+    assert parted.zones == whole.zones
 
 
 def test_a_random_pick_offers_the_list_and_binds_the_outcome(tmp_path):

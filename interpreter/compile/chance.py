@@ -12,6 +12,13 @@ happened; in any other state the step draws from the generator, exactly as the n
 
 A step keeps its progress (dice rolled so far, the shuffle's position...) in the pending `Decision`,
 so a state waiting in the middle of a shuffle is still plain data.
+
+A shuffle, a draw and a pick without weights are written in place as generated lines, both as a
+native statement and as a step (`shuffle_statement`, `explicit_shuffle_lines`, ...), from the
+generator's step (`rng.below_lines`), a shuffle's (`rng.shuffle_lines`, `rng.swap_line`) and a
+draw's move (`apply.draw_lines`); so is a roll without weights as a native statement
+(`roll_statement`). The rest (a roll as a step, with weights or with dice a scenario imposes, a
+pick with weights) goes through the chance loop (`ChanceStep`).
 """
 from __future__ import annotations
 
@@ -26,16 +33,16 @@ from snowrules.language.diagnostics import Position, RuntimeRulesError
 from snowrules.language.limits import MAX_LIST
 from snowrules.model import kinds as t
 from snowrules.model.events import Rolled, Shuffled
-from snowrules.model.rng import below, below_lines, shuffle_lines
+from snowrules.model.rng import below, below_lines, shuffle_lines, swap_line
 from snowrules.model.state import State
 from snowrules.model.values import Decision
 
 
 class ChanceStep:
-    """The shared loop: draw after draw, sampled at once or waiting as chance decisions."""
+    """The chance loop: draw after draw, sampled at once or waiting as chance decisions (a roll, a
+    pick with weights); the other kinds keep here only what their lines are made of."""
 
     kind = "value"   # how the outcomes are told to players (see Game.label)
-    uniform = False  # True: every outcome is always as likely (`weights` is never asked)
 
     def __init__(self, position: Position, what: str):
         self.rule = str(position)
@@ -75,7 +82,7 @@ class ChanceStep:
         progress = self.begin(st, env)
         while progress is not None:
             outcomes = self.outcomes(st, env, progress)
-            chosen = self.sample(st, outcomes, None if self.uniform else self.weights(st, env, progress))
+            chosen = self.sample(st, outcomes, self.weights(st, env, progress))
             progress = self.apply(st, env, progress, chosen)
 
     def advance(self, st: State, env: list) -> bool:
@@ -92,7 +99,7 @@ class ChanceStep:
             progress = self.begin(st, env)
         while progress is not None:
             outcomes = self.outcomes(st, env, progress)
-            weights = None if self.uniform else self.weights(st, env, progress)
+            weights = self.weights(st, env, progress)
             if not st.explicit:
                 progress = self.apply(st, env, progress, self.sample(st, outcomes, weights))
                 continue
@@ -178,39 +185,15 @@ class RollStep(ChanceStep):
 
 class ShuffleStep(ChanceStep):
     """`shuffle ZONE`, Fisher-Yates from the top down: each draw names the item that goes to the
-    next position among those not yet placed."""
+    next position among those not yet placed. Its lines are written in place, both ways
+    (`shuffle_statement`, and `explicit_shuffle_lines` where a place may wait as a chance node):
+    this holds what they are made of."""
 
     kind = "component"
-    uniform = True
 
     def __init__(self, zone, layout, position: Position):
         super().__init__(position, "shuffle")
         self.zone, self.layout = zone, layout
-
-    def begin(self, st: State, env: list) -> dict | None:
-        z = self.zone(st, env)
-        if len(st.zones[z]) < 2:
-            self._told(st, z)
-            return None
-        return {"zone": z, "place": len(st.zones[z]) - 1}
-
-    def outcomes(self, st: State, env: list, progress: dict) -> list:
-        return st.zones[progress["zone"]][:progress["place"] + 1]
-
-    def apply(self, st: State, env: list, progress: dict, outcome: Any) -> dict | None:
-        items = st.zones[progress["zone"]]
-        place = progress["place"]
-        j = items.index(outcome, 0, place + 1)
-        items[place], items[j] = items[j], items[place]
-        if place > 1:
-            progress["place"] = place - 1
-            return progress
-        self._told(st, progress["zone"])
-        return None
-
-    def _told(self, st: State, z: int) -> None:
-        if st.sink is not None:
-            st.sink(Shuffled(z, self.rule))
 
 
 class DrawStep(ChanceStep):
@@ -219,7 +202,6 @@ class DrawStep(ChanceStep):
     wait as a chance node): this holds what they are made of."""
 
     kind = "component"
-    uniform = True
 
     def __init__(self, count, source, target, bottom: bool, layout, position: Position):
         super().__init__(position, "draw")
@@ -228,7 +210,9 @@ class DrawStep(ChanceStep):
 
 
 class PickStep(ChanceStep):
-    """`choose name at random from LIST`: one draw among the list's elements."""
+    """`choose name at random from LIST`: one draw among the list's elements. Without weights its
+    lines are written in place, both ways (`pick_statement`, `explicit_pick_lines`); with weights
+    it is the chance loop's (`begin` weighs each element)."""
 
     def __init__(self, source, slot: int, kind: str, name: str, position: Position, weight=None,
                  weight_position: Position | None = None):
@@ -242,8 +226,6 @@ class PickStep(ChanceStep):
         if not items:
             env[self.slot] = None
             return None
-        if self.weight is None:
-            return {"items": items}
         weights = []
         for item in items:
             env[self.slot] = item
@@ -396,6 +378,75 @@ def pick_statement(step: PickStep):
              f"    st.rng = {state}",
              f"    {slot} = {items}[{index}]"]
     return fuse.statement(lines, source_ns, 2)
+
+
+def explicit_shuffle_lines(step: ShuffleStep, stop: list[str]) -> tuple[list[str], dict]:
+    """`shuffle ZONE` where a place may wait (a program with explicit chance, in a stoppable
+    build): in an explicit state each place from the top down waits as a chance decision whose
+    outcomes are the items not yet placed, its progress ({"zone", "place"}) kept in the decision,
+    and `stop` runs; come back to with the outcome in `st.answer`, the statement swaps it into its
+    place (`swap_line`) and goes on. In any other state the places left are shuffled from the
+    generator (`shuffle_lines` from that place down)."""
+    zone_src, zone_ns = fuse.expression(step.zone)
+    z, items, place, pending, outcome, progress = (fuse.fresh(p) for p in ("_a", "_i", "_k", "_p", "_o", "_g"))
+    state, at, j, scratch = (fuse.fresh(p) for p in ("_q", "_x", "_j", "_z"))
+    shuffled, rule, waiting = fuse.fresh("_v"), fuse.fresh("_v"), fuse.fresh("_v")
+    lines = [f"{pending} = st.pending",
+             f"if {pending} is not None:  # the outcome of this place, which waited, is in st.answer",
+             f"    {outcome} = st.answer",
+             "    st.answer = st.pending = None",
+             f"    {progress} = {pending}.progress",
+             f"    {z} = {progress}['zone']",
+             f"    {items} = st.zones[{z}]",
+             f"    {place} = {progress}['place']",
+             f"    {j} = {items}.index({outcome}, 0, {place} + 1)",
+             "    " + swap_line(items, place, j),
+             f"    {place} -= 1",
+             "else:",
+             f"    {z} = {zone_src}",
+             f"    {items} = st.zones[{z}]",
+             f"    {place} = len({items}) - 1",
+             f"    {progress} = None",
+             f"if {place} >= 1 and st.explicit:",
+             f"    if {progress} is None: {progress} = {{'zone': {z}, 'place': {place}}}",
+             f"    else: {progress}['place'] = {place}",
+             f"    st.pending = {waiting}([], [{items}[:{place} + 1]], False, {rule}, {step.what!r}, {step.kind!r}, "
+             f"True, None, False, False, {progress})",
+             *fuse.indent(stop),
+             f"{state} = st.rng",
+             *shuffle_lines(state, items, at, j, scratch, start=place),
+             f"st.rng = {state}",
+             telling(Shuffled, f"st.sink({shuffled}({z}, {rule}))")]
+    return lines, {**zone_ns, shuffled: Shuffled, rule: step.rule, waiting: Decision}
+
+
+def explicit_pick_lines(step: PickStep, stop: list[str]) -> tuple[list[str], dict]:
+    """`choose name at random from LIST` without weights where the draw may wait (a program with
+    explicit chance, in a stoppable build): in an explicit state it waits as a chance decision
+    whose outcomes are the list's items (its progress {"items"}), and `stop` runs; come back to
+    with the outcome in `st.answer`, the name takes it. In any other state the item is drawn from
+    the generator, as `pick_statement` draws it."""
+    source_src, source_ns = fuse.expression(step.source)
+    items, pending, state, index, scratch = (fuse.fresh(p) for p in ("_i", "_p", "_q", "_x", "_z"))
+    rule, waiting = fuse.fresh("_v"), fuse.fresh("_v")
+    slot = f"env[{int(step.slot)}]"
+    lines = [f"{pending} = st.pending",
+             f"if {pending} is not None:  # the outcome of this draw, which waited, is in st.answer",
+             f"    {slot} = st.answer",
+             "    st.answer = st.pending = None",
+             "else:",
+             f"    {items} = list({source_src})",
+             f"    if not {items}: {slot} = None",
+             "    elif st.explicit:",
+             f"        st.pending = {waiting}([], [{items}], False, {rule}, {step.what!r}, {step.kind!r}, True, None, "
+             f"False, False, {{'items': {items}}})",
+             *fuse.indent(fuse.indent(stop)),
+             "    else:",
+             f"        {state} = st.rng",
+             *fuse.indent(fuse.indent(below_lines(state, f"len({items})", index, scratch))),
+             f"        st.rng = {state}",
+             f"        {slot} = {items}[{index}]"]
+    return lines, {**source_ns, rule: step.rule, waiting: Decision}
 
 
 CHANCE = (s.Roll, s.Shuffle, s.MoveRandom, s.RandomPick)

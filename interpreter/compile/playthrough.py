@@ -31,7 +31,18 @@ import sys
 from collections.abc import Callable
 
 from snowrules.compile import apply, budget, fuse
-from snowrules.compile.chance import ChanceStep, DrawStep, draw_statement, explicit_draw_lines
+from snowrules.compile.chance import (
+    ChanceStep,
+    DrawStep,
+    PickStep,
+    ShuffleStep,
+    draw_statement,
+    explicit_draw_lines,
+    explicit_pick_lines,
+    explicit_shuffle_lines,
+    pick_statement,
+    shuffle_statement,
+)
 from snowrules.compile.closures import constant_in
 from snowrules.compile.costs import PayStep
 from snowrules.compile.free_actions import FreeChooseStep, OfferStep, free_actions_running
@@ -178,6 +189,14 @@ def module_title(program: Program, heard: frozenset[str]) -> str:
         hears += ", counting moves"
     players = f"{program.players} player{'' if program.players == 1 else 's'}"
     return f"{program.ruleset}, {players}{variant}{options}, hearing {hears}"
+
+
+# The chance statements written in place, by step kind: (as a statement, every draw from the
+# generator; where a draw may wait as a chance node). The others (a roll, a weighted pick) go
+# through the chance loop (ChanceStep.advance).
+_CHANCE_LINES = {DrawStep: (draw_statement, explicit_draw_lines),
+                 ShuffleStep: (shuffle_statement, explicit_shuffle_lines),
+                 PickStep: (pick_statement, explicit_pick_lines)}
 
 
 class _Builder(ChoiceTemplates, EventTemplates, StopTemplates):
@@ -348,12 +367,14 @@ class _Builder(ChoiceTemplates, EventTemplates, StopTemplates):
             return self.checked(f"{self.bound(self.triggered(step), ns)}(st, env)")
         if kind is PayStep:
             return self.checked(f"{self.bound(self.pay(step), ns)}(st, env)")
-        if kind is DrawStep:  # a draw of a program with explicit chance: it waits in an explicit state
+        written = _CHANCE_LINES.get(kind)
+        if written is not None and (kind is not PickStep or step.weight is None):
+            # a draw of a program with explicit chance, written in place: it waits in an explicit state
             if not self.stoppable:  # nothing waits: every draw from the generator
-                fn = draw_statement(step)
+                fn = written[0](step)
                 ns.update(fn.ns)
                 return fn.lines
-            lines, more = explicit_draw_lines(step, [f"_r = {self.bound(Stopped, ns)}()", *self.on_stop, "return _r"])
+            lines, more = written[1](step, [f"_r = {self.bound(Stopped, ns)}()", *self.on_stop, "return _r"])
             ns.update(more)
             return lines
         if isinstance(step, ChanceStep):  # the other chance statements, through the chance loop

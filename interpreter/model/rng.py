@@ -28,15 +28,22 @@ def below_lines(state: str, n: str, out: str, z: str) -> list[str]:
             f"{out} = (({z} ^ ({z} >> 31)) * {n}) >> 64"]
 
 
-def shuffle_lines(state: str, items: str, place: str, j: str, z: str) -> list[str]:
-    """Fisher-Yates from the top as lines of Python: each place from the last down to the second
-    swaps with one drawn below it or at it (`below_lines`). `items` names a local holding the list
-    (shuffled in place), `state` the generator state as in `below_lines`, `place`, `j` and `z`
-    scratch locals. The one description of a shuffle: a generated `shuffle` statement
-    (compile/chance.py) writes it in place; an explicit chance node takes one place at a time."""
-    return [f"for {place} in range(len({items}) - 1, 0, -1):",
+def shuffle_lines(state: str, items: str, place: str, j: str, z: str, start: str | None = None) -> list[str]:
+    """Fisher-Yates from the top as lines of Python: each place from the last (or from `start`)
+    down to the second swaps with one drawn below it or at it (`below_lines`, then `swap_line`).
+    `items` names a local holding the list (shuffled in place), `state` the generator state as in
+    `below_lines`, `place`, `j` and `z` scratch locals. The one description of a shuffle: a
+    generated `shuffle` statement (compile/chance.py) writes it in place, and one whose places
+    wait as chance nodes takes each outcome with `swap_line` and goes on with these lines."""
+    first = f"len({items}) - 1" if start is None else start
+    return [f"for {place} in range({first}, 0, -1):",
             *("    " + line for line in below_lines(state, f"({place} + 1)", j, z)),
-            f"    {items}[{place}], {items}[{j}] = {items}[{j}], {items}[{place}]"]
+            "    " + swap_line(items, place, j)]
+
+
+def swap_line(items: str, place: str, j: str) -> str:
+    """A shuffle's step: the item at `j` (at or below `place`) goes to `place`, and that one to `j`."""
+    return f"{items}[{place}], {items}[{j}] = {items}[{j}], {items}[{place}]"
 
 
 def _made_from_the_step():
