@@ -134,31 +134,24 @@ def test_the_chance_statements_written_in_place_draw_as_the_chance_loop(tmp_path
     assert in_place.vars[0] in (10, 20, 30) and in_place.vars[1] is None
 
 
-@pytest.mark.parametrize("stop_at", [1, 3, 9, 12])
-def test_a_state_waiting_in_a_shuffle_or_a_deal_is_data(tmp_path, stop_at):
-    """Stopped at the `stop_at`-th chance node (inside the shuffle, then inside the deal), written
-    to JSON and read back, the game goes on as the one never stopped: the same zones."""
-    rules = """zone pile shared public
-zone hand per player public
-setup:
-    move all from box to pile
-    shuffle pile
-each turn:
-    for each p in players:
-        move 2 at random from pile to p.hand
-    end game winners players
-"""
-    game = Game(compile_ruleset(ruleset(tmp_path, rules), 2, explicit_chance=True))
-    answers = [0, 2, 1, 3, 0, 2, 1, 0, 4, 2, 1, 0]  # 7 places of the shuffle, then 4 draws (and one spare)
+@pytest.mark.parametrize("stop_at", [1, 3, 9, 12, 16, 19])
+def test_a_state_waiting_in_a_chance_statement_is_data(tmp_path, stop_at):
+    """Stopped at the `stop_at`-th chance node of _CHANCE_RULES (inside the shuffle, the deal, the
+    draws, the second shuffle, at the pick), written to JSON and read back, the game goes on as
+    the one never stopped: the same zones and variables."""
+    game = Game(compile_ruleset(ruleset(tmp_path, _CHANCE_RULES), 2, explicit_chance=True))
     whole, parted = game.start(0, explicit=True), game.start(0, explicit=True)
-    for number, answer in enumerate(answers, 1):
-        for st in (whole, parted):
-            if Game.is_chance(st):
-                game.answer(st, [min(answer, len(st.pending.options[0]) - 1)])
-        if number == stop_at:
+    nodes = 0
+    while Game.is_chance(whole):
+        answer = (nodes * 5 + 2) % len(whole.pending.options[0])  # any outcome, the same on both
+        game.answer(whole, [answer])
+        game.answer(parted, [answer])
+        nodes += 1
+        if nodes == stop_at:
             parted = State.from_json(json.loads(json.dumps(parted.to_json())))
+    assert nodes == 19  # 7 places, 4 + 3 + 1 draws, 3 places, 1 pick (the empty list offers none)
     assert whole.result is not None and parted.result is not None
-    assert parted.zones == whole.zones
+    assert parted.zones == whole.zones and parted.vars == whole.vars
 
 
 def test_a_random_pick_offers_the_list_and_binds_the_outcome(tmp_path):
