@@ -278,18 +278,44 @@ def roll_statement(step: RollStep):
 def shuffle_statement(step: ShuffleStep):
     """`shuffle ZONE` as generated lines: Fisher-Yates from the top as `shuffle_lines` gives it
     (model/rng.py: the one description of a shuffle), the generator state in a local for the
-    shuffle, then the event. The same swaps and draws as the chance step's (`ShuffleStep.apply`,
-    one place at a time, in an explicit state)."""
-    zone_src, zone_ns = fuse.expression(step.zone)
-    z, items, state, place, j, scratch = (fuse.fresh(p) for p in ("_a", "_i", "_r", "_x", "_j", "_z"))
-    shuffled, rule = fuse.fresh("_v"), fuse.fresh("_v")
-    lines = [f"{z} = {zone_src}",
-             f"{items} = st.zones[{z}]",
-             f"{state} = st.rng",
-             *shuffle_lines(state, items, place, j, scratch),
-             f"st.rng = {state}",
-             telling(Shuffled, f"st.sink({shuffled}({z}, {rule}))")]
-    return fuse.statement(lines, {**zone_ns, shuffled: Shuffled, rule: step.rule}, 2)
+    shuffle, then the event. The same swaps and draws as the chance step's
+    (`explicit_shuffle_lines`, one place at a time, in an explicit state)."""
+    zone_src, namespace = fuse.expression(step.zone)
+    z, items, rule = fuse.fresh("_a"), fuse.fresh("_i"), fuse.fresh("_v")
+    namespace = {**namespace, rule: step.rule}
+    lines = [f"{z} = {zone_src}", f"{items} = st.zones[{z}]",
+             *_shuffled_lines(items, z, f"len({items}) - 1", rule, namespace)]
+    return fuse.statement(lines, namespace, 2)
+
+
+def _shuffled_lines(items: str, z: str, start: str, rule: str, namespace: dict) -> list[str]:
+    """The places of zone `z` (its list `items`) from `start` down shuffled from the generator
+    (`shuffle_lines`), the generator state in a local, then the shuffle's event."""
+    state, place, j, scratch, shuffled = (fuse.fresh(p) for p in ("_q", "_x", "_j", "_z", "_v"))
+    namespace[shuffled] = Shuffled
+    return [f"{state} = st.rng",
+            *shuffle_lines(state, items, place, j, scratch, start=start),
+            f"st.rng = {state}",
+            telling(Shuffled, f"st.sink({shuffled}({z}, {rule}))")]
+
+
+def _picked_lines(items: str, slot: str) -> list[str]:
+    """One of `items` (a local holding a list that is not empty) drawn from the generator
+    (`below_lines`) into `slot`."""
+    state, index, scratch = fuse.fresh("_q"), fuse.fresh("_x"), fuse.fresh("_z")
+    return [f"{state} = st.rng",
+            *below_lines(state, f"len({items})", index, scratch),
+            f"st.rng = {state}",
+            f"{slot} = {items}[{index}]"]
+
+
+def _waiting_line(step: ChanceStep, outcomes: str, progress: str, rule: str, namespace: dict) -> str:
+    """The line that makes a draw wait as a chance decision over `outcomes` (an expression of a
+    list), equally likely, its `progress` kept in it: the decision ChanceStep.advance makes."""
+    decision, what, kind = fuse.fresh("_v"), fuse.fresh("_v"), fuse.fresh("_v")
+    namespace.update({decision: Decision, what: step.what, kind: step.kind})
+    return (f"st.pending = {decision}([], [{outcomes}], False, {rule}, {what}, {kind}, True, None, False, False, "
+            f"{progress})")
 
 
 def _drawn_lines(step: DrawStep, a: str, b: str, pile: str, times: str, rule: str) -> list[str]:
@@ -338,7 +364,6 @@ def explicit_draw_lines(step: DrawStep, stop: list[str]) -> tuple[list[str], dic
     other state the draws left are made from the generator, as `draw_statement` makes them."""
     a, b, pile, n, rule = fuse.fresh("_a"), fuse.fresh("_b"), fuse.fresh("_s"), fuse.fresh("_n"), fuse.fresh("_v")
     pending, outcome, progress, c = fuse.fresh("_p"), fuse.fresh("_o"), fuse.fresh("_g"), fuse.fresh("_c")
-    waiting = fuse.fresh("_v")
     begun, namespace = _begun_lines(step, a, b, pile, n, rule)
     lines = [f"{pending} = st.pending",
              f"if {pending} is not None:  # the outcome of this draw, which waited, is in st.answer",
@@ -356,27 +381,22 @@ def explicit_draw_lines(step: DrawStep, stop: list[str]) -> tuple[list[str], dic
              f"    {progress} = {{'from': {a}, 'to': {b}, 'left': {n}}}",
              f"if {n} > 0:",
              "    if st.explicit:",
-             f"        st.pending = {waiting}([], [{pile}[:]], False, {rule}, {step.what!r}, {step.kind!r}, True, "
-             f"None, False, False, {progress})",
+             "        " + _waiting_line(step, f"{pile}[:]", progress, rule, namespace),
              *fuse.indent(fuse.indent(stop)),
              *fuse.indent(_drawn_lines(step, a, b, pile, n, rule))]
-    return lines, {**namespace, waiting: Decision}
+    return lines, namespace
 
 
 def pick_statement(step: PickStep):
     """`choose name at random from LIST` without weights as generated lines: one step of the
-    generator (`below_lines`) over the list's items, as the chance step's loop draws it (`begin`,
-    `sample`, `apply`); with weights, that loop runs."""
+    generator (`below_lines`) over the list's items, as `explicit_pick_lines` draws it in a state
+    that is not explicit; with weights, the chance loop runs."""
     source_src, source_ns = fuse.expression(step.source)
-    items, state, index, scratch = (fuse.fresh(p) for p in ("_i", "_r", "_x", "_z"))
-    slot = f"env[{int(step.slot)}]"
+    items, slot = fuse.fresh("_i"), f"env[{int(step.slot)}]"
     lines = [f"{items} = list({source_src})",
              f"if not {items}: {slot} = None",
              "else:",
-             f"    {state} = st.rng",
-             *fuse.indent(below_lines(state, f"len({items})", index, scratch)),
-             f"    st.rng = {state}",
-             f"    {slot} = {items}[{index}]"]
+             *fuse.indent(_picked_lines(items, slot))]
     return fuse.statement(lines, source_ns, 2)
 
 
@@ -388,9 +408,9 @@ def explicit_shuffle_lines(step: ShuffleStep, stop: list[str]) -> tuple[list[str
     place (`swap_line`) and goes on. In any other state the places left are shuffled from the
     generator (`shuffle_lines` from that place down)."""
     zone_src, zone_ns = fuse.expression(step.zone)
-    z, items, place, pending, outcome, progress = (fuse.fresh(p) for p in ("_a", "_i", "_k", "_p", "_o", "_g"))
-    state, at, j, scratch = (fuse.fresh(p) for p in ("_q", "_x", "_j", "_z"))
-    shuffled, rule, waiting = fuse.fresh("_v"), fuse.fresh("_v"), fuse.fresh("_v")
+    z, items, place, pending, outcome, progress, j = (fuse.fresh(p) for p in ("_a", "_i", "_k", "_p", "_o", "_g", "_j"))
+    rule = fuse.fresh("_v")
+    namespace = {**zone_ns, rule: step.rule}
     lines = [f"{pending} = st.pending",
              f"if {pending} is not None:  # the outcome of this place, which waited, is in st.answer",
              f"    {outcome} = st.answer",
@@ -410,14 +430,10 @@ def explicit_shuffle_lines(step: ShuffleStep, stop: list[str]) -> tuple[list[str
              f"if {place} >= 1 and st.explicit:",
              f"    if {progress} is None: {progress} = {{'zone': {z}, 'place': {place}}}",
              f"    else: {progress}['place'] = {place}",
-             f"    st.pending = {waiting}([], [{items}[:{place} + 1]], False, {rule}, {step.what!r}, {step.kind!r}, "
-             f"True, None, False, False, {progress})",
+             "    " + _waiting_line(step, f"{items}[:{place} + 1]", progress, rule, namespace),
              *fuse.indent(stop),
-             f"{state} = st.rng",
-             *shuffle_lines(state, items, at, j, scratch, start=place),
-             f"st.rng = {state}",
-             telling(Shuffled, f"st.sink({shuffled}({z}, {rule}))")]
-    return lines, {**zone_ns, shuffled: Shuffled, rule: step.rule, waiting: Decision}
+             *_shuffled_lines(items, z, place, rule, namespace)]
+    return lines, namespace
 
 
 def explicit_pick_lines(step: PickStep, stop: list[str]) -> tuple[list[str], dict]:
@@ -427,9 +443,9 @@ def explicit_pick_lines(step: PickStep, stop: list[str]) -> tuple[list[str], dic
     with the outcome in `st.answer`, the name takes it. In any other state the item is drawn from
     the generator, as `pick_statement` draws it."""
     source_src, source_ns = fuse.expression(step.source)
-    items, pending, state, index, scratch = (fuse.fresh(p) for p in ("_i", "_p", "_q", "_x", "_z"))
-    rule, waiting = fuse.fresh("_v"), fuse.fresh("_v")
+    items, pending, rule = fuse.fresh("_i"), fuse.fresh("_p"), fuse.fresh("_v")
     slot = f"env[{int(step.slot)}]"
+    namespace = {**source_ns, rule: step.rule}
     lines = [f"{pending} = st.pending",
              f"if {pending} is not None:  # the outcome of this draw, which waited, is in st.answer",
              f"    {slot} = st.answer",
@@ -438,15 +454,11 @@ def explicit_pick_lines(step: PickStep, stop: list[str]) -> tuple[list[str], dic
              f"    {items} = list({source_src})",
              f"    if not {items}: {slot} = None",
              "    elif st.explicit:",
-             f"        st.pending = {waiting}([], [{items}], False, {rule}, {step.what!r}, {step.kind!r}, True, None, "
-             f"False, False, {{'items': {items}}})",
+             "        " + _waiting_line(step, items, f"{{'items': {items}}}", rule, namespace),
              *fuse.indent(fuse.indent(stop)),
              "    else:",
-             f"        {state} = st.rng",
-             *fuse.indent(fuse.indent(below_lines(state, f"len({items})", index, scratch))),
-             f"        st.rng = {state}",
-             f"        {slot} = {items}[{index}]"]
-    return lines, {**source_ns, rule: step.rule, waiting: Decision}
+             *fuse.indent(fuse.indent(_picked_lines(items, slot)))]
+    return lines, namespace
 
 
 CHANCE = (s.Roll, s.Shuffle, s.MoveRandom, s.RandomPick)
